@@ -1,0 +1,19 @@
+//! The hexwar map: `CCRR` labels on hexx coordinates (R0.4), the terrain table (R1.1, R1.2), the
+//! map as a petgraph graph (R1.4) with movement, retreat and break-off searches, and line of sight
+//! (R1.3). It knows nothing of units: rules pass `cost` and `blocks` closures.
+
+mod label;
+mod los;
+mod map;
+mod paths;
+mod terrain;
+
+pub use hexx::Hex;
+pub use label::{Label, LabelError};
+pub use los::{hexes_between, line_of_sight};
+pub use map::Map;
+pub use paths::{Budget, Reach, Route, across};
+pub use terrain::{MoveClass, MoveCosts, Terrain, TerrainError, TerrainId, TerrainTable};
+
+#[cfg(test)]
+mod tests;

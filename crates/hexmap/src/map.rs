@@ -1,0 +1,189 @@
+//! R1.1, R1.4: the map rectangle, its terrain, and the petgraph graph of neighbouring hexes.
+
+use hexx::Hex;
+use petgraph::graph::{NodeIndex, UnGraph};
+
+use crate::label::Label;
+use crate::terrain::{MoveClass, Terrain, TerrainId, TerrainTable};
+
+/// A rectangular hex map: columns x rows, one terrain type per hex, and the neighbour graph.
+///
+/// The graph is built once: one node per hex (its index is the hex's [`Map::index`]), one
+/// edge between each pair of neighbours. Rules never rebuild it; they forbid hexes through the
+/// `cost` closures of the searches.
+///
+/// ```
+/// use hexmap::{Label, Map, TerrainTable};
+/// let table = TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+/// let clear = table.by_name("clear").unwrap();
+/// let map = Map::new(table, 4, 3, clear);
+/// let hex = Label::new(1, 1).to_hex();
+/// let around: Vec<String> = map.neighbors(hex).map(|h| map.label(h).to_string()).collect();
+/// assert_eq!(around.len(), 3); // 0102, 0201, 0202: a corner hex
+/// ```
+#[derive(Clone, Debug)]
+pub struct Map {
+    table: TerrainTable,
+    cols: u16,
+    rows: u16,
+    terrain: Vec<TerrainId>,
+    graph: UnGraph<Hex, ()>,
+}
+
+impl Map {
+    /// A map of `cols` x `rows` hexes, all of terrain `fill`.
+    #[must_use]
+    pub fn new(table: TerrainTable, cols: u16, rows: u16, fill: TerrainId) -> Self {
+        let len = usize::from(cols) * usize::from(rows);
+        let mut graph = UnGraph::with_capacity(len, len * 3);
+        for row in 1..=rows {
+            for col in 1..=cols {
+                graph.add_node(Label::new(col, row).to_hex());
+            }
+        }
+        let mut map = Self {
+            table,
+            cols,
+            rows,
+            terrain: vec![fill; len],
+            graph,
+        };
+        for i in 0..len {
+            let hex = map.graph[NodeIndex::new(i)];
+            for n in hex.all_neighbors() {
+                if let Some(j) = map.index(n).filter(|&j| j > i) {
+                    map.graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
+                }
+            }
+        }
+        map
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub const fn cols(&self) -> u16 {
+        self.cols
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub const fn rows(&self) -> u16 {
+        self.rows
+    }
+
+    /// Number of hexes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.terrain.len()
+    }
+
+    /// Whether the map has no hexes.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.terrain.is_empty()
+    }
+
+    /// The terrain table the map uses.
+    #[must_use]
+    pub const fn table(&self) -> &TerrainTable {
+        &self.table
+    }
+
+    /// Dense index of a hex (row-major from `0101`), `None` off the map.
+    #[must_use]
+    pub fn index(&self, hex: Hex) -> Option<usize> {
+        let label = Label::from_hex(hex)?;
+        (label.col <= self.cols && label.row <= self.rows).then(|| {
+            usize::from(label.row - 1) * usize::from(self.cols) + usize::from(label.col - 1)
+        })
+    }
+
+    /// The hex at a dense index.
+    #[must_use]
+    pub fn hex_at(&self, index: usize) -> Hex {
+        self.graph[NodeIndex::new(index)]
+    }
+
+    /// Whether the hex lies on the map.
+    #[must_use]
+    pub fn contains(&self, hex: Hex) -> bool {
+        self.index(hex).is_some()
+    }
+
+    /// The hex of a label, or `None` off the map.
+    #[must_use]
+    pub fn hex(&self, label: Label) -> Option<Hex> {
+        let hex = label.to_hex();
+        self.contains(hex).then_some(hex)
+    }
+
+    /// The label of a hex. Hexes off the map to the top or left have no label and show as `0000`.
+    #[must_use]
+    pub fn label(&self, hex: Hex) -> Label {
+        Label::from_hex(hex).unwrap_or(Label::new(0, 0))
+    }
+
+    /// Every hex of the map, row by row from `0101`.
+    pub fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
+        self.graph.node_weights().copied()
+    }
+
+    /// The neighbours of a hex that lie on the map (from the graph).
+    pub fn neighbors(&self, hex: Hex) -> impl Iterator<Item = Hex> + '_ {
+        self.index(hex)
+            .into_iter()
+            .flat_map(|i| self.graph.neighbors(NodeIndex::new(i)))
+            .map(|n| self.graph[n])
+    }
+
+    /// The terrain id of a hex on the map.
+    #[must_use]
+    pub fn terrain_id(&self, hex: Hex) -> Option<TerrainId> {
+        self.index(hex).map(|i| self.terrain[i])
+    }
+
+    /// The terrain of a hex on the map.
+    #[must_use]
+    pub fn terrain(&self, hex: Hex) -> Option<&Terrain> {
+        self.terrain_id(hex).map(|id| self.table.get(id))
+    }
+
+    /// Sets the terrain of a hex; returns `false` when the hex is off the map.
+    pub fn set_terrain(&mut self, hex: Hex, id: TerrainId) -> bool {
+        match self.index(hex) {
+            Some(i) => {
+                self.terrain[i] = id;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Movement points a class pays to enter a hex; `None` off the map or impassable (R1.1).
+    #[must_use]
+    pub fn enter_cost(&self, class: MoveClass, hex: Hex) -> Option<u32> {
+        self.terrain(hex)?.cost.get(class)
+    }
+
+    /// Line of sight between two hexes of the map with its terrain (R1.3): a hex between them
+    /// blocks if its terrain blocks LOS or `smoke` says so, unless both ends stand higher.
+    #[must_use]
+    pub fn sees(&self, a: Hex, b: Hex, smoke: impl Fn(Hex) -> bool) -> bool {
+        let elevation = |h: Hex| self.terrain(h).map_or(0, |t| t.elevation);
+        let (ea, eb) = (elevation(a), elevation(b));
+        crate::los::line_of_sight(a, b, |h| {
+            let Some(t) = self.terrain(h) else {
+                return false;
+            };
+            (t.blocks_los || smoke(h)) && !(ea > t.elevation && eb > t.elevation)
+        })
+    }
+
+    pub(crate) fn node(&self, hex: Hex) -> Option<NodeIndex> {
+        self.index(hex).map(NodeIndex::new)
+    }
+
+    pub(crate) const fn graph(&self) -> &UnGraph<Hex, ()> {
+        &self.graph
+    }
+}

@@ -1,0 +1,233 @@
+//! R1.4, R5.1, R9.9, R11.6: movement reach and paths, the retreat hexside, break-off routes.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use hexx::Hex;
+use petgraph::visit::EdgeRef;
+
+use crate::label::Label;
+use crate::map::Map;
+
+/// How far a search may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Movement points to spend.
+    pub points: u32,
+    /// The first step may cost more than `points` (R5.1: a unit that has not moved may always
+    /// move one hex); the search stops in that hex.
+    pub min_one_hex: bool,
+}
+
+impl Budget {
+    /// A budget of `points`, without the one-hex allowance.
+    #[must_use]
+    pub const fn points(points: u32) -> Self {
+        Self {
+            points,
+            min_one_hex: false,
+        }
+    }
+}
+
+/// The hexes a search reached from its origin, with the cheapest cost and path to each.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    origin: Hex,
+    cost: Vec<u32>,
+    prev: Vec<u32>,
+    hexes: Vec<Hex>,
+}
+
+const UNREACHED: u32 = u32::MAX;
+
+impl Reach {
+    /// Where the search started.
+    #[must_use]
+    pub const fn origin(&self) -> Hex {
+        self.origin
+    }
+
+    /// Cost to reach a hex; `Some(0)` for the origin, `None` where not reached.
+    #[must_use]
+    pub fn cost(&self, map: &Map, hex: Hex) -> Option<u32> {
+        let c = self.cost[map.index(hex)?];
+        (c != UNREACHED).then_some(c)
+    }
+
+    /// The path to a reached hex, without the origin and ending with `hex`.
+    #[must_use]
+    pub fn path_to(&self, map: &Map, hex: Hex) -> Option<Vec<Hex>> {
+        let mut i = map.index(hex)?;
+        if self.cost[i] == UNREACHED {
+            return None;
+        }
+        let mut path = Vec::new();
+        while self.prev[i] != UNREACHED {
+            path.push(map.hex_at(i));
+            i = self.prev[i] as usize;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Every reached hex other than the origin, in the order the search settled them.
+    #[must_use]
+    pub fn hexes(&self) -> &[Hex] {
+        &self.hexes
+    }
+}
+
+/// The best end of a break-off move (R11.6).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// Where the move ends.
+    pub end: Hex,
+    /// Movement points spent.
+    pub cost: u32,
+    /// The hexes entered, ending with `end`.
+    pub path: Vec<Hex>,
+}
+
+/// The hex across the side of `defender` opposite the one `attacker` came through (R9.9).
+///
+/// ```
+/// use hexmap::{across, Label};
+/// let (from, at) = (Label::new(3, 3).to_hex(), Label::new(3, 4).to_hex());
+/// assert_eq!(Label::from_hex(across(from, at)), Some(Label::new(3, 5)));
+/// ```
+#[must_use]
+pub fn across(attacker: Hex, defender: Hex) -> Hex {
+    defender + (defender - attacker)
+}
+
+impl Map {
+    /// Every hex reachable from `start` within `budget` (R5.1), cheapest first.
+    ///
+    /// `cost(from, to)` is the price of one step, `None` where the step is forbidden (terrain,
+    /// enemy units, stacking: the caller decides).
+    ///
+    /// ```
+    /// use hexmap::{Budget, Label, Map, MoveClass, TerrainTable};
+    /// let table = TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+    /// let map = Map::new(table.clone(), 5, 5, table.by_name("clear").unwrap());
+    /// let start = Label::new(3, 3).to_hex();
+    /// let reach = map.reachable(start, Budget::points(1), |_, to| map.enter_cost(MoveClass::Foot, to));
+    /// assert_eq!(reach.hexes().len(), 6);
+    /// ```
+    pub fn reachable(
+        &self,
+        start: Hex,
+        budget: Budget,
+        mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+    ) -> Reach {
+        self.search(start, budget, |from, to| cost(from, to))
+    }
+
+    /// The cheapest path from `start` to `goal` under `cost`, with no budget (A* on the graph).
+    /// Returns the total cost and the hexes entered, ending with `goal`.
+    ///
+    /// Step costs must be at least 1 (the heuristic is the hex distance).
+    #[must_use]
+    pub fn cheapest_path(
+        &self,
+        start: Hex,
+        goal: Hex,
+        mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+    ) -> Option<(u32, Vec<Hex>)> {
+        const BLOCKED: u64 = u64::MAX / 4;
+        let (s, g) = (self.node(start)?, self.node(goal)?);
+        let graph = self.graph();
+        let (total, nodes) = petgraph::algo::astar(
+            graph,
+            s,
+            |n| n == g,
+            |e| cost(graph[e.source()], graph[e.target()]).map_or(BLOCKED, u64::from),
+            |n| u64::from(graph[n].unsigned_distance_to(goal)),
+        )?;
+        if total >= BLOCKED {
+            return None;
+        }
+        let path = nodes.into_iter().skip(1).map(|n| graph[n]).collect();
+        Some((u32::try_from(total).ok()?, path))
+    }
+
+    /// The best break-off move from `start` (R11.6): up to `budget`, every step ending strictly
+    /// farther from `away`, each step allowed by `cost`. The best end is the farthest from
+    /// `away`, then the cheapest, then the first by label. `None` if no step is possible.
+    #[must_use]
+    pub fn break_off(
+        &self,
+        start: Hex,
+        away: Hex,
+        budget: Budget,
+        mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+    ) -> Option<Route> {
+        let reach = self.search(start, budget, |from, to| {
+            if to.unsigned_distance_to(away) > from.unsigned_distance_to(away) {
+                cost(from, to)
+            } else {
+                None
+            }
+        });
+        let end = reach.hexes().iter().copied().min_by_key(|&h| {
+            (
+                Reverse(h.unsigned_distance_to(away)),
+                reach.cost(self, h),
+                Label::from_hex(h),
+            )
+        })?;
+        Some(Route {
+            end,
+            cost: reach.cost(self, end)?,
+            path: reach.path_to(self, end)?,
+        })
+    }
+
+    /// Bounded Dijkstra over the graph. Ties between equal costs settle in index order, so the
+    /// result does not depend on hashing.
+    fn search(
+        &self,
+        start: Hex,
+        budget: Budget,
+        mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+    ) -> Reach {
+        let mut reach = Reach {
+            origin: start,
+            cost: vec![UNREACHED; self.len()],
+            prev: vec![UNREACHED; self.len()],
+            hexes: Vec::new(),
+        };
+        let Some(s) = self.index(start) else {
+            return reach;
+        };
+        let graph = self.graph();
+        reach.cost[s] = 0;
+        let mut queue = BinaryHeap::from([Reverse((0u32, s))]);
+        while let Some(Reverse((spent, i))) = queue.pop() {
+            if spent > reach.cost[i] {
+                continue;
+            }
+            if i != s {
+                reach.hexes.push(graph[petgraph::graph::NodeIndex::new(i)]);
+                if spent > budget.points {
+                    continue; // the one-hex allowance: entered, but no further
+                }
+            }
+            let from = self.hex_at(i);
+            for n in graph.neighbors(petgraph::graph::NodeIndex::new(i)) {
+                let to = graph[n];
+                let Some(step) = cost(from, to) else { continue };
+                let total = spent.saturating_add(step);
+                let allowed = total <= budget.points || (i == s && budget.min_one_hex);
+                let j = n.index();
+                if allowed && total < reach.cost[j] {
+                    reach.cost[j] = total;
+                    reach.prev[j] = i as u32;
+                    queue.push(Reverse((total, j)));
+                }
+            }
+        }
+        reach
+    }
+}

@@ -1,0 +1,211 @@
+//! R1.1, R1.2: the terrain table (`data/terrain.toml`): movement costs per class and terrain flags.
+
+use std::collections::HashSet;
+
+use serde::Deserialize;
+
+/// How a unit moves, which decides what each terrain costs it (R1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveClass {
+    /// Men on foot.
+    Foot,
+    /// Wheeled vehicles.
+    Wheeled,
+    /// Tracked vehicles.
+    Tracked,
+}
+
+impl MoveClass {
+    /// Every movement class.
+    pub const ALL: [Self; 3] = [Self::Foot, Self::Wheeled, Self::Tracked];
+
+    /// The name used in data files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Foot => "foot",
+            Self::Wheeled => "wheeled",
+            Self::Tracked => "tracked",
+        }
+    }
+}
+
+/// Index of a terrain type in its [`TerrainTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TerrainId(pub u8);
+
+/// Movement point cost of entering a hex, per movement class; `None` is impassable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveCosts {
+    /// Cost for `foot`.
+    pub foot: Option<u32>,
+    /// Cost for `wheeled`.
+    pub wheeled: Option<u32>,
+    /// Cost for `tracked`.
+    pub tracked: Option<u32>,
+}
+
+impl MoveCosts {
+    /// The cost for one class, `None` where impassable.
+    #[must_use]
+    pub const fn get(&self, class: MoveClass) -> Option<u32> {
+        match class {
+            MoveClass::Foot => self.foot,
+            MoveClass::Wheeled => self.wheeled,
+            MoveClass::Tracked => self.tracked,
+        }
+    }
+}
+
+/// One terrain type of the table (R1.1).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    /// Name used in scenarios (`forest`).
+    pub id: String,
+    /// One character used in compact map rows and in `hexwar show`.
+    pub letter: char,
+    /// Movement cost per class; absent = impassable for that class.
+    #[serde(default)]
+    pub cost: MoveCosts,
+    /// Open terrain: overrun allowed (R10.1).
+    #[serde(default)]
+    pub open: bool,
+    /// City or ruins (R9.4).
+    #[serde(default)]
+    pub urban: bool,
+    /// Blocks line of sight through it (R1.3).
+    #[serde(default)]
+    pub blocks_los: bool,
+    /// Units in it are concealed (R6.4).
+    #[serde(default)]
+    pub concealment: bool,
+    /// Improves the save of infantry, guns and HQs by 1 (R6.5).
+    #[serde(default)]
+    pub cover: bool,
+    /// Vehicles entering take a bog check (R5.6).
+    #[serde(default)]
+    pub difficult: bool,
+    /// 0 or 1 (R1.3).
+    #[serde(default)]
+    pub elevation: u8,
+}
+
+/// The terrain types of a game, looked up by [`TerrainId`] or by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TerrainTable {
+    types: Vec<Terrain>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TerrainFile {
+    terrain: Vec<Terrain>,
+}
+
+/// Why a terrain table is not usable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TerrainError {
+    /// The TOML did not parse or a field is wrong.
+    #[error("{message}")]
+    Toml {
+        /// What the parser said.
+        message: String,
+        /// Byte range in the source, where known.
+        span: Option<std::ops::Range<usize>>,
+    },
+    /// Two types share a name or a letter.
+    #[error("terrain `{0}` is defined twice (by name or by letter)")]
+    Duplicate(String),
+    /// Elevation other than 0 or 1.
+    #[error("terrain `{0}`: elevation must be 0 or 1")]
+    Elevation(String),
+    /// A movement cost of 0: every step must cost at least one point.
+    #[error("terrain `{0}`: movement costs must be at least 1")]
+    ZeroCost(String),
+    /// More than 255 types.
+    #[error("a terrain table holds at most 255 types")]
+    TooMany,
+}
+
+impl TerrainTable {
+    /// Parses the TOML text of a terrain table.
+    ///
+    /// ```
+    /// let table = hexmap::TerrainTable::from_toml(r#"
+    /// [[terrain]]
+    /// id = "clear"
+    /// letter = "."
+    /// cost = { foot = 1, wheeled = 1, tracked = 1 }
+    /// open = true
+    /// "#).unwrap();
+    /// assert_eq!(table.by_name("clear").map(|id| table.get(id).letter), Some('.'));
+    /// ```
+    ///
+    /// # Errors
+    /// A [`TerrainError`] for bad TOML, unknown fields, duplicates or a bad elevation.
+    pub fn from_toml(text: &str) -> Result<Self, TerrainError> {
+        let file: TerrainFile = toml::from_str(text).map_err(|e| TerrainError::Toml {
+            message: e.message().to_owned(),
+            span: e.span(),
+        })?;
+        Self::new(file.terrain)
+    }
+
+    /// A table from its types.
+    ///
+    /// # Errors
+    /// Duplicated names or letters, an elevation over 1, or more than 255 types.
+    pub fn new(types: Vec<Terrain>) -> Result<Self, TerrainError> {
+        if types.len() > 255 {
+            return Err(TerrainError::TooMany);
+        }
+        let mut names = HashSet::new();
+        let mut letters = HashSet::new();
+        for t in &types {
+            if t.elevation > 1 {
+                return Err(TerrainError::Elevation(t.id.clone()));
+            }
+            if MoveClass::ALL.iter().any(|&c| t.cost.get(c) == Some(0)) {
+                return Err(TerrainError::ZeroCost(t.id.clone()));
+            }
+            if !names.insert(t.id.as_str()) || !letters.insert(t.letter) {
+                return Err(TerrainError::Duplicate(t.id.clone()));
+            }
+        }
+        Ok(Self { types })
+    }
+
+    /// The terrain type of an id. Ids come from this table, so this cannot fail for them.
+    #[must_use]
+    pub fn get(&self, id: TerrainId) -> &Terrain {
+        &self.types[usize::from(id.0)]
+    }
+
+    /// The id of a terrain name.
+    #[must_use]
+    pub fn by_name(&self, name: &str) -> Option<TerrainId> {
+        self.position(|t| t.id == name)
+    }
+
+    /// The id of a terrain letter.
+    #[must_use]
+    pub fn by_letter(&self, letter: char) -> Option<TerrainId> {
+        self.position(|t| t.letter == letter)
+    }
+
+    fn position(&self, pred: impl Fn(&Terrain) -> bool) -> Option<TerrainId> {
+        let i = self.types.iter().position(pred)?;
+        Some(TerrainId(u8::try_from(i).ok()?))
+    }
+
+    /// Every type with its id, in table order.
+    pub fn iter(&self) -> impl Iterator<Item = (TerrainId, &Terrain)> {
+        self.types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (TerrainId(i as u8), t))
+    }
+}

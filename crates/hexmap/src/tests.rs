@@ -1,0 +1,261 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn table() -> TerrainTable {
+    TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap()
+}
+
+fn map(cols: u16, rows: u16) -> Map {
+    let t = table();
+    let clear = t.by_name("clear").unwrap();
+    Map::new(t, cols, rows, clear)
+}
+
+fn h(label: &str) -> Hex {
+    label.parse::<Label>().unwrap().to_hex()
+}
+
+fn set(map: &mut Map, label: &str, terrain: &str) {
+    let id = map.table().by_name(terrain).unwrap();
+    assert!(map.set_terrain(h(label), id));
+}
+
+fn labels(map: &Map, hexes: impl IntoIterator<Item = Hex>) -> Vec<String> {
+    let mut v: Vec<String> = hexes.into_iter().map(|x| map.label(x).to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_label_of_a_99_by_99_map_round_trips() {
+    let m = map(99, 99);
+    let mut seen = std::collections::HashSet::new();
+    for col in 1..=99 {
+        for row in 1..=99 {
+            let label = Label::new(col, row);
+            let text = label.to_string();
+            assert_eq!(text.len(), 4);
+            assert_eq!(text.parse::<Label>(), Ok(label));
+            let hex = label.to_hex();
+            assert!(seen.insert(hex), "two labels share {hex:?}");
+            assert_eq!(Label::from_hex(hex), Some(label));
+            assert_eq!(m.label(m.hex(label).unwrap()), label);
+        }
+    }
+    assert_eq!(m.len(), 99 * 99);
+}
+
+#[test]
+fn malformed_labels_are_rejected() {
+    for bad in ["0000", "0100", "0001", "12", "03a4", "", "03 4", "-304", "030405x"] {
+        assert!(bad.parse::<Label>().is_err(), "{bad} parsed");
+    }
+    assert!(matches!("0100".parse::<Label>(), Err(LabelError::Zero(_))));
+    assert!(matches!("ab12".parse::<Label>(), Err(LabelError::Malformed(_))));
+}
+
+#[test]
+fn off_map_labels_have_no_hex() {
+    let m = map(10, 8);
+    assert!(m.hex(Label::new(10, 8)).is_some());
+    assert!(m.hex(Label::new(11, 1)).is_none());
+    assert!(m.hex(Label::new(1, 9)).is_none());
+}
+
+#[test]
+fn odd_columns_sit_half_a_hex_lower() {
+    // R0.4: 0101 touches 0201 and 0202; 0202 (a high column) touches 0101 and 0102.
+    let m = map(5, 5);
+    assert_eq!(labels(&m, m.neighbors(h("0101"))), ["0102", "0201", "0202"]);
+    assert_eq!(
+        labels(&m, m.neighbors(h("0202"))),
+        ["0101", "0102", "0201", "0203", "0301", "0302"]
+    );
+    assert_eq!(
+        labels(&m, m.neighbors(h("0303"))),
+        ["0203", "0204", "0302", "0304", "0403", "0404"]
+    );
+}
+
+#[test]
+fn the_graph_has_an_edge_per_neighbouring_pair() {
+    let m = map(6, 4);
+    for hex in m.hexes() {
+        let n: Vec<Hex> = m.neighbors(hex).collect();
+        assert!(n.len() <= 6 && n.len() >= 2);
+        for x in n {
+            assert_eq!(x.unsigned_distance_to(hex), 1);
+            assert!(m.neighbors(x).any(|y| y == hex));
+        }
+    }
+}
+
+#[test]
+fn reach_respects_costs_and_the_one_hex_allowance() {
+    let mut m = map(5, 5);
+    set(&mut m, "0302", "forest");
+    let start = h("0303");
+    let reach = m.reachable(start, Budget::points(1), |_, to| {
+        m.enter_cost(MoveClass::Tracked, to)
+    });
+    assert_eq!(reach.cost(&m, h("0302")), None, "forest costs 3");
+    assert_eq!(reach.cost(&m, h("0304")), Some(1));
+    let allowance = Budget {
+        points: 1,
+        min_one_hex: true,
+    };
+    let reach = m.reachable(start, allowance, |_, to| m.enter_cost(MoveClass::Tracked, to));
+    assert_eq!(reach.cost(&m, h("0302")), Some(3));
+    assert_eq!(reach.cost(&m, h("0301")), None, "the allowance ends the move");
+}
+
+#[test]
+fn impassable_terrain_is_never_entered() {
+    let mut m = map(5, 3);
+    for l in ["0301", "0302", "0303"] {
+        set(&mut m, l, "water");
+    }
+    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
+    assert!(m.cheapest_path(h("0102"), h("0502"), cost).is_none());
+    set(&mut m, "0302", "marsh");
+    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Wheeled, to);
+    assert!(m.cheapest_path(h("0102"), h("0502"), cost).is_none(), "wheeled");
+    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
+    let (total, path) = m.cheapest_path(h("0102"), h("0502"), cost).unwrap();
+    assert_eq!(total, 5);
+    assert_eq!(path.last(), Some(&h("0502")));
+    assert!(path.contains(&h("0302")));
+}
+
+#[test]
+fn path_and_reach_agree() {
+    let mut m = map(8, 8);
+    for l in ["0403", "0404", "0405", "0303"] {
+        set(&mut m, l, "forest");
+    }
+    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Tracked, to);
+    let reach = m.reachable(h("0104"), Budget::points(100), cost);
+    for goal in m.hexes() {
+        let via_path = m.cheapest_path(h("0104"), goal, cost).map(|(c, _)| c);
+        let expected = if goal == h("0104") { Some(0) } else { via_path };
+        assert_eq!(reach.cost(&m, goal), expected, "{}", m.label(goal));
+    }
+}
+
+#[test]
+fn across_is_the_opposite_hexside() {
+    let m = map(6, 6);
+    let at = h("0303");
+    for from in m.neighbors(at) {
+        let back = across(from, at);
+        assert_eq!(back.unsigned_distance_to(at), 1);
+        assert_eq!(back.unsigned_distance_to(from), 2);
+    }
+}
+
+#[test]
+fn break_off_moves_strictly_away_and_picks_the_farthest() {
+    let m = map(9, 9);
+    let away = h("0505");
+    let start = h("0504");
+    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
+    let route = m.break_off(start, away, Budget::points(3), cost).unwrap();
+    assert_eq!(route.end.unsigned_distance_to(away), 4);
+    assert_eq!(route.cost, 3);
+    let mut last = start;
+    for step in &route.path {
+        assert!(step.unsigned_distance_to(away) > last.unsigned_distance_to(away));
+        last = *step;
+    }
+    // Deterministic: the same call gives the same route.
+    assert_eq!(m.break_off(start, away, Budget::points(3), cost), Some(route));
+}
+
+#[test]
+fn break_off_avoids_forbidden_hexes_and_can_fail() {
+    let m = map(5, 5);
+    let away = h("0303");
+    let start = h("0302");
+    // Forbid everything farther away: no step possible.
+    let none = m.break_off(start, away, Budget::points(4), |_, _| None::<u32>);
+    assert_eq!(none, None);
+    // 0202, 0301 and 0402 are the three steps away; forbid two.
+    let forbidden = [h("0301"), h("0202")];
+    let route = m
+        .break_off(start, away, Budget::points(1), |_, to| {
+            (!forbidden.contains(&to)).then_some(1)
+        })
+        .unwrap();
+    assert_eq!(m.label(route.end).to_string(), "0402");
+}
+
+#[test]
+fn los_is_blocked_by_forest_but_not_into_adjacent_hexes() {
+    let mut m = map(7, 3);
+    set(&mut m, "0402", "forest");
+    assert!(!m.sees(h("0202"), h("0602"), |_| false));
+    assert!(m.sees(h("0302"), h("0402"), |_| false), "adjacent");
+    assert!(m.sees(h("0402"), h("0502"), |_| false), "out of the forest");
+    assert!(m.sees(h("0201"), h("0202"), |_| false));
+}
+
+#[test]
+fn smoke_blocks_like_forest() {
+    let m = map(7, 3);
+    assert!(m.sees(h("0202"), h("0602"), |_| false));
+    assert!(!m.sees(h("0202"), h("0602"), |x| x == h("0402")));
+}
+
+#[test]
+fn both_ends_on_hills_see_over_forest() {
+    let mut m = map(7, 3);
+    set(&mut m, "0402", "forest");
+    set(&mut m, "0202", "hills");
+    assert!(!m.sees(h("0202"), h("0602"), |_| false), "one end high");
+    set(&mut m, "0602", "hills");
+    assert!(m.sees(h("0202"), h("0602"), |_| false), "both ends high");
+}
+
+#[test]
+fn a_line_along_a_hexside_needs_both_sides_blocked() {
+    // From (0,0) to (1,1) the line passes exactly between (1,0) and (0,1) (R1.3).
+    let (a, b) = (Hex::new(0, 0), Hex::new(1, 1));
+    let (x, y) = (Hex::new(1, 0), Hex::new(0, 1));
+    assert!(line_of_sight(a, b, |hx| hx == x), "one side open");
+    assert!(line_of_sight(a, b, |hx| hx == y), "other side open");
+    assert!(!line_of_sight(a, b, |hx| hx == x || hx == y), "both blocked");
+    assert!(!line_of_sight(b, a, |hx| hx == x || hx == y), "both blocked, other way");
+}
+
+fn terrain_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(0u8..8, 100)
+}
+
+proptest! {
+    #[test]
+    fn los_is_symmetric(cells in terrain_strategy(), smoke_at in 0usize..100) {
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let smoke_hex = m.hex_at(smoke_at);
+        let smoke = |x: Hex| x == smoke_hex;
+        let hexes: Vec<Hex> = m.hexes().collect();
+        for &a in &hexes {
+            for &b in &hexes {
+                prop_assert_eq!(m.sees(a, b, smoke), m.sees(b, a, smoke),
+                    "{} / {}", m.label(a), m.label(b));
+            }
+        }
+    }
+
+    #[test]
+    fn label_text_round_trips(col in 1u16..=99, row in 1u16..=99) {
+        let l = Label::new(col, row);
+        prop_assert_eq!(l.to_string().parse::<Label>(), Ok(l));
+        prop_assert_eq!(Label::from_hex(l.to_hex()), Some(l));
+    }
+}
