@@ -1,0 +1,190 @@
+//! End-to-end tests of the `hexwar` binary on the bundled data and scenario files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hexwar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the hexwar binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn files_in(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+#[test]
+fn every_bundled_scenario_checks_ok() {
+    let scenarios = files_in("scenarios");
+    assert!(scenarios.len() >= 3);
+    for s in scenarios {
+        let name = rel(&s);
+        let out = hexwar(&["check", &name]);
+        assert_eq!(stdout(&out), format!("{name}: ok\n"), "{}", stderr(&out));
+        assert!(out.status.success());
+    }
+}
+
+/// Each file in tests/data/bad/ starts with `# expect: LINE:COL: MESSAGE` lines: exactly the
+/// problems `check` must report, in order.
+#[test]
+fn every_broken_scenario_reports_each_problem_with_line_and_column() {
+    let bad = files_in("tests/data/bad");
+    assert!(bad.len() >= 10);
+    for f in bad {
+        let name = rel(&f);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let expected: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("# expect: "))
+            .map(|e| format!("{name}:{e}"))
+            .collect();
+        assert!(!expected.is_empty(), "{name} has no # expect: lines");
+        let out = hexwar(&["check", &name]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let got: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+        assert_eq!(got, expected, "{name}");
+    }
+}
+
+#[test]
+fn check_reports_good_and_bad_files_together() {
+    let out = hexwar(&[
+        "check",
+        "scenarios/meeting_engagement.toml",
+        "tests/data/bad/stacking.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = stdout(&out);
+    assert!(text.starts_with("scenarios/meeting_engagement.toml: ok\n"));
+    assert!(text.contains("tests/data/bad/stacking.toml:74:6: 4 units stacked in 0102"));
+}
+
+#[test]
+fn a_missing_file_is_bad_input_not_a_panic() {
+    let out = hexwar(&["check", "no/such/file.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("no/such/file.toml: cannot read"));
+    assert!(!stderr(&out).contains("panicked"));
+}
+
+#[test]
+fn a_broken_catalog_is_reported_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("hexwar-bad-catalog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("units.toml"),
+        "[[types]]\nid = \"x\"\nname = \"X\"\nnation = \"n\"\nclass = \"tank\"\n",
+    )
+    .unwrap();
+    let out = hexwar(&[
+        "check",
+        "scenarios/meeting_engagement.toml",
+        "--catalog",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(2));
+    let text = stdout(&out);
+    assert!(
+        text.contains("units.toml:5:9: unknown variant `tank`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn units_json_has_every_stat_with_nulls() {
+    let out = hexwar(&["units", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let types = v.as_array().unwrap();
+    for nation in ["soviet", "nato"] {
+        let n = types.iter().filter(|t| t["nation"] == nation).count();
+        assert!(n >= 12, "{nation}: {n} types");
+    }
+    let sa9 = types.iter().find(|t| t["id"] == "sa9").unwrap();
+    assert!(sa9["assault"].is_null(), "SA-9 has no assault factor");
+    assert!(sa9.as_object().unwrap().contains_key("assault"));
+    let t72 = types.iter().find(|t| t["id"] == "t72").unwrap();
+    assert_eq!(t72["weakened"]["assault"], 2);
+    let hq = types.iter().find(|t| t["id"] == "hq_mrr").unwrap();
+    assert_eq!(
+        (
+            hq["leadership"].as_u64(),
+            hq["weakened"]["leadership"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    // Every class and flag RULES.md uses is in the bundled catalog.
+    for class in ["infantry", "vehicle", "gun", "hq"] {
+        assert!(types.iter().any(|t| t["class"] == class), "{class}");
+    }
+    for flag in ["recon", "observer", "mounted_assault", "hero", "armored"] {
+        assert!(types.iter().any(|t| t[flag] == true), "{flag}");
+    }
+    assert!(types.iter().any(|t| t["transport"].is_u64()));
+    assert!(types.iter().any(|t| t["sidecar"] == false));
+    assert!(types.iter().any(|t| t["sidecar"] == true));
+    assert!(types.iter().any(|t| t["improvised_tank_assault"].is_u64()));
+    assert!(types.iter().any(|t| t["fire"]["indirect"] == true));
+}
+
+#[test]
+fn units_table_lists_the_catalog() {
+    let out = hexwar(&["units"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("t72"));
+    assert!(text.contains("dismounts to scouts_on_foot, no sidecar"));
+}
+
+#[test]
+fn show_draws_labels_terrain_stacks_and_a_legend() {
+    let out = hexwar(&["show", "scenarios/meeting_engagement.toml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("0604 c"), "label and terrain letter");
+    assert!(text.contains("  f  forest"), "terrain legend");
+    assert!(text.contains("0104  S 2mrb_hq"), "stack list");
+    assert!(text.contains("carrying mr_4"), "passengers");
+    assert!(text.contains("0604  Hohenroth church"), "objectives");
+}
+
+#[test]
+fn show_of_a_broken_file_exits_2() {
+    let out = hexwar(&["show", "tests/data/bad/unknown_unit_type.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown unit type `t99`"));
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for cmd in ["check", "show", "units"] {
+        let out = hexwar(&[cmd, "--help"]);
+        assert!(out.status.success());
+        assert!(stdout(&out).contains("Example"), "{cmd}");
+    }
+}

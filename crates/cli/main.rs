@@ -1,1 +1,110 @@
-fn main() {}
+//! The `hexwar` command line: a thin layer over the `hexmap` and `counters` crates.
+
+mod data;
+mod show;
+mod units;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use data::{BadInput, CatalogDir, Texts, load_scenario};
+
+/// A hex-and-counter operational wargame engine.
+///
+/// Scenarios are TOML files; unit catalogs and the terrain table live in `data/`.
+#[derive(Parser)]
+#[command(name = "hexwar", version, about, long_about = None, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate scenario files and report every problem with file, line and column.
+    ///
+    /// Prints `FILE: ok` for each good file. Exit status 0 when all are good, 2 otherwise.
+    #[command(after_help = "Example:\n  hexwar check scenarios/*.toml")]
+    Check {
+        /// Scenario files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Unit catalog folder (default: the scenario's `catalog`, else `data/units` above it).
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
+    /// Draw a scenario's map in the terminal: labels, terrain, unit stacks, objectives, legend.
+    #[command(after_help = "Example:\n  hexwar show scenarios/meeting_engagement.toml")]
+    Show {
+        /// The scenario file.
+        file: PathBuf,
+        /// Unit catalog folder.
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
+    /// List the unit catalog as a table, or as JSON with every stat.
+    #[command(after_help = "Examples:\n  hexwar units\n  hexwar units --json --catalog my_units/")]
+    Units {
+        /// Print a JSON array of objects (absent values are null).
+        #[arg(long)]
+        json: bool,
+        /// Unit catalog folder (default: `data/units` in this folder or above, else built in).
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e:#}");
+            if e.downcast_ref::<BadInput>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check { files, catalog } => {
+            let mut bad = false;
+            for f in &files {
+                match load_scenario(f, catalog.as_deref()) {
+                    Ok(_) => println!("{}: ok", f.display()),
+                    Err(e) => {
+                        bad = true;
+                        println!("{e}");
+                    }
+                }
+            }
+            Ok(if bad {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Show { file, catalog } => {
+            let loaded = load_scenario(&file, catalog.as_deref())?;
+            print!("{}", show::render(&loaded.scenario, &loaded.catalog));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Units { json, catalog } => {
+            let cwd = std::env::current_dir()?;
+            let dir = CatalogDir::resolve(catalog.as_deref(), &cwd);
+            let catalog = dir.load(&mut Texts::default())?;
+            if json {
+                println!("{}", units::json(&catalog)?);
+            } else {
+                print!("{}", units::table(&catalog));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -59,8 +59,12 @@ impl Label {
     pub fn from_hex(hex: Hex) -> Option<Self> {
         let c = hex.x;
         let r = hex.y + (c + (c & 1)) / 2;
-        let col = u16::try_from(c + 1).ok().filter(|&v| (1..=9999).contains(&v))?;
-        let row = u16::try_from(r + 1).ok().filter(|&v| (1..=9999).contains(&v))?;
+        let col = u16::try_from(c + 1)
+            .ok()
+            .filter(|&v| (1..=9999).contains(&v))?;
+        let row = u16::try_from(r + 1)
+            .ok()
+            .filter(|&v| (1..=9999).contains(&v))?;
         Some(Self { col, row })
     }
 }

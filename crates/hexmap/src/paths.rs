@@ -119,9 +119,9 @@ impl Map {
         &self,
         start: Hex,
         budget: Budget,
-        mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+        cost: impl FnMut(Hex, Hex) -> Option<u32>,
     ) -> Reach {
-        self.search(start, budget, |from, to| cost(from, to))
+        self.search(start, budget, cost)
     }
 
     /// The cheapest path from `start` to `goal` under `cost`, with no budget (A* on the graph).

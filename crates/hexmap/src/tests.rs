@@ -22,7 +22,10 @@ fn set(map: &mut Map, label: &str, terrain: &str) {
 }
 
 fn labels(map: &Map, hexes: impl IntoIterator<Item = Hex>) -> Vec<String> {
-    let mut v: Vec<String> = hexes.into_iter().map(|x| map.label(x).to_string()).collect();
+    let mut v: Vec<String> = hexes
+        .into_iter()
+        .map(|x| map.label(x).to_string())
+        .collect();
     v.sort();
     v
 }
@@ -48,11 +51,16 @@ fn every_label_of_a_99_by_99_map_round_trips() {
 
 #[test]
 fn malformed_labels_are_rejected() {
-    for bad in ["0000", "0100", "0001", "12", "03a4", "", "03 4", "-304", "030405x"] {
+    for bad in [
+        "0000", "0100", "0001", "12", "03a4", "", "03 4", "-304", "030405x",
+    ] {
         assert!(bad.parse::<Label>().is_err(), "{bad} parsed");
     }
     assert!(matches!("0100".parse::<Label>(), Err(LabelError::Zero(_))));
-    assert!(matches!("ab12".parse::<Label>(), Err(LabelError::Malformed(_))));
+    assert!(matches!(
+        "ab12".parse::<Label>(),
+        Err(LabelError::Malformed(_))
+    ));
 }
 
 #[test]
@@ -105,9 +113,15 @@ fn reach_respects_costs_and_the_one_hex_allowance() {
         points: 1,
         min_one_hex: true,
     };
-    let reach = m.reachable(start, allowance, |_, to| m.enter_cost(MoveClass::Tracked, to));
+    let reach = m.reachable(start, allowance, |_, to| {
+        m.enter_cost(MoveClass::Tracked, to)
+    });
     assert_eq!(reach.cost(&m, h("0302")), Some(3));
-    assert_eq!(reach.cost(&m, h("0301")), None, "the allowance ends the move");
+    assert_eq!(
+        reach.cost(&m, h("0301")),
+        None,
+        "the allowance ends the move"
+    );
 }
 
 #[test]
@@ -120,7 +134,10 @@ fn impassable_terrain_is_never_entered() {
     assert!(m.cheapest_path(h("0102"), h("0502"), cost).is_none());
     set(&mut m, "0302", "marsh");
     let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Wheeled, to);
-    assert!(m.cheapest_path(h("0102"), h("0502"), cost).is_none(), "wheeled");
+    assert!(
+        m.cheapest_path(h("0102"), h("0502"), cost).is_none(),
+        "wheeled"
+    );
     let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
     let (total, path) = m.cheapest_path(h("0102"), h("0502"), cost).unwrap();
     assert_eq!(total, 5);
@@ -169,7 +186,10 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
         last = *step;
     }
     // Deterministic: the same call gives the same route.
-    assert_eq!(m.break_off(start, away, Budget::points(3), cost), Some(route));
+    assert_eq!(
+        m.break_off(start, away, Budget::points(3), cost),
+        Some(route)
+    );
 }
 
 #[test]
@@ -224,8 +244,14 @@ fn a_line_along_a_hexside_needs_both_sides_blocked() {
     let (x, y) = (Hex::new(1, 0), Hex::new(0, 1));
     assert!(line_of_sight(a, b, |hx| hx == x), "one side open");
     assert!(line_of_sight(a, b, |hx| hx == y), "other side open");
-    assert!(!line_of_sight(a, b, |hx| hx == x || hx == y), "both blocked");
-    assert!(!line_of_sight(b, a, |hx| hx == x || hx == y), "both blocked, other way");
+    assert!(
+        !line_of_sight(a, b, |hx| hx == x || hx == y),
+        "both blocked"
+    );
+    assert!(
+        !line_of_sight(b, a, |hx| hx == x || hx == y),
+        "both blocked, other way"
+    );
 }
 
 fn terrain_strategy() -> impl Strategy<Value = Vec<u8>> {

@@ -1,0 +1,191 @@
+//! Finding and reading data files: scenarios, unit catalogs and the terrain table.
+//!
+//! A scenario names its catalog folder and terrain table with `catalog = "..."` and
+//! `terrain = "..."`, relative to the scenario file. Otherwise hexwar looks for `data/units/` and
+//! `data/terrain.toml` in the scenario's folder and its parents, and finally uses the data built
+//! into the binary. `--catalog DIR` overrides the catalog.
+
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use counters::{Catalog, Problem, Scenario, ScenarioFile, Source};
+use hexmap::TerrainTable;
+
+/// Bad input from the user: printed as is, exit status 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+const BUILTIN_TERRAIN: &str = include_str!("../../data/terrain.toml");
+const BUILTIN_CATALOG: [(&str, &str); 2] = [
+    (
+        "<built-in>/units/nato.toml",
+        include_str!("../../data/units/nato.toml"),
+    ),
+    (
+        "<built-in>/units/soviet.toml",
+        include_str!("../../data/units/soviet.toml"),
+    ),
+];
+
+/// Files read, kept so that problems can be shown with line and column.
+#[derive(Default)]
+pub struct Texts(Vec<(String, String)>);
+
+impl Texts {
+    fn add(&mut self, name: String, text: String) {
+        self.0.push((name, text));
+    }
+
+    fn read(&mut self, path: &Path) -> Result<(), BadInput> {
+        let text = fs::read_to_string(path)
+            .map_err(|e| BadInput(format!("{}: cannot read: {e}", path.display())))?;
+        self.add(path.display().to_string(), text);
+        Ok(())
+    }
+
+    /// `file:line:col: message` for each problem.
+    pub fn render(&self, problems: &[Problem]) -> String {
+        problems
+            .iter()
+            .map(|p| match self.0.iter().find(|(n, _)| *n == p.file) {
+                Some((_, text)) if p.span.is_some() => p.render(text),
+                _ => p.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Looks for `rel` in `start` and its parents.
+fn find_upward(start: &Path, rel: &str) -> Option<PathBuf> {
+    start.ancestors().map(|d| d.join(rel)).find(|p| p.exists())
+}
+
+/// Where a catalog comes from.
+pub enum CatalogDir {
+    /// A folder of `*.toml` files.
+    Dir(PathBuf),
+    /// The catalog built into the binary.
+    Builtin,
+}
+
+impl CatalogDir {
+    /// The explicit folder, else `data/units` above `start`, else the built-in catalog.
+    pub fn resolve(explicit: Option<&Path>, start: &Path) -> Self {
+        match explicit {
+            Some(p) => Self::Dir(p.to_owned()),
+            None => find_upward(start, "data/units").map_or(Self::Builtin, Self::Dir),
+        }
+    }
+
+    /// Reads the catalog, rendering every problem.
+    pub fn load(&self, texts: &mut Texts) -> Result<Catalog, BadInput> {
+        let first = texts.0.len();
+        match self {
+            Self::Builtin => {
+                for (name, text) in BUILTIN_CATALOG {
+                    texts.add(name.to_owned(), text.to_owned());
+                }
+            }
+            Self::Dir(dir) => {
+                let entries = fs::read_dir(dir).map_err(|e| {
+                    BadInput(format!(
+                        "{}: cannot read catalog folder: {e}",
+                        dir.display()
+                    ))
+                })?;
+                let mut files: Vec<PathBuf> = entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                    .collect();
+                files.sort();
+                if files.is_empty() {
+                    return Err(BadInput(format!(
+                        "{}: no *.toml unit catalogs in this folder",
+                        dir.display()
+                    )));
+                }
+                for f in files {
+                    texts.read(&f)?;
+                }
+            }
+        }
+        let sources: Vec<Source<'_>> = texts.0[first..]
+            .iter()
+            .map(|(name, text)| Source { name, text })
+            .collect();
+        Catalog::load(&sources).map_err(|p| BadInput(texts.render(&p)))
+    }
+}
+
+/// Reads a terrain table from a file, or the built-in one.
+fn load_terrain(path: Option<&Path>, texts: &mut Texts) -> Result<TerrainTable, BadInput> {
+    let (name, text) = match path {
+        Some(p) => {
+            texts.read(p)?;
+            texts.0.last().cloned().unwrap_or_default()
+        }
+        None => (
+            "<built-in>/terrain.toml".to_owned(),
+            BUILTIN_TERRAIN.to_owned(),
+        ),
+    };
+    TerrainTable::from_toml(&text).map_err(|e| {
+        let at = match &e {
+            hexmap::TerrainError::Toml { span: Some(s), .. } => {
+                let (l, c) = counters::line_col(&text, s.start);
+                format!(":{l}:{c}")
+            }
+            _ => String::new(),
+        };
+        BadInput(format!("{name}{at}: {e}"))
+    })
+}
+
+/// Everything a command needs from a scenario file.
+pub struct Loaded {
+    /// The checked scenario.
+    pub scenario: Scenario,
+    /// Its catalog.
+    pub catalog: Catalog,
+}
+
+/// Reads and checks a scenario with its catalog and terrain table. Every problem is rendered
+/// with file, line and column.
+pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loaded, BadInput> {
+    let mut texts = Texts::default();
+    texts.read(path)?;
+    let name = path.display().to_string();
+    let text = texts.0[0].1.clone();
+    let file = ScenarioFile::parse(&name, &text);
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+
+    let catalog_dir = match (catalog_override, &file.catalog) {
+        (Some(p), _) => CatalogDir::Dir(p.to_owned()),
+        (None, Some(rel)) => CatalogDir::Dir(dir.join(rel)),
+        (None, None) => CatalogDir::resolve(None, dir),
+    };
+    let terrain_path = match &file.terrain {
+        Some(rel) => Some(dir.join(rel)),
+        None => find_upward(dir, "data/terrain.toml"),
+    };
+    let terrain = load_terrain(terrain_path.as_deref(), &mut texts)?;
+    let catalog = catalog_dir.load(&mut texts)?;
+    let scenario = file
+        .validate(&catalog, &terrain)
+        .map_err(|p| BadInput(texts.render(&p)))?;
+    Ok(Loaded { scenario, catalog })
+}

@@ -1,0 +1,380 @@
+//! R2.1, R2.2: unit types and the catalog (`data/units/*.toml`).
+
+use std::collections::HashMap;
+
+use hexmap::MoveClass;
+use serde::{Deserialize, Serialize};
+
+use crate::ids::UnitTypeId;
+use crate::load::{Problem, Reader};
+
+/// What kind of counter a unit type is (R2.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitClass {
+    /// Men on foot.
+    Infantry,
+    /// Tanks, carriers, trucks, self-propelled guns.
+    Vehicle,
+    /// Towed guns.
+    Gun,
+    /// A headquarters (R2.2, R8).
+    Hq,
+}
+
+/// Ranged weapons of a unit type (R6, R14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fire {
+    /// Dice rolled at full strength.
+    pub dice: u8,
+    /// Range in hexes.
+    pub range: u8,
+    /// Hits armored targets on 4 rather than 6 (R6.2).
+    #[serde(default)]
+    pub anti_tank: bool,
+    /// Fires at a hex without line of sight through a spotter (R14.1).
+    #[serde(default)]
+    pub indirect: bool,
+}
+
+/// The values a two-step unit has once weakened (R2.1, R6.6). Absent values keep the full one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weakened {
+    /// Assault dice when weakened.
+    pub assault: Option<u8>,
+    /// Fire dice when weakened.
+    pub fire_dice: Option<u8>,
+    /// Movement points when weakened.
+    pub movement: Option<u8>,
+    /// HQ leadership when weakened (R8.1).
+    pub leadership: Option<u8>,
+}
+
+/// One unit type of the catalog, with every stat RULES.md names (R2.1, R2.2).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitType {
+    /// Short id used by scenarios (`t72`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// `soviet`, `nato`, ...
+    pub nation: String,
+    /// Infantry, vehicle, gun or HQ.
+    pub class: UnitClass,
+    /// Armored vehicle (R6.2, R11.12).
+    #[serde(default)]
+    pub armored: bool,
+    /// Movement points.
+    pub movement: u8,
+    /// Which terrain costs apply.
+    pub move_class: MoveClass,
+    /// Assault dice; `None`: the unit has no assault factor (R9.10).
+    pub assault: Option<u8>,
+    /// Ranged weapons; `None`: the unit cannot fire.
+    pub fire: Option<Fire>,
+    /// Save: each die of this or more cancels a hit (R6.3).
+    pub save: u8,
+    /// Armor of an armored vehicle, beaten by infantry tank assault (R11.12).
+    pub armor: Option<u8>,
+    /// Infantry tank assault rating (R11.12).
+    #[serde(default = "default_tank_assault")]
+    pub tank_assault: u8,
+    /// Improvised tank assault rating, at the price of self-hits on 1s (R11.12).
+    pub improvised_tank_assault: Option<u8>,
+    /// Motivation test number: 3 fearless, 4 confident, 5 reluctant.
+    pub motivation: u8,
+    /// Skill test number: 3 veteran, 4 trained, 5 conscript.
+    pub skill: u8,
+    /// 1 or 2 steps (R6.6).
+    pub steps: u8,
+    /// Values once weakened; required for two-step units.
+    pub weakened: Option<Weakened>,
+    /// HQ leadership at full strength (R8.1).
+    pub leadership: Option<u8>,
+    /// HQ command range in hexes (R2.2, R12.2).
+    pub command_range: Option<u8>,
+    /// Recon unit (R15).
+    #[serde(default)]
+    pub recon: bool,
+    /// A spotter for indirect fire (R14.1).
+    #[serde(default)]
+    pub observer: bool,
+    /// Number of infantry units it can carry (R16.1).
+    pub transport: Option<u8>,
+    /// Passengers may assault from it (R16.1).
+    #[serde(default)]
+    pub mounted_assault: bool,
+    /// A hero HQ that assaults with its own factor (R8.3).
+    #[serde(default)]
+    pub hero: bool,
+    /// Motorcycle recon: the infantry type it dismounts to (R15.7).
+    pub dismounts_to: Option<String>,
+    /// Motorcycle recon: whether its motorcycles have sidecars and can be remounted (R15.7).
+    pub sidecar: Option<bool>,
+}
+
+const fn default_tank_assault() -> u8 {
+    2
+}
+
+impl UnitType {
+    /// Whether this is an HQ.
+    #[must_use]
+    pub fn is_hq(&self) -> bool {
+        self.class == UnitClass::Hq
+    }
+
+    /// Whether this is a vehicle.
+    #[must_use]
+    pub fn is_vehicle(&self) -> bool {
+        self.class == UnitClass::Vehicle
+    }
+
+    /// Whether this is an armored vehicle.
+    #[must_use]
+    pub fn is_armored_vehicle(&self) -> bool {
+        self.is_vehicle() && self.armored
+    }
+
+    /// Independent units are HQs that are not heroes (R2.4).
+    #[must_use]
+    pub fn is_independent(&self) -> bool {
+        self.is_hq() && !self.hero
+    }
+
+    /// Assault dice at full or weakened strength; `None` without an assault factor.
+    #[must_use]
+    pub fn assault_dice(&self, weakened: bool) -> Option<u8> {
+        let full = self.assault?;
+        Some(self.weak(weakened, |w| w.assault).unwrap_or(full))
+    }
+
+    /// Fire dice at full or weakened strength; 0 without a weapon.
+    #[must_use]
+    pub fn fire_dice(&self, weakened: bool) -> u8 {
+        self.fire.map_or(0, |f| {
+            self.weak(weakened, |w| w.fire_dice).unwrap_or(f.dice)
+        })
+    }
+
+    /// Movement points at full or weakened strength.
+    #[must_use]
+    pub fn movement_points(&self, weakened: bool) -> u8 {
+        self.weak(weakened, |w| w.movement).unwrap_or(self.movement)
+    }
+
+    /// HQ leadership at full or weakened strength (R8.1); 0 for other units.
+    #[must_use]
+    pub fn leadership_value(&self, weakened: bool) -> u8 {
+        self.leadership.map_or(0, |full| {
+            self.weak(weakened, |w| w.leadership).unwrap_or(full)
+        })
+    }
+
+    fn weak(&self, weakened: bool, get: impl Fn(&Weakened) -> Option<u8>) -> Option<u8> {
+        if weakened {
+            self.weakened.as_ref().and_then(get)
+        } else {
+            None
+        }
+    }
+
+    /// Problems of this type on its own (cross-type references are checked by the catalog).
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut need = |ok: bool, msg: &str| {
+            if !ok {
+                out.push(format!("unit type `{}`: {msg}", self.id));
+            }
+        };
+        need(
+            (3..=5).contains(&self.motivation),
+            "motivation must be 3, 4 or 5",
+        );
+        need((3..=5).contains(&self.skill), "skill must be 3, 4 or 5");
+        need((1..=2).contains(&self.steps), "steps must be 1 or 2");
+        need(
+            (2..=7).contains(&self.save),
+            "save must be 2 to 7 (7: no save)",
+        );
+        need(
+            self.steps == 1 || self.weakened.is_some(),
+            "a two-step unit needs its `weakened` values",
+        );
+        need(
+            !self.armored || self.is_vehicle(),
+            "only vehicles can be armored",
+        );
+        need(
+            !self.is_armored_vehicle() || self.armor.is_some(),
+            "an armored vehicle needs `armor`",
+        );
+        need(
+            !self.is_hq() || (self.leadership.is_some() && self.command_range.is_some()),
+            "an HQ needs `leadership` and `command_range`",
+        );
+        need(
+            self.is_hq() || self.leadership.is_none(),
+            "only HQs have leadership",
+        );
+        need(!self.hero || self.is_hq(), "only HQs can be heroes");
+        need(
+            !self.hero || self.assault.is_some(),
+            "a hero HQ needs an assault factor (R8.3)",
+        );
+        need(
+            self.transport.is_none() || self.is_vehicle(),
+            "only vehicles transport",
+        );
+        need(
+            self.fire.is_none_or(|f| f.dice > 0 && f.range > 0),
+            "fire needs at least one die and a range",
+        );
+        need(
+            self.sidecar.is_none() || self.dismounts_to.is_some(),
+            "`sidecar` belongs to motorcycle recon with `dismounts_to`",
+        );
+        out
+    }
+}
+
+/// The unit types of a game, by id.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    types: Vec<UnitType>,
+    by_id: HashMap<String, UnitTypeId>,
+}
+
+/// One catalog file's name and text.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// Name used in problems (usually the path).
+    pub name: &'a str,
+    /// The TOML text.
+    pub text: &'a str,
+}
+
+impl Catalog {
+    /// Reads catalog files (each a TOML document of `[[types]]`), reporting every problem.
+    ///
+    /// ```
+    /// let text = r#"
+    /// [[types]]
+    /// id = "rifles"
+    /// name = "Rifle company"
+    /// nation = "nato"
+    /// class = "infantry"
+    /// movement = 2
+    /// move_class = "foot"
+    /// assault = 3
+    /// save = 4
+    /// motivation = 4
+    /// skill = 4
+    /// steps = 1
+    /// "#;
+    /// let catalog = counters::Catalog::load(&[counters::Source { name: "a.toml", text }]).unwrap();
+    /// assert_eq!(catalog.get(catalog.id("rifles").unwrap()).assault, Some(3));
+    /// ```
+    ///
+    /// # Errors
+    /// Every [`Problem`] found: syntax, unknown or missing fields, bad values, duplicates,
+    /// unknown `dismounts_to` types.
+    pub fn load(sources: &[Source<'_>]) -> Result<Self, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut catalog = Self::default();
+        let mut refs = Vec::new();
+        for src in sources {
+            let mut r = Reader::new(src.name);
+            if let Some(doc) = r.parse(src.text) {
+                for (key, value) in doc.get_ref() {
+                    if key.get_ref() == "types" {
+                        for t in r.take_each::<UnitType>("types", value) {
+                            let span = t.span();
+                            let t = t.into_inner();
+                            for msg in t.problems() {
+                                r.problem(span.clone(), msg);
+                            }
+                            if catalog.by_id.contains_key(&t.id) {
+                                r.problem(span.clone(), format!("duplicate unit type `{}`", t.id));
+                                continue;
+                            }
+                            if let Some(d) = &t.dismounts_to {
+                                refs.push((src.name, span.clone(), t.id.clone(), d.clone()));
+                            }
+                            catalog.push(t);
+                        }
+                    } else {
+                        r.problem(
+                            key.span(),
+                            format!("unknown key `{}`: a catalog holds [[types]]", key.get_ref()),
+                        );
+                    }
+                }
+            }
+            problems.append(&mut r.problems);
+        }
+        for (file, span, id, target) in refs {
+            let ok = catalog
+                .id(&target)
+                .is_some_and(|t| catalog.get(t).class == UnitClass::Infantry);
+            if !ok {
+                problems.push(Problem::at(
+                    file,
+                    span,
+                    format!("unit type `{id}`: dismounts_to `{target}` is not an infantry type"),
+                ));
+            }
+        }
+        if problems.is_empty() {
+            Ok(catalog)
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn push(&mut self, t: UnitType) {
+        let id = UnitTypeId(u16::try_from(self.types.len()).unwrap_or(u16::MAX));
+        self.by_id.insert(t.id.clone(), id);
+        self.types.push(t);
+    }
+
+    /// The typed id of a type name.
+    #[must_use]
+    pub fn id(&self, name: &str) -> Option<UnitTypeId> {
+        self.by_id.get(name).copied()
+    }
+
+    /// The type of an id from this catalog.
+    #[must_use]
+    pub fn get(&self, id: UnitTypeId) -> &UnitType {
+        &self.types[id.index()]
+    }
+
+    /// Mutable access, for stat tuning.
+    pub fn get_mut(&mut self, id: UnitTypeId) -> &mut UnitType {
+        &mut self.types[id.index()]
+    }
+
+    /// Every type, in load order.
+    pub fn iter(&self) -> impl Iterator<Item = (UnitTypeId, &UnitType)> {
+        self.types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (UnitTypeId(i as u16), t))
+    }
+
+    /// Number of types.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether the catalog is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+}

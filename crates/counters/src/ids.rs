@@ -1,0 +1,70 @@
+//! R2.2, R4.1: typed ids used after loading: sides, units, unit types, formations.
+
+use std::fmt;
+
+/// One of the two sides of a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Side {
+    /// The first side listed in the scenario.
+    A,
+    /// The second side listed in the scenario.
+    B,
+}
+
+impl Side {
+    /// Both sides, in scenario order.
+    pub const BOTH: [Self; 2] = [Self::A, Self::B];
+
+    /// The other side.
+    #[must_use]
+    pub const fn other(self) -> Self {
+        match self {
+            Self::A => Self::B,
+            Self::B => Self::A,
+        }
+    }
+
+    /// 0 for `A`, 1 for `B`: an index into per-side arrays.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            Self::A => 0,
+            Self::B => 1,
+        }
+    }
+}
+
+macro_rules! index_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        pub struct $name(pub u16);
+
+        impl $name {
+            /// The index into the owning list.
+            #[must_use]
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "#{}", self.0)
+            }
+        }
+    };
+}
+
+index_id!(
+    /// A unit on the order of battle: an index into the scenario's unit list.
+    UnitId
+);
+index_id!(
+    /// A unit type: an index into the catalog.
+    UnitTypeId
+);
+index_id!(
+    /// A formation: an index into the scenario's formation list.
+    FormationId
+);

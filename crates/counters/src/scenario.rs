@@ -1,0 +1,1145 @@
+//! R3.1, R4.1, R4.4, R13.3, R17: scenario files: the map, the sides, the order of battle,
+//! objectives, rule switches and orders, read from TOML and checked all at once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use hexmap::{Hex, Label, Map, TerrainTable};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::catalog::{Catalog, UnitClass};
+use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
+use crate::load::{Problem, Reader};
+use crate::unit::{Location, Unit, UnitState};
+
+/// Attacker or defender (R4.1): the defender holds the objectives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Takes the objectives.
+    Attacker,
+    /// Holds the objectives.
+    Defender,
+}
+
+/// Time of day at the start (R13.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeOfDay {
+    /// Daylight.
+    #[default]
+    Day,
+    /// Night.
+    Night,
+    /// Night until dawn comes (R13.3).
+    Dawn,
+    /// Day until dusk comes (R13.3).
+    Dusk,
+}
+
+/// Scenario rule switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleSwitches {
+    /// R3.1: counting units of one side that may end a move in a hex.
+    pub stacking_limit: u8,
+    /// R11: counterattacks, break off and consolidation.
+    pub counterattacks: bool,
+    /// R11.12: tank assault.
+    pub tank_assault: bool,
+}
+
+impl Default for RuleSwitches {
+    fn default() -> Self {
+        Self {
+            stacking_limit: 3,
+            counterattacks: true,
+            tank_assault: true,
+        }
+    }
+}
+
+/// One side of the battle.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SideInfo {
+    /// Id in the scenario (`soviet`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Nation (matches unit type nations).
+    pub nation: String,
+    /// Attacker or defender.
+    pub role: Role,
+    /// Motivation for company morale when no HQ is left (R17.2).
+    pub motivation: u8,
+    /// The senior HQ of the force (R11.2, R17.2), if named.
+    pub senior_hq: Option<UnitId>,
+    /// The AI that plays units without orders.
+    pub ai: String,
+}
+
+/// A formation and its HQ (R2.2).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Formation {
+    /// Id in the scenario.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// The HQ that commands it.
+    pub hq: UnitId,
+}
+
+/// When and where a unit off the map arrives.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Arrival {
+    /// On the map at the start.
+    OnMap,
+    /// A reserve: placed in the zone at the start of its side's turn `turn`.
+    Reserve {
+        /// Turn of arrival.
+        turn: u32,
+        /// Hexes it may be placed in.
+        #[serde(serialize_with = "ser_hexes")]
+        zone: Vec<Hex>,
+    },
+    /// An ambush (R15.3): placed in the zone at the start of a later own turn.
+    Ambush {
+        /// Hexes it may be placed in.
+        #[serde(serialize_with = "ser_hexes")]
+        zone: Vec<Hex>,
+    },
+}
+
+fn ser_hexes<S: serde::Serializer>(hexes: &[Hex], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(hexes.iter().filter_map(|h| Label::from_hex(*h)))
+}
+
+/// An objective hex (R17.1).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Objective {
+    /// Display name.
+    pub name: String,
+    /// Where it is.
+    #[serde(serialize_with = "crate::unit::ser_hex")]
+    pub hex: Hex,
+}
+
+/// What an order tells a unit to do (R4.4).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum OrderAction {
+    /// Move along these hexes (each adjacent to the previous), at the double or not.
+    Move {
+        /// The hexes entered, in order.
+        #[serde(serialize_with = "ser_hexes")]
+        path: Vec<Hex>,
+        /// At the double (R5.2).
+        double: bool,
+    },
+    /// Assault an enemy hex from an adjacent one (R9.1); orders of one turn naming the same hex
+    /// assault together.
+    Assault {
+        /// The enemy hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// Overrun through an enemy hex (R10.1).
+    Overrun {
+        /// The enemy hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// Fire at an enemy unit (R6.1).
+    Fire {
+        /// The target.
+        target: UnitId,
+    },
+    /// Stay put.
+    Hold,
+}
+
+/// An order from the scenario: in turn `turn`, unit `unit` does `action`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Order {
+    /// Game turn.
+    pub turn: u32,
+    /// The unit.
+    pub unit: UnitId,
+    /// What it does.
+    pub action: OrderAction,
+}
+
+/// A checked scenario, ready to play.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Title.
+    pub title: String,
+    /// Free text for players.
+    pub description: String,
+    /// The map.
+    pub map: Map,
+    /// The two sides, `A` then `B`.
+    pub sides: [SideInfo; 2],
+    /// The side that moves first in each game turn (R4.1).
+    pub first: Side,
+    /// Game turns.
+    pub turns: u32,
+    /// Time of day at the start (R13.3).
+    pub time_of_day: TimeOfDay,
+    /// Fair fight (R17.4).
+    pub fair_fight: bool,
+    /// Rule switches.
+    pub rules: RuleSwitches,
+    /// Formations.
+    pub formations: Vec<Formation>,
+    /// Units with their starting location and state.
+    pub units: Vec<Unit>,
+    /// How each unit arrives, by unit index.
+    pub arrivals: Vec<Arrival>,
+    /// Objectives.
+    pub objectives: Vec<Objective>,
+    /// Orders.
+    pub orders: Vec<Order>,
+}
+
+impl Scenario {
+    /// The side with a role.
+    #[must_use]
+    pub fn side_with(&self, role: Role) -> Side {
+        if self.sides[0].role == role {
+            Side::A
+        } else {
+            Side::B
+        }
+    }
+
+    /// The attacker (R4.1).
+    #[must_use]
+    pub fn attacker(&self) -> Side {
+        self.side_with(Role::Attacker)
+    }
+
+    /// The unit id of a scenario unit name.
+    #[must_use]
+    pub fn unit_id(&self, name: &str) -> Option<UnitId> {
+        self.units.iter().find(|u| u.name == name).map(|u| u.id)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file as written.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    columns: Spanned<u16>,
+    rows: Spanned<u16>,
+    default: Spanned<String>,
+    #[serde(default)]
+    terrain: Vec<Spanned<String>>,
+    #[serde(default)]
+    legend: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    hexes: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSide {
+    id: Spanned<String>,
+    name: String,
+    nation: String,
+    role: Role,
+    #[serde(default = "default_motivation")]
+    motivation: Spanned<u8>,
+    senior_hq: Option<Spanned<String>>,
+    #[serde(default = "default_ai")]
+    ai: String,
+}
+
+fn default_motivation() -> Spanned<u8> {
+    Spanned::new(0..0, 4)
+}
+
+fn default_ai() -> String {
+    "default".to_owned()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFormation {
+    id: Spanned<String>,
+    side: Spanned<String>,
+    name: Option<String>,
+    hq: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArrival {
+    turn: Option<u32>,
+    zone: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[expect(clippy::struct_excessive_bools, reason = "starting markers of R2.3")]
+struct RawUnit {
+    id: Spanned<String>,
+    #[serde(rename = "type")]
+    type_: Spanned<String>,
+    formation: Spanned<String>,
+    at: Option<Spanned<String>>,
+    aboard: Option<Spanned<String>>,
+    reserve: Option<Spanned<RawArrival>>,
+    ambush: Option<Spanned<RawArrival>>,
+    #[serde(default)]
+    weakened: bool,
+    #[serde(default)]
+    disorganized: bool,
+    #[serde(default)]
+    pinned: bool,
+    #[serde(default)]
+    gone_to_ground: bool,
+    #[serde(default)]
+    dismounted: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawObjective {
+    at: Spanned<String>,
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOrder {
+    turn: Spanned<u32>,
+    unit: Spanned<String>,
+    #[serde(rename = "move")]
+    move_: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    double: bool,
+    assault: Option<Spanned<String>>,
+    overrun: Option<Spanned<String>>,
+    fire: Option<Spanned<String>>,
+    #[serde(default)]
+    hold: bool,
+}
+
+/// The first reading of a scenario: the header keys and the raw sections, before units are
+/// matched against a catalog. The binary reads `catalog` and `terrain` to find the data files.
+pub struct ScenarioFile {
+    name: String,
+    problems: Vec<Problem>,
+    /// Title.
+    pub title: String,
+    /// Catalog folder named by the file, relative to it.
+    pub catalog: Option<String>,
+    /// Terrain table named by the file, relative to it.
+    pub terrain: Option<String>,
+    description: String,
+    turns: Option<Spanned<u32>>,
+    first: Option<Spanned<String>>,
+    time_of_day: TimeOfDay,
+    fair_fight: bool,
+    rules: RuleSwitches,
+    map: Option<Spanned<RawMap>>,
+    sides: Vec<Spanned<RawSide>>,
+    formations: Vec<Spanned<RawFormation>>,
+    units: Vec<Spanned<RawUnit>>,
+    objectives: Vec<Spanned<RawObjective>>,
+    orders: Vec<Spanned<RawOrder>>,
+    whole: Range<usize>,
+    syntax_failed: bool,
+}
+
+const TOP_KEYS: &str = "title, description, catalog, terrain, turns, first, time_of_day, \
+                        fair_fight, rules, map, sides, formations, units, objectives, orders";
+
+impl ScenarioFile {
+    /// Reads the TOML of a scenario. Syntax and shape problems are kept and reported by
+    /// [`ScenarioFile::validate`], together with everything found there.
+    #[must_use]
+    pub fn parse(name: &str, text: &str) -> Self {
+        let mut r = Reader::new(name);
+        let mut f = Self {
+            name: name.to_owned(),
+            problems: Vec::new(),
+            title: String::new(),
+            catalog: None,
+            terrain: None,
+            description: String::new(),
+            turns: None,
+            first: None,
+            time_of_day: TimeOfDay::Day,
+            fair_fight: false,
+            rules: RuleSwitches::default(),
+            map: None,
+            sides: Vec::new(),
+            formations: Vec::new(),
+            units: Vec::new(),
+            objectives: Vec::new(),
+            orders: Vec::new(),
+            whole: 0..text.len().min(1),
+            syntax_failed: false,
+        };
+        let Some(doc) = r.parse(text) else {
+            f.problems = r.problems;
+            f.syntax_failed = true;
+            return f;
+        };
+        for (key, value) in doc.get_ref() {
+            match key.get_ref().as_ref() {
+                "title" => f.title = r.take(value).unwrap_or_default(),
+                "description" => f.description = r.take(value).unwrap_or_default(),
+                "catalog" => f.catalog = r.take(value),
+                "terrain" => f.terrain = r.take(value),
+                "turns" => f.turns = r.take(value),
+                "first" => f.first = r.take(value),
+                "time_of_day" => f.time_of_day = r.take(value).unwrap_or_default(),
+                "fair_fight" => f.fair_fight = r.take(value).unwrap_or_default(),
+                "rules" => f.rules = r.take(value).unwrap_or_default(),
+                "map" => f.map = r.take(value),
+                "sides" => f.sides = r.take_each("sides", value),
+                "formations" => f.formations = r.take_each("formations", value),
+                "units" => f.units = r.take_each("units", value),
+                "objectives" => f.objectives = r.take_each("objectives", value),
+                "orders" => f.orders = r.take_each("orders", value),
+                other => r.problem(
+                    key.span(),
+                    format!("unknown key `{other}`; expected one of {TOP_KEYS}"),
+                ),
+            }
+        }
+        f.problems = r.problems;
+        f
+    }
+
+    /// Checks the scenario against a catalog and terrain table and builds it. Every problem is
+    /// reported, each with its place in the file.
+    ///
+    /// # Errors
+    /// All problems found, parse problems first.
+    pub fn validate(
+        self,
+        catalog: &Catalog,
+        terrain: &TerrainTable,
+    ) -> Result<Scenario, Vec<Problem>> {
+        if self.syntax_failed {
+            return Err(self.problems);
+        }
+        let mut v = Validator {
+            file: self.name.clone(),
+            problems: self.problems,
+        };
+        let map = v.map(self.map.as_ref(), terrain, &self.whole);
+        let turns = match self.turns {
+            Some(t) if *t.get_ref() == 0 => {
+                v.at(t.span(), "`turns` must be at least 1");
+                1
+            }
+            Some(t) => t.into_inner(),
+            None => {
+                v.at(self.whole.clone(), "missing key `turns` (the turn limit)");
+                1
+            }
+        };
+        if self.rules.stacking_limit == 0 {
+            v.at(
+                self.whole.clone(),
+                "`rules.stacking_limit` must be at least 1",
+            );
+        }
+
+        // Sides.
+        if self.sides.len() != 2 {
+            v.at(
+                self.whole.clone(),
+                format!(
+                    "a scenario has exactly two [[sides]], found {}",
+                    self.sides.len()
+                ),
+            );
+        }
+        let mut side_ids: HashMap<String, Side> = HashMap::new();
+        for (s, side) in self.sides.iter().take(2).zip(Side::BOTH) {
+            if side_ids
+                .insert(s.get_ref().id.get_ref().clone(), side)
+                .is_some()
+            {
+                v.at(
+                    s.get_ref().id.span(),
+                    format!("duplicate side `{}`", s.get_ref().id.get_ref()),
+                );
+            }
+            let m = &s.get_ref().motivation;
+            if !(3..=5).contains(m.get_ref()) {
+                v.at(m.span(), "side motivation must be 3, 4 or 5");
+            }
+        }
+        let roles: Vec<Role> = self.sides.iter().map(|s| s.get_ref().role).collect();
+        if self.sides.len() == 2 && roles[0] == roles[1] {
+            v.at(
+                self.sides[1].span(),
+                "one side must be the attacker and the other the defender",
+            );
+        }
+        let first = match &self.first {
+            Some(f) => v.side(&side_ids, f).unwrap_or(Side::A),
+            None => {
+                if self.sides.len() == 2 {
+                    v.at(
+                        self.whole.clone(),
+                        "missing key `first` (the side that moves first)",
+                    );
+                }
+                Side::A
+            }
+        };
+
+        // Formations.
+        let mut formation_ids: HashMap<String, FormationId> = HashMap::new();
+        for (i, f) in self.formations.iter().enumerate() {
+            let id = f.get_ref().id.get_ref();
+            let fid = FormationId(u16::try_from(i).unwrap_or(u16::MAX));
+            if formation_ids.insert(id.clone(), fid).is_some() {
+                v.at(f.get_ref().id.span(), format!("duplicate formation `{id}`"));
+            }
+        }
+
+        // Units: ids first, so that references can be checked in any order.
+        let mut unit_ids: HashMap<String, UnitId> = HashMap::new();
+        for (i, u) in self.units.iter().enumerate() {
+            let id = u.get_ref().id.get_ref();
+            if unit_ids
+                .insert(id.clone(), UnitId(u16::try_from(i).unwrap_or(u16::MAX)))
+                .is_some()
+            {
+                v.at(u.get_ref().id.span(), format!("duplicate unit `{id}`"));
+            }
+        }
+
+        let formation_sides: Vec<Option<Side>> = self
+            .formations
+            .iter()
+            .map(|f| v.side(&side_ids, &f.get_ref().side))
+            .collect();
+
+        let mut units = Vec::with_capacity(self.units.len());
+        let mut arrivals = Vec::with_capacity(self.units.len());
+        for (i, su) in self.units.iter().enumerate() {
+            let u = su.get_ref();
+            let type_id = catalog.id(u.type_.get_ref());
+            if type_id.is_none() {
+                v.at(
+                    u.type_.span(),
+                    format!(
+                        "unknown unit type `{}` (see `hexwar units`)",
+                        u.type_.get_ref()
+                    ),
+                );
+            }
+            let formation = formation_ids.get(u.formation.get_ref()).copied();
+            if formation.is_none() {
+                v.at(
+                    u.formation.span(),
+                    format!("unknown formation `{}`", u.formation.get_ref()),
+                );
+            }
+            let side = formation
+                .and_then(|f| formation_sides[f.index()])
+                .unwrap_or(Side::A);
+            let (location, arrival) = v.placement(su, map.as_ref(), &unit_ids);
+            let typ = type_id.map(|t| catalog.get(t));
+            if let (Some(t), Location::Map(hex)) = (typ, location)
+                && map
+                    .as_ref()
+                    .is_some_and(|m| m.enter_cost(t.move_class, hex).is_none())
+            {
+                let at = u.at.as_ref().map_or(su.span(), Spanned::span);
+                v.at(
+                    at,
+                    format!(
+                        "unit `{}`: a {} unit cannot stand in this terrain",
+                        u.id.get_ref(),
+                        t.move_class.name()
+                    ),
+                );
+            }
+            if let Some(t) = typ {
+                if u.weakened && t.steps < 2 {
+                    v.at(
+                        su.span(),
+                        format!(
+                            "unit `{}`: a one-step unit cannot start weakened",
+                            u.id.get_ref()
+                        ),
+                    );
+                }
+                if u.dismounted && t.dismounts_to.is_none() {
+                    v.at(
+                        su.span(),
+                        format!(
+                            "unit `{}`: only motorcycle recon starts dismounted",
+                            u.id.get_ref()
+                        ),
+                    );
+                }
+            }
+            units.push(Unit {
+                id: UnitId(u16::try_from(i).unwrap_or(u16::MAX)),
+                name: u.id.get_ref().clone(),
+                type_id: type_id.unwrap_or(UnitTypeId(0)),
+                side,
+                formation: formation.unwrap_or(FormationId(0)),
+                location,
+                state: UnitState {
+                    weakened: u.weakened,
+                    disorganized: u.disorganized,
+                    pinned: u.pinned,
+                    gone_to_ground: u.gone_to_ground,
+                    dismounted: u.dismounted,
+                    ..UnitState::default()
+                },
+            });
+            arrivals.push(arrival);
+        }
+        let types_known = self
+            .units
+            .iter()
+            .all(|u| catalog.id(u.get_ref().type_.get_ref()).is_some());
+
+        // Formation HQs.
+        let mut formations = Vec::new();
+        for (i, sf) in self.formations.iter().enumerate() {
+            let f = sf.get_ref();
+            let hq = match &f.hq {
+                None => None,
+                Some(h) => match unit_ids.get(h.get_ref()) {
+                    None => {
+                        v.at(
+                            h.span(),
+                            format!(
+                                "formation `{}`: unknown HQ unit `{}`",
+                                f.id.get_ref(),
+                                h.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                    Some(&id) => {
+                        let unit = &units[id.index()];
+                        if types_known && catalog.get(unit.type_id).class != UnitClass::Hq {
+                            v.at(
+                                h.span(),
+                                format!(
+                                    "formation `{}`: `{}` is not an HQ",
+                                    f.id.get_ref(),
+                                    h.get_ref()
+                                ),
+                            );
+                        }
+                        if unit.formation.index() != i {
+                            v.at(
+                                h.span(),
+                                format!(
+                                    "formation `{}`: its HQ `{}` belongs to another formation",
+                                    f.id.get_ref(),
+                                    h.get_ref()
+                                ),
+                            );
+                        }
+                        Some(id)
+                    }
+                },
+            };
+            formations.push(Formation {
+                id: f.id.get_ref().clone(),
+                name: f.name.clone().unwrap_or_else(|| f.id.get_ref().clone()),
+                side: formation_sides[i].unwrap_or(Side::A),
+                hq: hq.unwrap_or(UnitId(0)),
+            });
+            if f.hq.is_none() {
+                for su in self
+                    .units
+                    .iter()
+                    .filter(|u| u.get_ref().formation.get_ref() == f.id.get_ref())
+                {
+                    v.at(
+                        su.get_ref().formation.span(),
+                        format!(
+                            "unit `{}`: its formation `{}` has no HQ (give the formation `hq = \"...\"`)",
+                            su.get_ref().id.get_ref(),
+                            f.id.get_ref()
+                        ),
+                    );
+                }
+            }
+        }
+
+        // Passengers: the transport must be a transport of the same side with room.
+        let mut load: HashMap<UnitId, u8> = HashMap::new();
+        for su in &self.units {
+            let u = su.get_ref();
+            let (Some(aboard), Some(&me)) = (&u.aboard, unit_ids.get(u.id.get_ref())) else {
+                continue;
+            };
+            let Some(&t) = unit_ids.get(aboard.get_ref()) else {
+                continue;
+            };
+            if !types_known {
+                continue;
+            }
+            let carrier = catalog.get(units[t.index()].type_id);
+            let passenger = catalog.get(units[me.index()].type_id);
+            let n = load.entry(t).or_default();
+            *n += 1;
+            if carrier.transport.is_none() {
+                v.at(
+                    aboard.span(),
+                    format!("`{}` is not a transport", aboard.get_ref()),
+                );
+            } else if Some(*n) > carrier.transport {
+                v.at(
+                    aboard.span(),
+                    format!(
+                        "transport `{}` is full (capacity {})",
+                        aboard.get_ref(),
+                        carrier.transport.unwrap_or(0)
+                    ),
+                );
+            }
+            if passenger.class != UnitClass::Infantry {
+                v.at(
+                    aboard.span(),
+                    format!(
+                        "unit `{}`: only infantry rides transports (R16.1)",
+                        u.id.get_ref()
+                    ),
+                );
+            }
+            if units[t.index()].side != units[me.index()].side {
+                v.at(
+                    aboard.span(),
+                    format!(
+                        "unit `{}`: transport `{}` belongs to the other side",
+                        u.id.get_ref(),
+                        aboard.get_ref()
+                    ),
+                );
+            }
+        }
+
+        // Stacking at the start (R3.1).
+        if types_known {
+            let mut counts: BTreeMap<(Side, Label), (usize, Range<usize>)> = BTreeMap::new();
+            for (unit, su) in units.iter().zip(&self.units) {
+                if let Location::Map(hex) = unit.location
+                    && !catalog.get(unit.type_id).is_hq()
+                    && let Some(label) = Label::from_hex(hex)
+                {
+                    let at = su.get_ref().at.as_ref().map_or(su.span(), Spanned::span);
+                    let e = counts.entry((unit.side, label)).or_insert((0, 0..0));
+                    e.0 += 1;
+                    e.1 = at;
+                }
+            }
+            for ((_, label), (n, span)) in counts {
+                if n > usize::from(self.rules.stacking_limit) {
+                    v.at(
+                        span,
+                        format!(
+                            "{n} units stacked in {label}, over the limit of {} (R3.1)",
+                            self.rules.stacking_limit
+                        ),
+                    );
+                }
+            }
+        }
+
+        // Sides' senior HQs.
+        let mut sides = Vec::new();
+        for (s, side) in self.sides.iter().take(2).zip(Side::BOTH) {
+            let s = s.get_ref();
+            let senior_hq = s
+                .senior_hq
+                .as_ref()
+                .and_then(|h| match unit_ids.get(h.get_ref()) {
+                    Some(&id) if units[id.index()].side == side => Some(id),
+                    Some(_) => {
+                        v.at(
+                            h.span(),
+                            format!(
+                                "side `{}`: senior HQ `{}` belongs to the other side",
+                                s.id.get_ref(),
+                                h.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                    None => {
+                        v.at(
+                            h.span(),
+                            format!(
+                                "side `{}`: unknown senior HQ `{}`",
+                                s.id.get_ref(),
+                                h.get_ref()
+                            ),
+                        );
+                        None
+                    }
+                });
+            sides.push(SideInfo {
+                id: s.id.get_ref().clone(),
+                name: s.name.clone(),
+                nation: s.nation.clone(),
+                role: s.role,
+                motivation: *s.motivation.get_ref(),
+                senior_hq,
+                ai: s.ai.clone(),
+            });
+        }
+
+        // Objectives.
+        let mut objectives = Vec::new();
+        for o in &self.objectives {
+            let o = o.get_ref();
+            if let Some(hex) = v.hex(&o.at, map.as_ref(), "objective") {
+                objectives.push(Objective {
+                    name: o.name.clone().unwrap_or_else(|| o.at.get_ref().clone()),
+                    hex,
+                });
+            }
+        }
+
+        // Orders.
+        let mut orders = Vec::new();
+        for so in &self.orders {
+            if let Some(order) = v.order(so, map.as_ref(), &unit_ids, turns) {
+                orders.push(order);
+            }
+        }
+
+        if !v.problems.is_empty() {
+            return Err(v.problems);
+        }
+        let (Some(map), Ok(sides)) = (map, <[SideInfo; 2]>::try_from(sides)) else {
+            return Err(vec![Problem::at(
+                &self.name,
+                self.whole,
+                "the scenario is incomplete",
+            )]);
+        };
+        Ok(Scenario {
+            title: self.title,
+            description: self.description,
+            map,
+            sides,
+            first,
+            turns,
+            time_of_day: self.time_of_day,
+            fair_fight: self.fair_fight,
+            rules: self.rules,
+            formations,
+            units,
+            arrivals,
+            objectives,
+            orders,
+        })
+    }
+}
+
+struct Validator {
+    file: String,
+    problems: Vec<Problem>,
+}
+
+impl Validator {
+    fn at(&mut self, span: Range<usize>, message: impl Into<String>) {
+        self.problems.push(Problem::at(&self.file, span, message));
+    }
+
+    fn side(&mut self, ids: &HashMap<String, Side>, name: &Spanned<String>) -> Option<Side> {
+        let side = ids.get(name.get_ref()).copied();
+        if side.is_none() && !ids.is_empty() {
+            self.at(name.span(), format!("unknown side `{}`", name.get_ref()));
+        }
+        side
+    }
+
+    /// A label on the map.
+    fn hex(&mut self, label: &Spanned<String>, map: Option<&Map>, what: &str) -> Option<Hex> {
+        let parsed: Label = match label.get_ref().parse() {
+            Ok(l) => l,
+            Err(e) => {
+                self.at(label.span(), format!("{what}: {e}"));
+                return None;
+            }
+        };
+        let map = map?;
+        let hex = map.hex(parsed);
+        if hex.is_none() {
+            self.at(
+                label.span(),
+                format!(
+                    "{what}: {parsed} is off the map ({} columns x {} rows)",
+                    map.cols(),
+                    map.rows()
+                ),
+            );
+        }
+        hex
+    }
+
+    fn map(
+        &mut self,
+        raw: Option<&Spanned<RawMap>>,
+        table: &TerrainTable,
+        whole: &Range<usize>,
+    ) -> Option<Map> {
+        let Some(raw) = raw else {
+            self.at(whole.clone(), "missing [map] section");
+            return None;
+        };
+        let m = raw.get_ref();
+        let (cols, rows) = (*m.columns.get_ref(), *m.rows.get_ref());
+        if !(1..=99).contains(&cols) {
+            self.at(m.columns.span(), "map columns must be 1 to 99");
+        }
+        if !(1..=99).contains(&rows) {
+            self.at(m.rows.span(), "map rows must be 1 to 99");
+        }
+        let terrain = |v: &mut Self, name: &Spanned<String>| {
+            let id = table.by_name(name.get_ref());
+            if id.is_none() {
+                let known: Vec<&str> = table.iter().map(|(_, t)| t.id.as_str()).collect();
+                v.at(
+                    name.span(),
+                    format!(
+                        "unknown terrain `{}`; known: {}",
+                        name.get_ref(),
+                        known.join(", ")
+                    ),
+                );
+            }
+            id
+        };
+        let fill = terrain(self, &m.default);
+        let mut legend = HashMap::new();
+        for (letter, name) in &m.legend {
+            let mut chars = letter.chars();
+            match (chars.next(), chars.next(), terrain(self, name)) {
+                (Some(c), None, Some(id)) => {
+                    legend.insert(c, id);
+                }
+                (Some(_), None, None) => {}
+                _ => self.at(
+                    name.span(),
+                    format!("legend key `{letter}` must be one character"),
+                ),
+            }
+        }
+        if !(1..=99).contains(&cols) || !(1..=99).contains(&rows) {
+            return None;
+        }
+        let mut map = Map::new(table.clone(), cols, rows, fill?);
+        if !m.terrain.is_empty() && m.terrain.len() != usize::from(rows) {
+            self.at(
+                raw.span(),
+                format!(
+                    "map.terrain has {} rows, the map has {rows}",
+                    m.terrain.len()
+                ),
+            );
+        }
+        for (r, line) in m.terrain.iter().enumerate() {
+            let letters: Vec<char> = line
+                .get_ref()
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if letters.len() != usize::from(cols) {
+                self.at(
+                    line.span(),
+                    format!(
+                        "map row {} has {} hexes, the map has {cols} columns",
+                        r + 1,
+                        letters.len()
+                    ),
+                );
+                continue;
+            }
+            for (c, letter) in letters.into_iter().enumerate() {
+                let id = legend
+                    .get(&letter)
+                    .copied()
+                    .or_else(|| table.by_letter(letter));
+                let (Ok(col), Ok(row)) = (u16::try_from(c + 1), u16::try_from(r + 1)) else {
+                    continue;
+                };
+                match id {
+                    Some(id) => {
+                        map.set_terrain(Label::new(col, row).to_hex(), id);
+                    }
+                    None => self.at(
+                        line.span(),
+                        format!(
+                            "map row {}: unknown terrain letter `{letter}` in column {}",
+                            r + 1,
+                            c + 1
+                        ),
+                    ),
+                }
+            }
+        }
+        for (label, name) in &m.hexes {
+            let hex = self.hex(label, Some(&map), "map.hexes");
+            if let (Some(hex), Some(id)) = (hex, terrain(self, name)) {
+                map.set_terrain(hex, id);
+            }
+        }
+        Some(map)
+    }
+
+    fn placement(
+        &mut self,
+        su: &Spanned<RawUnit>,
+        map: Option<&Map>,
+        unit_ids: &HashMap<String, UnitId>,
+    ) -> (Location, Arrival) {
+        let u = su.get_ref();
+        let what = format!("unit `{}`", u.id.get_ref());
+        let given = [
+            u.at.is_some(),
+            u.aboard.is_some(),
+            u.reserve.is_some(),
+            u.ambush.is_some(),
+        ]
+        .iter()
+        .filter(|&&b| b)
+        .count();
+        if given != 1 {
+            self.at(
+                su.span(),
+                format!("{what}: give exactly one of `at`, `aboard`, `reserve`, `ambush`"),
+            );
+        }
+        if let Some(at) = &u.at {
+            if let Some(hex) = self.hex(at, map, &what) {
+                return (Location::Map(hex), Arrival::OnMap);
+            }
+        } else if let Some(aboard) = &u.aboard {
+            match unit_ids.get(aboard.get_ref()) {
+                Some(&t) if aboard.get_ref() != u.id.get_ref() => {
+                    return (Location::Aboard(t), Arrival::OnMap);
+                }
+                _ => self.at(
+                    aboard.span(),
+                    format!("{what}: unknown transport `{}`", aboard.get_ref()),
+                ),
+            }
+        } else if let Some(r) = &u.reserve {
+            let zone = self.zone(r, map, &what);
+            let turn = r.get_ref().turn.unwrap_or(1);
+            return (Location::OffMap, Arrival::Reserve { turn, zone });
+        } else if let Some(a) = &u.ambush {
+            let zone = self.zone(a, map, &what);
+            return (Location::OffMap, Arrival::Ambush { zone });
+        }
+        (Location::OffMap, Arrival::OnMap)
+    }
+
+    fn zone(&mut self, a: &Spanned<RawArrival>, map: Option<&Map>, what: &str) -> Vec<Hex> {
+        if a.get_ref().zone.is_empty() {
+            self.at(a.span(), format!("{what}: the arrival zone is empty"));
+        }
+        a.get_ref()
+            .zone
+            .iter()
+            .filter_map(|l| self.hex(l, map, what))
+            .collect()
+    }
+
+    fn order(
+        &mut self,
+        so: &Spanned<RawOrder>,
+        map: Option<&Map>,
+        unit_ids: &HashMap<String, UnitId>,
+        turns: u32,
+    ) -> Option<Order> {
+        let o = so.get_ref();
+        let what = format!("order for `{}`", o.unit.get_ref());
+        let turn = *o.turn.get_ref();
+        if turn == 0 || turn > turns {
+            self.at(
+                o.turn.span(),
+                format!("{what}: turn {turn} is outside 1..={turns}"),
+            );
+        }
+        let unit = unit_ids.get(o.unit.get_ref()).copied();
+        if unit.is_none() {
+            self.at(
+                o.unit.span(),
+                format!("order names unknown unit `{}`", o.unit.get_ref()),
+            );
+        }
+        let actions = [
+            o.move_.is_some(),
+            o.assault.is_some(),
+            o.overrun.is_some(),
+            o.fire.is_some(),
+            o.hold,
+        ]
+        .iter()
+        .filter(|&&b| b)
+        .count();
+        if actions != 1 {
+            self.at(
+                so.span(),
+                format!("{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`"),
+            );
+            return None;
+        }
+        if o.double && o.move_.is_none() {
+            self.at(so.span(), format!("{what}: `double` goes with `move`"));
+        }
+        let action = if let Some(path) = &o.move_ {
+            let hexes: Vec<Option<Hex>> = path.iter().map(|l| self.hex(l, map, &what)).collect();
+            if hexes.is_empty() {
+                self.at(so.span(), format!("{what}: `move` needs at least one hex"));
+            }
+            OrderAction::Move {
+                path: hexes.into_iter().collect::<Option<Vec<_>>>()?,
+                double: o.double,
+            }
+        } else if let Some(h) = &o.assault {
+            OrderAction::Assault {
+                hex: self.hex(h, map, &what)?,
+            }
+        } else if let Some(h) = &o.overrun {
+            OrderAction::Overrun {
+                hex: self.hex(h, map, &what)?,
+            }
+        } else if let Some(t) = &o.fire {
+            let Some(&target) = unit_ids.get(t.get_ref()) else {
+                self.at(
+                    t.span(),
+                    format!("{what}: unknown target `{}`", t.get_ref()),
+                );
+                return None;
+            };
+            OrderAction::Fire { target }
+        } else {
+            OrderAction::Hold
+        };
+        Some(Order {
+            turn,
+            unit: unit?,
+            action,
+        })
+    }
+}

@@ -1,0 +1,279 @@
+//! Unit tests of loading: catalogs, scenarios, stacking.
+
+use hexmap::{Label, TerrainTable};
+
+use crate::*;
+
+fn catalog() -> Catalog {
+    Catalog::load(&[
+        Source {
+            name: "soviet.toml",
+            text: include_str!("../../../data/units/soviet.toml"),
+        },
+        Source {
+            name: "nato.toml",
+            text: include_str!("../../../data/units/nato.toml"),
+        },
+    ])
+    .unwrap()
+}
+
+fn terrain() -> TerrainTable {
+    TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap()
+}
+
+fn scenario(text: &str) -> Result<Scenario, Vec<Problem>> {
+    ScenarioFile::parse("s.toml", text).validate(&catalog(), &terrain())
+}
+
+const SMALL: &str = r#"
+title = "t"
+turns = 3
+first = "b"
+[map]
+columns = 4
+rows = 4
+default = "clear"
+terrain = ["..ff", "....", "cc..", "...."]
+[[sides]]
+id = "a"
+name = "A"
+nation = "soviet"
+role = "attacker"
+senior_hq = "hq"
+[[sides]]
+id = "b"
+name = "B"
+nation = "nato"
+role = "defender"
+[[formations]]
+id = "f"
+side = "a"
+hq = "hq"
+[[formations]]
+id = "g"
+side = "b"
+hq = "hq2"
+[[units]]
+id = "hq"
+type = "hq_mrr"
+formation = "f"
+at = "0101"
+[[units]]
+id = "btr"
+type = "btr70"
+formation = "f"
+at = "0101"
+[[units]]
+id = "inf"
+type = "mr_coy"
+formation = "f"
+aboard = "btr"
+[[units]]
+id = "res"
+type = "t72"
+formation = "f"
+reserve = { turn = 2, zone = ["0104"] }
+[[units]]
+id = "hq2"
+type = "hq_tf"
+formation = "g"
+at = "0404"
+[[units]]
+id = "amb"
+type = "tow_team"
+formation = "g"
+ambush = { zone = ["0304", "0403"] }
+[[objectives]]
+at = "0103"
+[[orders]]
+turn = 1
+unit = "btr"
+move = ["0102", "0103"]
+double = true
+[[orders]]
+turn = 2
+unit = "res"
+fire = "hq2"
+"#;
+
+#[test]
+fn the_bundled_catalog_loads_with_every_r2_field() {
+    let c = catalog();
+    let btr = c.get(c.id("btr70").unwrap());
+    assert_eq!(btr.assault, Some(1));
+    let hq = c.get(c.id("hq_mrr").unwrap());
+    assert_eq!(
+        (hq.leadership_value(false), hq.leadership_value(true)),
+        (2, 1)
+    );
+    let t72 = c.get(c.id("t72").unwrap());
+    assert_eq!(
+        (t72.assault_dice(false), t72.assault_dice(true)),
+        (Some(3), Some(2))
+    );
+    assert_eq!(t72.fire_dice(true), 2);
+    let sa9 = c.get(c.id("sa9").unwrap());
+    assert_eq!(sa9.assault_dice(false), None);
+    let inf = c.get(c.id("recon_riders").unwrap());
+    assert_eq!(inf.tank_assault, 2, "R2.1 default tank_assault");
+    assert!(c.get(c.id("hq_tf").unwrap()).is_independent(), "R2.4");
+    assert!(
+        !c.get(c.id("hq_hero_sov").unwrap()).is_independent(),
+        "R2.4 heroes"
+    );
+}
+
+#[test]
+fn catalog_problems_are_all_reported() {
+    let text = r#"
+[[types]]
+id = "a"
+name = "A"
+nation = "x"
+class = "hq"
+movement = 2
+move_class = "foot"
+save = 4
+motivation = 6
+skill = 4
+steps = 2
+
+[[types]]
+id = "b"
+name = "B"
+nation = "x"
+class = "infantry"
+movement = 2
+move_class = "hover"
+save = 4
+motivation = 4
+skill = 4
+steps = 1
+"#;
+    let problems = Catalog::load(&[Source {
+        name: "c.toml",
+        text,
+    }])
+    .unwrap_err();
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("motivation must be 3, 4 or 5"))
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("two-step unit needs its `weakened`"))
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("an HQ needs `leadership`"))
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("unknown variant `hover`"))
+    );
+    let hover = problems
+        .iter()
+        .find(|p| p.message.contains("hover"))
+        .unwrap();
+    assert_eq!(hover.line_col(text), (20, 14));
+}
+
+#[test]
+fn a_duplicate_type_across_files_is_a_problem() {
+    let t = include_str!("../../../data/units/nato.toml");
+    let err =
+        Catalog::load(&[Source { name: "a", text: t }, Source { name: "b", text: t }]).unwrap_err();
+    assert!(
+        err.iter()
+            .all(|p| p.file == "b" && p.message.starts_with("duplicate unit type"))
+    );
+}
+
+#[test]
+fn a_small_scenario_builds_with_typed_ids() {
+    let s = scenario(SMALL).unwrap();
+    assert_eq!(s.first, Side::B);
+    assert_eq!(s.attacker(), Side::A);
+    assert_eq!(s.sides[0].senior_hq, s.unit_id("hq"));
+    let btr = s.unit_id("btr").unwrap();
+    assert_eq!(
+        s.units[s.unit_id("inf").unwrap().index()].location,
+        Location::Aboard(btr)
+    );
+    let res = s.unit_id("res").unwrap().index();
+    assert_eq!(s.units[res].location, Location::OffMap);
+    assert!(matches!(s.arrivals[res], Arrival::Reserve { turn: 2, .. }));
+    let amb = s.unit_id("amb").unwrap().index();
+    assert!(matches!(&s.arrivals[amb], Arrival::Ambush { zone } if zone.len() == 2));
+    assert_eq!(s.units[amb].side, Side::B);
+    let forest = s.map.terrain(Label::new(3, 1).to_hex()).unwrap();
+    assert_eq!(forest.id, "forest");
+    assert_eq!(s.map.terrain(Label::new(2, 3).to_hex()).unwrap().id, "city");
+    assert_eq!(s.orders.len(), 2);
+    assert!(
+        matches!(&s.orders[0].action, OrderAction::Move { path, double: true } if path.len() == 2)
+    );
+    assert_eq!(
+        s.orders[1].action,
+        OrderAction::Fire {
+            target: s.unit_id("hq2").unwrap()
+        }
+    );
+    assert_eq!(s.rules, RuleSwitches::default());
+}
+
+#[test]
+fn stacking_counts_neither_hqs_nor_passengers() {
+    let s = scenario(SMALL).unwrap();
+    let hex = Label::new(1, 1).to_hex();
+    // hq_mrr, btr70 and its passenger stand in 0101: only the BTR counts (R3.1).
+    assert_eq!(stack_count(&s.units, &catalog(), Side::A, hex), 1);
+    assert!(room_for_one(2, 3));
+    assert!(!room_for_one(3, 3));
+}
+
+#[test]
+fn bad_references_are_reported_together() {
+    let text = SMALL
+        .replace("aboard = \"btr\"", "aboard = \"hq\"")
+        .replace("fire = \"hq2\"", "fire = \"nobody\"")
+        .replace("turn = 2\nunit = \"res\"", "turn = 9\nunit = \"res\"")
+        .replace("senior_hq = \"hq\"", "senior_hq = \"hq2\"");
+    let problems = scenario(&text).unwrap_err();
+    let m: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(
+        m.iter().any(|x| x.contains("`hq` is not a transport")),
+        "{m:?}"
+    );
+    assert!(
+        m.iter().any(|x| x.contains("unknown target `nobody`")),
+        "{m:?}"
+    );
+    assert!(
+        m.iter().any(|x| x.contains("turn 9 is outside 1..=3")),
+        "{m:?}"
+    );
+    assert!(
+        m.iter()
+            .any(|x| x.contains("senior HQ `hq2` belongs to the other side")),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn a_map_row_of_the_wrong_length_is_reported() {
+    let problems = scenario(&SMALL.replace("\"cc..\"", "\"cc.\"")).unwrap_err();
+    assert!(problems[0].message.contains("map row 3 has 3 hexes"));
+}
+
+#[test]
+fn line_col_counts_characters() {
+    assert_eq!(line_col("ab\ncdé\nf", 8), (3, 1));
+    assert_eq!(line_col("ab\ncdé", 5), (2, 3));
+}

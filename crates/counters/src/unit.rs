@@ -1,0 +1,94 @@
+//! R2.3: a unit on the order of battle and its state.
+
+use hexmap::Hex;
+
+use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
+
+/// Where a unit is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Location {
+    /// On the map, in a hex.
+    Map(#[serde(serialize_with = "crate::unit::ser_hex")] Hex),
+    /// Carried by a transport (R16); it is where the transport is.
+    Aboard(UnitId),
+    /// Not yet on the map: a reserve or an ambush (R15.3).
+    OffMap,
+    /// Destroyed.
+    Destroyed,
+}
+
+pub(crate) fn ser_hex<S: serde::Serializer>(hex: &Hex, s: S) -> Result<S::Ok, S::Error> {
+    match hexmap::Label::from_hex(*hex) {
+        Some(l) => s.collect_str(&l),
+        None => s.serialize_str("off-map"),
+    }
+}
+
+/// The changing state of a unit (R2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "R2.3 lists independent markers"
+)]
+pub struct UnitState {
+    /// A two-step unit that has lost a step (R6.6).
+    pub weakened: bool,
+    /// R6.6.
+    pub disorganized: bool,
+    /// R6.7.
+    pub pinned: bool,
+    /// R6.4.
+    pub gone_to_ground: bool,
+    /// R5.6.
+    pub bogged: bool,
+    /// R15.5: reorganising after a disengage.
+    pub reorganising: bool,
+    /// Motorcycle recon on foot (R15.7).
+    pub dismounted: bool,
+    /// This turn: moved (R5).
+    pub moved: bool,
+    /// This turn: moved at the double (R5.2).
+    pub moved_double: bool,
+    /// This turn: fired (R6).
+    pub fired: bool,
+    /// This turn: assaulted (R9).
+    pub assaulted: bool,
+    /// Fired in its side's previous turn (R13.2).
+    pub fired_last_turn: bool,
+}
+
+/// One unit of the order of battle.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Unit {
+    /// Its id in this game.
+    pub id: UnitId,
+    /// Its name in the scenario (`t72_1`).
+    pub name: String,
+    /// Its type in the catalog.
+    pub type_id: UnitTypeId,
+    /// Its side.
+    pub side: Side,
+    /// The formation it belongs to (R2.2).
+    pub formation: FormationId,
+    /// Where it is.
+    pub location: Location,
+    /// Its state.
+    pub state: UnitState,
+}
+
+impl Unit {
+    /// The hex of a unit on the map (not of a passenger: see `State::hex_of`).
+    #[must_use]
+    pub const fn hex(&self) -> Option<Hex> {
+        match self.location {
+            Location::Map(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Whether the unit is still in the game (on the map, aboard, or off the map to arrive).
+    #[must_use]
+    pub fn alive(&self) -> bool {
+        self.location != Location::Destroyed
+    }
+}
