@@ -1,23 +1,53 @@
 //! The hexwar rules: unit types and the catalog (R2), unit state and stacking (R2.3, R3),
-//! scenarios (R4.1), and the rules of play. It does no I/O: callers pass text in and get typed
-//! values, typed errors and events out.
+//! scenarios (R4.1), and the rules of play: `Command` -> `check` -> `execute` -> `Event`s ->
+//! `State::apply`. It does no I/O: callers pass text and dice in and get typed values, typed
+//! errors and events out.
 
+mod ai;
+mod assault;
 mod catalog;
+mod check;
+mod command;
+mod dice;
+mod event;
+mod exec;
+mod execute;
+mod fire;
+mod game;
+mod hits;
 mod ids;
 mod load;
+mod movement;
+mod overrun;
+mod rally;
 mod scenario;
 mod stacking;
+mod state;
 mod unit;
+mod victory;
 
+pub use assault::{AssaultDice, SidePlan, plan_side, retreat_hex};
 pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
+pub use check::{check, points_left};
+pub use command::{Command, RuleError};
+pub use dice::{Dice, GameRng, OutOfDice, ScriptedDice, clamp_need, passes, pick_distinct};
+pub use event::{AssaultOutcome, EndReason, Event, HitEffect, Marker, Outcome, Phase, Roll};
+pub use execute::{PlayError, execute};
+pub use fire::{concealed, fire_dice, hit_number, save_number};
+pub use game::play;
+pub use hits::hit_effect;
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use load::{Problem, line_col};
+pub use overrun::overrun_cost;
+pub use rally::in_command;
 pub use scenario::{
     Arrival, Formation, Objective, Order, OrderAction, Role, RuleSwitches, Scenario, ScenarioFile,
     SideInfo, TimeOfDay,
 };
 pub use stacking::{room_for_one, stack_count};
+pub use state::{Rules, State};
 pub use unit::{Location, Unit, UnitState};
+pub use victory::{attacker_holds_objective, morale_number, score};
 
 #[cfg(test)]
 mod tests;

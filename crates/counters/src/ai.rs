@@ -1,0 +1,166 @@
+//! R4.4: the default AI. It proposes commands and keeps those `check` accepts; it never draws
+//! from the dice to decide. The attacker advances on objectives and assaults where the
+//! expected hits favour it; everyone fires at the target where it expects the most damage.
+
+use hexmap::Hex;
+
+use crate::assault::plan_side;
+use crate::check::check;
+use crate::command::Command;
+use crate::dice::{Dice, OutOfDice};
+use crate::event::Event;
+use crate::execute::{PlayError, execute};
+use crate::fire::{fire_dice, hit_number, save_number};
+use crate::ids::{Side, UnitId};
+use crate::scenario::Role;
+use crate::state::{Rules, State};
+use crate::unit::Location;
+
+fn p(need: u8) -> f64 {
+    f64::from(7 - need.clamp(2, 6)) / 6.0
+}
+
+fn run(state: &mut State, rules: &Rules<'_>, dice: &mut dyn Dice, events: &mut Vec<Event>, c: &Command) -> Result<bool, OutOfDice> {
+    match execute(state, rules, c, dice) {
+        Ok(mut e) => {
+            events.append(&mut e);
+            Ok(true)
+        }
+        Err(PlayError::Rule(_)) => Ok(false),
+        Err(PlayError::Dice(d)) => Err(d),
+    }
+}
+
+fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
+    state
+        .units
+        .iter()
+        .filter(|u| u.side == side && matches!(u.location, Location::Map(_)) && !skip.contains(&u.id))
+        .map(|u| u.id)
+        .collect()
+}
+
+/// Expected hits each side scores in an assault (R9), from the dice plan.
+fn expected(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> (f64, f64) {
+    let side = state.unit(attackers[0]).side;
+    let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
+    let e = |plan: crate::assault::SidePlan| plan.rolls.iter().map(|r| f64::from(r.dice) * p(r.need)).sum::<f64>();
+    (
+        e(plan_side(state, rules, attackers, &defenders, hex, true)),
+        e(plan_side(state, rules, &defenders, attackers, hex, false)),
+    )
+}
+
+/// Movement phase: assaults that favour the side, then the attacker's advance.
+pub(crate) fn movement(
+    state: &mut State,
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    side: Side,
+    skip: &[UnitId],
+) -> Result<(), OutOfDice> {
+    let map = rules.map();
+    // Assaults: every enemy hex next to our units, with all our units that may join.
+    let mut targets: Vec<Hex> = own(state, side, skip)
+        .iter()
+        .filter_map(|&u| state.hex_of(u))
+        .flat_map(|h| map.neighbors(h).collect::<Vec<_>>())
+        .filter(|&h| state.occupied_by(h, side.other()))
+        .collect();
+    targets.sort_by_key(|&h| map.label(h));
+    targets.dedup();
+    for hex in targets {
+        let units: Vec<UnitId> = own(state, side, skip)
+            .into_iter()
+            .filter(|&u| check(state, rules, &Command::Assault { units: vec![u], hex }).is_ok()
+                || rules.typ(state.unit(u)).is_hq() && state.hex_of(u).is_some_and(|h| h.unsigned_distance_to(hex) == 1))
+            .collect();
+        let command = Command::Assault { units: units.clone(), hex };
+        if units.is_empty() || check(state, rules, &command).is_err() {
+            continue;
+        }
+        let (scored, received) = expected(state, rules, &units, hex);
+        if scored > received && scored >= 1.0 {
+            run(state, rules, dice, events, &command)?;
+        }
+    }
+    if rules.scenario.sides[side.index()].role != Role::Attacker {
+        return Ok(());
+    }
+    // Advance on the nearest objective the side does not hold.
+    let goals: Vec<Hex> = rules
+        .scenario
+        .objectives
+        .iter()
+        .map(|o| o.hex)
+        .filter(|&h| !state.occupied_by(h, side) || state.occupied_by(h, side.other()))
+        .collect();
+    for unit in own(state, side, skip) {
+        let u = state.unit(unit);
+        if u.state.moved || u.state.assaulted || u.state.bogged {
+            continue;
+        }
+        let Some(at) = state.hex_of(unit) else { continue };
+        let Some(&goal) = goals.iter().min_by_key(|&&g| (g.unsigned_distance_to(at), map.label(g))) else {
+            continue;
+        };
+        if at == goal {
+            continue;
+        }
+        let class = rules.typ(u).move_class;
+        let enemy = side.other();
+        let Some((_, mut path)) = map.cheapest_path(at, goal, |_, to| {
+            if to != goal && state.occupied_by(to, enemy) {
+                None
+            } else {
+                map.enter_cost(class, to)
+            }
+        }) else {
+            continue;
+        };
+        if path.last().is_some_and(|&h| state.occupied_by(h, enemy)) {
+            path.pop();
+        }
+        // The longest legal prefix of the path.
+        while !path.is_empty() {
+            let c = Command::Move { unit, path: path.clone(), double: false };
+            if check(state, rules, &c).is_ok() {
+                run(state, rules, dice, events, &c)?;
+                break;
+            }
+            path.pop();
+        }
+    }
+    Ok(())
+}
+
+/// Fire phase: each unit fires at the enemy it expects to hurt most.
+pub(crate) fn fire(
+    state: &mut State,
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    side: Side,
+    skip: &[UnitId],
+) -> Result<(), OutOfDice> {
+    for unit in own(state, side, skip) {
+        let mut best: Option<(f64, UnitId)> = None;
+        for t in state.units.iter().filter(|t| t.side != side && matches!(t.location, Location::Map(_))) {
+            let c = Command::Fire { unit, target: t.id };
+            if check(state, rules, &c).is_err() {
+                continue;
+            }
+            let value = f64::from(fire_dice(state, rules, unit))
+                * p(hit_number(state, rules, unit, t.id))
+                * (1.0 - p(save_number(state, rules, t.id)));
+            if best.is_none_or(|(v, _)| value > v) {
+                best = Some((value, t.id));
+            }
+        }
+        if let Some((_, target)) = best {
+            run(state, rules, dice, events, &Command::Fire { unit, target })?;
+        }
+    }
+    Ok(())
+}

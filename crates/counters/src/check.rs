@@ -1,0 +1,255 @@
+//! R3, R4.4, R5, R6.1, R9.1, R10.1: the one pure `check` that says whether a command is legal.
+//! The executor, the orders and the AI all ask it.
+
+use hexmap::{Hex, Label, across};
+
+use crate::catalog::UnitClass;
+use crate::command::{Command, RuleError};
+use crate::event::Phase;
+use crate::ids::UnitId;
+use crate::scenario::TimeOfDay;
+use crate::stacking::stack_count;
+use crate::state::{Rules, State};
+use crate::unit::Location;
+
+fn label(h: Hex) -> String {
+    Label::from_hex(h).map_or_else(|| "off-map".to_owned(), |l| l.to_string())
+}
+
+/// Whether `command` is legal now. Pure: reads the state, changes nothing.
+///
+/// # Errors
+/// The [`RuleError`] naming the rule the command breaks.
+pub fn check(state: &State, rules: &Rules<'_>, command: &Command) -> Result<(), RuleError> {
+    match command {
+        Command::Move { unit, path, double } => check_move(state, rules, *unit, path, *double),
+        Command::Assault { units, hex } => check_assault(state, rules, units, *hex),
+        Command::Overrun { unit, hex } => check_overrun(state, rules, *unit, *hex),
+        Command::Fire { unit, target } => check_fire(state, rules, *unit, *target),
+    }
+}
+
+/// The unit's hex if it is the active side's and on the map in the given phase.
+fn own_on_map(state: &State, unit: UnitId, phase: Phase) -> Result<Hex, RuleError> {
+    let u = state.unit(unit);
+    if u.side != state.active || state.phase != phase {
+        return Err(RuleError::WrongPhase);
+    }
+    match u.location {
+        Location::Map(h) => Ok(h),
+        _ => Err(RuleError::NotOnMap),
+    }
+}
+
+/// Movement points the unit has left this turn (R5.1, R5.2).
+#[must_use]
+pub fn points_left(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool) -> u32 {
+    let u = state.unit(unit);
+    let mut mp = u32::from(rules.typ(u).movement_points(u.state.weakened));
+    if double {
+        mp = mp * 3 / 2;
+    }
+    mp.saturating_sub(u32::from(state.spent[unit.index()]))
+}
+
+/// Whether one more of this unit may stand in `hex` (R3.1); `entering_only`: only passing
+/// through, which R3.2 forbids just for hexes already over the limit.
+fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, entering_only: bool) -> bool {
+    let u = state.unit(unit);
+    if rules.typ(u).is_hq() {
+        return true;
+    }
+    let limit = usize::from(rules.scenario.rules.stacking_limit);
+    let n = stack_count(&state.units, rules.catalog, u.side, hex);
+    if entering_only { n <= limit } else { n < limit }
+}
+
+fn check_move(state: &State, rules: &Rules<'_>, unit: UnitId, path: &[Hex], double: bool) -> Result<(), RuleError> {
+    let start = own_on_map(state, unit, Phase::Movement)?;
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    if u.state.bogged {
+        return Err(RuleError::Bogged);
+    }
+    let night = state.time == TimeOfDay::Night;
+    if double && (u.state.fired || u.state.assaulted || night) {
+        return Err(RuleError::NoDouble);
+    }
+    if night && path.len() > 2 {
+        return Err(RuleError::NightMove);
+    }
+    let Some(&end) = path.last() else {
+        return Err(RuleError::NotAdjacent("an empty path".to_owned()));
+    };
+    let enemy = u.side.other();
+    let map = rules.map();
+    let shaken = u.state.disorganized || u.state.pinned;
+    let near_at_start: Vec<UnitId> = map
+        .neighbors(start)
+        .flat_map(|n| state.units_in(n, enemy).map(|e| e.id))
+        .collect();
+    let mut prev = start;
+    let mut cost = 0;
+    for &step in path {
+        if step.unsigned_distance_to(prev) != 1 || !map.contains(step) {
+            return Err(RuleError::NotAdjacent(label(step)));
+        }
+        let Some(c) = map.enter_cost(typ.move_class, step) else {
+            return Err(RuleError::Impassable(label(step)));
+        };
+        if state.occupied_by(step, enemy) {
+            return Err(RuleError::EnemyHex(label(step)));
+        }
+        if shaken
+            && map
+                .neighbors(step)
+                .flat_map(|n| state.units_in(n, enemy))
+                .any(|e| !near_at_start.contains(&e.id))
+        {
+            return Err(RuleError::ClosingWhileShaken);
+        }
+        if !room(state, rules, unit, step, step != end) {
+            return Err(RuleError::Stacking(label(step)));
+        }
+        cost += c;
+        prev = step;
+    }
+    let left = points_left(state, rules, unit, double);
+    let first_move = !u.state.moved && state.spent[unit.index()] == 0;
+    if cost > left && !(first_move && path.len() == 1) {
+        return Err(RuleError::NotEnoughMovePoints { cost, left });
+    }
+    Ok(())
+}
+
+fn check_assault(state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -> Result<(), RuleError> {
+    let Some(&first) = units.first() else {
+        return Err(RuleError::NoAssaultFactor);
+    };
+    let enemy = state.unit(first).side.other();
+    if !state.occupied_by(hex, enemy) {
+        return Err(RuleError::NoEnemy(label(hex)));
+    }
+    let mut dice = false;
+    for (i, &unit) in units.iter().enumerate() {
+        if units[..i].contains(&unit) {
+            return Err(RuleError::CannotAssault(label(hex)));
+        }
+        let at = own_on_map(state, unit, Phase::Movement)?;
+        let u = state.unit(unit);
+        let typ = rules.typ(u);
+        if u.side == enemy {
+            return Err(RuleError::WrongSide);
+        }
+        if at.unsigned_distance_to(hex) != 1 || u.state.assaulted {
+            return Err(RuleError::CannotAssault(label(hex)));
+        }
+        if u.state.moved_double {
+            return Err(RuleError::MovedAtTheDouble);
+        }
+        if u.state.disorganized || u.state.pinned {
+            return Err(RuleError::AssaultWhileShaken);
+        }
+        let rolls = typ.assault.is_some() && (!typ.is_hq() || typ.hero);
+        if !rolls && !typ.is_hq() {
+            return Err(RuleError::NoAssaultFactor);
+        }
+        dice |= rolls;
+        let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
+            return Err(RuleError::Impassable(label(hex)));
+        };
+        let left = points_left(state, rules, unit, false);
+        let first_move = !u.state.moved && state.spent[unit.index()] == 0;
+        if cost > left && !first_move {
+            return Err(RuleError::NotEnoughMovePoints { cost, left });
+        }
+    }
+    if dice {
+        Ok(())
+    } else {
+        Err(RuleError::NoAssaultFactor)
+    }
+}
+
+fn check_overrun(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> Result<(), RuleError> {
+    let from = own_on_map(state, unit, Phase::Movement)?;
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    let map = rules.map();
+    let enemy = u.side.other();
+    let why = |w: &'static str| Err(RuleError::CannotOverrun(label(hex), w));
+    if typ.class != UnitClass::Vehicle || typ.assault_dice(u.state.weakened).is_none() {
+        return why("only a vehicle with an assault factor overruns");
+    }
+    if from.unsigned_distance_to(hex) != 1 {
+        return why("not adjacent");
+    }
+    if u.state.disorganized || u.state.pinned {
+        return Err(RuleError::AssaultWhileShaken);
+    }
+    if u.state.moved_double {
+        return Err(RuleError::MovedAtTheDouble);
+    }
+    if !state.occupied_by(hex, enemy) {
+        return Err(RuleError::NoEnemy(label(hex)));
+    }
+    if !map.terrain(hex).is_some_and(|t| t.open) {
+        return why("only open terrain (clear or hills) can be overrun");
+    }
+    if state
+        .units_in(hex, enemy)
+        .any(|e| rules.typ(e).class == UnitClass::Vehicle)
+    {
+        return why("the hex holds an enemy vehicle");
+    }
+    let beyond = across(from, hex);
+    if !map.contains(beyond) || state.occupied_by(beyond, enemy) {
+        return why("the hex beyond must be on the map and hold no enemy");
+    }
+    if !room(state, rules, unit, beyond, false) {
+        return Err(RuleError::Stacking(label(beyond)));
+    }
+    if state.overrun.contains(&(unit, hex)) {
+        return Err(RuleError::OverrunTwice(label(hex)));
+    }
+    let Some(cost) = crate::overrun::overrun_cost(rules, state, unit, from, hex) else {
+        return Err(RuleError::Impassable(label(beyond)));
+    };
+    let left = points_left(state, rules, unit, false);
+    if cost > left {
+        return Err(RuleError::NotEnoughMovePoints { cost, left });
+    }
+    Ok(())
+}
+
+fn check_fire(state: &State, rules: &Rules<'_>, unit: UnitId, target: UnitId) -> Result<(), RuleError> {
+    let at = own_on_map(state, unit, Phase::Fire)?;
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    let Some(fire) = typ.fire else {
+        return Err(RuleError::CannotFire("the unit has no ranged weapon"));
+    };
+    if u.state.fired {
+        return Err(RuleError::CannotFire("it already fired this turn"));
+    }
+    if u.state.assaulted {
+        return Err(RuleError::CannotFire("it assaulted this turn"));
+    }
+    if u.state.moved_double {
+        return Err(RuleError::MovedAtTheDouble);
+    }
+    if u.state.disorganized {
+        return Err(RuleError::FireWhileDisorganized);
+    }
+    let t = state.unit(target);
+    if t.side == u.side {
+        return Err(RuleError::WrongSide);
+    }
+    let Location::Map(there) = t.location else {
+        return Err(RuleError::OutOfReach);
+    };
+    if at.unsigned_distance_to(there) > u32::from(fire.range) || !rules.map().sees(at, there, |_| false) {
+        return Err(RuleError::OutOfReach);
+    }
+    Ok(())
+}

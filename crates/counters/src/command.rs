@@ -1,0 +1,116 @@
+//! R4.4: commands a side gives, and the typed reasons the rules refuse one.
+
+use hexmap::Hex;
+
+use crate::ids::UnitId;
+
+/// What a player (orders or AI) asks a unit to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Move along `path` (hexes entered, each adjacent to the last), at the double or not (R5).
+    Move {
+        /// The unit.
+        unit: UnitId,
+        /// Hexes entered.
+        path: Vec<Hex>,
+        /// At the double (R5.2).
+        double: bool,
+    },
+    /// Assault the adjacent enemy hex `hex` with these units together (R9.1).
+    Assault {
+        /// Attackers, each adjacent to the hex.
+        units: Vec<UnitId>,
+        /// The enemy hex.
+        hex: Hex,
+    },
+    /// Overrun through the adjacent enemy hex `hex` (R10).
+    Overrun {
+        /// The vehicle.
+        unit: UnitId,
+        /// The enemy hex.
+        hex: Hex,
+    },
+    /// Fire at an enemy unit (R6).
+    Fire {
+        /// The firer.
+        unit: UnitId,
+        /// The target.
+        target: UnitId,
+    },
+}
+
+/// Why the rules refuse a command. Each names the rule it breaks.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// R4.2: not this side's turn or not this phase.
+    #[error("R4.2: not allowed in this phase or by this side")]
+    WrongPhase,
+    /// The unit is not on the map (destroyed, off the map, or a passenger).
+    #[error("R4.4: the unit is not on the map")]
+    NotOnMap,
+    /// R5.1: a step to a hex that is not adjacent.
+    #[error("R5.1: {0} is not adjacent to the unit's hex")]
+    NotAdjacent(String),
+    /// R5.1: terrain the unit cannot enter.
+    #[error("R5.1: the unit cannot enter {0}")]
+    Impassable(String),
+    /// R5.1: not enough movement points.
+    #[error("R5.1: the move costs {cost} movement points, {left} left")]
+    NotEnoughMovePoints {
+        /// Cost of the path.
+        cost: u32,
+        /// Points left.
+        left: u32,
+    },
+    /// R5.4: only assaults and overruns enter enemy hexes.
+    #[error("R5.4: {0} holds enemy units; enter it by assault or overrun")]
+    EnemyHex(String),
+    /// R5.3: disorganized or pinned units may not close in on the enemy.
+    #[error("R5.3: a disorganized or pinned unit may not move next to an enemy unit it was not already next to")]
+    ClosingWhileShaken,
+    /// R5.3: disorganized or pinned units may not assault.
+    #[error("R5.3: a disorganized or pinned unit may not assault")]
+    AssaultWhileShaken,
+    /// R3.1, R3.2: stacking.
+    #[error("R3.1: {0} is full (stacking limit)")]
+    Stacking(String),
+    /// R5.6: a bogged vehicle cannot move.
+    #[error("R5.6: the vehicle is bogged")]
+    Bogged,
+    /// R5.2: at the double, the unit may not fire or assault.
+    #[error("R5.2: a unit that moved at the double may not fire or assault")]
+    MovedAtTheDouble,
+    /// R5.2: a unit that fired or assaulted may not move at the double; R13.1 at night.
+    #[error("R5.2: this unit may not move at the double now")]
+    NoDouble,
+    /// R13.1: at most two hexes at night.
+    #[error("R13.1: at night no unit moves more than 2 hexes")]
+    NightMove,
+    /// R9.10: the unit has no assault factor.
+    #[error("R9.10: the unit has no assault factor and cannot attack")]
+    NoAssaultFactor,
+    /// R9.1: the target hex holds no enemy.
+    #[error("R9.1: {0} holds no enemy unit")]
+    NoEnemy(String),
+    /// R9.1: assault together from adjacent hexes only; a unit assaults once a turn.
+    #[error("R9.1: the unit cannot assault {0} (not adjacent, or already assaulted this turn)")]
+    CannotAssault(String),
+    /// R10.1: overrun conditions.
+    #[error("R10.1: cannot overrun {0}: {1}")]
+    CannotOverrun(String, &'static str),
+    /// R10.5: never twice through the same hex in one movement phase.
+    #[error("R10.5: the vehicle already overran {0} this movement phase")]
+    OverrunTwice(String),
+    /// R6.1: fire conditions.
+    #[error("R6.1: cannot fire: {0}")]
+    CannotFire(&'static str),
+    /// R6.8: disorganized units do not fire.
+    #[error("R6.8: a disorganized unit may not fire")]
+    FireWhileDisorganized,
+    /// R6.1: target out of range or sight.
+    #[error("R6.1: the target is out of range or out of sight")]
+    OutOfReach,
+    /// The unit belongs to the other side or the target to this side.
+    #[error("R4.4: wrong side")]
+    WrongSide,
+}

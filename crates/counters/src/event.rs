@@ -1,0 +1,347 @@
+//! R0.3, R4: events. Every state change is an event, and every die rolled is in one, so the log
+//! explains each outcome and a replay can be checked.
+
+use hexmap::Hex;
+use serde::Serialize;
+
+use crate::ids::{Side, UnitId};
+
+/// Dice rolled for one purpose: the faces, the number needed, and how many met it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Roll {
+    /// Faces in the order rolled.
+    pub dice: Vec<u8>,
+    /// The number each die had to reach (R0.1).
+    pub need: u8,
+    /// Dice that met it.
+    pub successes: u8,
+}
+
+impl Roll {
+    /// Scores a roll against `need` with R0.1.
+    #[must_use]
+    pub fn score(dice: Vec<u8>, need: u8) -> Self {
+        let successes = dice.iter().filter(|&&d| crate::dice::passes(d, need)).count() as u8;
+        Self {
+            dice,
+            need,
+            successes,
+        }
+    }
+}
+
+/// What one hit did to a unit (R6.6, R8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum HitEffect {
+    /// Now disorganized.
+    Disorganized,
+    /// Lost a step (and is disorganized).
+    Weakened,
+    /// Destroyed.
+    Destroyed,
+    /// An HQ's die did not show 1 (R8.2).
+    NoEffect,
+}
+
+/// How an assault ended (R9.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum AssaultOutcome {
+    /// Every defender was destroyed; the attackers occupy the hex.
+    DefendersDestroyed,
+    /// The defenders took more hits: they retreat, the attackers occupy.
+    DefendersRetreat,
+    /// The defenders hold; the attackers stay where they attacked from.
+    DefendersHold,
+}
+
+/// Why the battle ended (R17.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum EndReason {
+    /// A side failed its company morale test (R17.2).
+    CompanyMorale,
+    /// The attacker held an objective at the start of its turn.
+    Objective,
+    /// The last turn ended.
+    TurnLimit,
+}
+
+/// The result of a battle (R17).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The winner; `None` when both lose a fair fight (R17.4).
+    pub winner: Option<Side>,
+    /// Why it ended.
+    pub reason: EndReason,
+    /// Victory points per side, `A` then `B` (R17.3, R17.4).
+    pub vp: [u8; 2],
+    /// Units lost per side, transports excluded.
+    pub losses: [u32; 2],
+    /// The last game turn played.
+    pub turn: u32,
+}
+
+/// A phase of a player turn (R4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Phase {
+    /// Start of turn: morale, objectives, rally.
+    Start,
+    /// Movement, with assaults and overruns.
+    Movement,
+    /// Ranged fire.
+    Fire,
+    /// End of turn.
+    End,
+}
+
+/// Which marker a rally test removes (R12.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Marker {
+    /// Disorganized.
+    Disorganized,
+    /// Pinned.
+    Pinned,
+    /// Bogged (R5.6: a skill test frees it).
+    Bogged,
+}
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event")]
+pub enum Event {
+    /// A player turn begins (R4.2).
+    TurnStarted {
+        /// Game turn.
+        turn: u32,
+        /// The side whose turn it is.
+        side: Side,
+    },
+    /// A phase begins.
+    PhaseStarted {
+        /// Which.
+        phase: Phase,
+    },
+    /// A reserve enters the map.
+    Arrived {
+        /// The unit.
+        unit: UnitId,
+        /// Where.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// Company morale (R17.2).
+    MoraleTest {
+        /// The side testing.
+        side: Side,
+        /// The die.
+        die: u8,
+        /// Needed.
+        need: u8,
+        /// Passed.
+        passed: bool,
+    },
+    /// A test to remove a marker (R12, R5.6); `dice` holds the re-roll when one was made.
+    RallyTest {
+        /// The unit.
+        unit: UnitId,
+        /// The marker.
+        marker: Marker,
+        /// The die, and the re-roll if any.
+        dice: Vec<u8>,
+        /// Needed.
+        need: u8,
+        /// Passed: the marker is removed.
+        passed: bool,
+    },
+    /// A move (R5).
+    Moved {
+        /// The unit.
+        unit: UnitId,
+        /// Hexes entered.
+        #[serde(serialize_with = "ser_path")]
+        path: Vec<Hex>,
+        /// Movement points spent.
+        cost: u8,
+        /// At the double (R5.2).
+        double: bool,
+    },
+    /// A bog check on entering difficult terrain (R5.6).
+    BogCheck {
+        /// The vehicle.
+        unit: UnitId,
+        /// The die.
+        die: u8,
+        /// Needed (its skill).
+        need: u8,
+        /// Failed: bogged, the move ends.
+        bogged: bool,
+    },
+    /// Ranged fire (R6.1, R6.2).
+    Fired {
+        /// The firer.
+        unit: UnitId,
+        /// The target.
+        target: UnitId,
+        /// Hit dice.
+        roll: Roll,
+    },
+    /// Saves against fire (R6.3).
+    Saves {
+        /// The target.
+        unit: UnitId,
+        /// One die per hit.
+        roll: Roll,
+    },
+    /// Pinned by two or more hits in a fire phase (R6.7).
+    Pinned {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// An assault is declared (R9.1).
+    AssaultDeclared {
+        /// The assaulted hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+        /// The units entering.
+        attackers: Vec<UnitId>,
+        /// The units in the hex.
+        defenders: Vec<UnitId>,
+    },
+    /// An HQ adds its leadership to a unit's assault dice (R8.1).
+    Leadership {
+        /// The HQ.
+        hq: UnitId,
+        /// The unit helped.
+        unit: UnitId,
+        /// Dice added.
+        bonus: u8,
+    },
+    /// One unit's assault or overrun dice (R9.2, R10.2).
+    AssaultRoll {
+        /// The unit rolling.
+        unit: UnitId,
+        /// Its side.
+        side: Side,
+        /// The dice.
+        roll: Roll,
+    },
+    /// Hits on a side shared among its units (R7): `per_unit` hits each; `picks` are the dice
+    /// that chose who took the leftover hits (R7.2).
+    HitsShared {
+        /// The side struck.
+        side: Side,
+        /// Hits in all.
+        hits: u8,
+        /// Hits per unit.
+        per_unit: Vec<(UnitId, u8)>,
+        /// Dice rolled for the random leftovers.
+        picks: Vec<u8>,
+    },
+    /// The effect of one hit (R6.6).
+    HitTaken {
+        /// The unit.
+        unit: UnitId,
+        /// What it did.
+        effect: HitEffect,
+    },
+    /// An HQ's die for a hit (R8.2).
+    HqHit {
+        /// The HQ.
+        unit: UnitId,
+        /// The die: 1 hurts.
+        die: u8,
+        /// What it did.
+        effect: HitEffect,
+    },
+    /// Passengers of a destroyed transport dismount (R16.2).
+    Dismounted {
+        /// The passenger.
+        unit: UnitId,
+        /// Where.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// The result of an assault round (R9.8).
+    AssaultResult {
+        /// The assaulted hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+        /// Hits scored on the attackers.
+        attacker_hits: u8,
+        /// Hits scored on the defenders.
+        defender_hits: u8,
+        /// The outcome.
+        outcome: AssaultOutcome,
+    },
+    /// A defender retreats (R9.9).
+    Retreated {
+        /// The unit.
+        unit: UnitId,
+        /// From.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        from: Hex,
+        /// To.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        to: Hex,
+    },
+    /// A unit with nowhere to retreat is destroyed (R9.9).
+    NoRetreat {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// An attacker moves into the hex it took (R9.8).
+    Occupied {
+        /// The unit.
+        unit: UnitId,
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// An overrun is declared (R10.1).
+    OverrunDeclared {
+        /// The vehicle.
+        unit: UnitId,
+        /// The enemy hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+        /// The hex beyond.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        beyond: Hex,
+        /// Movement points it costs (terrain, +1, and the hex beyond).
+        cost: u8,
+    },
+    /// How an overrun ended for the vehicle (R10.4).
+    OverrunEnded {
+        /// The vehicle.
+        unit: UnitId,
+        /// Broke through to the hex beyond; otherwise stays where it came from.
+        broke_through: bool,
+        /// Where it ends.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        at: Hex,
+    },
+    /// The side's turn marks are cleared; units that neither moved nor fired went to ground.
+    TurnEnded {
+        /// The side.
+        side: Side,
+    },
+    /// An order the rules forbid (R4.4); the game goes on without it.
+    OrderRejected {
+        /// Game turn.
+        turn: u32,
+        /// The unit.
+        unit: UnitId,
+        /// The order, as written.
+        order: String,
+        /// Why, with the rule id.
+        reason: String,
+    },
+    /// The battle is over (R17).
+    BattleEnded {
+        /// The result.
+        outcome: Outcome,
+    },
+}
+
+fn ser_path<S: serde::Serializer>(path: &[Hex], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(path.iter().filter_map(|h| hexmap::Label::from_hex(*h)))
+}

@@ -1,0 +1,85 @@
+//! R6: ranged fire: dice, hit numbers, concealment and gone to ground, saves and cover,
+//! pinning, and the hit effect.
+
+use crate::catalog::UnitClass;
+use crate::dice::{OutOfDice, clamp_need};
+use crate::event::Event;
+use crate::exec::Exec;
+use crate::hits::apply_hits;
+use crate::ids::UnitId;
+use crate::scenario::TimeOfDay;
+use crate::state::{Rules, State};
+
+/// Fire dice of a unit now: its (weakened) value, halved rounding up if it moved (R6.1).
+#[must_use]
+pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
+    let u = state.unit(unit);
+    let dice = rules.typ(u).fire_dice(u.state.weakened);
+    if u.state.moved { dice.div_ceil(2) } else { dice }
+}
+
+/// Whether a unit counts as concealed (R6.4): concealment terrain, or night (R13.2).
+#[must_use]
+pub fn concealed(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
+    state.time == TimeOfDay::Night
+        || state
+            .hex_of(unit)
+            .and_then(|h| rules.map().terrain(h))
+            .is_some_and(|t| t.concealment)
+}
+
+/// The hit number of `firer` against `target` (R6.2).
+#[must_use]
+pub fn hit_number(state: &State, rules: &Rules<'_>, firer: UnitId, target: UnitId) -> u8 {
+    let t = state.unit(target);
+    let anti_tank = rules.typ(state.unit(firer)).fire.is_some_and(|f| f.anti_tank);
+    let mut need = if rules.typ(t).is_armored_vehicle() && !anti_tank { 6 } else { 4 };
+    if concealed(state, rules, target) {
+        need += 1;
+        if t.state.gone_to_ground {
+            need += 1;
+        }
+    }
+    clamp_need(need)
+}
+
+/// The save number of a unit (R6.3, R6.5): its save, one better in cover for infantry, guns
+/// and HQs; an unarmored recon vehicle saves on 3+.
+#[must_use]
+pub fn save_number(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    if typ.recon && typ.is_vehicle() && !typ.armored {
+        return 3;
+    }
+    let cover = state
+        .hex_of(unit)
+        .and_then(|h| rules.map().terrain(h))
+        .is_some_and(|t| t.cover);
+    let covered = cover && matches!(typ.class, UnitClass::Infantry | UnitClass::Gun | UnitClass::Hq);
+    clamp_need(i32::from(typ.save) - i32::from(covered))
+}
+
+/// Fires a checked shot.
+pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
+    let dice = fire_dice(x.state, &x.rules, unit);
+    let need = hit_number(x.state, &x.rules, unit, target);
+    let roll = x.roll(u32::from(dice), need)?;
+    let hits = roll.successes;
+    x.emit(Event::Fired { unit, target, roll });
+    if hits == 0 {
+        return Ok(());
+    }
+    let save = save_number(x.state, &x.rules, target);
+    let saves = x.roll(u32::from(hits), save)?;
+    let unsaved = hits - saves.successes;
+    x.emit(Event::Saves {
+        unit: target,
+        roll: saves,
+    });
+    let t = x.state.unit(target);
+    if x.state.hits_this_phase[target.index()] >= 2 && !t.state.pinned && t.alive() {
+        x.emit(Event::Pinned { unit: target });
+    }
+    apply_hits(x, target, unsaved)
+}

@@ -1,0 +1,212 @@
+//! R4: the turn engine. Plays a scenario to its end: each game turn, a player turn of each
+//! side: start (objectives, morale, rally, arrivals), movement, fire, end. Orders come from the
+//! scenario; units without orders are played by the side's AI through the same `check`.
+
+use hexmap::Hex;
+
+use crate::ai;
+use crate::command::Command;
+use crate::dice::{Dice, OutOfDice};
+use crate::event::{EndReason, Event, Phase};
+use crate::exec::Exec;
+use crate::execute::{PlayError, execute};
+use crate::ids::{Side, UnitId};
+use crate::scenario::{Arrival, OrderAction, Role};
+use crate::state::{Rules, State};
+use crate::unit::Location;
+use crate::{rally, victory};
+
+/// Plays a whole game from the scenario's start and returns every event.
+///
+/// # Errors
+/// Only [`OutOfDice`], with scripted dice.
+pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>), OutOfDice> {
+    let mut state = State::new(rules.scenario);
+    let mut events = Vec::new();
+    let order = [rules.scenario.first, rules.scenario.first.other()];
+    'game: for turn in 1..=rules.scenario.turns {
+        for side in order {
+            player_turn(&mut state, rules, dice, &mut events, turn, side)?;
+            if state.outcome.is_some() {
+                break 'game;
+            }
+        }
+    }
+    if state.outcome.is_none() {
+        let mut x = Exec {
+            state: &mut state,
+            rules: *rules,
+            dice,
+            events: &mut events,
+        };
+        victory::turn_limit(&mut x);
+    }
+    Ok((state, events))
+}
+
+fn player_turn(
+    state: &mut State,
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    turn: u32,
+    side: Side,
+) -> Result<(), OutOfDice> {
+    {
+        let mut x = Exec {
+            state,
+            rules: *rules,
+            dice,
+            events,
+        };
+        x.emit(Event::TurnStarted { turn, side });
+        // R17.1: the attacker wins by holding an objective at the start of its turn.
+        if rules.scenario.sides[side.index()].role == Role::Attacker
+            && victory::attacker_holds_objective(x.state, rules)
+        {
+            victory::end(&mut x, Some(side), EndReason::Objective);
+            return Ok(());
+        }
+        victory::company_morale(&mut x, side)?;
+        if x.state.outcome.is_some() {
+            return Ok(());
+        }
+        arrivals(&mut x, side, turn);
+        rally::rally(&mut x, side)?;
+        x.emit(Event::PhaseStarted {
+            phase: Phase::Movement,
+        });
+        rally::unbog(&mut x, side)?;
+    }
+    let ordered = orders(state, rules, dice, events, turn, side, Phase::Movement)?;
+    ai::movement(state, rules, dice, events, side, &ordered)?;
+    push(state, rules, events, Event::PhaseStarted { phase: Phase::Fire });
+    let ordered = orders(state, rules, dice, events, turn, side, Phase::Fire)?;
+    ai::fire(state, rules, dice, events, side, &ordered)?;
+    push(state, rules, events, Event::PhaseStarted { phase: Phase::End });
+    push(state, rules, events, Event::TurnEnded { side });
+    Ok(())
+}
+
+fn push(state: &mut State, rules: &Rules<'_>, events: &mut Vec<Event>, e: Event) {
+    state.apply(rules, &e);
+    events.push(e);
+}
+
+/// Reserves due this turn, and ambushes, enter in the first free hex of their zone.
+fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
+    let limit = usize::from(x.rules.scenario.rules.stacking_limit);
+    for (i, arrival) in x.rules.scenario.arrivals.iter().enumerate() {
+        let u = &x.state.units[i];
+        if u.side != side || u.location != Location::OffMap {
+            continue;
+        }
+        let zone: &[Hex] = match arrival {
+            Arrival::Reserve { turn: t, zone } if *t <= turn => zone,
+            Arrival::Ambush { zone } if turn >= 2 => zone,
+            _ => continue,
+        };
+        let free = zone.iter().copied().find(|&h| {
+            !x.state.occupied_by(h, side.other())
+                && crate::stacking::stack_count(&x.state.units, x.rules.catalog, side, h) < limit
+                && match arrival {
+                    // R15.3 in part: an ambush is placed more than 4 hexes from every enemy
+                    // unless concealed by terrain.
+                    Arrival::Ambush { .. } => {
+                        x.rules.map().terrain(h).is_some_and(|t| t.concealment)
+                            || x.state.units.iter().all(|e| {
+                                e.side == side
+                                    || x.state.hex_of(e.id).is_none_or(|eh| eh.unsigned_distance_to(h) > 4)
+                            })
+                    }
+                    _ => true,
+                }
+        });
+        if let Some(hex) = free {
+            x.emit(Event::Arrived {
+                unit: UnitId(i as u16),
+                hex,
+            });
+        }
+    }
+}
+
+/// Carries out this turn's orders for one phase; rejected ones are reported (R4.4). Returns the
+/// units that had an order this turn (the AI leaves them alone).
+fn orders(
+    state: &mut State,
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    turn: u32,
+    side: Side,
+    phase: Phase,
+) -> Result<Vec<UnitId>, OutOfDice> {
+    let mine: Vec<_> = rules
+        .scenario
+        .orders
+        .iter()
+        .filter(|o| o.turn == turn && state.unit(o.unit).side == side)
+        .collect();
+    let ordered = mine.iter().map(|o| o.unit).collect();
+    let mut done_assaults: Vec<Hex> = Vec::new();
+    for o in &mine {
+        let command = match (&o.action, phase) {
+            (OrderAction::Move { path, double }, Phase::Movement) => Command::Move {
+                unit: o.unit,
+                path: path.clone(),
+                double: *double,
+            },
+            (OrderAction::Assault { hex }, Phase::Movement) => {
+                if done_assaults.contains(hex) {
+                    continue;
+                }
+                done_assaults.push(*hex);
+                let units = mine
+                    .iter()
+                    .filter(|p| p.action == OrderAction::Assault { hex: *hex })
+                    .map(|p| p.unit)
+                    .collect();
+                Command::Assault { units, hex: *hex }
+            }
+            (OrderAction::Overrun { hex }, Phase::Movement) => Command::Overrun {
+                unit: o.unit,
+                hex: *hex,
+            },
+            (OrderAction::Fire { target }, Phase::Fire) => Command::Fire {
+                unit: o.unit,
+                target: *target,
+            },
+            _ => continue,
+        };
+        match execute(state, rules, &command, dice) {
+            Ok(mut e) => events.append(&mut e),
+            Err(PlayError::Rule(why)) => {
+                let e = Event::OrderRejected {
+                    turn,
+                    unit: o.unit,
+                    order: describe(rules, &o.action),
+                    reason: why.to_string(),
+                };
+                push(state, rules, events, e);
+            }
+            Err(PlayError::Dice(d)) => return Err(d),
+        }
+    }
+    Ok(ordered)
+}
+
+fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
+    let l = |h: &Hex| rules.map().label(*h).to_string();
+    match action {
+        OrderAction::Move { path, double } => format!(
+            "move {}{}",
+            path.iter().map(l).collect::<Vec<_>>().join(" "),
+            if *double { " at the double" } else { "" }
+        ),
+        OrderAction::Assault { hex } => format!("assault {}", l(hex)),
+        OrderAction::Overrun { hex } => format!("overrun {}", l(hex)),
+        OrderAction::Fire { target } => format!("fire at {}", rules.scenario.units[target.index()].name),
+        OrderAction::Hold => "hold".to_owned(),
+    }
+}

@@ -1,0 +1,87 @@
+//! R6.6, R7, R8.2, R16.2: the effect of a hit, sharing hits among a hex's units, HQs hit in
+//! combat, and passengers of a destroyed transport.
+
+use crate::dice::{OutOfDice, pick_distinct};
+use crate::event::{Event, HitEffect};
+use crate::exec::Exec;
+use crate::ids::{Side, UnitId};
+use crate::unit::Location;
+
+/// The effect of one hit on a unit that is not an HQ (R6.6).
+#[must_use]
+pub fn hit_effect(disorganized: bool, steps_left: u8) -> HitEffect {
+    if !disorganized {
+        HitEffect::Disorganized
+    } else if steps_left >= 2 {
+        HitEffect::Weakened
+    } else {
+        HitEffect::Destroyed
+    }
+}
+
+/// Shares `hits` evenly among `units` (R7.1): each gets `hits / n`, and the leftover hits go to
+/// distinct units picked at random with the dice (R7.2). Emits `HitsShared` and returns the
+/// hits per unit.
+pub(crate) fn share(
+    x: &mut Exec<'_, '_>,
+    side: Side,
+    units: &[UnitId],
+    hits: u8,
+) -> Result<Vec<(UnitId, u8)>, OutOfDice> {
+    if units.is_empty() || hits == 0 {
+        return Ok(Vec::new());
+    }
+    let n = units.len();
+    let each = usize::from(hits) / n;
+    let left = usize::from(hits) % n;
+    let (picks, dice) = pick_distinct(x.dice, n, left)?;
+    let per_unit: Vec<(UnitId, u8)> = units
+        .iter()
+        .enumerate()
+        .map(|(i, &u)| (u, (each + usize::from(picks.contains(&i))) as u8))
+        .collect();
+    x.emit(Event::HitsShared {
+        side,
+        hits,
+        per_unit: per_unit.clone(),
+        picks: dice,
+    });
+    Ok(per_unit)
+}
+
+/// Applies `n` hits to one unit, one at a time: R6.6, or R8.2 for an HQ. Stops when the unit
+/// is destroyed; a destroyed transport's passengers dismount with a hit each (R16.2).
+pub(crate) fn apply_hits(x: &mut Exec<'_, '_>, unit: UnitId, n: u8) -> Result<(), OutOfDice> {
+    for _ in 0..n {
+        let u = x.state.unit(unit);
+        if u.location == Location::Destroyed {
+            break;
+        }
+        let typ = x.rules.typ(u);
+        let (weakened, disorganized) = (u.state.weakened, u.state.disorganized);
+        if typ.is_hq() {
+            let die = x.d6()?;
+            let effect = match (die, weakened) {
+                (1, false) => HitEffect::Weakened,
+                (1, true) => HitEffect::Destroyed,
+                _ => HitEffect::NoEffect,
+            };
+            x.emit(Event::HqHit { unit, die, effect });
+        } else {
+            let steps_left = if weakened { 1 } else { typ.steps };
+            let effect = hit_effect(disorganized, steps_left);
+            let hex = x.state.hex_of(unit);
+            x.emit(Event::HitTaken { unit, effect });
+            if effect == HitEffect::Destroyed
+                && let Some(hex) = hex
+            {
+                let riders: Vec<UnitId> = x.state.passengers(unit).map(|p| p.id).collect();
+                for p in riders {
+                    x.emit(Event::Dismounted { unit: p, hex });
+                    apply_hits(x, p, 1)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! R5: movement, at the double, and bog checks in difficult terrain.
+
+use hexmap::Hex;
+
+use crate::dice::{OutOfDice, passes};
+use crate::event::Event;
+use crate::exec::Exec;
+use crate::ids::UnitId;
+use crate::scenario::TimeOfDay;
+
+/// Moves a unit along a checked path. A vehicle entering a difficult hex takes a bog check on
+/// its skill (R5.6; at night a pass must be passed twice, R13.1); a failure ends the move there.
+pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex], double: bool) -> Result<(), OutOfDice> {
+    let typ = x.rules.typ(x.state.unit(unit));
+    let mut segment = Vec::new();
+    let mut cost = 0u32;
+    for &step in path {
+        segment.push(step);
+        cost += x.rules.map().enter_cost(typ.move_class, step).unwrap_or(0);
+        let difficult = x.rules.map().terrain(step).is_some_and(|t| t.difficult);
+        if typ.is_vehicle() && difficult {
+            x.emit(Event::Moved {
+                unit,
+                path: std::mem::take(&mut segment),
+                cost: u8::try_from(std::mem::take(&mut cost)).unwrap_or(u8::MAX),
+                double,
+            });
+            let checks = if x.state.time == TimeOfDay::Night { 2 } else { 1 };
+            let mut bogged = false;
+            for _ in 0..checks {
+                let die = x.d6()?;
+                bogged = !passes(die, typ.skill);
+                x.emit(Event::BogCheck {
+                    unit,
+                    die,
+                    need: typ.skill,
+                    bogged,
+                });
+                if bogged {
+                    break;
+                }
+            }
+            if bogged {
+                return Ok(());
+            }
+        }
+    }
+    if !segment.is_empty() {
+        x.emit(Event::Moved {
+            unit,
+            path: segment,
+            cost: u8::try_from(cost).unwrap_or(u8::MAX),
+            double,
+        });
+    }
+    Ok(())
+}

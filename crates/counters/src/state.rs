@@ -1,0 +1,266 @@
+//! R2.3, R4: the state of a game, and `State::apply`, the only place it changes.
+
+use hexmap::{Hex, Map};
+
+use crate::catalog::{Catalog, UnitType};
+use crate::event::{Event, HitEffect, Outcome, Phase};
+use crate::ids::{Side, UnitId};
+use crate::scenario::{Scenario, TimeOfDay};
+use crate::unit::{Location, Unit, UnitState};
+
+/// What the rules read but never change: the scenario and its catalog.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules<'a> {
+    /// The scenario (map, sides, switches).
+    pub scenario: &'a Scenario,
+    /// The catalog its units come from.
+    pub catalog: &'a Catalog,
+}
+
+impl<'a> Rules<'a> {
+    /// Rules over a scenario and its catalog.
+    #[must_use]
+    pub const fn new(scenario: &'a Scenario, catalog: &'a Catalog) -> Self {
+        Self { scenario, catalog }
+    }
+
+    /// The map.
+    #[must_use]
+    pub const fn map(&self) -> &'a Map {
+        &self.scenario.map
+    }
+
+    /// The type of a unit.
+    #[must_use]
+    pub fn typ(&self, unit: &Unit) -> &'a UnitType {
+        self.catalog.get(unit.type_id)
+    }
+}
+
+/// A game in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Every unit, indexed by `UnitId`.
+    pub units: Vec<Unit>,
+    /// Game turn, from 1.
+    pub turn: u32,
+    /// The side whose player turn it is.
+    pub active: Side,
+    /// The phase.
+    pub phase: Phase,
+    /// Time of day (R13).
+    pub time: TimeOfDay,
+    /// Movement points spent this turn, per unit.
+    pub spent: Vec<u8>,
+    /// Hits received (before saves) this fire phase, per unit (R6.7).
+    pub hits_this_phase: Vec<u8>,
+    /// Hexes each vehicle overran this movement phase (R10.5).
+    pub overrun: Vec<(UnitId, Hex)>,
+    /// Set when the battle is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The state at the start of a scenario.
+    #[must_use]
+    pub fn new(scenario: &Scenario) -> Self {
+        let n = scenario.units.len();
+        Self {
+            units: scenario.units.clone(),
+            turn: 1,
+            active: scenario.first,
+            phase: Phase::Start,
+            time: scenario.time_of_day,
+            spent: vec![0; n],
+            hits_this_phase: vec![0; n],
+            overrun: Vec::new(),
+            outcome: None,
+        }
+    }
+
+    /// A unit.
+    #[must_use]
+    pub fn unit(&self, id: UnitId) -> &Unit {
+        &self.units[id.index()]
+    }
+
+    /// The hex a unit is in: its own, or its transport's.
+    #[must_use]
+    pub fn hex_of(&self, id: UnitId) -> Option<Hex> {
+        match self.unit(id).location {
+            Location::Map(h) => Some(h),
+            Location::Aboard(t) => self.unit(t).hex(),
+            Location::OffMap | Location::Destroyed => None,
+        }
+    }
+
+    /// Units of a side standing in a hex (passengers excluded).
+    pub fn units_in(&self, hex: Hex, side: Side) -> impl Iterator<Item = &Unit> + '_ {
+        self.units
+            .iter()
+            .filter(move |u| u.side == side && u.location == Location::Map(hex))
+    }
+
+    /// Whether any unit of `side` stands in the hex.
+    #[must_use]
+    pub fn occupied_by(&self, hex: Hex, side: Side) -> bool {
+        self.units_in(hex, side).next().is_some()
+    }
+
+    /// Whether the hex is next to a unit of `side`.
+    #[must_use]
+    pub fn adjacent_to(&self, rules: &Rules<'_>, hex: Hex, side: Side) -> bool {
+        rules.map().neighbors(hex).any(|n| self.occupied_by(n, side))
+    }
+
+    /// Passengers of a transport.
+    pub fn passengers(&self, transport: UnitId) -> impl Iterator<Item = &Unit> + '_ {
+        self.units
+            .iter()
+            .filter(move |u| u.location == Location::Aboard(transport))
+    }
+
+    /// Applies one event: the only way the state changes.
+    pub fn apply(&mut self, rules: &Rules<'_>, event: &Event) {
+        match event {
+            Event::TurnStarted { turn, side } => {
+                self.turn = *turn;
+                self.active = *side;
+                self.phase = Phase::Start;
+            }
+            Event::PhaseStarted { phase } => {
+                self.phase = *phase;
+                if *phase == Phase::Fire {
+                    self.hits_this_phase.iter_mut().for_each(|h| *h = 0);
+                }
+                if *phase == Phase::Movement {
+                    self.overrun.clear();
+                }
+            }
+            Event::Arrived { unit, hex } => self.units[unit.index()].location = Location::Map(*hex),
+            Event::RallyTest {
+                unit,
+                marker,
+                passed: true,
+                ..
+            } => {
+                let s = &mut self.units[unit.index()].state;
+                match marker {
+                    crate::event::Marker::Disorganized => s.disorganized = false,
+                    crate::event::Marker::Pinned => s.pinned = false,
+                    crate::event::Marker::Bogged => s.bogged = false,
+                }
+            }
+            Event::Moved {
+                unit,
+                path,
+                cost,
+                double,
+            } => {
+                let i = unit.index();
+                if let Some(&last) = path.last() {
+                    self.units[i].location = Location::Map(last);
+                }
+                self.spent[i] = self.spent[i].saturating_add(*cost);
+                let s = &mut self.units[i].state;
+                s.moved = true;
+                s.moved_double |= *double;
+                s.gone_to_ground = false;
+            }
+            Event::BogCheck {
+                unit, bogged: true, ..
+            } => self.units[unit.index()].state.bogged = true,
+            Event::Fired { unit, target, roll } => {
+                let s = &mut self.units[unit.index()].state;
+                s.fired = true;
+                s.gone_to_ground = false;
+                let t = target.index();
+                self.hits_this_phase[t] = self.hits_this_phase[t].saturating_add(roll.successes);
+            }
+            Event::Pinned { unit } => self.units[unit.index()].state.pinned = true,
+            Event::AssaultDeclared { attackers, .. } => {
+                for a in attackers {
+                    let s = &mut self.units[a.index()].state;
+                    s.assaulted = true;
+                    s.gone_to_ground = false;
+                }
+            }
+            Event::HitTaken { unit, effect } => {
+                let u = &mut self.units[unit.index()];
+                match effect {
+                    HitEffect::Disorganized => u.state.disorganized = true,
+                    HitEffect::Weakened => {
+                        u.state.weakened = true;
+                        u.state.disorganized = true;
+                    }
+                    HitEffect::Destroyed => u.location = Location::Destroyed,
+                    HitEffect::NoEffect => {}
+                }
+            }
+            Event::HqHit { unit, effect, .. } => {
+                // R8.2: an HQ is weakened or destroyed, never disorganized by a hit.
+                let u = &mut self.units[unit.index()];
+                match effect {
+                    HitEffect::Weakened => u.state.weakened = true,
+                    HitEffect::Destroyed => u.location = Location::Destroyed,
+                    HitEffect::Disorganized | HitEffect::NoEffect => {}
+                }
+            }
+            Event::Dismounted { unit, hex } => {
+                self.units[unit.index()].location = Location::Map(*hex);
+            }
+            Event::Retreated { unit, to, .. } => {
+                self.units[unit.index()].location = Location::Map(*to);
+            }
+            Event::NoRetreat { unit } => self.units[unit.index()].location = Location::Destroyed,
+            Event::Occupied { unit, hex } => {
+                let i = unit.index();
+                self.units[i].location = Location::Map(*hex);
+                let cost = rules.map().enter_cost(rules.typ(&self.units[i]).move_class, *hex);
+                self.spent[i] = self.spent[i].saturating_add(cost.unwrap_or(0) as u8);
+            }
+            Event::OverrunDeclared {
+                unit, hex, cost, ..
+            } => {
+                let i = unit.index();
+                self.overrun.push((*unit, *hex));
+                self.spent[i] = self.spent[i].saturating_add(*cost);
+                let s = &mut self.units[i].state;
+                s.moved = true;
+                s.assaulted = true;
+                s.gone_to_ground = false;
+            }
+            Event::OverrunEnded { unit, at, .. } => {
+                self.units[unit.index()].location = Location::Map(*at);
+            }
+            Event::TurnEnded { side } => {
+                for (i, u) in self.units.iter_mut().enumerate() {
+                    if u.side != *side {
+                        continue;
+                    }
+                    let s = &mut u.state;
+                    s.fired_last_turn = s.fired;
+                    s.gone_to_ground = !s.moved && !s.fired && !s.assaulted;
+                    *s = UnitState {
+                        moved: false,
+                        moved_double: false,
+                        fired: false,
+                        assaulted: false,
+                        ..*s
+                    };
+                    self.spent[i] = 0;
+                }
+            }
+            Event::BattleEnded { outcome } => self.outcome = Some(outcome.clone()),
+            Event::MoraleTest { .. }
+            | Event::RallyTest { .. }
+            | Event::BogCheck { .. }
+            | Event::Saves { .. }
+            | Event::Leadership { .. }
+            | Event::AssaultRoll { .. }
+            | Event::HitsShared { .. }
+            | Event::AssaultResult { .. }
+            | Event::OrderRejected { .. } => {}
+        }
+    }
+}
