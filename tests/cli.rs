@@ -182,9 +182,48 @@ fn show_of_a_broken_file_exits_2() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for cmd in ["check", "show", "units"] {
+    for cmd in ["check", "show", "units", "run"] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());
         assert!(stdout(&out).contains("Example"), "{cmd}");
     }
+}
+
+#[test]
+fn run_plays_every_bundled_scenario_to_the_end_for_many_seeds() {
+    for s in files_in("scenarios") {
+        let name = rel(&s);
+        for seed in 1..=50u64 {
+            let out = hexwar(&["run", &name, "--seed", &seed.to_string(), "--json"]);
+            assert!(out.status.success(), "{name} seed {seed}: {}", stderr(&out));
+            let text = stdout(&out);
+            let last = text.lines().last().unwrap();
+            let v: serde_json::Value = serde_json::from_str(last).unwrap();
+            assert_eq!(v["seed"], seed);
+            assert!(
+                v["result"]["reason"].is_string(),
+                "{name} seed {seed}: {last}"
+            );
+        }
+    }
+}
+
+#[test]
+fn run_is_deterministic_for_a_seed_and_prints_it() {
+    let a = hexwar(&["run", "scenarios/dawn_assault.toml", "--seed", "7"]);
+    let b = hexwar(&["run", "scenarios/dawn_assault.toml", "--seed", "7"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let text = stdout(&a);
+    assert!(text.contains("seed 7"));
+    assert!(text.contains("Result after turn"));
+    assert!(text.contains("Victory points:"));
+    let c = hexwar(&["run", "scenarios/dawn_assault.toml", "--seed", "8"]);
+    assert_ne!(a.stdout, c.stdout, "another seed, another game");
+}
+
+#[test]
+fn run_rejects_zero_turns() {
+    let out = hexwar(&["run", "scenarios/dawn_assault.toml", "--turns", "0"]);
+    assert_eq!(out.status.code(), Some(2));
 }

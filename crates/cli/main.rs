@@ -1,6 +1,7 @@
 //! The `hexwar` command line: a thin layer over the `hexmap` and `counters` crates.
 
 mod data;
+mod run;
 mod show;
 mod units;
 
@@ -40,6 +41,29 @@ enum Command {
     Show {
         /// The scenario file.
         file: PathBuf,
+        /// Unit catalog folder.
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
+    /// Play a scenario to its end: orders where given, the AI elsewhere.
+    ///
+    /// Prints a narrative with every die, then the winner, how the battle ended, victory points
+    /// and losses. The seed is always printed; the same seed gives the same game.
+    #[command(
+        after_help = "Examples:\n  hexwar run scenarios/dawn_assault.toml --seed 7\n  hexwar run scenarios/meeting_engagement.toml --json > game.jsonl"
+    )]
+    Run {
+        /// The scenario file.
+        file: PathBuf,
+        /// Seed for the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Play at most this many game turns (default: the scenario's limit).
+        #[arg(long)]
+        turns: Option<u32>,
+        /// JSON Lines: one event per line, the last line the result.
+        #[arg(long)]
+        json: bool,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -93,6 +117,40 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Show { file, catalog } => {
             let loaded = load_scenario(&file, catalog.as_deref())?;
             print!("{}", show::render(&loaded.scenario, &loaded.catalog));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Run {
+            file,
+            seed,
+            turns,
+            json,
+            catalog,
+        } => {
+            let mut loaded = load_scenario(&file, catalog.as_deref())?;
+            if let Some(t) = turns {
+                if t == 0 {
+                    return Err(BadInput("--turns must be at least 1".to_owned()).into());
+                }
+                loaded.scenario.turns = loaded.scenario.turns.min(t);
+            }
+            let rules = counters::Rules::new(&loaded.scenario, &loaded.catalog);
+            let mut dice = counters::GameRng::seed_from_u64(seed);
+            let (end, events) = counters::play(&rules, &mut dice)?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "seed": seed, "scenario": loaded.scenario.title })
+                );
+                for e in &events {
+                    println!("{}", serde_json::to_string(e)?);
+                }
+                println!(
+                    "{}",
+                    serde_json::json!({ "result": end.outcome, "seed": seed })
+                );
+            } else {
+                print!("{}", run::narrative(&rules, seed, &events, &end));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Units { json, catalog } => {

@@ -20,7 +20,13 @@ fn p(need: u8) -> f64 {
     f64::from(7 - need.clamp(2, 6)) / 6.0
 }
 
-fn run(state: &mut State, rules: &Rules<'_>, dice: &mut dyn Dice, events: &mut Vec<Event>, c: &Command) -> Result<bool, OutOfDice> {
+fn run(
+    state: &mut State,
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    c: &Command,
+) -> Result<bool, OutOfDice> {
     match execute(state, rules, c, dice) {
         Ok(mut e) => {
             events.append(&mut e);
@@ -35,7 +41,9 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
     state
         .units
         .iter()
-        .filter(|u| u.side == side && matches!(u.location, Location::Map(_)) && !skip.contains(&u.id))
+        .filter(|u| {
+            u.side == side && matches!(u.location, Location::Map(_)) && !skip.contains(&u.id)
+        })
         .map(|u| u.id)
         .collect()
 }
@@ -44,7 +52,12 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
 fn expected(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> (f64, f64) {
     let side = state.unit(attackers[0]).side;
     let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
-    let e = |plan: crate::assault::SidePlan| plan.rolls.iter().map(|r| f64::from(r.dice) * p(r.need)).sum::<f64>();
+    let e = |plan: crate::assault::SidePlan| {
+        plan.rolls
+            .iter()
+            .map(|r| f64::from(r.dice) * p(r.need))
+            .sum::<f64>()
+    };
     (
         e(plan_side(state, rules, attackers, &defenders, hex, true)),
         e(plan_side(state, rules, &defenders, attackers, hex, false)),
@@ -73,10 +86,26 @@ pub(crate) fn movement(
     for hex in targets {
         let units: Vec<UnitId> = own(state, side, skip)
             .into_iter()
-            .filter(|&u| check(state, rules, &Command::Assault { units: vec![u], hex }).is_ok()
-                || rules.typ(state.unit(u)).is_hq() && state.hex_of(u).is_some_and(|h| h.unsigned_distance_to(hex) == 1))
+            .filter(|&u| {
+                check(
+                    state,
+                    rules,
+                    &Command::Assault {
+                        units: vec![u],
+                        hex,
+                    },
+                )
+                .is_ok()
+                    || rules.typ(state.unit(u)).is_hq()
+                        && state
+                            .hex_of(u)
+                            .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
+            })
             .collect();
-        let command = Command::Assault { units: units.clone(), hex };
+        let command = Command::Assault {
+            units: units.clone(),
+            hex,
+        };
         if units.is_empty() || check(state, rules, &command).is_err() {
             continue;
         }
@@ -101,8 +130,13 @@ pub(crate) fn movement(
         if u.state.moved || u.state.assaulted || u.state.bogged {
             continue;
         }
-        let Some(at) = state.hex_of(unit) else { continue };
-        let Some(&goal) = goals.iter().min_by_key(|&&g| (g.unsigned_distance_to(at), map.label(g))) else {
+        let Some(at) = state.hex_of(unit) else {
+            continue;
+        };
+        let Some(&goal) = goals
+            .iter()
+            .min_by_key(|&&g| (g.unsigned_distance_to(at), map.label(g)))
+        else {
             continue;
         };
         if at == goal {
@@ -124,7 +158,11 @@ pub(crate) fn movement(
         }
         // The longest legal prefix of the path.
         while !path.is_empty() {
-            let c = Command::Move { unit, path: path.clone(), double: false };
+            let c = Command::Move {
+                unit,
+                path: path.clone(),
+                double: false,
+            };
             if check(state, rules, &c).is_ok() {
                 run(state, rules, dice, events, &c)?;
                 break;
@@ -146,7 +184,11 @@ pub(crate) fn fire(
 ) -> Result<(), OutOfDice> {
     for unit in own(state, side, skip) {
         let mut best: Option<(f64, UnitId)> = None;
-        for t in state.units.iter().filter(|t| t.side != side && matches!(t.location, Location::Map(_))) {
+        for t in state
+            .units
+            .iter()
+            .filter(|t| t.side != side && matches!(t.location, Location::Map(_)))
+        {
             let c = Command::Fire { unit, target: t.id };
             if check(state, rules, &c).is_err() {
                 continue;

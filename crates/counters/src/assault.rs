@@ -100,7 +100,10 @@ pub(crate) fn resolve(
 ) -> Result<AssaultOutcome, OutOfDice> {
     let side = x.state.unit(attackers[0]).side;
     let defenders: Vec<UnitId> = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
-    let from: Vec<Hex> = attackers.iter().filter_map(|&a| x.state.hex_of(a)).collect();
+    let from: Vec<Hex> = attackers
+        .iter()
+        .filter_map(|&a| x.state.hex_of(a))
+        .collect();
     x.emit(Event::AssaultDeclared {
         hex,
         attackers: attackers.to_vec(),
@@ -191,10 +194,8 @@ pub fn retreat_hex(
     options.into_iter().find(|&to| {
         map.enter_cost(class, to).is_some()
             && !state.occupied_by(to, enemy)
-            && !map.neighbors(to).any(|n| {
-                state
-                    .units_in(n, enemy)
-                    .any(|e| !attackers.contains(&e.id))
-            })
+            && !map
+                .neighbors(to)
+                .any(|n| state.units_in(n, enemy).any(|e| !attackers.contains(&e.id)))
     })
 }

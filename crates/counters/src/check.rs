@@ -64,7 +64,13 @@ fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, entering_only:
     if entering_only { n <= limit } else { n < limit }
 }
 
-fn check_move(state: &State, rules: &Rules<'_>, unit: UnitId, path: &[Hex], double: bool) -> Result<(), RuleError> {
+fn check_move(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    path: &[Hex],
+    double: bool,
+) -> Result<(), RuleError> {
     let start = own_on_map(state, unit, Phase::Movement)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
@@ -122,7 +128,12 @@ fn check_move(state: &State, rules: &Rules<'_>, unit: UnitId, path: &[Hex], doub
     Ok(())
 }
 
-fn check_assault(state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -> Result<(), RuleError> {
+fn check_assault(
+    state: &State,
+    rules: &Rules<'_>,
+    units: &[UnitId],
+    hex: Hex,
+) -> Result<(), RuleError> {
     let Some(&first) = units.first() else {
         return Err(RuleError::NoAssaultFactor);
     };
@@ -171,7 +182,12 @@ fn check_assault(state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -
     }
 }
 
-fn check_overrun(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> Result<(), RuleError> {
+fn check_overrun(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    hex: Hex,
+) -> Result<(), RuleError> {
     let from = own_on_map(state, unit, Phase::Movement)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
@@ -222,7 +238,12 @@ fn check_overrun(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> Re
     Ok(())
 }
 
-fn check_fire(state: &State, rules: &Rules<'_>, unit: UnitId, target: UnitId) -> Result<(), RuleError> {
+fn check_fire(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    target: UnitId,
+) -> Result<(), RuleError> {
     let at = own_on_map(state, unit, Phase::Fire)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
@@ -248,7 +269,9 @@ fn check_fire(state: &State, rules: &Rules<'_>, unit: UnitId, target: UnitId) ->
     let Location::Map(there) = t.location else {
         return Err(RuleError::OutOfReach);
     };
-    if at.unsigned_distance_to(there) > u32::from(fire.range) || !rules.map().sees(at, there, |_| false) {
+    if at.unsigned_distance_to(there) > u32::from(fire.range)
+        || !rules.map().sees(at, there, |_| false)
+    {
         return Err(RuleError::OutOfReach);
     }
     Ok(())

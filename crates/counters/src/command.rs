@@ -66,7 +66,9 @@ pub enum RuleError {
     #[error("R5.4: {0} holds enemy units; enter it by assault or overrun")]
     EnemyHex(String),
     /// R5.3: disorganized or pinned units may not close in on the enemy.
-    #[error("R5.3: a disorganized or pinned unit may not move next to an enemy unit it was not already next to")]
+    #[error(
+        "R5.3: a disorganized or pinned unit may not move next to an enemy unit it was not already next to"
+    )]
     ClosingWhileShaken,
     /// R5.3: disorganized or pinned units may not assault.
     #[error("R5.3: a disorganized or pinned unit may not assault")]

@@ -21,7 +21,10 @@ impl Roll {
     /// Scores a roll against `need` with R0.1.
     #[must_use]
     pub fn score(dice: Vec<u8>, need: u8) -> Self {
-        let successes = dice.iter().filter(|&&d| crate::dice::passes(d, need)).count() as u8;
+        let successes = dice
+            .iter()
+            .filter(|&&d| crate::dice::passes(d, need))
+            .count() as u8;
         Self {
             dice,
             need,

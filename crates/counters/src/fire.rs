@@ -15,7 +15,11 @@ use crate::state::{Rules, State};
 pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
     let u = state.unit(unit);
     let dice = rules.typ(u).fire_dice(u.state.weakened);
-    if u.state.moved { dice.div_ceil(2) } else { dice }
+    if u.state.moved {
+        dice.div_ceil(2)
+    } else {
+        dice
+    }
 }
 
 /// Whether a unit counts as concealed (R6.4): concealment terrain, or night (R13.2).
@@ -32,8 +36,15 @@ pub fn concealed(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
 #[must_use]
 pub fn hit_number(state: &State, rules: &Rules<'_>, firer: UnitId, target: UnitId) -> u8 {
     let t = state.unit(target);
-    let anti_tank = rules.typ(state.unit(firer)).fire.is_some_and(|f| f.anti_tank);
-    let mut need = if rules.typ(t).is_armored_vehicle() && !anti_tank { 6 } else { 4 };
+    let anti_tank = rules
+        .typ(state.unit(firer))
+        .fire
+        .is_some_and(|f| f.anti_tank);
+    let mut need = if rules.typ(t).is_armored_vehicle() && !anti_tank {
+        6
+    } else {
+        4
+    };
     if concealed(state, rules, target) {
         need += 1;
         if t.state.gone_to_ground {
@@ -56,7 +67,11 @@ pub fn save_number(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
         .hex_of(unit)
         .and_then(|h| rules.map().terrain(h))
         .is_some_and(|t| t.cover);
-    let covered = cover && matches!(typ.class, UnitClass::Infantry | UnitClass::Gun | UnitClass::Hq);
+    let covered = cover
+        && matches!(
+            typ.class,
+            UnitClass::Infantry | UnitClass::Gun | UnitClass::Hq
+        );
     clamp_need(i32::from(typ.save) - i32::from(covered))
 }
 

@@ -80,10 +80,20 @@ fn player_turn(
     }
     let ordered = orders(state, rules, dice, events, turn, side, Phase::Movement)?;
     ai::movement(state, rules, dice, events, side, &ordered)?;
-    push(state, rules, events, Event::PhaseStarted { phase: Phase::Fire });
+    push(
+        state,
+        rules,
+        events,
+        Event::PhaseStarted { phase: Phase::Fire },
+    );
     let ordered = orders(state, rules, dice, events, turn, side, Phase::Fire)?;
     ai::fire(state, rules, dice, events, side, &ordered)?;
-    push(state, rules, events, Event::PhaseStarted { phase: Phase::End });
+    push(
+        state,
+        rules,
+        events,
+        Event::PhaseStarted { phase: Phase::End },
+    );
     push(state, rules, events, Event::TurnEnded { side });
     Ok(())
 }
@@ -116,7 +126,9 @@ fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
                         x.rules.map().terrain(h).is_some_and(|t| t.concealment)
                             || x.state.units.iter().all(|e| {
                                 e.side == side
-                                    || x.state.hex_of(e.id).is_none_or(|eh| eh.unsigned_distance_to(h) > 4)
+                                    || x.state
+                                        .hex_of(e.id)
+                                        .is_none_or(|eh| eh.unsigned_distance_to(h) > 4)
                             })
                     }
                     _ => true,
@@ -206,7 +218,9 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
         ),
         OrderAction::Assault { hex } => format!("assault {}", l(hex)),
         OrderAction::Overrun { hex } => format!("overrun {}", l(hex)),
-        OrderAction::Fire { target } => format!("fire at {}", rules.scenario.units[target.index()].name),
+        OrderAction::Fire { target } => {
+            format!("fire at {}", rules.scenario.units[target.index()].name)
+        }
         OrderAction::Hold => "hold".to_owned(),
     }
 }

@@ -10,7 +10,12 @@ use crate::scenario::TimeOfDay;
 
 /// Moves a unit along a checked path. A vehicle entering a difficult hex takes a bog check on
 /// its skill (R5.6; at night a pass must be passed twice, R13.1); a failure ends the move there.
-pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex], double: bool) -> Result<(), OutOfDice> {
+pub(crate) fn execute(
+    x: &mut Exec<'_, '_>,
+    unit: UnitId,
+    path: &[Hex],
+    double: bool,
+) -> Result<(), OutOfDice> {
     let typ = x.rules.typ(x.state.unit(unit));
     let mut segment = Vec::new();
     let mut cost = 0u32;
@@ -25,7 +30,11 @@ pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex], double: 
                 cost: u8::try_from(std::mem::take(&mut cost)).unwrap_or(u8::MAX),
                 double,
             });
-            let checks = if x.state.time == TimeOfDay::Night { 2 } else { 1 };
+            let checks = if x.state.time == TimeOfDay::Night {
+                2
+            } else {
+                1
+            };
             let mut bogged = false;
             for _ in 0..checks {
                 let die = x.d6()?;

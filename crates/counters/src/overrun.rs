@@ -15,7 +15,13 @@ use crate::state::{Rules, State};
 /// Movement points an overrun of `hex` from `from` costs: the terrain, one more (R10.1), and
 /// entering the hex beyond. `None` where a hex cannot be entered.
 #[must_use]
-pub fn overrun_cost(rules: &Rules<'_>, state: &State, unit: UnitId, from: Hex, hex: Hex) -> Option<u32> {
+pub fn overrun_cost(
+    rules: &Rules<'_>,
+    state: &State,
+    unit: UnitId,
+    from: Hex,
+    hex: Hex,
+) -> Option<u32> {
     let class = rules.typ(state.unit(unit)).move_class;
     let map = rules.map();
     Some(map.enter_cost(class, hex)? + 1 + map.enter_cost(class, across(from, hex))?)
@@ -47,7 +53,9 @@ pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<()
         if typ.class != UnitClass::Infantry {
             continue;
         }
-        let Some(n) = typ.assault_dice(u.state.weakened) else { continue };
+        let Some(n) = typ.assault_dice(u.state.weakened) else {
+            continue;
+        };
         let need = if u.state.disorganized { 6 } else { 4 };
         let roll = x.roll(u32::from(n), need)?;
         on_vehicle += roll.successes;

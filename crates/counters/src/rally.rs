@@ -57,7 +57,13 @@ pub(crate) fn unbog(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
     Ok(())
 }
 
-fn test(x: &mut Exec<'_, '_>, unit: UnitId, marker: Marker, need: u8, reroll: bool) -> Result<(), OutOfDice> {
+fn test(
+    x: &mut Exec<'_, '_>,
+    unit: UnitId,
+    marker: Marker,
+    need: u8,
+    reroll: bool,
+) -> Result<(), OutOfDice> {
     let mut dice = vec![x.d6()?];
     if !passes(dice[0], need) && reroll {
         dice.push(x.d6()?);

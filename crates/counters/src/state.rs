@@ -110,7 +110,10 @@ impl State {
     /// Whether the hex is next to a unit of `side`.
     #[must_use]
     pub fn adjacent_to(&self, rules: &Rules<'_>, hex: Hex, side: Side) -> bool {
-        rules.map().neighbors(hex).any(|n| self.occupied_by(n, side))
+        rules
+            .map()
+            .neighbors(hex)
+            .any(|n| self.occupied_by(n, side))
     }
 
     /// Passengers of a transport.
@@ -216,7 +219,9 @@ impl State {
             Event::Occupied { unit, hex } => {
                 let i = unit.index();
                 self.units[i].location = Location::Map(*hex);
-                let cost = rules.map().enter_cost(rules.typ(&self.units[i]).move_class, *hex);
+                let cost = rules
+                    .map()
+                    .enter_cost(rules.typ(&self.units[i]).move_class, *hex);
                 self.spent[i] = self.spent[i].saturating_add(cost.unwrap_or(0) as u8);
             }
             Event::OverrunDeclared {

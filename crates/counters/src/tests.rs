@@ -277,3 +277,46 @@ fn line_col_counts_characters() {
     assert_eq!(line_col("ab\ncdé\nf", 8), (3, 1));
     assert_eq!(line_col("ab\ncdé", 5), (2, 3));
 }
+
+#[test]
+fn the_first_dice_of_seed_42_are_pinned() {
+    // Golden: a change here changes every replay (R0.3).
+    let mut rng = GameRng::seed_from_u64(42);
+    let faces = rng.roll(12).unwrap();
+    assert_eq!(faces, GOLDEN_42);
+    assert!(faces.iter().all(|f| (1..=6).contains(f)));
+}
+
+const GOLDEN_42: [u8; 12] = [4, 3, 5, 5, 6, 4, 5, 1, 6, 5, 3, 4];
+
+#[test]
+fn game_dice_are_roughly_uniform() {
+    let mut rng = GameRng::for_game(1, 0);
+    let mut count = [0u32; 6];
+    for _ in 0..60_000 {
+        count[usize::from(rng.d6().unwrap() - 1)] += 1;
+    }
+    for c in count {
+        assert!((9_400..10_600).contains(&c), "{count:?}");
+    }
+}
+
+#[test]
+fn scripted_dice_run_out_with_an_error() {
+    let mut d = ScriptedDice::new(vec![3, 4]);
+    assert_eq!(d.roll(2).unwrap(), vec![3, 4]);
+    assert_eq!(d.d6(), Err(OutOfDice { used: 2 }));
+}
+
+#[test]
+fn random_picks_are_distinct_and_from_the_dice() {
+    let mut d = ScriptedDice::new(vec![6, 1, 2]);
+    // n = 3: one die per pick, 6 is rejected (6 - 6 % 3 = 6 keeps 0..6: no rejection; 6 -> 5 % 3).
+    let (picks, rolled) = pick_distinct(&mut d, 3, 2).unwrap();
+    assert_eq!(rolled, vec![6, 1]);
+    assert_eq!(picks, vec![2, 0]);
+    let mut d = ScriptedDice::new(vec![5, 6, 3]);
+    // n = 4: 6 % 4 = 2, so faces 5 and 6 are rejected.
+    let (picks, rolled) = pick_distinct(&mut d, 4, 1).unwrap();
+    assert_eq!((picks, rolled), (vec![2], vec![5, 6, 3]));
+}

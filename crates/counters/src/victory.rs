@@ -17,7 +17,12 @@ fn counted(rules: &Rules<'_>, u: &crate::unit::Unit) -> bool {
 /// Units of a side at the start (reserves included, transports excluded).
 #[must_use]
 pub fn starting_units(rules: &Rules<'_>, side: Side) -> u32 {
-    rules.scenario.units.iter().filter(|u| u.side == side && counted(rules, u)).count() as u32
+    rules
+        .scenario
+        .units
+        .iter()
+        .filter(|u| u.side == side && counted(rules, u))
+        .count() as u32
 }
 
 /// Units of a side destroyed so far (transports excluded).
@@ -34,7 +39,12 @@ pub fn losses(state: &State, rules: &Rules<'_>, side: Side) -> u32 {
 #[must_use]
 pub fn morale_number(state: &State, rules: &Rules<'_>, side: Side) -> u8 {
     let info = &rules.scenario.sides[side.index()];
-    let alive_hq = |id: crate::ids::UnitId| state.unit(id).alive().then(|| rules.typ(state.unit(id)).motivation);
+    let alive_hq = |id: crate::ids::UnitId| {
+        state
+            .unit(id)
+            .alive()
+            .then(|| rules.typ(state.unit(id)).motivation)
+    };
     if let Some(m) = info.senior_hq.and_then(alive_hq) {
         return m;
     }
@@ -42,7 +52,12 @@ pub fn morale_number(state: &State, rules: &Rules<'_>, side: Side) -> u8 {
         .units
         .iter()
         .filter(|u| u.side == side && u.alive() && rules.typ(u).is_hq())
-        .max_by_key(|u| (rules.typ(u).leadership_value(u.state.weakened), std::cmp::Reverse(u.id)))
+        .max_by_key(|u| {
+            (
+                rules.typ(u).leadership_value(u.state.weakened),
+                std::cmp::Reverse(u.id),
+            )
+        })
         .map_or(info.motivation, |u| rules.typ(u).motivation)
 }
 
@@ -56,7 +71,12 @@ pub(crate) fn company_morale(x: &mut Exec<'_, '_>, side: Side) -> Result<(), Out
     let need = morale_number(x.state, &x.rules, side);
     let die = x.d6()?;
     let passed = passes(die, need);
-    x.emit(Event::MoraleTest { side, die, need, passed });
+    x.emit(Event::MoraleTest {
+        side,
+        die,
+        need,
+        passed,
+    });
     if !passed {
         end(x, Some(side.other()), EndReason::CompanyMorale);
     }
@@ -100,7 +120,11 @@ pub fn score(state: &State, rules: &Rules<'_>, winner: Option<Side>, reason: End
     // R17.3: a side that began with nine or more units ignores its first lost unit.
     let effective = |side: Side| {
         let l = lost[side.index()];
-        if starting_units(rules, side) >= 9 { l.saturating_sub(1) } else { l }
+        if starting_units(rules, side) >= 9 {
+            l.saturating_sub(1)
+        } else {
+            l
+        }
     };
     let winner_points = |losses: u32| match losses {
         0 => (6, 1),
@@ -116,7 +140,10 @@ pub fn score(state: &State, rules: &Rules<'_>, winner: Option<Side>, reason: End
             vp
         }
         // R17.4: each side scores as a loser against the other as winner.
-        None => [winner_points(effective(Side::B)).1, winner_points(effective(Side::A)).1],
+        None => [
+            winner_points(effective(Side::B)).1,
+            winner_points(effective(Side::A)).1,
+        ],
     };
     Outcome {
         winner,

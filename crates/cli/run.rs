@@ -1,0 +1,205 @@
+//! `hexwar run`: plays a scenario to its end and prints a narrative, or JSON Lines.
+
+use std::fmt::Write as _;
+
+use counters::{Event, Outcome, Roll, Rules, Side, State, UnitId};
+use hexmap::Hex;
+
+/// The narrative of a game: one line per event worth reading, then the result.
+pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) -> String {
+    let name = |u: &UnitId| end.units[u.index()].name.clone();
+    let side = |s: &Side| rules.scenario.sides[s.index()].name.clone();
+    let hex = |h: &Hex| rules.map().label(*h).to_string();
+    let dice = |r: &Roll| {
+        let faces: Vec<String> = r.dice.iter().map(u8::to_string).collect();
+        format!(
+            "{} dice [{}] need {}+ -> {} hits",
+            r.dice.len(),
+            faces.join(" "),
+            r.need,
+            r.successes
+        )
+    };
+    let mut out = format!("{}\nseed {seed}\n", rules.scenario.title);
+    for e in events {
+        let line = match e {
+            Event::TurnStarted { turn, side: s } => format!("\n== Turn {turn}: {} ==", side(s)),
+            Event::Arrived { unit, hex: h } => format!("{} arrives at {}", name(unit), hex(h)),
+            Event::MoraleTest {
+                side: s,
+                die,
+                need,
+                passed,
+            } => format!(
+                "company morale of {}: die {die} need {need}+ -> {}",
+                side(s),
+                if *passed { "holds" } else { "breaks" }
+            ),
+            Event::RallyTest {
+                unit,
+                marker,
+                dice: d,
+                need,
+                passed,
+            } => format!(
+                "{} tests to remove {:?}: {:?} need {need}+ -> {}",
+                name(unit),
+                marker,
+                d,
+                if *passed { "passed" } else { "failed" }
+            ),
+            Event::Moved {
+                unit,
+                path,
+                cost,
+                double,
+            } => format!(
+                "{} moves{} {} ({cost} MP)",
+                name(unit),
+                if *double { " at the double" } else { "" },
+                path.iter().map(hex).collect::<Vec<_>>().join(" ")
+            ),
+            Event::BogCheck {
+                unit,
+                die,
+                need,
+                bogged,
+            } => format!(
+                "{} bog check: die {die} need {need}+ -> {}",
+                name(unit),
+                if *bogged { "bogged" } else { "clear" }
+            ),
+            Event::Fired { unit, target, roll } => {
+                format!("{} fires at {}: {}", name(unit), name(target), dice(roll))
+            }
+            Event::Saves { unit, roll } => format!(
+                "  {} saves: {}",
+                name(unit),
+                dice(roll).replace("hits", "saved")
+            ),
+            Event::Pinned { unit } => format!("  {} is pinned", name(unit)),
+            Event::AssaultDeclared {
+                hex: h,
+                attackers,
+                defenders,
+            } => format!(
+                "ASSAULT on {}: {} against {}",
+                hex(h),
+                attackers.iter().map(name).collect::<Vec<_>>().join(", "),
+                defenders.iter().map(name).collect::<Vec<_>>().join(", ")
+            ),
+            Event::Leadership { hq, unit, bonus } => {
+                format!("  {} adds leadership {bonus} to {}", name(hq), name(unit))
+            }
+            Event::AssaultRoll { unit, roll, .. } => format!("  {}: {}", name(unit), dice(roll)),
+            Event::HitsShared {
+                side: s,
+                hits,
+                per_unit,
+                picks,
+            } => format!(
+                "  {} hits on {}: {}{}",
+                hits,
+                side(s),
+                per_unit
+                    .iter()
+                    .map(|(u, n)| format!("{} {n}", name(u)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if picks.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (random picks {picks:?})")
+                }
+            ),
+            Event::HitTaken { unit, effect } => format!("  {} is {effect:?}", name(unit))
+                .replace("is Destroyed", "is destroyed")
+                .replace("is Disorganized", "is disorganized")
+                .replace("is Weakened", "is weakened"),
+            Event::HqHit { unit, die, effect } => {
+                format!("  {} (HQ) hit: die {die} -> {effect:?}", name(unit))
+            }
+            Event::Dismounted { unit, hex: h } => {
+                format!("  {} dismounts in {}", name(unit), hex(h))
+            }
+            Event::AssaultResult {
+                attacker_hits,
+                defender_hits,
+                outcome,
+                ..
+            } => format!(
+                "  result: attackers took {attacker_hits}, defenders took {defender_hits}: {outcome:?}"
+            ),
+            Event::Retreated { unit, to, .. } => {
+                format!("  {} retreats to {}", name(unit), hex(to))
+            }
+            Event::NoRetreat { unit } => {
+                format!("  {} has no retreat and is destroyed", name(unit))
+            }
+            Event::Occupied { unit, hex: h } => format!("  {} occupies {}", name(unit), hex(h)),
+            Event::OverrunDeclared {
+                unit,
+                hex: h,
+                beyond,
+                cost,
+            } => format!(
+                "OVERRUN: {} drives through {} to {} ({cost} MP)",
+                name(unit),
+                hex(h),
+                hex(beyond)
+            ),
+            Event::OverrunEnded {
+                unit,
+                broke_through,
+                at,
+            } => format!(
+                "  {} {} {}",
+                name(unit),
+                if *broke_through {
+                    "breaks through to"
+                } else {
+                    "is stopped and stays in"
+                },
+                hex(at)
+            ),
+            Event::OrderRejected {
+                unit,
+                order,
+                reason,
+                ..
+            } => format!("order rejected: {} {order}: {reason}", name(unit)),
+            Event::BattleEnded { .. } | Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
+                continue;
+            }
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if let Some(o) = &end.outcome {
+        out.push_str(&result(rules, o));
+    }
+    out
+}
+
+/// The result block.
+pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
+    let name = |s: Side| rules.scenario.sides[s.index()].name.clone();
+    let winner = o.winner.map_or_else(
+        || "nobody: both sides lose the fair fight (R17.4)".to_owned(),
+        name,
+    );
+    format!(
+        "\nResult after turn {}: {} wins ({:?})\nVictory points: {} {}, {} {}\nLosses: {} {}, {} {}\n",
+        o.turn,
+        winner,
+        o.reason,
+        name(Side::A),
+        o.vp[0],
+        name(Side::B),
+        o.vp[1],
+        name(Side::A),
+        o.losses[0],
+        name(Side::B),
+        o.losses[1]
+    )
+    .replace("nobody: both sides lose the fair fight (R17.4) wins", "nobody wins: both sides lose the fair fight (R17.4)")
+}

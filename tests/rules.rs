@@ -1,0 +1,379 @@
+//! The rules conformance suite: every `tests/rules/*.toml` is one small situation (a scenario),
+//! then a `[case]` section: the rule ids it proves, the side and phase, scripted dice, commands,
+//! and the expected event log, errors and end state. One failing case prints its rule ids, its
+//! file and a diff of the log.
+
+use std::path::Path;
+
+use counters::{
+    Catalog, Command, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side,
+    Source, State, execute,
+};
+use hexmap::{Hex, Label, TerrainTable};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    rules: Vec<String>,
+    side: String,
+    phase: String,
+    #[serde(default)]
+    dice: Vec<u8>,
+    commands: Vec<Cmd>,
+    #[serde(default)]
+    log: Vec<String>,
+    #[serde(default)]
+    expect: Vec<Expect>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Cmd {
+    #[serde(rename = "move")]
+    move_: Option<String>,
+    path: Option<Vec<String>>,
+    #[serde(default)]
+    double: bool,
+    assault: Option<String>,
+    units: Option<Vec<String>>,
+    overrun: Option<String>,
+    fire: Option<String>,
+    target: Option<String>,
+    /// A substring of the rule error the command must be rejected with.
+    rejected: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    unit: String,
+    at: Option<String>,
+    destroyed: Option<bool>,
+    disorganized: Option<bool>,
+    weakened: Option<bool>,
+    pinned: Option<bool>,
+    bogged: Option<bool>,
+}
+
+fn hex(s: &str) -> Hex {
+    s.parse::<Label>()
+        .expect("a hex label in the case")
+        .to_hex()
+}
+
+fn catalog() -> Catalog {
+    Catalog::load(&[
+        Source {
+            name: "soviet",
+            text: include_str!("../data/units/soviet.toml"),
+        },
+        Source {
+            name: "nato",
+            text: include_str!("../data/units/nato.toml"),
+        },
+    ])
+    .expect("the bundled catalog loads")
+}
+
+/// One compact line per event, naming units by their scenario ids.
+fn line(state: &State, e: &Event) -> Option<String> {
+    let n = |u: &counters::UnitId| state.units[u.index()].name.clone();
+    let l = |h: &Hex| Label::from_hex(*h).map_or_else(|| "off".into(), |l| l.to_string());
+    let dice = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+    Some(match e {
+        Event::Moved {
+            unit, path, cost, ..
+        } => {
+            format!(
+                "moved {} {} cost {cost}",
+                n(unit),
+                path.iter().map(l).collect::<Vec<_>>().join(" ")
+            )
+        }
+        Event::BogCheck {
+            unit,
+            die,
+            need,
+            bogged,
+        } => {
+            format!(
+                "bog {} die {die} need {need} {}",
+                n(unit),
+                if *bogged { "bogged" } else { "clear" }
+            )
+        }
+        Event::Fired { unit, target, roll } => format!(
+            "fire {} -> {} [{}] need {} hits {}",
+            n(unit),
+            n(target),
+            dice(&roll.dice),
+            roll.need,
+            roll.successes
+        ),
+        Event::Saves { unit, roll } => {
+            format!(
+                "saves {} [{}] need {} saved {}",
+                n(unit),
+                dice(&roll.dice),
+                roll.need,
+                roll.successes
+            )
+        }
+        Event::Pinned { unit } => format!("pinned {}", n(unit)),
+        Event::AssaultDeclared {
+            hex,
+            attackers,
+            defenders,
+        } => format!(
+            "assault {} by {} vs {}",
+            l(hex),
+            attackers.iter().map(n).collect::<Vec<_>>().join(","),
+            defenders.iter().map(n).collect::<Vec<_>>().join(",")
+        ),
+        Event::Leadership { hq, unit, bonus } => {
+            format!("leadership {} -> {} +{bonus}", n(hq), n(unit))
+        }
+        Event::AssaultRoll { unit, roll, .. } => {
+            format!(
+                "roll {} [{}] need {} hits {}",
+                n(unit),
+                dice(&roll.dice),
+                roll.need,
+                roll.successes
+            )
+        }
+        Event::HitsShared {
+            hits,
+            per_unit,
+            picks,
+            ..
+        } => format!(
+            "share {hits}: {}{}",
+            per_unit
+                .iter()
+                .map(|(u, k)| format!("{} {k}", n(u)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if picks.is_empty() {
+                String::new()
+            } else {
+                format!(" picks [{}]", dice(picks))
+            }
+        ),
+        Event::HitTaken { unit, effect } => format!("hit {} {effect:?}", n(unit)),
+        Event::HqHit { unit, die, effect } => format!("hq_hit {} die {die} {effect:?}", n(unit)),
+        Event::Dismounted { unit, hex } => format!("dismounted {} {}", n(unit), l(hex)),
+        Event::AssaultResult {
+            attacker_hits,
+            defender_hits,
+            outcome,
+            ..
+        } => {
+            format!("result attackers {attacker_hits} defenders {defender_hits} {outcome:?}")
+        }
+        Event::Retreated { unit, from, to } => {
+            format!("retreat {} {} -> {}", n(unit), l(from), l(to))
+        }
+        Event::NoRetreat { unit } => format!("no_retreat {}", n(unit)),
+        Event::Occupied { unit, hex } => format!("occupy {} {}", n(unit), l(hex)),
+        Event::OverrunDeclared {
+            unit,
+            hex,
+            beyond,
+            cost,
+        } => {
+            format!(
+                "overrun {} {} -> {} cost {cost}",
+                n(unit),
+                l(hex),
+                l(beyond)
+            )
+        }
+        Event::OverrunEnded {
+            unit,
+            broke_through,
+            at,
+        } => {
+            format!(
+                "overrun_end {} {} {}",
+                n(unit),
+                if *broke_through { "through" } else { "stopped" },
+                l(at)
+            )
+        }
+        _ => return None,
+    })
+}
+
+fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let split = text.find("\n[case]").ok_or("no [case] section")?;
+    #[derive(Deserialize)]
+    struct File {
+        case: Case,
+    }
+    let File { case } = toml::from_str(&text[split..]).map_err(|e| format!("[case]: {e}"))?;
+    let name = path.display().to_string();
+    let scenario = ScenarioFile::parse(&name, &text[..split])
+        .validate(catalog, terrain)
+        .map_err(|p| {
+            format!(
+                "scenario: {}",
+                p.iter()
+                    .map(|p| p.render(&text))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
+        })?;
+    let id = |s: &str| {
+        scenario
+            .unit_id(s)
+            .ok_or_else(|| format!("unknown unit `{s}` in [case]"))
+    };
+    let rules = Rules::new(&scenario, catalog);
+    let mut state = State::new(&scenario);
+    state.active = if scenario.sides[0].id == case.side {
+        Side::A
+    } else {
+        Side::B
+    };
+    state.phase = match case.phase.as_str() {
+        "movement" => Phase::Movement,
+        "fire" => Phase::Fire,
+        other => return Err(format!("unknown phase `{other}`")),
+    };
+    let mut dice = ScriptedDice::new(case.dice.clone());
+    let mut log = Vec::new();
+    for c in &case.commands {
+        let command = if let Some(u) = &c.move_ {
+            Command::Move {
+                unit: id(u)?,
+                path: c.path.iter().flatten().map(|h| hex(h)).collect(),
+                double: c.double,
+            }
+        } else if let Some(h) = &c.assault {
+            Command::Assault {
+                units: c
+                    .units
+                    .iter()
+                    .flatten()
+                    .map(|u| id(u))
+                    .collect::<Result<_, _>>()?,
+                hex: hex(h),
+            }
+        } else if let Some(u) = &c.overrun {
+            Command::Overrun {
+                unit: id(u)?,
+                hex: hex(c.target.as_deref().ok_or("overrun needs target")?),
+            }
+        } else if let Some(u) = &c.fire {
+            Command::Fire {
+                unit: id(u)?,
+                target: id(c.target.as_deref().ok_or("fire needs target")?)?,
+            }
+        } else {
+            return Err("a command needs move, assault, overrun or fire".into());
+        };
+        match (
+            execute(&mut state, &rules, &command, &mut dice),
+            &c.rejected,
+        ) {
+            (Ok(events), None) => log.extend(events.iter().filter_map(|e| line(&state, e))),
+            (Err(PlayError::Rule(e)), Some(want)) if e.to_string().contains(want.as_str()) => {
+                log.push(format!("rejected {e}"));
+            }
+            (Ok(_), Some(want)) => {
+                return Err(format!(
+                    "expected a rejection ({want}), the command was executed"
+                ));
+            }
+            (Err(e), _) => return Err(format!("command {command:?} failed: {e}")),
+        }
+    }
+    if std::env::var_os("HEXWAR_PRINT_LOG").is_some() {
+        eprintln!("{}:\n  {}", path.display(), log.join("\n  "));
+    }
+    if !dice.remaining().is_empty() {
+        return Err(format!(
+            "dice left unrolled: {:?}\nlog:\n{}",
+            dice.remaining(),
+            log.join("\n")
+        ));
+    }
+    if !case.log.is_empty() && log != case.log {
+        let mut diff = String::new();
+        for i in 0..log.len().max(case.log.len()) {
+            let (want, got) = (case.log.get(i), log.get(i));
+            let mark = if want == got { " " } else { "!" };
+            diff.push_str(&format!(
+                "{mark} want: {}\n{mark}  got: {}\n",
+                want.map_or("-", String::as_str),
+                got.map_or("-", String::as_str)
+            ));
+        }
+        return Err(format!("event log differs:\n{diff}"));
+    }
+    for e in &case.expect {
+        let u = state.unit(id(&e.unit)?);
+        let check = |what: &str, want: Option<bool>, got: bool| {
+            if want.is_some_and(|w| w != got) {
+                Err(format!("{}: expected {what} = {}, got {got}", e.unit, !got))
+            } else {
+                Ok(())
+            }
+        };
+        check("destroyed", e.destroyed, u.location == Location::Destroyed)?;
+        check("disorganized", e.disorganized, u.state.disorganized)?;
+        check("weakened", e.weakened, u.state.weakened)?;
+        check("pinned", e.pinned, u.state.pinned)?;
+        check("bogged", e.bogged, u.state.bogged)?;
+        if let Some(at) = &e.at
+            && state.hex_of(u.id) != Some(hex(at))
+        {
+            return Err(format!(
+                "{}: expected at {at}, got {:?}",
+                e.unit,
+                state.hex_of(u.id).and_then(Label::from_hex)
+            ));
+        }
+    }
+    let _ = case.rules;
+    Ok(())
+}
+
+#[test]
+fn conformance_cases() {
+    let catalog = catalog();
+    let terrain = TerrainTable::from_toml(include_str!("../data/terrain.toml")).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+    {
+        ran += 1;
+        if let Err(e) = run_case(f, &catalog, &terrain) {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            let ids = text
+                .lines()
+                .find(|l| l.starts_with("rules ="))
+                .unwrap_or("rules = ?")
+                .to_owned();
+            failures.push(format!("{} ({ids})\n{e}", f.display()));
+        }
+    }
+    assert!(ran > 0, "no conformance cases found");
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
