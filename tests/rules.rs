@@ -7,7 +7,7 @@ use std::path::Path;
 
 use counters::{
     Catalog, Command, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side,
-    Source, State, execute,
+    State, execute,
 };
 use hexmap::{Hex, Label, TerrainTable};
 use serde::Deserialize;
@@ -60,20 +60,6 @@ fn hex(s: &str) -> Hex {
     s.parse::<Label>()
         .expect("a hex label in the case")
         .to_hex()
-}
-
-fn catalog() -> Catalog {
-    Catalog::load(&[
-        Source {
-            name: "soviet",
-            text: include_str!("../data/units/soviet.toml"),
-        },
-        Source {
-            name: "nato",
-            text: include_str!("../data/units/nato.toml"),
-        },
-    ])
-    .expect("the bundled catalog loads")
 }
 
 /// One compact line per event, naming units by their scenario ids.
@@ -344,8 +330,8 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
 
 #[test]
 fn conformance_cases() {
-    let catalog = catalog();
-    let terrain = TerrainTable::from_toml(include_str!("../data/terrain.toml")).unwrap();
+    let catalog = counters::bundled::catalog();
+    let terrain = counters::bundled::terrain();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

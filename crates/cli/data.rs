@@ -24,17 +24,7 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
-const BUILTIN_TERRAIN: &str = include_str!("../../data/terrain.toml");
-const BUILTIN_CATALOG: [(&str, &str); 2] = [
-    (
-        "<built-in>/units/nato.toml",
-        include_str!("../../data/units/nato.toml"),
-    ),
-    (
-        "<built-in>/units/soviet.toml",
-        include_str!("../../data/units/soviet.toml"),
-    ),
-];
+use counters::bundled::{CATALOG as BUILTIN_CATALOG, TERRAIN as BUILTIN_TERRAIN};
 
 /// Files read, kept so that problems can be shown with line and column.
 #[derive(Default)]

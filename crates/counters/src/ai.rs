@@ -7,9 +7,8 @@ use hexmap::Hex;
 use crate::assault::plan_side;
 use crate::check::check;
 use crate::command::Command;
-use crate::dice::{Dice, OutOfDice};
-use crate::event::Event;
-use crate::execute::{PlayError, execute};
+use crate::dice::OutOfDice;
+use crate::exec::Exec;
 use crate::fire::{fire_dice, hit_number, save_number};
 use crate::ids::{Side, UnitId};
 use crate::scenario::Role;
@@ -18,23 +17,6 @@ use crate::unit::Location;
 
 fn p(need: u8) -> f64 {
     f64::from(7 - need.clamp(2, 6)) / 6.0
-}
-
-fn run(
-    state: &mut State,
-    rules: &Rules<'_>,
-    dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
-    c: &Command,
-) -> Result<bool, OutOfDice> {
-    match execute(state, rules, c, dice) {
-        Ok(mut e) => {
-            events.append(&mut e);
-            Ok(true)
-        }
-        Err(PlayError::Rule(_)) => Ok(false),
-        Err(PlayError::Dice(d)) => Err(d),
-    }
 }
 
 fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
@@ -65,39 +47,33 @@ fn expected(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) ->
 }
 
 /// Movement phase: assaults that favour the side, then the attacker's advance.
-pub(crate) fn movement(
-    state: &mut State,
-    rules: &Rules<'_>,
-    dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
-    side: Side,
-    skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules;
     let map = rules.map();
     // Assaults: every enemy hex next to our units, with all our units that may join.
-    let mut targets: Vec<Hex> = own(state, side, skip)
+    let mut targets: Vec<Hex> = own(x.state, side, skip)
         .iter()
-        .filter_map(|&u| state.hex_of(u))
+        .filter_map(|&u| x.state.hex_of(u))
         .flat_map(|h| map.neighbors(h).collect::<Vec<_>>())
-        .filter(|&h| state.occupied_by(h, side.other()))
+        .filter(|&h| x.state.occupied_by(h, side.other()))
         .collect();
     targets.sort_by_key(|&h| map.label(h));
     targets.dedup();
     for hex in targets {
-        let units: Vec<UnitId> = own(state, side, skip)
+        let units: Vec<UnitId> = own(x.state, side, skip)
             .into_iter()
             .filter(|&u| {
                 check(
-                    state,
-                    rules,
+                    x.state,
+                    &rules,
                     &Command::Assault {
                         units: vec![u],
                         hex,
                     },
                 )
                 .is_ok()
-                    || rules.typ(state.unit(u)).is_hq()
-                        && state
+                    || rules.typ(x.state.unit(u)).is_hq()
+                        && x.state
                             .hex_of(u)
                             .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
             })
@@ -106,12 +82,12 @@ pub(crate) fn movement(
             units: units.clone(),
             hex,
         };
-        if units.is_empty() || check(state, rules, &command).is_err() {
+        if units.is_empty() || check(x.state, &rules, &command).is_err() {
             continue;
         }
-        let (scored, received) = expected(state, rules, &units, hex);
+        let (scored, received) = expected(x.state, &rules, &units, hex);
         if scored > received && scored >= 1.0 {
-            run(state, rules, dice, events, &command)?;
+            x.command(&command)?.ok();
         }
     }
     if rules.scenario.sides[side.index()].role != Role::Attacker {
@@ -123,14 +99,14 @@ pub(crate) fn movement(
         .objectives
         .iter()
         .map(|o| o.hex)
-        .filter(|&h| !state.occupied_by(h, side) || state.occupied_by(h, side.other()))
+        .filter(|&h| !x.state.occupied_by(h, side) || x.state.occupied_by(h, side.other()))
         .collect();
-    for unit in own(state, side, skip) {
-        let u = state.unit(unit);
+    for unit in own(x.state, side, skip) {
+        let u = x.state.unit(unit);
         if u.state.moved || u.state.assaulted || u.state.bogged {
             continue;
         }
-        let Some(at) = state.hex_of(unit) else {
+        let Some(at) = x.state.hex_of(unit) else {
             continue;
         };
         let Some(&goal) = goals
@@ -145,7 +121,7 @@ pub(crate) fn movement(
         let class = rules.typ(u).move_class;
         let enemy = side.other();
         let Some((_, mut path)) = map.cheapest_path(at, goal, |_, to| {
-            if to != goal && state.occupied_by(to, enemy) {
+            if to != goal && x.state.occupied_by(to, enemy) {
                 None
             } else {
                 map.enter_cost(class, to)
@@ -153,7 +129,7 @@ pub(crate) fn movement(
         }) else {
             continue;
         };
-        if path.last().is_some_and(|&h| state.occupied_by(h, enemy)) {
+        if path.last().is_some_and(|&h| x.state.occupied_by(h, enemy)) {
             path.pop();
         }
         // The longest legal prefix of the path.
@@ -163,8 +139,8 @@ pub(crate) fn movement(
                 path: path.clone(),
                 double: false,
             };
-            if check(state, rules, &c).is_ok() {
-                run(state, rules, dice, events, &c)?;
+            if check(x.state, &rules, &c).is_ok() {
+                x.command(&c)?.ok();
                 break;
             }
             path.pop();
@@ -174,34 +150,29 @@ pub(crate) fn movement(
 }
 
 /// Fire phase: each unit fires at the enemy it expects to hurt most.
-pub(crate) fn fire(
-    state: &mut State,
-    rules: &Rules<'_>,
-    dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
-    side: Side,
-    skip: &[UnitId],
-) -> Result<(), OutOfDice> {
-    for unit in own(state, side, skip) {
+pub(crate) fn fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules;
+    for unit in own(x.state, side, skip) {
         let mut best: Option<(f64, UnitId)> = None;
-        for t in state
+        for t in x
+            .state
             .units
             .iter()
             .filter(|t| t.side != side && matches!(t.location, Location::Map(_)))
         {
             let c = Command::Fire { unit, target: t.id };
-            if check(state, rules, &c).is_err() {
+            if check(x.state, &rules, &c).is_err() {
                 continue;
             }
-            let value = f64::from(fire_dice(state, rules, unit))
-                * p(hit_number(state, rules, unit, t.id))
-                * (1.0 - p(save_number(state, rules, t.id)));
+            let value = f64::from(fire_dice(x.state, &rules, unit))
+                * p(hit_number(x.state, &rules, unit, t.id))
+                * (1.0 - p(save_number(x.state, &rules, t.id)));
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, t.id));
             }
         }
         if let Some((_, target)) = best {
-            run(state, rules, dice, events, &Command::Fire { unit, target })?;
+            x.command(&Command::Fire { unit, target })?.ok();
         }
     }
     Ok(())

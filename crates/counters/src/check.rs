@@ -52,6 +52,24 @@ pub fn points_left(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool)
     mp.saturating_sub(u32::from(state.spent[unit.index()]))
 }
 
+/// Whether the unit can pay `cost` movement points (R5.1); `one_hex`: the move is a single
+/// hex, which a unit that has not moved may always make.
+fn afford(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    cost: u32,
+    double: bool,
+    one_hex: bool,
+) -> Result<(), RuleError> {
+    let left = points_left(state, rules, unit, double);
+    let first_move = !state.unit(unit).state.moved && state.spent[unit.index()] == 0;
+    if cost > left && !(first_move && one_hex) {
+        return Err(RuleError::NotEnoughMovePoints { cost, left });
+    }
+    Ok(())
+}
+
 /// Whether one more of this unit may stand in `hex` (R3.1); `entering_only`: only passing
 /// through, which R3.2 forbids just for hexes already over the limit.
 fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, entering_only: bool) -> bool {
@@ -120,12 +138,7 @@ fn check_move(
         cost += c;
         prev = step;
     }
-    let left = points_left(state, rules, unit, double);
-    let first_move = !u.state.moved && state.spent[unit.index()] == 0;
-    if cost > left && !(first_move && path.len() == 1) {
-        return Err(RuleError::NotEnoughMovePoints { cost, left });
-    }
-    Ok(())
+    afford(state, rules, unit, cost, double, path.len() == 1)
 }
 
 fn check_assault(
@@ -169,11 +182,7 @@ fn check_assault(
         let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
             return Err(RuleError::Impassable(label(hex)));
         };
-        let left = points_left(state, rules, unit, false);
-        let first_move = !u.state.moved && state.spent[unit.index()] == 0;
-        if cost > left && !first_move {
-            return Err(RuleError::NotEnoughMovePoints { cost, left });
-        }
+        afford(state, rules, unit, cost, false, true)?;
     }
     if dice {
         Ok(())
@@ -231,11 +240,7 @@ fn check_overrun(
     let Some(cost) = crate::overrun::overrun_cost(rules, state, unit, from, hex) else {
         return Err(RuleError::Impassable(label(beyond)));
     };
-    let left = points_left(state, rules, unit, false);
-    if cost > left {
-        return Err(RuleError::NotEnoughMovePoints { cost, left });
-    }
-    Ok(())
+    afford(state, rules, unit, cost, false, false)
 }
 
 fn check_fire(

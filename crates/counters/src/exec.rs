@@ -1,11 +1,13 @@
 //! The executor: builds events from a checked command, applying each as it is made, so that
 //! later steps of the same command see its earlier effects. State changes only by `apply`.
 
+use crate::command::{Command, RuleError};
 use crate::dice::{Dice, OutOfDice};
 use crate::event::{Event, Roll};
 use crate::state::{Rules, State};
+use crate::{assault, check, fire, movement, overrun};
 
-/// Carries what executing a command needs.
+/// Carries what playing needs: the state, the rules, the dice and the event log.
 pub(crate) struct Exec<'s, 'r> {
     pub state: &'s mut State,
     pub rules: Rules<'r>,
@@ -28,5 +30,22 @@ impl Exec<'_, '_> {
     /// One die.
     pub fn d6(&mut self) -> Result<u8, OutOfDice> {
         self.dice.d6()
+    }
+
+    /// Checks a command and, if legal, executes it. The outer error is the dice running out;
+    /// the inner one is the rule that forbids the command (nothing was changed).
+    pub fn command(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice> {
+        if let Err(why) = check::check(self.state, &self.rules, command) {
+            return Ok(Err(why));
+        }
+        match command {
+            Command::Move { unit, path, double } => movement::execute(self, *unit, path, *double)?,
+            Command::Assault { units, hex } => {
+                assault::resolve(self, units, *hex)?;
+            }
+            Command::Overrun { unit, hex } => overrun::resolve(self, *unit, *hex)?,
+            Command::Fire { unit, target } => fire::execute(self, *unit, *target)?,
+        }
+        Ok(Ok(()))
     }
 }

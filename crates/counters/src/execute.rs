@@ -1,11 +1,11 @@
-//! R4.4: executing a command: `check` first, then the events of the rule area it belongs to.
+//! R4.4: executing a command from outside the crate: `check` first, then the events of the rule
+//! area it belongs to.
 
 use crate::command::{Command, RuleError};
 use crate::dice::{Dice, OutOfDice};
 use crate::event::Event;
 use crate::exec::Exec;
 use crate::state::{Rules, State};
-use crate::{assault, check, fire, movement, overrun};
 
 /// Why a command was not executed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -28,7 +28,6 @@ pub fn execute(
     command: &Command,
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, PlayError> {
-    check::check(state, rules, command)?;
     let mut events = Vec::new();
     let mut x = Exec {
         state,
@@ -36,13 +35,6 @@ pub fn execute(
         dice,
         events: &mut events,
     };
-    match command {
-        Command::Move { unit, path, double } => movement::execute(&mut x, *unit, path, *double)?,
-        Command::Assault { units, hex } => {
-            assault::resolve(&mut x, units, *hex)?;
-        }
-        Command::Overrun { unit, hex } => overrun::resolve(&mut x, *unit, *hex)?,
-        Command::Fire { unit, target } => fire::execute(&mut x, *unit, *target)?,
-    }
+    x.command(command)??;
     Ok(events)
 }

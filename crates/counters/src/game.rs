@@ -9,7 +9,6 @@ use crate::command::Command;
 use crate::dice::{Dice, OutOfDice};
 use crate::event::{EndReason, Event, Phase};
 use crate::exec::Exec;
-use crate::execute::{PlayError, execute};
 use crate::ids::{Side, UnitId};
 use crate::scenario::{Arrival, OrderAction, Role};
 use crate::state::{Rules, State};
@@ -23,84 +22,63 @@ use crate::{rally, victory};
 pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>), OutOfDice> {
     let mut state = State::new(rules.scenario);
     let mut events = Vec::new();
+    let mut x = Exec {
+        state: &mut state,
+        rules: *rules,
+        dice,
+        events: &mut events,
+    };
     let order = [rules.scenario.first, rules.scenario.first.other()];
     'game: for turn in 1..=rules.scenario.turns {
         for side in order {
-            player_turn(&mut state, rules, dice, &mut events, turn, side)?;
-            if state.outcome.is_some() {
+            player_turn(&mut x, turn, side)?;
+            if x.state.outcome.is_some() {
                 break 'game;
             }
         }
     }
-    if state.outcome.is_none() {
-        let mut x = Exec {
-            state: &mut state,
-            rules: *rules,
-            dice,
-            events: &mut events,
-        };
+    if x.state.outcome.is_none() {
         victory::turn_limit(&mut x);
     }
     Ok((state, events))
 }
 
-fn player_turn(
-    state: &mut State,
-    rules: &Rules<'_>,
-    dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
-    turn: u32,
-    side: Side,
-) -> Result<(), OutOfDice> {
-    {
-        let mut x = Exec {
-            state,
-            rules: *rules,
-            dice,
-            events,
-        };
-        x.emit(Event::TurnStarted { turn, side });
-        // R17.1: the attacker wins by holding an objective at the start of its turn.
-        if rules.scenario.sides[side.index()].role == Role::Attacker
-            && victory::attacker_holds_objective(x.state, rules)
-        {
-            victory::end(&mut x, Some(side), EndReason::Objective);
-            return Ok(());
-        }
-        victory::company_morale(&mut x, side)?;
-        if x.state.outcome.is_some() {
-            return Ok(());
-        }
-        arrivals(&mut x, side, turn);
-        rally::rally(&mut x, side)?;
-        x.emit(Event::PhaseStarted {
-            phase: Phase::Movement,
-        });
-        rally::unbog(&mut x, side)?;
+/// One player turn (R4.2): start, movement, fire, end.
+pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
+    start_of_turn(x, turn, side)?;
+    if x.state.outcome.is_some() {
+        return Ok(());
     }
-    let ordered = orders(state, rules, dice, events, turn, side, Phase::Movement)?;
-    ai::movement(state, rules, dice, events, side, &ordered)?;
-    push(
-        state,
-        rules,
-        events,
-        Event::PhaseStarted { phase: Phase::Fire },
-    );
-    let ordered = orders(state, rules, dice, events, turn, side, Phase::Fire)?;
-    ai::fire(state, rules, dice, events, side, &ordered)?;
-    push(
-        state,
-        rules,
-        events,
-        Event::PhaseStarted { phase: Phase::End },
-    );
-    push(state, rules, events, Event::TurnEnded { side });
+    x.emit(Event::PhaseStarted {
+        phase: Phase::Movement,
+    });
+    rally::unbog(x, side)?;
+    let ordered = orders(x, turn, side, Phase::Movement)?;
+    ai::movement(x, side, &ordered)?;
+    x.emit(Event::PhaseStarted { phase: Phase::Fire });
+    let ordered = orders(x, turn, side, Phase::Fire)?;
+    ai::fire(x, side, &ordered)?;
+    x.emit(Event::PhaseStarted { phase: Phase::End });
+    x.emit(Event::TurnEnded { side });
     Ok(())
 }
 
-fn push(state: &mut State, rules: &Rules<'_>, events: &mut Vec<Event>, e: Event) {
-    state.apply(rules, &e);
-    events.push(e);
+/// The start of a player turn (R4.2 step 1): the attacker's objective check (R17.1), company
+/// morale (R17.2), arrivals, rally (R12).
+pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
+    x.emit(Event::TurnStarted { turn, side });
+    if x.rules.scenario.sides[side.index()].role == Role::Attacker
+        && victory::attacker_holds_objective(x.state, &x.rules)
+    {
+        victory::end(x, Some(side), EndReason::Objective);
+        return Ok(());
+    }
+    victory::company_morale(x, side)?;
+    if x.state.outcome.is_some() {
+        return Ok(());
+    }
+    arrivals(x, side, turn);
+    rally::rally(x, side)
 }
 
 /// Reserves due this turn, and ambushes, enter in the first free hex of their zone.
@@ -146,19 +124,17 @@ fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
 /// Carries out this turn's orders for one phase; rejected ones are reported (R4.4). Returns the
 /// units that had an order this turn (the AI leaves them alone).
 fn orders(
-    state: &mut State,
-    rules: &Rules<'_>,
-    dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
+    x: &mut Exec<'_, '_>,
     turn: u32,
     side: Side,
     phase: Phase,
 ) -> Result<Vec<UnitId>, OutOfDice> {
+    let rules = x.rules;
     let mine: Vec<_> = rules
         .scenario
         .orders
         .iter()
-        .filter(|o| o.turn == turn && state.unit(o.unit).side == side)
+        .filter(|o| o.turn == turn && x.state.unit(o.unit).side == side)
         .collect();
     let ordered = mine.iter().map(|o| o.unit).collect();
     let mut done_assaults: Vec<Hex> = Vec::new();
@@ -191,18 +167,13 @@ fn orders(
             },
             _ => continue,
         };
-        match execute(state, rules, &command, dice) {
-            Ok(mut e) => events.append(&mut e),
-            Err(PlayError::Rule(why)) => {
-                let e = Event::OrderRejected {
-                    turn,
-                    unit: o.unit,
-                    order: describe(rules, &o.action),
-                    reason: why.to_string(),
-                };
-                push(state, rules, events, e);
-            }
-            Err(PlayError::Dice(d)) => return Err(d),
+        if let Err(why) = x.command(&command)? {
+            x.emit(Event::OrderRejected {
+                turn,
+                unit: o.unit,
+                order: describe(&rules, &o.action),
+                reason: why.to_string(),
+            });
         }
     }
     Ok(ordered)

@@ -5,6 +5,7 @@
 
 mod ai;
 mod assault;
+pub mod bundled;
 mod catalog;
 mod check;
 mod command;

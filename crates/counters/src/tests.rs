@@ -5,21 +5,11 @@ use hexmap::{Label, TerrainTable};
 use crate::*;
 
 fn catalog() -> Catalog {
-    Catalog::load(&[
-        Source {
-            name: "soviet.toml",
-            text: include_str!("../../../data/units/soviet.toml"),
-        },
-        Source {
-            name: "nato.toml",
-            text: include_str!("../../../data/units/nato.toml"),
-        },
-    ])
-    .unwrap()
+    bundled::catalog()
 }
 
 fn terrain() -> TerrainTable {
-    TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap()
+    bundled::terrain()
 }
 
 fn scenario(text: &str) -> Result<Scenario, Vec<Problem>> {
