@@ -115,6 +115,7 @@ fn a_broken_catalog_is_reported_with_its_line() {
     );
 }
 
+/// R2.1, R2.2: every stat of a unit type, HQ leadership full and weakened.
 #[test]
 fn units_json_has_every_stat_with_nulls() {
     let out = hexwar(&["units", "--json"]);
@@ -208,6 +209,7 @@ fn run_plays_every_bundled_scenario_to_the_end_for_many_seeds() {
     }
 }
 
+/// R0.3: the same scenario, seed and orders give the same game, event for event.
 #[test]
 fn run_is_deterministic_for_a_seed_and_prints_it() {
     let a = hexwar(&["run", "scenarios/dawn_assault.toml", "--seed", "7"]);

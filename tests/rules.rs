@@ -20,11 +20,38 @@ struct Case {
     phase: String,
     #[serde(default)]
     dice: Vec<u8>,
+    #[serde(default)]
     commands: Vec<Cmd>,
+    /// After the commands, run the start of this side's next player turn (R4.2).
+    then_start: Option<String>,
     #[serde(default)]
     log: Vec<String>,
+    /// For whole games: lines that must appear in the log, in this order.
+    #[serde(default)]
+    log_includes: Vec<String>,
     #[serde(default)]
     expect: Vec<Expect>,
+    /// Expected result: `winner` ("none" for both losing), `reason`, `vp`.
+    result: Option<ExpectResult>,
+    /// Line of sight checks on the case's map (R1.3).
+    #[serde(default)]
+    los: Vec<Los>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectResult {
+    winner: String,
+    reason: String,
+    vp: [u8; 2],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Los {
+    from: String,
+    to: String,
+    sees: bool,
 }
 
 #[derive(Deserialize)]
@@ -54,6 +81,7 @@ struct Expect {
     weakened: Option<bool>,
     pinned: Option<bool>,
     bogged: Option<bool>,
+    gone_to_ground: Option<bool>,
 }
 
 fn hex(s: &str) -> Hex {
@@ -176,6 +204,46 @@ fn line(state: &State, e: &Event) -> Option<String> {
                 l(beyond)
             )
         }
+        Event::TurnStarted { turn, side } => format!("turn {turn} {side:?}"),
+        Event::MoraleTest {
+            side,
+            die,
+            need,
+            passed,
+        } => {
+            format!(
+                "morale {side:?} die {die} need {need} {}",
+                if *passed { "passed" } else { "failed" }
+            )
+        }
+        Event::RallyTest {
+            unit,
+            marker,
+            dice: d,
+            need,
+            passed,
+        } => format!(
+            "rally {} {marker:?} [{}] need {need} {}",
+            n(unit),
+            dice(d),
+            if *passed { "passed" } else { "failed" }
+        ),
+        Event::Arrived { unit, hex } => format!("arrived {} {}", n(unit), l(hex)),
+        Event::OrderRejected {
+            unit,
+            order,
+            reason,
+            ..
+        } => format!("order rejected {} {order}: {reason}", n(unit)),
+        Event::BattleEnded { outcome } => format!(
+            "ended {:?} winner {} vp {}:{}",
+            outcome.reason,
+            outcome
+                .winner
+                .map_or("none".to_owned(), |w| format!("{w:?}")),
+            outcome.vp[0],
+            outcome.vp[1]
+        ),
         Event::OverrunEnded {
             unit,
             broke_through,
@@ -224,13 +292,37 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     } else {
         Side::B
     };
-    state.phase = match case.phase.as_str() {
-        "movement" => Phase::Movement,
-        "fire" => Phase::Fire,
-        other => return Err(format!("unknown phase `{other}`")),
+    let side_of = |name: &str| -> Result<Side, String> {
+        scenario
+            .sides
+            .iter()
+            .position(|s| s.id == name)
+            .map(|i| if i == 0 { Side::A } else { Side::B })
+            .ok_or_else(|| format!("unknown side `{name}`"))
     };
     let mut dice = ScriptedDice::new(case.dice.clone());
     let mut log = Vec::new();
+    for c in &case.los {
+        let sees = scenario.map.sees(hex(&c.from), hex(&c.to), |_| false);
+        if sees != c.sees {
+            return Err(format!(
+                "LOS {} -> {}: expected {}, got {sees}",
+                c.from, c.to, c.sees
+            ));
+        }
+    }
+    state.phase = match case.phase.as_str() {
+        "movement" => Phase::Movement,
+        "fire" => Phase::Fire,
+        "start" => Phase::Start,
+        "game" => {
+            let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
+            state = end;
+            log.extend(events.iter().filter_map(|e| line(&state, e)));
+            Phase::End
+        }
+        other => return Err(format!("unknown phase `{other}`")),
+    };
     for c in &case.commands {
         let command = if let Some(u) = &c.move_ {
             Command::Move {
@@ -277,6 +369,13 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             (Err(e), _) => return Err(format!("command {command:?} failed: {e}")),
         }
     }
+    if let Some(next) = &case.then_start {
+        let side = side_of(next)?;
+        let turn = state.turn;
+        let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
+            .map_err(|e| e.to_string())?;
+        log.extend(events.iter().filter_map(|e| line(&state, e)));
+    }
     if std::env::var_os("HEXWAR_PRINT_LOG").is_some() {
         eprintln!("{}:\n  {}", path.display(), log.join("\n  "));
     }
@@ -300,6 +399,28 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
         return Err(format!("event log differs:\n{diff}"));
     }
+    let mut rest = log.iter();
+    for want in &case.log_includes {
+        if !rest.any(|got| got == want) {
+            return Err(format!(
+                "log lacks, in order: {want}\nlog:\n{}",
+                log.join("\n")
+            ));
+        }
+    }
+    if let Some(r) = &case.result {
+        let o = state.outcome.as_ref().ok_or("the battle did not end")?;
+        let winner = o
+            .winner
+            .map_or("none".to_owned(), |w| scenario.sides[w.index()].id.clone());
+        let got = (winner, format!("{:?}", o.reason), o.vp);
+        if got != (r.winner.clone(), r.reason.clone(), r.vp) {
+            return Err(format!(
+                "result: expected {:?}, got {got:?}",
+                (&r.winner, &r.reason, r.vp)
+            ));
+        }
+    }
     for e in &case.expect {
         let u = state.unit(id(&e.unit)?);
         let check = |what: &str, want: Option<bool>, got: bool| {
@@ -314,6 +435,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         check("weakened", e.weakened, u.state.weakened)?;
         check("pinned", e.pinned, u.state.pinned)?;
         check("bogged", e.bogged, u.state.bogged)?;
+        check("gone_to_ground", e.gone_to_ground, u.state.gone_to_ground)?;
         if let Some(at) = &e.at
             && state.hex_of(u.id) != Some(hex(at))
         {

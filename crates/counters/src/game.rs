@@ -43,6 +43,29 @@ pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>
     Ok((state, events))
 }
 
+/// Runs the start of a player turn (R4.2 step 1) on `state` and returns its events: used by
+/// tests and tools that script a situation turn by turn.
+///
+/// # Errors
+/// Only [`OutOfDice`], with scripted dice.
+pub fn start_turn(
+    state: &mut State,
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    turn: u32,
+    side: Side,
+) -> Result<Vec<Event>, OutOfDice> {
+    let mut events = Vec::new();
+    let mut x = Exec {
+        state,
+        rules: *rules,
+        dice,
+        events: &mut events,
+    };
+    start_of_turn(&mut x, turn, side)?;
+    Ok(events)
+}
+
 /// One player turn (R4.2): start, movement, fire, end.
 pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
     start_of_turn(x, turn, side)?;

@@ -35,7 +35,7 @@ pub use dice::{Dice, GameRng, OutOfDice, ScriptedDice, clamp_need, passes, pick_
 pub use event::{AssaultOutcome, EndReason, Event, HitEffect, Marker, Outcome, Phase, Roll};
 pub use execute::{PlayError, execute};
 pub use fire::{concealed, fire_dice, hit_number, save_number};
-pub use game::play;
+pub use game::{play, start_turn};
 pub use hits::hit_effect;
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use load::{Problem, line_col};
