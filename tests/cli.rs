@@ -183,7 +183,7 @@ fn show_of_a_broken_file_exits_2() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for cmd in ["check", "show", "units", "run"] {
+    for cmd in ["check", "show", "units", "run", "odds"] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());
         assert!(stdout(&out).contains("Example"), "{cmd}");
@@ -228,4 +228,59 @@ fn run_is_deterministic_for_a_seed_and_prints_it() {
 fn run_rejects_zero_turns() {
     let out = hexwar(&["run", "scenarios/dawn_assault.toml", "--turns", "0"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn odds_json_is_exact_and_sums_to_one() {
+    // The seed's example: a BTR-70 (1 die) with its regimental HQ (+2) rolls 3 dice at 4+ against
+    // an M113 that rolls 1. Destroyed needs 2 hits of 3: 1/2. Retreat: exactly 1 hit (3/8) while
+    // the M113 misses (1/2): 3/16.
+    let out = hexwar(&["odds", "btr70,hq_mrr", "vs", "m113", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["exact"], true);
+    let f = |k: &str| v[k].as_f64().unwrap();
+    assert!((f("defender_destroyed") - 0.5).abs() < 1e-12);
+    assert!((f("defender_retreats") - 3.0 / 16.0).abs() < 1e-12);
+    assert!((f("attacker_wins") - f("defender_destroyed") - f("defender_retreats")).abs() < 1e-12);
+    assert!((f("attacker_wins") + f("defender_holds") - 1.0).abs() < 1e-12);
+    assert_eq!(
+        v["attacker_hits"].as_array().unwrap().len(),
+        4,
+        "0 to 3 hits"
+    );
+    assert!((f("attacker_hits_mean") - 1.5).abs() < 1e-12);
+}
+
+#[test]
+fn odds_overrun_reports_break_through() {
+    let out = hexwar(&["odds", "t72 vs mech_inf", "--overrun", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // Breaks through when all 3 infantry dice miss: 1/8.
+    assert!((v["all_break_through"].as_f64().unwrap() - 0.125).abs() < 1e-12);
+    assert!(v["defenders_destroyed"].as_f64().unwrap() > 0.9);
+}
+
+#[test]
+fn odds_rejects_bad_input_with_status_2() {
+    for (args, message) in [
+        (vec!["odds", "t99 vs m1"], "unknown unit type `t99`"),
+        (vec!["odds", "t72 m1"], "expected `ATTACKERS vs DEFENDERS`"),
+        (vec!["odds", "t72:sleepy vs m1"], "unknown state `sleepy`"),
+        (vec!["odds", "sa9 vs m1"], "R9.10"),
+        (vec!["odds", "t72 vs m1", "--overrun"], "R10.1"),
+        (
+            vec!["odds", "t72 vs m1", "--terrain", "lava"],
+            "unknown terrain `lava`",
+        ),
+        (
+            vec!["odds", "t72 vs m1", "--counterattacks", "on"],
+            "not built yet",
+        ),
+    ] {
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
 }

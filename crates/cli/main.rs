@@ -1,6 +1,7 @@
 //! The `hexwar` command line: a thin layer over the `hexmap` and `counters` crates.
 
 mod data;
+mod odds;
 mod run;
 mod show;
 mod units;
@@ -62,6 +63,34 @@ enum Command {
         #[arg(long)]
         turns: Option<u32>,
         /// JSON Lines: one event per line, the last line the result.
+        #[arg(long)]
+        json: bool,
+        /// Unit catalog folder.
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
+    /// Exact odds of an assault (or an overrun) between two stacks, by dynamic programming.
+    ///
+    /// Units are catalog ids, comma-separated, each with optional states `:weakened` and
+    /// `:disorganized`. HQ leadership goes to the attacking unit it helps most (R8.1).
+    #[command(
+        after_help = "Examples:\n  hexwar odds btr70,hq_mrr vs m2:disorganized\n  hexwar odds mr_coy vs t72 --terrain city --json\n  hexwar odds t72 vs mech_inf --overrun"
+    )]
+    Odds {
+        /// `ATTACKERS vs DEFENDERS`, e.g. `btr70,hq_mrr vs m2:disorganized`.
+        #[arg(required = true, num_args = 1.., value_name = "ATTACKERS vs DEFENDERS")]
+        matchup: Vec<String>,
+        /// Terrain of the defended hex.
+        #[arg(long, default_value = "clear")]
+        terrain: String,
+        /// An overrun by one vehicle (R10) instead of an assault.
+        #[arg(long)]
+        overrun: bool,
+        /// Counterattacks (R11). Only `off` exists until R11 is built.
+        #[arg(long, default_value = "off", value_parser = ["off", "on"])]
+        counterattacks: String,
+        /// Print JSON (keys: attacker_wins, defender_destroyed, defender_retreats,
+        /// defender_holds, attacker_hits, defender_hits, their means, exact).
         #[arg(long)]
         json: bool,
         /// Unit catalog folder.
@@ -151,6 +180,34 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 print!("{}", run::narrative(&rules, seed, &events, &end));
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Odds {
+            matchup,
+            terrain,
+            overrun,
+            counterattacks,
+            json,
+            catalog,
+        } => {
+            if counterattacks == "on" {
+                return Err(BadInput(
+                    "--counterattacks on: counterattacks (R11) are not built yet; use --counterattacks off".to_owned(),
+                )
+                .into());
+            }
+            let cwd = std::env::current_dir()?;
+            let catalog =
+                CatalogDir::resolve(catalog.as_deref(), &cwd).load(&mut Texts::default())?;
+            let table = counters::bundled::terrain();
+            let text = matchup.join(" ");
+            let request = odds::Request {
+                matchup: &text,
+                terrain: &terrain,
+                overrun,
+                json,
+            };
+            println!("{}", odds::run(&catalog, &table, &request)?.trim_end());
             Ok(ExitCode::SUCCESS)
         }
         Command::Units { json, catalog } => {

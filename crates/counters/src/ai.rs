@@ -1,19 +1,22 @@
 //! R4.4: the default AI. It proposes commands and keeps those `check` accepts; it never draws
 //! from the dice to decide. The attacker advances on objectives and assaults where the
-//! expected hits favour it; everyone fires at the target where it expects the most damage.
+//! exact odds favour it; everyone fires at the target where it expects the most damage.
 
 use hexmap::Hex;
 
-use crate::assault::plan_side;
 use crate::check::check;
 use crate::command::Command;
 use crate::dice::OutOfDice;
 use crate::exec::Exec;
 use crate::fire::{fire_dice, hit_number, save_number};
 use crate::ids::{Side, UnitId};
+use crate::odds::assault_odds;
 use crate::scenario::Role;
-use crate::state::{Rules, State};
+use crate::state::State;
 use crate::unit::Location;
+
+/// The AI assaults when the attackers win with more than this probability.
+const ASSAULT_THRESHOLD: f64 = 0.5;
 
 fn p(need: u8) -> f64 {
     f64::from(7 - need.clamp(2, 6)) / 6.0
@@ -28,22 +31,6 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
         })
         .map(|u| u.id)
         .collect()
-}
-
-/// Expected hits each side scores in an assault (R9), from the dice plan.
-fn expected(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> (f64, f64) {
-    let side = state.unit(attackers[0]).side;
-    let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
-    let e = |plan: crate::assault::SidePlan| {
-        plan.rolls
-            .iter()
-            .map(|r| f64::from(r.dice) * p(r.need))
-            .sum::<f64>()
-    };
-    (
-        e(plan_side(state, rules, attackers, &defenders, hex, true)),
-        e(plan_side(state, rules, &defenders, attackers, hex, false)),
-    )
 }
 
 /// Movement phase: assaults that favour the side, then the attacker's advance.
@@ -85,8 +72,8 @@ pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Res
         if units.is_empty() || check(x.state, &rules, &command).is_err() {
             continue;
         }
-        let (scored, received) = expected(x.state, &rules, &units, hex);
-        if scored > received && scored >= 1.0 {
+        // Assault when the exact odds favour it (R9).
+        if assault_odds(x.state, &rules, &units, hex).attacker_wins > ASSAULT_THRESHOLD {
             x.command(&command)?.ok();
         }
     }

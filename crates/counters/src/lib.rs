@@ -19,6 +19,7 @@ mod hits;
 mod ids;
 mod load;
 mod movement;
+mod odds;
 mod overrun;
 mod rally;
 mod scenario;
@@ -39,6 +40,10 @@ pub use game::{play, start_turn};
 pub use hits::hit_effect;
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use load::{Problem, line_col};
+pub use odds::{
+    AssaultOdds, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, OverrunOdds, assault_odds,
+    hits_distribution, matchup, matchup_state, overrun_odds,
+};
 pub use overrun::overrun_cost;
 pub use rally::in_command;
 pub use scenario::{

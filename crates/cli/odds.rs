@@ -1,0 +1,174 @@
+//! `hexwar odds`: exact probabilities of an assault or an overrun between two stacks.
+
+use std::fmt::Write as _;
+
+use counters::{
+    Catalog, Combatant, Command, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, UnitId, UnitState,
+    assault_odds, check, matchup, matchup_state, overrun_odds,
+};
+use hexmap::TerrainTable;
+
+use crate::data::BadInput;
+
+/// What the user asked for.
+pub struct Request<'a> {
+    /// `ATTACKERS vs DEFENDERS`, as typed.
+    pub matchup: &'a str,
+    /// Terrain of the defended hex.
+    pub terrain: &'a str,
+    /// An overrun rather than an assault.
+    pub overrun: bool,
+    /// JSON output.
+    pub json: bool,
+}
+
+fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Combatant>, BadInput> {
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let mut parts = item.split(':');
+        let id = parts.next().unwrap_or_default();
+        let type_id = catalog
+            .id(id)
+            .ok_or_else(|| BadInput(format!("unknown unit type `{id}` (see `hexwar units`)")))?;
+        let mut state = UnitState::default();
+        for p in parts {
+            match p {
+                "weakened" => state.weakened = true,
+                "disorganized" => state.disorganized = true,
+                other => {
+                    return Err(BadInput(format!(
+                        "unknown state `{other}` for `{id}`: use :weakened or :disorganized"
+                    )));
+                }
+            }
+        }
+        if state.weakened && catalog.get(type_id).steps < 2 {
+            return Err(BadInput(format!(
+                "`{id}` has one step and cannot be weakened"
+            )));
+        }
+        out.push(Combatant { type_id, state });
+    }
+    if out.is_empty() {
+        return Err(BadInput("each side needs at least one unit".to_owned()));
+    }
+    Ok(out)
+}
+
+/// Computes and renders the odds.
+pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result<String, BadInput> {
+    let Some((att, def)) = req.matchup.split_once(" vs ") else {
+        return Err(BadInput(format!(
+            "expected `ATTACKERS vs DEFENDERS`, e.g. `btr70,hq_mrr vs m2:disorganized`; got `{}`",
+            req.matchup
+        )));
+    };
+    let terrain = table.by_name(req.terrain).ok_or_else(|| {
+        let known: Vec<&str> = table.iter().map(|(_, t)| t.id.as_str()).collect();
+        BadInput(format!(
+            "unknown terrain `{}`; known: {}",
+            req.terrain,
+            known.join(", ")
+        ))
+    })?;
+    let (attackers, defenders) = (parse_side(catalog, att)?, parse_side(catalog, def)?);
+    let scenario = matchup(catalog, table, terrain, &attackers, &defenders);
+    let rules = Rules::new(&scenario, catalog);
+    let state = matchup_state(&scenario);
+    let hex = MATCHUP_DEFENDERS.to_hex();
+    let ids: Vec<UnitId> = state
+        .units
+        .iter()
+        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
+        .map(|u| u.id)
+        .collect();
+    let names = |list: &[Combatant]| -> String {
+        list.iter()
+            .map(|c| catalog.get(c.type_id).id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let head = format!(
+        "{} vs {} in {}",
+        names(&attackers),
+        names(&defenders),
+        req.terrain
+    );
+    if req.overrun {
+        if ids.len() != 1 {
+            return Err(BadInput(
+                "an overrun is made by one vehicle at a time (R10.1)".to_owned(),
+            ));
+        }
+        let command = Command::Overrun { unit: ids[0], hex };
+        check(&state, &rules, &command).map_err(|e| BadInput(format!("{head}: {e}")))?;
+        let o = overrun_odds(&state, &rules, ids[0], hex);
+        if req.json {
+            return Ok(serde_json::to_string_pretty(&o).unwrap_or_default());
+        }
+        let mut out = format!("OVERRUN: {head}\n");
+        let _ = writeln!(out, "  breaks through        {}", pct(o.all_break_through));
+        let _ = writeln!(
+            out,
+            "  defenders destroyed   {}",
+            pct(o.defenders_destroyed)
+        );
+        let _ = writeln!(
+            out,
+            "  hits by the vehicle   {}",
+            dist(&o.attacker_hits, o.attacker_hits_mean)
+        );
+        let _ = writeln!(
+            out,
+            "  hits by the infantry  {}",
+            dist(&o.defender_hits, o.defender_hits_mean)
+        );
+        out.push_str("Exact: computed over every die and every random share of hits (R7, R10).\n");
+        return Ok(out);
+    }
+    let command = Command::Assault {
+        units: ids.clone(),
+        hex,
+    };
+    check(&state, &rules, &command).map_err(|e| BadInput(format!("{head}: {e}")))?;
+    let o = assault_odds(&state, &rules, &ids, hex);
+    if req.json {
+        let mut v = serde_json::to_value(&o).unwrap_or_default();
+        v["counterattacks"] = serde_json::Value::Bool(false);
+        return Ok(serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
+    let mut out = format!("ASSAULT: {head}\n");
+    let _ = writeln!(out, "  attacker wins         {}", pct(o.attacker_wins));
+    let _ = writeln!(out, "    defender destroyed  {}", pct(o.defender_destroyed));
+    let _ = writeln!(out, "    defender retreats   {}", pct(o.defender_retreats));
+    let _ = writeln!(out, "  defender holds        {}", pct(o.defender_holds));
+    let _ = writeln!(
+        out,
+        "  hits by the attackers {}",
+        dist(&o.attacker_hits, o.attacker_hits_mean)
+    );
+    let _ = writeln!(
+        out,
+        "  hits by the defenders {}",
+        dist(&o.defender_hits, o.defender_hits_mean)
+    );
+    out.push_str(
+        "Exact: computed over every die and every random share of hits (R7-R9), one round with\n\
+         counterattacks off; a retreat is assumed to find a legal hex (R9.9 depends on the map).\n",
+    );
+    Ok(out)
+}
+
+fn pct(p: f64) -> String {
+    format!("{:>7.3}%", p * 100.0)
+}
+
+fn dist(d: &[f64], mean: f64) -> String {
+    let cells: Vec<String> = d
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p >= 0.0005)
+        .map(|(k, p)| format!("{k}:{:.1}%", p * 100.0))
+        .collect();
+    format!("mean {mean:.3}  [{}]", cells.join(" "))
+}

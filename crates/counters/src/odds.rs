@@ -1,0 +1,311 @@
+//! R7, R8, R9, R10: exact odds of an assault or an overrun, by dynamic programming over the dice
+//! and the sharing of hits, never by sampling. The dice plans come from the same `plan_side` the
+//! engine uses, so the odds cannot drift from play.
+
+use hexmap::{Hex, Label, Map, TerrainId, TerrainTable};
+
+use crate::assault::plan_side;
+use crate::catalog::{Catalog, UnitClass};
+use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
+use crate::scenario::{Arrival, Formation, Role, RuleSwitches, Scenario, SideInfo, TimeOfDay};
+use crate::state::{Rules, State};
+use crate::unit::{Location, Unit, UnitState};
+
+/// Probabilities of an assault round (R9.8), exact.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AssaultOdds {
+    /// The attackers take the hex: `defender_destroyed + defender_retreats`.
+    pub attacker_wins: f64,
+    /// Every defender is destroyed.
+    pub defender_destroyed: f64,
+    /// The defenders took more hits and retreat (assuming a legal retreat hex, R9.9).
+    pub defender_retreats: f64,
+    /// The defenders hold.
+    pub defender_holds: f64,
+    /// Distribution of hits the attackers score (index = hits).
+    pub attacker_hits: Vec<f64>,
+    /// Distribution of hits the defenders score.
+    pub defender_hits: Vec<f64>,
+    /// Mean hits the attackers score.
+    pub attacker_hits_mean: f64,
+    /// Mean hits the defenders score.
+    pub defender_hits_mean: f64,
+    /// Always true: computed, not sampled.
+    pub exact: bool,
+}
+
+/// Probabilities of an overrun (R10), exact.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct OverrunOdds {
+    /// The vehicle ends neither disorganized nor weakened nor destroyed (R10.4).
+    pub all_break_through: f64,
+    /// Every unit in the hex is destroyed.
+    pub defenders_destroyed: f64,
+    /// Distribution of hits the vehicle scores.
+    pub attacker_hits: Vec<f64>,
+    /// Distribution of hits the infantry scores back.
+    pub defender_hits: Vec<f64>,
+    /// Mean hits the vehicle scores.
+    pub attacker_hits_mean: f64,
+    /// Mean hits the infantry scores.
+    pub defender_hits_mean: f64,
+    /// Always true: computed, not sampled.
+    pub exact: bool,
+}
+
+/// Chance that one die meets `need` (R0.1: need is 2..=6).
+fn p_hit(need: u8) -> f64 {
+    f64::from(7 - need.clamp(2, 6)) / 6.0
+}
+
+/// Distribution of successes of several groups of dice: `(dice, need)` each.
+#[must_use]
+pub fn hits_distribution(groups: &[(u32, u8)]) -> Vec<f64> {
+    let mut dist = vec![1.0];
+    for &(n, need) in groups {
+        let p = p_hit(need);
+        for _ in 0..n {
+            let mut next = vec![0.0; dist.len() + 1];
+            for (k, &q) in dist.iter().enumerate() {
+                next[k] += q * (1.0 - p);
+                next[k + 1] += q * p;
+            }
+            dist = next;
+        }
+    }
+    dist
+}
+
+fn mean(dist: &[f64]) -> f64 {
+    dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
+}
+
+/// Chance that a unit is destroyed by `h` hits (R6.6, R8.2).
+fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    if typ.is_hq() {
+        // R8.2: each hit rolls a die; a 1 weakens, a second 1 destroys.
+        let miss: f64 = 5.0 / 6.0;
+        let none = miss.powi(h as i32);
+        if u.state.weakened {
+            return 1.0 - none;
+        }
+        let one = f64::from(h) / 6.0 * miss.powi(h as i32 - 1);
+        return if h == 0 { 0.0 } else { 1.0 - none - one };
+    }
+    let steps = if u.state.weakened { 1 } else { typ.steps };
+    let needed = u32::from(steps) + u32::from(!u.state.disorganized);
+    if h >= needed { 1.0 } else { 0.0 }
+}
+
+/// Chance that every unit of `units` is destroyed by `h` hits shared by R7: `h / n` each, and
+/// the leftover hits to a uniformly random set of distinct units.
+fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> f64 {
+    let n = units.len();
+    if n == 0 {
+        return 1.0;
+    }
+    let each = h / n as u32;
+    let left = h as usize % n;
+    let mut total = 0.0;
+    let mut count = 0u32;
+    // Every subset of size `left` is equally likely (R7.2).
+    for mask in 0u32..(1 << n) {
+        if mask.count_ones() as usize != left {
+            continue;
+        }
+        count += 1;
+        total += units
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| destroyed_by(state, rules, u, each + (mask >> i & 1)))
+            .product::<f64>();
+    }
+    total / f64::from(count)
+}
+
+/// The exact odds of `attackers` assaulting `hex` as the state stands (R9).
+#[must_use]
+pub fn assault_odds(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+) -> AssaultOdds {
+    let side = state.unit(attackers[0]).side;
+    let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
+    let groups = |plan: crate::assault::SidePlan| -> Vec<(u32, u8)> {
+        plan.rolls
+            .iter()
+            .map(|r| (u32::from(r.dice), r.need))
+            .collect()
+    };
+    let on_def = hits_distribution(&groups(plan_side(
+        state, rules, attackers, &defenders, hex, true,
+    )));
+    let on_att = hits_distribution(&groups(plan_side(
+        state, rules, &defenders, attackers, hex, false,
+    )));
+    // P(attackers take fewer than h hits).
+    let below: Vec<f64> = (0..on_def.len())
+        .map(|h| on_att.iter().take(h).sum())
+        .collect();
+    let (mut destroyed, mut retreats) = (0.0, 0.0);
+    for (h, &p) in on_def.iter().enumerate() {
+        let f = all_destroyed(state, rules, &defenders, h as u32);
+        destroyed += p * f;
+        retreats += p * (1.0 - f) * below[h];
+    }
+    AssaultOdds {
+        attacker_wins: destroyed + retreats,
+        defender_destroyed: destroyed,
+        defender_retreats: retreats,
+        defender_holds: 1.0 - destroyed - retreats,
+        attacker_hits_mean: mean(&on_def),
+        defender_hits_mean: mean(&on_att),
+        attacker_hits: on_def,
+        defender_hits: on_att,
+        exact: true,
+    }
+}
+
+/// The exact odds of `vehicle` overrunning `hex` (R10).
+#[must_use]
+pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex) -> OverrunOdds {
+    let v = state.unit(vehicle);
+    let defenders: Vec<UnitId> = state.units_in(hex, v.side.other()).map(|u| u.id).collect();
+    let dice = 3 * u32::from(rules.typ(v).assault_dice(v.state.weakened).unwrap_or(0));
+    let on_def = hits_distribution(&[(dice, 4)]);
+    let back: Vec<(u32, u8)> = defenders
+        .iter()
+        .map(|&d| state.unit(d))
+        .filter(|u| rules.typ(u).class == UnitClass::Infantry)
+        .filter_map(|u| {
+            let n = rules.typ(u).assault_dice(u.state.weakened)?;
+            Some((u32::from(n), if u.state.disorganized { 6 } else { 4 }))
+        })
+        .collect();
+    let on_att = hits_distribution(&back);
+    // R10.4: any hit disorganizes a vehicle that was not (check forbids shaken overruns), and a
+    // weakened vehicle never breaks through.
+    let through = if v.state.weakened { 0.0 } else { on_att[0] };
+    let destroyed = on_def
+        .iter()
+        .enumerate()
+        .map(|(h, p)| p * all_destroyed(state, rules, &defenders, h as u32))
+        .sum();
+    OverrunOdds {
+        all_break_through: through,
+        defenders_destroyed: destroyed,
+        attacker_hits_mean: mean(&on_def),
+        defender_hits_mean: mean(&on_att),
+        attacker_hits: on_def,
+        defender_hits: on_att,
+        exact: true,
+    }
+}
+
+/// A unit of a matchup: its type and starting state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combatant {
+    /// The type.
+    pub type_id: UnitTypeId,
+    /// Its state (weakened, disorganized...).
+    pub state: UnitState,
+}
+
+/// Where the synthetic matchup stands: attackers in `0102`, defenders in `0202` of the chosen
+/// terrain, retreat open through `0301`.
+pub const MATCHUP_ATTACKERS: Label = Label::new(1, 2);
+/// The defended hex of a matchup.
+pub const MATCHUP_DEFENDERS: Label = Label::new(2, 2);
+
+/// A three-by-three battlefield holding just the two stacks, for odds and their tests.
+#[must_use]
+pub fn matchup(
+    catalog: &Catalog,
+    table: &TerrainTable,
+    terrain: TerrainId,
+    attackers: &[Combatant],
+    defenders: &[Combatant],
+) -> Scenario {
+    let clear = table
+        .iter()
+        .find(|(_, t)| t.open && t.elevation == 0)
+        .map_or(terrain, |(id, _)| id);
+    let mut map = Map::new(table.clone(), 3, 3, clear);
+    map.set_terrain(MATCHUP_DEFENDERS.to_hex(), terrain);
+    let mut units = Vec::new();
+    for (side, list, at) in [
+        (Side::A, attackers, MATCHUP_ATTACKERS),
+        (Side::B, defenders, MATCHUP_DEFENDERS),
+    ] {
+        for c in list {
+            let id = UnitId(units.len() as u16);
+            units.push(Unit {
+                id,
+                name: format!("{}{}", catalog.get(c.type_id).id, id.0),
+                type_id: c.type_id,
+                side,
+                formation: FormationId(side.index() as u16),
+                location: Location::Map(at.to_hex()),
+                state: c.state,
+            });
+        }
+    }
+    let first_of = |side: Side| {
+        units
+            .iter()
+            .find(|u| u.side == side)
+            .map_or(UnitId(0), |u| u.id)
+    };
+    let side = |id: &str, role| SideInfo {
+        id: id.to_owned(),
+        name: id.to_owned(),
+        nation: String::new(),
+        role,
+        motivation: 4,
+        senior_hq: None,
+        ai: "default".to_owned(),
+    };
+    Scenario {
+        title: "odds".to_owned(),
+        description: String::new(),
+        map,
+        sides: [
+            side("attacker", Role::Attacker),
+            side("defender", Role::Defender),
+        ],
+        first: Side::A,
+        turns: 1,
+        time_of_day: TimeOfDay::Day,
+        fair_fight: false,
+        rules: RuleSwitches {
+            stacking_limit: u8::MAX,
+            counterattacks: false,
+            tank_assault: false,
+        },
+        formations: Side::BOTH
+            .iter()
+            .map(|&s| Formation {
+                id: format!("{s:?}"),
+                name: String::new(),
+                side: s,
+                hq: first_of(s),
+            })
+            .collect(),
+        arrivals: vec![Arrival::OnMap; units.len()],
+        units,
+        objectives: Vec::new(),
+        orders: Vec::new(),
+    }
+}
+
+/// The state of a matchup at the attacker's movement phase.
+#[must_use]
+pub fn matchup_state(scenario: &Scenario) -> State {
+    let mut s = State::new(scenario);
+    s.phase = crate::event::Phase::Movement;
+    s
+}
