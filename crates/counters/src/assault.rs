@@ -2,10 +2,11 @@
 //! defenders, hit sharing, retreat and occupation.
 
 use hexmap::{Hex, across};
+use smallvec::SmallVec;
 
 use crate::catalog::UnitClass;
 use crate::dice::OutOfDice;
-use crate::event::{AssaultOutcome, Event};
+use crate::event::{AssaultOutcome, Event, Units};
 use crate::exec::Exec;
 use crate::hits::{apply_hits, share};
 use crate::ids::UnitId;
@@ -26,9 +27,9 @@ pub struct AssaultDice {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SidePlan {
     /// Units that roll.
-    pub rolls: Vec<AssaultDice>,
+    pub rolls: SmallVec<[AssaultDice; 6]>,
     /// `(hq, unit, bonus)`: leadership given (R8.1).
-    pub leadership: Vec<(UnitId, UnitId, u8)>,
+    pub leadership: SmallVec<[(UnitId, UnitId, u8); 2]>,
 }
 
 /// Works out a side's assault dice (pure): `units` fight `opponents` in `hex`. `attacking`
@@ -49,7 +50,7 @@ pub fn plan_side(
             .all(|&o| rules.typ(state.unit(o)).class == UnitClass::Vehicle);
     let urban = rules.map().terrain(hex).is_some_and(|t| t.urban);
     let mut plan = SidePlan::default();
-    let mut hqs = Vec::new();
+    let mut hqs: SmallVec<[UnitId; 2]> = SmallVec::new();
     for &id in units {
         let u = state.unit(id);
         let typ = rules.typ(u);
@@ -99,14 +100,14 @@ pub(crate) fn resolve(
     hex: Hex,
 ) -> Result<AssaultOutcome, OutOfDice> {
     let side = x.state.unit(attackers[0]).side;
-    let defenders: Vec<UnitId> = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
-    let from: Vec<Hex> = attackers
+    let defenders: Units = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
+    let from: SmallVec<[Hex; 6]> = attackers
         .iter()
         .filter_map(|&a| x.state.hex_of(a))
         .collect();
     x.emit(Event::AssaultDeclared {
         hex,
-        attackers: attackers.to_vec(),
+        attackers: attackers.iter().copied().collect(),
         defenders: defenders.clone(),
     });
     let att = plan_side(x.state, &x.rules, attackers, &defenders, hex, true);
@@ -136,7 +137,7 @@ pub(crate) fn resolve(
         apply_hits(x, unit, n)?;
     }
     // Survivors include passengers who dismounted from a destroyed transport (R16.2).
-    let survivors: Vec<UnitId> = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
+    let survivors: Units = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
     let outcome = if survivors.is_empty() {
         AssaultOutcome::DefendersDestroyed
     } else if on_defenders > on_attackers {

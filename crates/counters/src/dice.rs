@@ -3,6 +3,9 @@
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use smallvec::SmallVec;
+
+use crate::event::Faces;
 
 /// Running out of scripted dice: the only way a roll can fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -24,8 +27,12 @@ pub trait Dice {
     ///
     /// # Errors
     /// [`OutOfDice`] as for [`Dice::d6`].
-    fn roll(&mut self, n: u32) -> Result<Vec<u8>, OutOfDice> {
-        (0..n).map(|_| self.d6()).collect()
+    fn roll(&mut self, n: u32) -> Result<Faces, OutOfDice> {
+        let mut faces = Faces::new();
+        for _ in 0..n {
+            faces.push(self.d6()?);
+        }
+        Ok(faces)
     }
 }
 
@@ -72,8 +79,10 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-impl Dice for GameRng {
-    fn d6(&mut self) -> Result<u8, OutOfDice> {
+impl GameRng {
+    /// One die; the generator never runs out.
+    #[inline]
+    fn face(&mut self) -> u8 {
         loop {
             if self.left == 0 {
                 self.bits = self.rng.next_u64();
@@ -83,9 +92,20 @@ impl Dice for GameRng {
             self.bits >>= 3;
             self.left -= 1;
             if v < 6 {
-                return Ok(v + 1);
+                return v + 1;
             }
         }
+    }
+}
+
+impl Dice for GameRng {
+    fn d6(&mut self) -> Result<u8, OutOfDice> {
+        Ok(self.face())
+    }
+
+    fn roll(&mut self, n: u32) -> Result<Faces, OutOfDice> {
+        // One dispatch per roll rather than per die.
+        Ok((0..n).map(|_| self.face()).collect())
     }
 }
 
@@ -143,10 +163,10 @@ pub fn pick_distinct(
     dice: &mut dyn Dice,
     n: usize,
     k: usize,
-) -> Result<(Vec<usize>, Vec<u8>), OutOfDice> {
-    let mut pool: Vec<usize> = (0..n).collect();
-    let mut picks = Vec::with_capacity(k);
-    let mut rolled = Vec::new();
+) -> Result<(SmallVec<[usize; 6]>, Faces), OutOfDice> {
+    let mut pool: SmallVec<[usize; 8]> = (0..n).collect();
+    let mut picks = SmallVec::new();
+    let mut rolled = Faces::new();
     for _ in 0..k.min(n) {
         let m = pool.len();
         if m == 1 {

@@ -3,14 +3,24 @@
 
 use hexmap::Hex;
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use crate::ids::{Side, UnitId};
+
+/// Faces of dice rolled together (inline up to 12, so rolling does not allocate).
+pub type Faces = SmallVec<[u8; 12]>;
+
+/// Units named by an event (inline up to 6).
+pub type Units = SmallVec<[UnitId; 6]>;
+
+/// Hexes entered by a move (inline up to 6).
+pub type Path = SmallVec<[Hex; 6]>;
 
 /// Dice rolled for one purpose: the faces, the number needed, and how many met it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Roll {
     /// Faces in the order rolled.
-    pub dice: Vec<u8>,
+    pub dice: Faces,
     /// The number each die had to reach (R0.1).
     pub need: u8,
     /// Dice that met it.
@@ -20,7 +30,7 @@ pub struct Roll {
 impl Roll {
     /// Scores a roll against `need` with R0.1.
     #[must_use]
-    pub fn score(dice: Vec<u8>, need: u8) -> Self {
+    pub fn score(dice: Faces, need: u8) -> Self {
         let successes = dice
             .iter()
             .filter(|&&d| crate::dice::passes(d, need))
@@ -149,7 +159,7 @@ pub enum Event {
         /// The marker.
         marker: Marker,
         /// The die, and the re-roll if any.
-        dice: Vec<u8>,
+        dice: Faces,
         /// Needed.
         need: u8,
         /// Passed: the marker is removed.
@@ -161,7 +171,7 @@ pub enum Event {
         unit: UnitId,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
-        path: Vec<Hex>,
+        path: Path,
         /// Movement points spent.
         cost: u8,
         /// At the double (R5.2).
@@ -205,9 +215,9 @@ pub enum Event {
         #[serde(serialize_with = "crate::unit::ser_hex")]
         hex: Hex,
         /// The units entering.
-        attackers: Vec<UnitId>,
+        attackers: Units,
         /// The units in the hex.
-        defenders: Vec<UnitId>,
+        defenders: Units,
     },
     /// An HQ adds its leadership to a unit's assault dice (R8.1).
     Leadership {
@@ -235,9 +245,9 @@ pub enum Event {
         /// Hits in all.
         hits: u8,
         /// Hits per unit.
-        per_unit: Vec<(UnitId, u8)>,
+        per_unit: SmallVec<[(UnitId, u8); 6]>,
         /// Dice rolled for the random leftovers.
-        picks: Vec<u8>,
+        picks: Faces,
     },
     /// The effect of one hit (R6.6).
     HitTaken {
@@ -341,7 +351,7 @@ pub enum Event {
     /// The battle is over (R17).
     BattleEnded {
         /// The result.
-        outcome: Outcome,
+        outcome: Box<Outcome>,
     },
 }
 

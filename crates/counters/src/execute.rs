@@ -29,12 +29,28 @@ pub fn execute(
     dice: &mut dyn Dice,
 ) -> Result<Vec<Event>, PlayError> {
     let mut events = Vec::new();
+    execute_into(state, rules, command, dice, &mut events)?;
+    Ok(events)
+}
+
+/// As [`execute`], appending the events to a buffer the caller owns and reuses (batch runs,
+/// look-ahead), so that a hot loop does not allocate an event list per command.
+///
+/// # Errors
+/// As [`execute`].
+pub fn execute_into(
+    state: &mut State,
+    rules: &Rules<'_>,
+    command: &Command,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), PlayError> {
     let mut x = Exec {
         state,
         rules: *rules,
         dice,
-        events: &mut events,
+        events,
     };
     x.command(command)??;
-    Ok(events)
+    Ok(())
 }

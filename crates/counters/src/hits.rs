@@ -1,8 +1,10 @@
 //! R6.6, R7, R8.2, R16.2: the effect of a hit, sharing hits among a hex's units, HQs hit in
 //! combat, and passengers of a destroyed transport.
 
+use smallvec::SmallVec;
+
 use crate::dice::{OutOfDice, pick_distinct};
-use crate::event::{Event, HitEffect};
+use crate::event::{Event, HitEffect, Units};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
 use crate::unit::Location;
@@ -27,15 +29,15 @@ pub(crate) fn share(
     side: Side,
     units: &[UnitId],
     hits: u8,
-) -> Result<Vec<(UnitId, u8)>, OutOfDice> {
+) -> Result<SmallVec<[(UnitId, u8); 6]>, OutOfDice> {
     if units.is_empty() || hits == 0 {
-        return Ok(Vec::new());
+        return Ok(SmallVec::new());
     }
     let n = units.len();
     let each = usize::from(hits) / n;
     let left = usize::from(hits) % n;
     let (picks, dice) = pick_distinct(x.dice, n, left)?;
-    let per_unit: Vec<(UnitId, u8)> = units
+    let per_unit: SmallVec<[(UnitId, u8); 6]> = units
         .iter()
         .enumerate()
         .map(|(i, &u)| (u, (each + usize::from(picks.contains(&i))) as u8))
@@ -75,7 +77,7 @@ pub(crate) fn apply_hits(x: &mut Exec<'_, '_>, unit: UnitId, n: u8) -> Result<()
             if effect == HitEffect::Destroyed
                 && let Some(hex) = hex
             {
-                let riders: Vec<UnitId> = x.state.passengers(unit).map(|p| p.id).collect();
+                let riders: Units = x.state.passengers(unit).map(|p| p.id).collect();
                 for p in riders {
                     x.emit(Event::Dismounted { unit: p, hex });
                     apply_hits(x, p, 1)?;

@@ -33,8 +33,10 @@ pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use check::{check, points_left};
 pub use command::{Command, RuleError};
 pub use dice::{Dice, GameRng, OutOfDice, ScriptedDice, clamp_need, passes, pick_distinct};
-pub use event::{AssaultOutcome, EndReason, Event, HitEffect, Marker, Outcome, Phase, Roll};
-pub use execute::{PlayError, execute};
+pub use event::{
+    AssaultOutcome, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path, Phase, Roll, Units,
+};
+pub use execute::{PlayError, execute, execute_into};
 pub use fire::{concealed, fire_dice, hit_number, save_number};
 pub use game::{play, start_turn};
 pub use hits::hit_effect;

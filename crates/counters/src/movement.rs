@@ -3,7 +3,7 @@
 use hexmap::Hex;
 
 use crate::dice::{OutOfDice, passes};
-use crate::event::Event;
+use crate::event::{Event, Path};
 use crate::exec::Exec;
 use crate::ids::UnitId;
 use crate::scenario::TimeOfDay;
@@ -17,7 +17,7 @@ pub(crate) fn execute(
     double: bool,
 ) -> Result<(), OutOfDice> {
     let typ = x.rules.typ(x.state.unit(unit));
-    let mut segment = Vec::new();
+    let mut segment = Path::new();
     let mut cost = 0u32;
     for &step in path {
         segment.push(step);

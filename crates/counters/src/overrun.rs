@@ -33,7 +33,8 @@ pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<()
     let beyond = across(from, hex);
     let cost = overrun_cost(&x.rules, x.state, unit, from, hex).unwrap_or(0);
     let side = x.state.unit(unit).side;
-    let defenders: Vec<UnitId> = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
+    let defenders: crate::event::Units =
+        x.state.units_in(hex, side.other()).map(|u| u.id).collect();
     x.emit(Event::OverrunDeclared {
         unit,
         hex,

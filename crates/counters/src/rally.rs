@@ -1,7 +1,7 @@
 //! R12 rally, and R5.6 freeing bogged vehicles: tests at the start of a side's turn.
 
 use crate::dice::{OutOfDice, passes};
-use crate::event::{Event, Marker};
+use crate::event::{Event, Faces, Marker};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
 use crate::state::{Rules, State};
@@ -64,7 +64,8 @@ fn test(
     need: u8,
     reroll: bool,
 ) -> Result<(), OutOfDice> {
-    let mut dice = vec![x.d6()?];
+    let mut dice = Faces::new();
+    dice.push(x.d6()?);
     if !passes(dice[0], need) && reroll {
         dice.push(x.d6()?);
     }

@@ -38,7 +38,7 @@ impl<'a> Rules<'a> {
 }
 
 /// A game in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// Every unit, indexed by `UnitId`.
     pub units: Vec<Unit>,
@@ -58,6 +58,36 @@ pub struct State {
     pub overrun: Vec<(UnitId, Hex)>,
     /// Set when the battle is over.
     pub outcome: Option<Outcome>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        Self {
+            units: self.units.clone(),
+            turn: self.turn,
+            active: self.active,
+            phase: self.phase,
+            time: self.time,
+            spent: self.spent.clone(),
+            hits_this_phase: self.hits_this_phase.clone(),
+            overrun: self.overrun.clone(),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    /// Reuses this state's buffers (and the units' names): cheap enough to restore a position
+    /// for each sample of a batch or a look-ahead.
+    fn clone_from(&mut self, other: &Self) {
+        self.units.clone_from(&other.units);
+        self.turn = other.turn;
+        self.active = other.active;
+        self.phase = other.phase;
+        self.time = other.time;
+        self.spent.clone_from(&other.spent);
+        self.hits_this_phase.clone_from(&other.hits_this_phase);
+        self.overrun.clone_from(&other.overrun);
+        self.outcome.clone_from(&other.outcome);
+    }
 }
 
 impl State {
@@ -256,7 +286,7 @@ impl State {
                     self.spent[i] = 0;
                 }
             }
-            Event::BattleEnded { outcome } => self.outcome = Some(outcome.clone()),
+            Event::BattleEnded { outcome } => self.outcome = Some((**outcome).clone()),
             Event::MoraleTest { .. }
             | Event::RallyTest { .. }
             | Event::BogCheck { .. }

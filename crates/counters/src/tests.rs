@@ -273,7 +273,7 @@ fn the_first_dice_of_seed_42_are_pinned() {
     // Golden: a change here changes every replay (R0.3).
     let mut rng = GameRng::seed_from_u64(42);
     let faces = rng.roll(12).unwrap();
-    assert_eq!(faces, GOLDEN_42);
+    assert_eq!(faces[..], GOLDEN_42);
     assert!(faces.iter().all(|f| (1..=6).contains(f)));
 }
 
@@ -294,7 +294,7 @@ fn game_dice_are_roughly_uniform() {
 #[test]
 fn scripted_dice_run_out_with_an_error() {
     let mut d = ScriptedDice::new(vec![3, 4]);
-    assert_eq!(d.roll(2).unwrap(), vec![3, 4]);
+    assert_eq!(d.roll(2).unwrap()[..], [3, 4]);
     assert_eq!(d.d6(), Err(OutOfDice { used: 2 }));
 }
 
@@ -303,10 +303,10 @@ fn random_picks_are_distinct_and_from_the_dice() {
     let mut d = ScriptedDice::new(vec![6, 1, 2]);
     // n = 3: one die per pick, 6 is rejected (6 - 6 % 3 = 6 keeps 0..6: no rejection; 6 -> 5 % 3).
     let (picks, rolled) = pick_distinct(&mut d, 3, 2).unwrap();
-    assert_eq!(rolled, vec![6, 1]);
-    assert_eq!(picks, vec![2, 0]);
+    assert_eq!(rolled[..], [6, 1]);
+    assert_eq!(picks[..], [2, 0]);
     let mut d = ScriptedDice::new(vec![5, 6, 3]);
     // n = 4: 6 % 4 = 2, so faces 5 and 6 are rejected.
     let (picks, rolled) = pick_distinct(&mut d, 4, 1).unwrap();
-    assert_eq!((picks, rolled), (vec![2], vec![5, 6, 3]));
+    assert_eq!((&picks[..], &rolled[..]), (&[2][..], &[5, 6, 3][..]));
 }

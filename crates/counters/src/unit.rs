@@ -58,7 +58,7 @@ pub struct UnitState {
 }
 
 /// One unit of the order of battle.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Unit {
     /// Its id in this game.
     pub id: UnitId,
@@ -74,6 +74,25 @@ pub struct Unit {
     pub location: Location,
     /// Its state.
     pub state: UnitState,
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        Self {
+            name: self.name.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, other: &Self) {
+        self.name.clone_from(&other.name);
+        self.id = other.id;
+        self.type_id = other.type_id;
+        self.side = other.side;
+        self.formation = other.formation;
+        self.location = other.location;
+        self.state = other.state;
+    }
 }
 
 impl Unit {

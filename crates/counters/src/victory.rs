@@ -97,7 +97,9 @@ pub fn attacker_holds_objective(state: &State, rules: &Rules<'_>) -> bool {
 /// Ends the battle with a winner (or none, for a fair fight lost by both) and scores it.
 pub(crate) fn end(x: &mut Exec<'_, '_>, winner: Option<Side>, reason: EndReason) {
     let outcome = score(x.state, &x.rules, winner, reason);
-    x.emit(Event::BattleEnded { outcome });
+    x.emit(Event::BattleEnded {
+        outcome: Box::new(outcome),
+    });
 }
 
 /// R17.1, R17.4: the result when the last turn ends.

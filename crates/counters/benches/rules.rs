@@ -1,0 +1,91 @@
+//! Benchmarks: one hex assault (R9, three units a side) through the real `execute` path, a bare
+//! loop rolling the same number of dice for comparison, and one whole game of the largest
+//! bundled scenario with the default AI.
+//!
+//! Run with `cargo bench -p counters`; the assault per second figure is 1 / (time per iteration).
+
+use std::hint::black_box;
+
+use counters::{
+    Combatant, Command, Dice, GameRng, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, ScenarioFile,
+    UnitId, UnitState, bundled, execute_into, matchup, matchup_state, play,
+};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn assault(c: &mut Criterion) {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let pick = |ids: &[&str]| -> Vec<Combatant> {
+        ids.iter()
+            .map(|id| Combatant {
+                type_id: catalog.id(id).unwrap(),
+                state: UnitState::default(),
+            })
+            .collect()
+    };
+    let scenario = matchup(
+        &catalog,
+        &table,
+        table.by_name("clear").unwrap(),
+        &pick(&["t72", "mr_coy", "hq_mrr"]),
+        &pick(&["mech_inf", "m2", "tow_team"]),
+    );
+    let rules = Rules::new(&scenario, &catalog);
+    let start = matchup_state(&scenario);
+    let attackers: Vec<UnitId> = start
+        .units
+        .iter()
+        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
+        .map(|u| u.id)
+        .collect();
+    let command = Command::Assault {
+        units: attackers,
+        hex: MATCHUP_DEFENDERS.to_hex(),
+    };
+    let mut group = c.benchmark_group("assault");
+    let mut rng = GameRng::seed_from_u64(1);
+    let mut state = start.clone();
+    let mut events = Vec::new();
+    group.bench_function("resolve_3v3", |b| {
+        b.iter(|| {
+            state.clone_from(&start);
+            events.clear();
+            execute_into(&mut state, &rules, &command, &mut rng, &mut events).unwrap();
+            black_box(events.len())
+        });
+    });
+    // The same dice as the assault above rolls (5 + 3 attacking, 3 + 1 + 1 defending), plus the
+    // few for random picks: a floor for any resolution.
+    let mut rng = GameRng::seed_from_u64(1);
+    group.bench_function("bare_dice_14", |b| {
+        b.iter(|| {
+            let mut hits = 0u32;
+            for _ in 0..14 {
+                hits += u32::from(rng.d6().unwrap() >= 4);
+            }
+            black_box(hits)
+        });
+    });
+    group.finish();
+}
+
+fn whole_game(c: &mut Criterion) {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let text = include_str!("../../../scenarios/dawn_assault.toml");
+    let scenario = ScenarioFile::parse("dawn_assault.toml", text)
+        .validate(&catalog, &table)
+        .unwrap();
+    let rules = Rules::new(&scenario, &catalog);
+    let mut seed = 0;
+    c.bench_function("game/dawn_assault", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut rng = GameRng::for_game(7, seed);
+            black_box(play(&rules, &mut rng).unwrap())
+        });
+    });
+}
+
+criterion_group!(benches, assault, whole_game);
+criterion_main!(benches);
