@@ -204,6 +204,28 @@ fn line(state: &State, e: &Event) -> Option<String> {
                 l(beyond)
             )
         }
+        Event::ImprovisedTankAssault { unit } => format!("improvised {}", n(unit)),
+        Event::TankAssault { unit, die, rating, armor, effect } => {
+            format!("tank_assault {} die {die} + {rating} vs {armor} {effect:?}", n(unit))
+        }
+        Event::MeleeTest { side, dice: d, automatic, passed, failed } => format!(
+            "test {side:?} [{}]{} passed {} failed {}",
+            dice(d),
+            if *automatic { " automatic" } else { "" },
+            passed.iter().map(n).collect::<Vec<_>>().join(","),
+            failed.iter().map(n).collect::<Vec<_>>().join(",")
+        ),
+        Event::Counterattack { side, units } => {
+            format!("counterattack {side:?} {}", units.iter().map(n).collect::<Vec<_>>().join(","))
+        }
+        Event::Joined { unit, hex } => format!("joined {} {}", n(unit), l(hex)),
+        Event::BrokeOff { unit, reason, path } => {
+            format!("broke_off {} {reason:?} {}", n(unit), path.iter().map(l).collect::<Vec<_>>().join(" "))
+        }
+        Event::Captured { unit } => format!("captured {}", n(unit)),
+        Event::Consolidated { unit, to } => format!("consolidated {} {}", n(unit), l(to)),
+        Event::Recovered { unit } => format!("recovered {}", n(unit)),
+        Event::MeleeEnded { winner, rounds, .. } => format!("melee_ended winner {winner:?} rounds {rounds}"),
         Event::TurnStarted { turn, side } => format!("turn {turn} {side:?}"),
         Event::MoraleTest {
             side,

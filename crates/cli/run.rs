@@ -168,6 +168,52 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 reason,
                 ..
             } => format!("order rejected: {} {order}: {reason}", name(unit)),
+            Event::ImprovisedTankAssault { unit } => {
+                format!("  {} goes in with improvised tank assault (its 1s hit itself)", name(unit))
+            }
+            Event::TankAssault { unit, die, rating, armor, effect } => format!(
+                "  tank assault on {}: die {die} + {rating} against armor {armor} -> {}",
+                name(unit),
+                match effect {
+                    counters::TankAssault::Counts => "the hit counts",
+                    counters::TankAssault::Disorganizes => "only disorganized",
+                    counters::TankAssault::Bounces => "no effect",
+                }
+            ),
+            Event::MeleeTest { side: s, dice: d, automatic, passed, failed } => format!(
+                "  {} tests motivation to counterattack: {}{}{}",
+                side(s),
+                if *automatic { "passes automatically (no hits taken)".to_owned() } else { format!("dice {d:?}") },
+                if passed.is_empty() { String::new() } else {
+                    format!("; passed: {}", passed.iter().map(name).collect::<Vec<_>>().join(", "))
+                },
+                if failed.is_empty() { String::new() } else {
+                    format!("; failed: {}", failed.iter().map(name).collect::<Vec<_>>().join(", "))
+                }
+            ),
+            Event::Counterattack { side: s, units } => format!(
+                "  COUNTERATTACK by {}: {}",
+                side(s),
+                units.iter().map(name).collect::<Vec<_>>().join(", ")
+            ),
+            Event::Joined { unit, hex: h } => format!("  {} joins the fight in {}", name(unit), hex(h)),
+            Event::BrokeOff { unit, reason, path } => format!(
+                "  {} breaks off ({reason:?}){}",
+                name(unit),
+                if path.is_empty() {
+                    " but cannot move".to_owned()
+                } else {
+                    format!(": {}", path.iter().map(hex).collect::<Vec<_>>().join(" "))
+                }
+            ),
+            Event::Captured { unit } => format!("  {} is captured", name(unit)),
+            Event::Consolidated { unit, to } => format!("  {} consolidates into {}", name(unit), hex(to)),
+            Event::Recovered { unit } => format!("  {} is operational again", name(unit)),
+            Event::MeleeEnded { hex: h, winner, rounds } => format!(
+                "  the fight for {} is over after {rounds} counterattack rounds: {} wins",
+                hex(h),
+                side(winner)
+            ),
             Event::BattleEnded { .. } | Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
                 continue;
             }

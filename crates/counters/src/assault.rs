@@ -1,5 +1,5 @@
-//! R8.1, R8.3, R9: hex assault, with HQ leadership, the infantry bonuses, disorganized
-//! defenders, hit sharing, retreat and occupation.
+//! R8.1, R8.3, R9, R11.12: hex assault, with HQ leadership, the infantry bonuses, disorganized
+//! defenders, hit sharing, tank assault, retreat and occupation.
 
 use hexmap::{Hex, across};
 use smallvec::SmallVec;
@@ -8,7 +8,7 @@ use crate::catalog::UnitClass;
 use crate::dice::OutOfDice;
 use crate::event::{AssaultOutcome, Event, Units};
 use crate::exec::Exec;
-use crate::hits::{apply_hits, share};
+use crate::hits::{apply_hit_list, share};
 use crate::ids::UnitId;
 use crate::state::{Rules, State};
 
@@ -21,6 +21,11 @@ pub struct AssaultDice {
     pub dice: u8,
     /// Hit number (R9.2, R9.3, R9.5).
     pub need: u8,
+    /// The tank assault rating its hits use against armored vehicles (R11.12); `None` for
+    /// units that are not infantry, or with the scenario rule off.
+    pub tank_assault: Option<u8>,
+    /// Improvised tank assault declared: each die showing 1 is a hit on itself (R11.12).
+    pub improvised: bool,
 }
 
 /// What one side rolls in an assault round, and which HQ helped whom.
@@ -32,9 +37,19 @@ pub struct SidePlan {
     pub leadership: SmallVec<[(UnitId, UnitId, u8); 2]>,
 }
 
-/// Works out a side's assault dice (pure): `units` fight `opponents` in `hex`. `attacking`
-/// says which side of R9.3 applies; `disorganized_at_start` lists defenders disorganized when
-/// the assault began (R9.5).
+/// How a side fights in an assault round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fighting {
+    /// Entering the hex (R9.2, R9.3).
+    Attack,
+    /// Holding the hex in the first round (R9.3, R9.5: disorganized defenders hit on 6).
+    Defend,
+    /// A counterattack round (R11.4: R9.2 to R9.5 with roles swapped). Disorganized
+    /// counterattackers hit on 6 without the infantry bonuses (docs/rules-notes.md).
+    Counterattack,
+}
+
+/// Works out a side's assault dice (pure): `units` fight `opponents` over `hex`.
 #[must_use]
 pub fn plan_side(
     state: &State,
@@ -42,13 +57,17 @@ pub fn plan_side(
     units: &[UnitId],
     opponents: &[UnitId],
     hex: Hex,
-    attacking: bool,
+    fighting: Fighting,
 ) -> SidePlan {
     let all_vehicles = !opponents.is_empty()
         && opponents
             .iter()
             .all(|&o| rules.typ(state.unit(o)).class == UnitClass::Vehicle);
+    let any_armor = opponents
+        .iter()
+        .any(|&o| rules.typ(state.unit(o)).is_armored_vehicle());
     let urban = rules.map().terrain(hex).is_some_and(|t| t.urban);
+    let tank_assault_rule = rules.scenario.rules.tank_assault;
     let mut plan = SidePlan::default();
     let mut hqs: SmallVec<[UnitId; 2]> = SmallVec::new();
     for &id in units {
@@ -61,8 +80,10 @@ pub fn plan_side(
         let Some(factor) = typ.assault_dice(u.state.weakened) else {
             continue; // R9.10: no assault factor, no dice
         };
-        let shaken = !attacking && u.state.disorganized; // R9.5
-        let bonus = typ.class == UnitClass::Infantry && all_vehicles && !shaken; // R9.3
+        // R9.5 (and its extension to counterattacks): shaken units hit on 6, no bonus.
+        let shaken = fighting != Fighting::Attack && u.state.disorganized;
+        let infantry = typ.class == UnitClass::Infantry;
+        let bonus = infantry && all_vehicles && !shaken; // R9.3
         let need = if shaken {
             6
         } else if bonus {
@@ -70,11 +91,23 @@ pub fn plan_side(
         } else {
             4
         };
-        let dice = factor + u8::from(bonus && urban); // R9.4
+        // R11.12: the default choice declares improvised tank assault when it rates higher.
+        let improvised = tank_assault_rule
+            && any_armor
+            && typ.improvised_tank_assault.is_some_and(|i| i > typ.tank_assault);
+        let tank_assault = (infantry && tank_assault_rule).then(|| {
+            if improvised {
+                typ.improvised_tank_assault.unwrap_or(typ.tank_assault)
+            } else {
+                typ.tank_assault
+            }
+        });
         plan.rolls.push(AssaultDice {
             unit: id,
-            dice,
+            dice: factor + u8::from(bonus && urban), // R9.4
             need,
+            tank_assault,
+            improvised,
         });
     }
     // R8.1: each HQ adds its leadership to the unit where a die counts most (lowest hit number,
@@ -93,7 +126,104 @@ pub fn plan_side(
     plan
 }
 
-/// Resolves an assault on `hex` by `attackers` (already checked), R9.1 to R9.10.
+/// What one exchange of assault dice did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Strike {
+    /// Hits scored on the struck side.
+    pub on_struck: u8,
+    /// Hits scored back on the strikers (0 when they do not roll back).
+    pub on_strikers: u8,
+    /// Units that received at least one hit.
+    pub hit: Units,
+}
+
+/// Rolls, counts, shares and applies one exchange (R9.2 to R9.7, R11.4, R11.12): `strikers`
+/// roll against `struck`; the struck roll back in the first round only (`fights_back`). Hits
+/// of both sides are counted before any is applied.
+pub(crate) fn strike(
+    x: &mut Exec<'_, '_>,
+    hex: Hex,
+    strikers: &[UnitId],
+    struck: &[UnitId],
+    how: Fighting,
+    fights_back: bool,
+) -> Result<Strike, OutOfDice> {
+    let side = x.state.unit(strikers[0]).side;
+    let mine = plan_side(x.state, &x.rules, strikers, struck, hex, how);
+    let theirs = if fights_back {
+        plan_side(x.state, &x.rules, struck, strikers, hex, Fighting::Defend)
+    } else {
+        SidePlan::default()
+    };
+    // Each hit remembers the tank assault rating of the infantry that scored it (R11.12).
+    let mut sources: [SmallVec<[Option<u8>; 16]>; 2] = Default::default();
+    let mut self_hits: SmallVec<[(UnitId, u8); 2]> = SmallVec::new();
+    for (i, plan) in [&mine, &theirs].into_iter().enumerate() {
+        for &(hq, unit, bonus) in &plan.leadership {
+            x.emit(Event::Leadership { hq, unit, bonus });
+        }
+        for r in &plan.rolls {
+            if r.improvised {
+                x.emit(Event::ImprovisedTankAssault { unit: r.unit });
+            }
+            let roll = x.roll(u32::from(r.dice), r.need)?;
+            sources[i].extend((0..roll.successes).map(|_| r.tank_assault));
+            if r.improvised {
+                let ones = roll.dice.iter().filter(|&&d| d == 1).count() as u8;
+                if ones > 0 {
+                    self_hits.push((r.unit, ones));
+                }
+            }
+            let s = x.state.unit(r.unit).side;
+            x.emit(Event::AssaultRoll {
+                unit: r.unit,
+                side: s,
+                roll,
+            });
+        }
+    }
+    let mut out = Strike {
+        on_struck: sources[0].len() as u8,
+        on_strikers: sources[1].len() as u8,
+        hit: Units::new(),
+    };
+    for (targets, target_side, hits) in [(struck, side.other(), &sources[0]), (strikers, side, &sources[1])] {
+        let shares = share(x, target_side, targets, hits.len() as u8)?;
+        for (unit, dealt) in deal(&shares, hits) {
+            if !dealt.is_empty() {
+                out.hit.push(unit);
+            }
+            apply_hit_list(x, unit, &dealt)?;
+        }
+    }
+    for (unit, n) in self_hits {
+        out.hit.push(unit);
+        apply_hit_list(x, unit, &vec![None; usize::from(n)])?;
+    }
+    Ok(out)
+}
+
+/// Deals a side's hits, in the order they were scored, to the units one round at a time, so
+/// that each unit's share (R7) is made of definite hits (R11.12 needs to know who scored each).
+fn deal(shares: &[(UnitId, u8)], hits: &[Option<u8>]) -> SmallVec<[(UnitId, SmallVec<[Option<u8>; 4]>); 6]> {
+    let mut dealt: SmallVec<[(UnitId, SmallVec<[Option<u8>; 4]>); 6]> =
+        shares.iter().map(|&(u, _)| (u, SmallVec::new())).collect();
+    let mut next = hits.iter();
+    let most = shares.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    for round in 0..most {
+        for (i, &(_, n)) in shares.iter().enumerate() {
+            if n > round
+                && let Some(&h) = next.next()
+            {
+                dealt[i].1.push(h);
+            }
+        }
+    }
+    dealt
+}
+
+/// Resolves an assault on `hex` by `attackers` (already checked), R9.1 to R9.10, and the melee
+/// that follows when the defenders hold and counterattacks are on (R11).
 pub(crate) fn resolve(
     x: &mut Exec<'_, '_>,
     attackers: &[UnitId],
@@ -110,32 +240,8 @@ pub(crate) fn resolve(
         attackers: attackers.iter().copied().collect(),
         defenders: defenders.clone(),
     });
-    let att = plan_side(x.state, &x.rules, attackers, &defenders, hex, true);
-    let def = plan_side(x.state, &x.rules, &defenders, attackers, hex, false);
-    let mut scored = [0u8; 2]; // [by attackers, by defenders]
-    for (i, plan) in [&att, &def].into_iter().enumerate() {
-        for &(hq, unit, bonus) in &plan.leadership {
-            x.emit(Event::Leadership { hq, unit, bonus });
-        }
-        for r in &plan.rolls {
-            let roll = x.roll(u32::from(r.dice), r.need)?;
-            scored[i] += roll.successes;
-            let s = x.state.unit(r.unit).side;
-            x.emit(Event::AssaultRoll {
-                unit: r.unit,
-                side: s,
-                roll,
-            });
-        }
-    }
-    // R9.6, R9.7: both sides' hits are counted, then applied.
-    let [on_defenders, on_attackers] = scored;
-    for (unit, n) in share(x, side.other(), &defenders, on_defenders)? {
-        apply_hits(x, unit, n)?;
-    }
-    for (unit, n) in share(x, side, attackers, on_attackers)? {
-        apply_hits(x, unit, n)?;
-    }
+    let round = strike(x, hex, attackers, &defenders, Fighting::Attack, true)?;
+    let (on_defenders, on_attackers) = (round.on_struck, round.on_strikers);
     // Survivors include passengers who dismounted from a destroyed transport (R16.2).
     let survivors: Units = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
     let outcome = if survivors.is_empty() {
@@ -151,26 +257,40 @@ pub(crate) fn resolve(
         defender_hits: on_defenders,
         outcome,
     });
-    if outcome == AssaultOutcome::DefendersRetreat {
-        for unit in survivors {
-            match retreat_hex(x.state, &x.rules, unit, hex, &from, attackers) {
-                Some(to) => x.emit(Event::Retreated {
-                    unit,
-                    from: hex,
-                    to,
-                }),
-                None => x.emit(Event::NoRetreat { unit }),
+    match outcome {
+        AssaultOutcome::DefendersRetreat => {
+            for unit in survivors {
+                match retreat_hex(x.state, &x.rules, unit, hex, &from, attackers) {
+                    Some(to) => x.emit(Event::Retreated {
+                        unit,
+                        from: hex,
+                        to,
+                    }),
+                    None => x.emit(Event::NoRetreat { unit }),
+                }
+            }
+            occupy(x, attackers, hex);
+        }
+        AssaultOutcome::DefendersDestroyed => occupy(x, attackers, hex),
+        AssaultOutcome::DefendersHold if x.rules.scenario.rules.counterattacks => {
+            let living: Units = attackers.iter().copied().filter(|&a| x.state.unit(a).alive()).collect();
+            // With every attacker gone there is nobody left to fight.
+            if !living.is_empty() {
+                crate::melee::fight(x, hex, &living, &survivors, &round)?;
             }
         }
-    }
-    if outcome != AssaultOutcome::DefendersHold {
-        for &a in attackers {
-            if x.state.unit(a).alive() {
-                x.emit(Event::Occupied { unit: a, hex });
-            }
-        }
+        AssaultOutcome::DefendersHold => {}
     }
     Ok(outcome)
+}
+
+/// The surviving attackers move into the hex they took (R9.8).
+fn occupy(x: &mut Exec<'_, '_>, attackers: &[UnitId], hex: Hex) {
+    for &a in attackers {
+        if x.state.unit(a).alive() {
+            x.emit(Event::Occupied { unit: a, hex });
+        }
+    }
 }
 
 /// The hex a defender retreats to (R9.9): across a hexside opposite one the attack came

@@ -67,6 +67,34 @@ pub enum AssaultOutcome {
     DefendersHold,
 }
 
+/// What an infantry hit did to an armored vehicle (R11.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TankAssault {
+    /// Die + rating beat the armor: the hit counts.
+    Counts,
+    /// Die + rating equalled the armor: the vehicle is only disorganized.
+    Disorganizes,
+    /// Below the armor: no effect.
+    Bounces,
+}
+
+/// Why a unit broke off (R11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum BreakOffReason {
+    /// An independent unit must break off at once (R11.1).
+    Independent,
+    /// An unarmored vehicle must break off at once (R11.1).
+    Unarmored,
+    /// A transport breaks off so that its passengers can counterattack (R16.3).
+    Transport,
+    /// Failed the motivation test (R11.2).
+    FailedTest,
+    /// Passed, and chose to break off.
+    Chose,
+    /// Its side lost the fight (R11.5).
+    Lost,
+}
+
 /// Why the battle ended (R17.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum EndReason {
@@ -272,6 +300,91 @@ pub enum Event {
         /// Where.
         #[serde(serialize_with = "crate::unit::ser_hex")]
         hex: Hex,
+    },
+    /// Infantry declares improvised tank assault: its 1s hit itself (R11.12).
+    ImprovisedTankAssault {
+        /// The infantry unit.
+        unit: UnitId,
+    },
+    /// An infantry hit on an armored vehicle tests against its armor (R11.12).
+    TankAssault {
+        /// The vehicle hit.
+        unit: UnitId,
+        /// The die.
+        die: u8,
+        /// The infantry's (improvised) tank assault rating.
+        rating: u8,
+        /// The vehicle's armor.
+        armor: u8,
+        /// What the hit does.
+        effect: TankAssault,
+    },
+    /// A side tests motivation to counterattack (R11.2, R11.3). `dice` is empty when the test
+    /// passes automatically, and holds a second die for a re-roll.
+    MeleeTest {
+        /// The side testing.
+        side: Side,
+        /// The die, and the re-roll if any.
+        dice: Faces,
+        /// Passed automatically (R11.3).
+        automatic: bool,
+        /// Units that passed.
+        passed: Units,
+        /// Units that failed and must break off.
+        failed: Units,
+    },
+    /// Units counterattack: the roles swap (R11.4).
+    Counterattack {
+        /// Their side.
+        side: Side,
+        /// The counterattackers.
+        units: Units,
+    },
+    /// A unit of a counterattacking formation enters the hex to join (R11.4).
+    Joined {
+        /// The unit.
+        unit: UnitId,
+        /// The assaulted hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// A unit breaks off (R11.6): the hexes it moved through (empty if it could not move).
+    BrokeOff {
+        /// The unit.
+        unit: UnitId,
+        /// Why.
+        reason: BreakOffReason,
+        /// Hexes entered.
+        #[serde(serialize_with = "ser_path")]
+        path: Path,
+    },
+    /// A unit is captured and destroyed (R11.7, R11.10).
+    Captured {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A winning unit consolidates one hex (R11.9).
+    Consolidated {
+        /// The unit.
+        unit: UnitId,
+        /// Where it moves.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        to: Hex,
+    },
+    /// A bailed-out armored transport of the winners is operational again (R11.11).
+    Recovered {
+        /// The transport.
+        unit: UnitId,
+    },
+    /// The fight is over (R11.5).
+    MeleeEnded {
+        /// The assaulted hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+        /// The side that won.
+        winner: Side,
+        /// Counterattack rounds fought.
+        rounds: u8,
     },
     /// The result of an assault round (R9.8).
     AssaultResult {

@@ -159,7 +159,12 @@ fn orders(
         .iter()
         .filter(|o| o.turn == turn && x.state.unit(o.unit).side == side)
         .collect();
-    let ordered = mine.iter().map(|o| o.unit).collect();
+    // A melee choice alone leaves the unit to the AI for moving and firing.
+    let ordered = mine
+        .iter()
+        .filter(|o| !matches!(o.action, OrderAction::Melee { .. }))
+        .map(|o| o.unit)
+        .collect();
     let mut done_assaults: Vec<Hex> = Vec::new();
     for o in &mine {
         let command = match (&o.action, phase) {
@@ -216,5 +221,8 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
             format!("fire at {}", rules.scenario.units[target.index()].name)
         }
         OrderAction::Hold => "hold".to_owned(),
+        OrderAction::Melee { counterattack } => {
+            if *counterattack { "counterattack" } else { "break off" }.to_owned()
+        }
     }
 }

@@ -1,10 +1,10 @@
-//! R6.6, R7, R8.2, R16.2: the effect of a hit, sharing hits among a hex's units, HQs hit in
-//! combat, and passengers of a destroyed transport.
+//! R6.6, R7, R8.2, R11.12, R16.2: the effect of a hit, sharing hits among a hex's units, HQs
+//! hit in combat, tank assault against armor, and passengers of a destroyed transport.
 
 use smallvec::SmallVec;
 
 use crate::dice::{OutOfDice, pick_distinct};
-use crate::event::{Event, HitEffect, Units};
+use crate::event::{Event, HitEffect, TankAssault, Units};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
 use crate::unit::Location;
@@ -51,16 +51,59 @@ pub(crate) fn share(
     Ok(per_unit)
 }
 
-/// Applies `n` hits to one unit, one at a time: R6.6, or R8.2 for an HQ. Stops when the unit
-/// is destroyed; a destroyed transport's passengers dismount with a hit each (R16.2).
+/// Applies `n` plain hits to one unit (fire, self-inflicted hits): see [`apply_hit_list`].
 pub(crate) fn apply_hits(x: &mut Exec<'_, '_>, unit: UnitId, n: u8) -> Result<(), OutOfDice> {
-    for _ in 0..n {
+    apply_hit_list(x, unit, &vec![None; usize::from(n)])
+}
+
+/// Applies hits to one unit, one at a time: R6.6, or R8.2 for an HQ. A hit that carries a tank
+/// assault rating and lands on an armored vehicle first rolls against its armor (R11.12): die +
+/// rating above the armor counts, equal only disorganizes, below does nothing. Stops when the
+/// unit is destroyed; a destroyed transport's passengers dismount with a hit each (R16.2).
+pub(crate) fn apply_hit_list(
+    x: &mut Exec<'_, '_>,
+    unit: UnitId,
+    hits: &[Option<u8>],
+) -> Result<(), OutOfDice> {
+    for &source in hits {
         let u = x.state.unit(unit);
         if u.location == Location::Destroyed {
             break;
         }
         let typ = x.rules.typ(u);
         let (weakened, disorganized) = (u.state.weakened, u.state.disorganized);
+        if let (Some(rating), true) = (source, typ.is_armored_vehicle()) {
+            let armor = typ.armor.unwrap_or(0);
+            let die = x.d6()?;
+            let total = die + rating;
+            let effect = if total > armor {
+                TankAssault::Counts
+            } else if total == armor {
+                TankAssault::Disorganizes
+            } else {
+                TankAssault::Bounces
+            };
+            x.emit(Event::TankAssault {
+                unit,
+                die,
+                rating,
+                armor,
+                effect,
+            });
+            match effect {
+                TankAssault::Counts => {}
+                TankAssault::Disorganizes => {
+                    if !disorganized {
+                        x.emit(Event::HitTaken {
+                            unit,
+                            effect: HitEffect::Disorganized,
+                        });
+                    }
+                    continue;
+                }
+                TankAssault::Bounces => continue,
+            }
+        }
         if typ.is_hq() {
             let die = x.d6()?;
             let effect = match (die, weakened) {

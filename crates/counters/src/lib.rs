@@ -18,6 +18,7 @@ mod game;
 mod hits;
 mod ids;
 mod load;
+mod melee;
 mod movement;
 mod odds;
 mod overrun;
@@ -28,13 +29,13 @@ mod state;
 mod unit;
 mod victory;
 
-pub use assault::{AssaultDice, SidePlan, plan_side, retreat_hex};
+pub use assault::{AssaultDice, Fighting, SidePlan, plan_side, retreat_hex};
 pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use check::{check, points_left};
 pub use command::{Command, RuleError};
 pub use dice::{Dice, GameRng, OutOfDice, ScriptedDice, clamp_need, passes, pick_distinct};
 pub use event::{
-    AssaultOutcome, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path, Phase, Roll, Units,
+    AssaultOutcome, BreakOffReason, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path, Phase, Roll, TankAssault, Units,
 };
 pub use execute::{PlayError, execute, execute_into};
 pub use fire::{concealed, fire_dice, hit_number, save_number};

@@ -4,7 +4,7 @@
 
 use hexmap::{Hex, Label, Map, TerrainId, TerrainTable};
 
-use crate::assault::plan_side;
+use crate::assault::{Fighting, plan_side};
 use crate::catalog::{Catalog, UnitClass};
 use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
 use crate::scenario::{Arrival, Formation, Role, RuleSwitches, Scenario, SideInfo, TimeOfDay};
@@ -142,10 +142,10 @@ pub fn assault_odds(
             .collect()
     };
     let on_def = hits_distribution(&groups(plan_side(
-        state, rules, attackers, &defenders, hex, true,
+        state, rules, attackers, &defenders, hex, Fighting::Attack,
     )));
     let on_att = hits_distribution(&groups(plan_side(
-        state, rules, &defenders, attackers, hex, false,
+        state, rules, &defenders, attackers, hex, Fighting::Defend,
     )));
     // P(attackers take fewer than h hits).
     let below: Vec<f64> = (0..on_def.len())

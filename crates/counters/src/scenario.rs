@@ -158,6 +158,11 @@ pub enum OrderAction {
     },
     /// Stay put.
     Hold,
+    /// In a melee this turn (R11.2): counterattack when the test is passed, or break off.
+    Melee {
+        /// Counterattack (true) or break off (false).
+        counterattack: bool,
+    },
 }
 
 /// An order from the scenario: in turn `turn`, unit `unit` does `action`.
@@ -328,6 +333,7 @@ struct RawOrder {
     fire: Option<Spanned<String>>,
     #[serde(default)]
     hold: bool,
+    melee: Option<Spanned<String>>,
 }
 
 /// The first reading of a scenario: the header keys and the raw sections, before units are
@@ -1093,6 +1099,7 @@ impl Validator {
             o.overrun.is_some(),
             o.fire.is_some(),
             o.hold,
+            o.melee.is_some(),
         ]
         .iter()
         .filter(|&&b| b)
@@ -1100,7 +1107,9 @@ impl Validator {
         if actions != 1 {
             self.at(
                 so.span(),
-                format!("{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`"),
+                format!(
+                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `melee`"
+                ),
             );
             return None;
         }
@@ -1133,6 +1142,20 @@ impl Validator {
                 return None;
             };
             OrderAction::Fire { target }
+        } else if let Some(choice) = &o.melee {
+            match choice.get_ref().as_str() {
+                "counterattack" => OrderAction::Melee { counterattack: true },
+                "break_off" => OrderAction::Melee {
+                    counterattack: false,
+                },
+                other => {
+                    self.at(
+                        choice.span(),
+                        format!("{what}: melee is `counterattack` or `break_off`, not `{other}`"),
+                    );
+                    return None;
+                }
+            }
         } else {
             OrderAction::Hold
         };

@@ -286,6 +286,16 @@ impl State {
                     self.spent[i] = 0;
                 }
             }
+            Event::Joined { unit, hex } | Event::Consolidated { unit, to: hex } => {
+                self.units[unit.index()].location = Location::Map(*hex);
+            }
+            Event::BrokeOff { unit, path, .. } => {
+                if let Some(&end) = path.last() {
+                    self.units[unit.index()].location = Location::Map(end);
+                }
+            }
+            Event::Captured { unit } => self.units[unit.index()].location = Location::Destroyed,
+            Event::Recovered { unit } => self.units[unit.index()].state.disorganized = false,
             Event::BattleEnded { outcome } => self.outcome = Some((**outcome).clone()),
             Event::MoraleTest { .. }
             | Event::RallyTest { .. }
@@ -295,7 +305,12 @@ impl State {
             | Event::AssaultRoll { .. }
             | Event::HitsShared { .. }
             | Event::AssaultResult { .. }
-            | Event::OrderRejected { .. } => {}
+            | Event::OrderRejected { .. }
+            | Event::ImprovisedTankAssault { .. }
+            | Event::TankAssault { .. }
+            | Event::MeleeTest { .. }
+            | Event::Counterattack { .. }
+            | Event::MeleeEnded { .. } => {}
         }
     }
 }

@@ -153,8 +153,9 @@ impl Map {
     }
 
     /// The best break-off move from `start` (R11.6): up to `budget`, every step ending strictly
-    /// farther from `away`, each step allowed by `cost`. The best end is the farthest from
-    /// `away`, then the cheapest, then the first by label. `None` if no step is possible.
+    /// farther from `away`, each step allowed by `cost`, ending where `accept_end` allows (for
+    /// stacking). The best end is the farthest from `away`, then the cheapest, then the first by
+    /// label. `None` if no step is possible.
     #[must_use]
     pub fn break_off(
         &self,
@@ -162,6 +163,7 @@ impl Map {
         away: Hex,
         budget: Budget,
         mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+        accept_end: impl Fn(Hex) -> bool,
     ) -> Option<Route> {
         let reach = self.search(start, budget, |from, to| {
             if to.unsigned_distance_to(away) > from.unsigned_distance_to(away) {
@@ -170,7 +172,7 @@ impl Map {
                 None
             }
         });
-        let end = reach.hexes().iter().copied().min_by_key(|&h| {
+        let end = reach.hexes().iter().copied().filter(|&h| accept_end(h)).min_by_key(|&h| {
             (
                 Reverse(h.unsigned_distance_to(away)),
                 reach.cost(self, h),

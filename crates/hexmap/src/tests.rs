@@ -177,7 +177,7 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
     let away = h("0505");
     let start = h("0504");
     let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
-    let route = m.break_off(start, away, Budget::points(3), cost).unwrap();
+    let route = m.break_off(start, away, Budget::points(3), cost, |_| true).unwrap();
     assert_eq!(route.end.unsigned_distance_to(away), 4);
     assert_eq!(route.cost, 3);
     let mut last = start;
@@ -187,9 +187,15 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
     }
     // Deterministic: the same call gives the same route.
     assert_eq!(
-        m.break_off(start, away, Budget::points(3), cost),
-        Some(route)
+        m.break_off(start, away, Budget::points(3), cost, |_| true),
+        Some(route.clone())
     );
+    // An end filter (stacking) moves the end elsewhere, as far away.
+    let other = m
+        .break_off(start, away, Budget::points(3), cost, |x| x != route.end)
+        .unwrap();
+    assert_ne!(other.end, route.end);
+    assert_eq!(other.end.unsigned_distance_to(away), 4);
 }
 
 #[test]
@@ -198,14 +204,14 @@ fn break_off_avoids_forbidden_hexes_and_can_fail() {
     let away = h("0303");
     let start = h("0302");
     // Forbid everything farther away: no step possible.
-    let none = m.break_off(start, away, Budget::points(4), |_, _| None::<u32>);
+    let none = m.break_off(start, away, Budget::points(4), |_, _| None::<u32>, |_| true);
     assert_eq!(none, None);
     // 0202, 0301 and 0402 are the three steps away; forbid two.
     let forbidden = [h("0301"), h("0202")];
     let route = m
         .break_off(start, away, Budget::points(1), |_, to| {
             (!forbidden.contains(&to)).then_some(1)
-        })
+        }, |_| true)
         .unwrap();
     assert_eq!(m.label(route.end).to_string(), "0402");
 }
