@@ -67,6 +67,8 @@ struct Cmd {
     overrun: Option<String>,
     fire: Option<String>,
     target: Option<String>,
+    mount: Option<String>,
+    dismount: Option<String>,
     /// A substring of the rule error the command must be rejected with.
     rejected: Option<String>,
 }
@@ -82,6 +84,8 @@ struct Expect {
     pinned: Option<bool>,
     bogged: Option<bool>,
     gone_to_ground: Option<bool>,
+    /// The transport it rides (R16), or `""` for none.
+    aboard: Option<String>,
 }
 
 fn hex(s: &str) -> Hex {
@@ -177,7 +181,24 @@ fn line(state: &State, e: &Event) -> Option<String> {
         ),
         Event::HitTaken { unit, effect } => format!("hit {} {effect:?}", n(unit)),
         Event::HqHit { unit, die, effect } => format!("hq_hit {} die {die} {effect:?}", n(unit)),
-        Event::Dismounted { unit, hex } => format!("dismounted {} {}", n(unit), l(hex)),
+        Event::Dismounted {
+            unit,
+            transport,
+            hex,
+            cost,
+        } => {
+            format!(
+                "dismounted {} from {} {} cost {cost}",
+                n(unit),
+                n(transport),
+                l(hex)
+            )
+        }
+        Event::Mounted {
+            unit,
+            transport,
+            cost,
+        } => format!("mounted {} on {} cost {cost}", n(unit), n(transport)),
         Event::AssaultResult {
             attacker_hits,
             defender_hits,
@@ -205,10 +226,25 @@ fn line(state: &State, e: &Event) -> Option<String> {
             )
         }
         Event::ImprovisedTankAssault { unit } => format!("improvised {}", n(unit)),
-        Event::TankAssault { unit, die, rating, armor, effect } => {
-            format!("tank_assault {} die {die} + {rating} vs {armor} {effect:?}", n(unit))
+        Event::TankAssault {
+            unit,
+            die,
+            rating,
+            armor,
+            effect,
+        } => {
+            format!(
+                "tank_assault {} die {die} + {rating} vs {armor} {effect:?}",
+                n(unit)
+            )
         }
-        Event::MeleeTest { side, dice: d, automatic, passed, failed } => format!(
+        Event::MeleeTest {
+            side,
+            dice: d,
+            automatic,
+            passed,
+            failed,
+        } => format!(
             "test {side:?} [{}]{} passed {} failed {}",
             dice(d),
             if *automatic { " automatic" } else { "" },
@@ -216,16 +252,25 @@ fn line(state: &State, e: &Event) -> Option<String> {
             failed.iter().map(n).collect::<Vec<_>>().join(",")
         ),
         Event::Counterattack { side, units } => {
-            format!("counterattack {side:?} {}", units.iter().map(n).collect::<Vec<_>>().join(","))
+            format!(
+                "counterattack {side:?} {}",
+                units.iter().map(n).collect::<Vec<_>>().join(",")
+            )
         }
         Event::Joined { unit, hex } => format!("joined {} {}", n(unit), l(hex)),
         Event::BrokeOff { unit, reason, path } => {
-            format!("broke_off {} {reason:?} {}", n(unit), path.iter().map(l).collect::<Vec<_>>().join(" "))
+            format!(
+                "broke_off {} {reason:?} {}",
+                n(unit),
+                path.iter().map(l).collect::<Vec<_>>().join(" ")
+            )
         }
         Event::Captured { unit } => format!("captured {}", n(unit)),
         Event::Consolidated { unit, to } => format!("consolidated {} {}", n(unit), l(to)),
         Event::Recovered { unit } => format!("recovered {}", n(unit)),
-        Event::MeleeEnded { winner, rounds, .. } => format!("melee_ended winner {winner:?} rounds {rounds}"),
+        Event::MeleeEnded { winner, rounds, .. } => {
+            format!("melee_ended winner {winner:?} rounds {rounds}")
+        }
         Event::TurnStarted { turn, side } => format!("turn {turn} {side:?}"),
         Event::MoraleTest {
             side,
@@ -367,6 +412,13 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 unit: id(u)?,
                 hex: hex(c.target.as_deref().ok_or("overrun needs target")?),
             }
+        } else if let Some(u) = &c.mount {
+            Command::Mount {
+                unit: id(u)?,
+                transport: id(c.target.as_deref().ok_or("mount needs target")?)?,
+            }
+        } else if let Some(u) = &c.dismount {
+            Command::Dismount { unit: id(u)? }
         } else if let Some(u) = &c.fire {
             Command::Fire {
                 unit: id(u)?,
@@ -458,6 +510,15 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         check("pinned", e.pinned, u.state.pinned)?;
         check("bogged", e.bogged, u.state.bogged)?;
         check("gone_to_ground", e.gone_to_ground, u.state.gone_to_ground)?;
+        if let Some(want) = &e.aboard {
+            let got = match u.location {
+                Location::Aboard(t) => state.unit(t).name.clone(),
+                _ => String::new(),
+            };
+            if &got != want {
+                return Err(format!("{}: expected aboard `{want}`, got `{got}`", e.unit));
+            }
+        }
         if let Some(at) = &e.at
             && state.hex_of(u.id) != Some(hex(at))
         {

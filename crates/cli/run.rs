@@ -119,8 +119,33 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
             Event::HqHit { unit, die, effect } => {
                 format!("  {} (HQ) hit: die {die} -> {effect:?}", name(unit))
             }
-            Event::Dismounted { unit, hex: h } => {
-                format!("  {} dismounts in {}", name(unit), hex(h))
+            Event::Dismounted {
+                unit,
+                transport,
+                hex: h,
+                cost,
+            } => format!(
+                "{}{} dismounts from {} in {}{}",
+                if *cost == 0 { "  " } else { "" },
+                name(unit),
+                name(transport),
+                hex(h),
+                if *cost > 0 {
+                    format!(" ({cost} MP of the transport)")
+                } else {
+                    String::new()
+                }
+            ),
+            Event::Mounted {
+                unit,
+                transport,
+                cost,
+            } => {
+                format!(
+                    "{} mounts {} ({cost} MP of the transport)",
+                    name(unit),
+                    name(transport)
+                )
             }
             Event::AssaultResult {
                 attacker_hits,
@@ -169,9 +194,18 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 ..
             } => format!("order rejected: {} {order}: {reason}", name(unit)),
             Event::ImprovisedTankAssault { unit } => {
-                format!("  {} goes in with improvised tank assault (its 1s hit itself)", name(unit))
+                format!(
+                    "  {} goes in with improvised tank assault (its 1s hit itself)",
+                    name(unit)
+                )
             }
-            Event::TankAssault { unit, die, rating, armor, effect } => format!(
+            Event::TankAssault {
+                unit,
+                die,
+                rating,
+                armor,
+                effect,
+            } => format!(
                 "  tank assault on {}: die {die} + {rating} against armor {armor} -> {}",
                 name(unit),
                 match effect {
@@ -180,15 +214,35 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                     counters::TankAssault::Bounces => "no effect",
                 }
             ),
-            Event::MeleeTest { side: s, dice: d, automatic, passed, failed } => format!(
+            Event::MeleeTest {
+                side: s,
+                dice: d,
+                automatic,
+                passed,
+                failed,
+            } => format!(
                 "  {} tests motivation to counterattack: {}{}{}",
                 side(s),
-                if *automatic { "passes automatically (no hits taken)".to_owned() } else { format!("dice {d:?}") },
-                if passed.is_empty() { String::new() } else {
-                    format!("; passed: {}", passed.iter().map(name).collect::<Vec<_>>().join(", "))
+                if *automatic {
+                    "passes automatically (no hits taken)".to_owned()
+                } else {
+                    format!("dice {d:?}")
                 },
-                if failed.is_empty() { String::new() } else {
-                    format!("; failed: {}", failed.iter().map(name).collect::<Vec<_>>().join(", "))
+                if passed.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; passed: {}",
+                        passed.iter().map(name).collect::<Vec<_>>().join(", ")
+                    )
+                },
+                if failed.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; failed: {}",
+                        failed.iter().map(name).collect::<Vec<_>>().join(", ")
+                    )
                 }
             ),
             Event::Counterattack { side: s, units } => format!(
@@ -196,7 +250,9 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 side(s),
                 units.iter().map(name).collect::<Vec<_>>().join(", ")
             ),
-            Event::Joined { unit, hex: h } => format!("  {} joins the fight in {}", name(unit), hex(h)),
+            Event::Joined { unit, hex: h } => {
+                format!("  {} joins the fight in {}", name(unit), hex(h))
+            }
             Event::BrokeOff { unit, reason, path } => format!(
                 "  {} breaks off ({reason:?}){}",
                 name(unit),
@@ -207,9 +263,15 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 }
             ),
             Event::Captured { unit } => format!("  {} is captured", name(unit)),
-            Event::Consolidated { unit, to } => format!("  {} consolidates into {}", name(unit), hex(to)),
+            Event::Consolidated { unit, to } => {
+                format!("  {} consolidates into {}", name(unit), hex(to))
+            }
             Event::Recovered { unit } => format!("  {} is operational again", name(unit)),
-            Event::MeleeEnded { hex: h, winner, rounds } => format!(
+            Event::MeleeEnded {
+                hex: h,
+                winner,
+                rounds,
+            } => format!(
                 "  the fight for {} is over after {rounds} counterattack rounds: {} wins",
                 hex(h),
                 side(winner)

@@ -37,6 +37,28 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
 pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     let rules = x.rules;
     let map = rules.map();
+    // R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
+    let riders: Vec<UnitId> = x
+        .state
+        .units
+        .iter()
+        .filter(|u| u.side == side && !skip.contains(&u.id))
+        .filter_map(|u| match u.location {
+            Location::Aboard(t) if !rules.typ(x.state.unit(t)).mounted_assault => Some((u.id, t)),
+            _ => None,
+        })
+        .filter(|&(_, t)| {
+            x.state.hex_of(t).is_some_and(|h| {
+                x.state.units.iter().any(|e| {
+                    e.side != side && e.hex().is_some_and(|eh| eh.unsigned_distance_to(h) <= 2)
+                })
+            })
+        })
+        .map(|(u, _)| u)
+        .collect();
+    for unit in riders {
+        x.command(&Command::Dismount { unit })?.ok();
+    }
     // Assaults: every enemy hex next to our units, with all our units that may join.
     let mut targets: Vec<Hex> = own(x.state, side, skip)
         .iter()

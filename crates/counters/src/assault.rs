@@ -94,7 +94,9 @@ pub fn plan_side(
         // R11.12: the default choice declares improvised tank assault when it rates higher.
         let improvised = tank_assault_rule
             && any_armor
-            && typ.improvised_tank_assault.is_some_and(|i| i > typ.tank_assault);
+            && typ
+                .improvised_tank_assault
+                .is_some_and(|i| i > typ.tank_assault);
         let tank_assault = (infantry && tank_assault_rule).then(|| {
             if improvised {
                 typ.improvised_tank_assault.unwrap_or(typ.tank_assault)
@@ -187,7 +189,10 @@ pub(crate) fn strike(
         on_strikers: sources[1].len() as u8,
         hit: Units::new(),
     };
-    for (targets, target_side, hits) in [(struck, side.other(), &sources[0]), (strikers, side, &sources[1])] {
+    for (targets, target_side, hits) in [
+        (struck, side.other(), &sources[0]),
+        (strikers, side, &sources[1]),
+    ] {
         let shares = share(x, target_side, targets, hits.len() as u8)?;
         for (unit, dealt) in deal(&shares, hits) {
             if !dealt.is_empty() {
@@ -203,10 +208,14 @@ pub(crate) fn strike(
     Ok(out)
 }
 
+/// The hits dealt to one unit: each the tank assault rating of the infantry that scored it, if
+/// any (R11.12).
+type Dealt = SmallVec<[Option<u8>; 4]>;
+
 /// Deals a side's hits, in the order they were scored, to the units one round at a time, so
 /// that each unit's share (R7) is made of definite hits (R11.12 needs to know who scored each).
-fn deal(shares: &[(UnitId, u8)], hits: &[Option<u8>]) -> SmallVec<[(UnitId, SmallVec<[Option<u8>; 4]>); 6]> {
-    let mut dealt: SmallVec<[(UnitId, SmallVec<[Option<u8>; 4]>); 6]> =
+fn deal(shares: &[(UnitId, u8)], hits: &[Option<u8>]) -> SmallVec<[(UnitId, Dealt); 6]> {
+    let mut dealt: SmallVec<[(UnitId, Dealt); 6]> =
         shares.iter().map(|&(u, _)| (u, SmallVec::new())).collect();
     let mut next = hits.iter();
     let most = shares.iter().map(|&(_, n)| n).max().unwrap_or(0);
@@ -273,7 +282,11 @@ pub(crate) fn resolve(
         }
         AssaultOutcome::DefendersDestroyed => occupy(x, attackers, hex),
         AssaultOutcome::DefendersHold if x.rules.scenario.rules.counterattacks => {
-            let living: Units = attackers.iter().copied().filter(|&a| x.state.unit(a).alive()).collect();
+            let living: Units = attackers
+                .iter()
+                .copied()
+                .filter(|&a| x.state.unit(a).alive())
+                .collect();
             // With every attacker gone there is nobody left to fight.
             if !living.is_empty() {
                 crate::melee::fight(x, hex, &living, &survivors, &round)?;

@@ -26,7 +26,77 @@ pub fn check(state: &State, rules: &Rules<'_>, command: &Command) -> Result<(), 
         Command::Assault { units, hex } => check_assault(state, rules, units, *hex),
         Command::Overrun { unit, hex } => check_overrun(state, rules, *unit, *hex),
         Command::Fire { unit, target } => check_fire(state, rules, *unit, *target),
+        Command::Mount { unit, transport } => check_mount(state, rules, *unit, *transport),
+        Command::Dismount { unit } => check_dismount(state, rules, *unit),
     }
+}
+
+/// Where a unit fights from: its own hex, or, for a passenger of a mounted-assault transport,
+/// the transport's hex (R16.1). `with` lists the units assaulting together: a passenger assaults
+/// only with its transport. Returns the hex and whether the unit rides.
+fn fighting_from(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    phase: Phase,
+    with: Option<&[UnitId]>,
+) -> Result<(Hex, bool), RuleError> {
+    let u = state.unit(unit);
+    if let Location::Aboard(t) = u.location {
+        if u.side != state.active || state.phase != phase {
+            return Err(RuleError::WrongPhase);
+        }
+        if !rules.typ(state.unit(t)).mounted_assault || with.is_some_and(|w| !w.contains(&t)) {
+            return Err(RuleError::Passenger);
+        }
+        return state
+            .hex_of(t)
+            .map(|h| (h, true))
+            .ok_or(RuleError::NotOnMap);
+    }
+    own_on_map(state, unit, phase).map(|h| (h, false))
+}
+
+/// R16.1: infantry boards a friendly transport in its hex, which has room and half its
+/// movement left.
+fn check_mount(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    transport: UnitId,
+) -> Result<(), RuleError> {
+    let at = own_on_map(state, unit, Phase::Movement)?;
+    let there = own_on_map(state, transport, Phase::Movement)?;
+    let (u, t) = (state.unit(unit), state.unit(transport));
+    let carrier = rules.typ(t);
+    let Some(capacity) = carrier.transport else {
+        return Err(RuleError::CannotMount("that unit is not a transport"));
+    };
+    if rules.typ(u).class != UnitClass::Infantry {
+        return Err(RuleError::CannotMount("only infantry rides"));
+    }
+    if at != there {
+        return Err(RuleError::CannotMount(
+            "the transport is not in the unit's hex",
+        ));
+    }
+    if state.passengers(transport).count() >= usize::from(capacity) {
+        return Err(RuleError::CannotMount("the transport is full"));
+    }
+    let cost = u32::from(carrier.movement_points(t.state.weakened) / 2);
+    afford(state, rules, transport, cost, false, false)
+}
+
+/// R16.1: a passenger leaves its transport, which pays half its movement.
+fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), RuleError> {
+    let u = state.unit(unit);
+    let Location::Aboard(t) = u.location else {
+        return Err(RuleError::NotOnMap);
+    };
+    own_on_map(state, t, Phase::Movement)?;
+    let tr = state.unit(t);
+    let cost = u32::from(rules.typ(tr).movement_points(tr.state.weakened) / 2);
+    afford(state, rules, t, cost, false, false)
 }
 
 /// The unit's hex if it is the active side's and on the map in the given phase.
@@ -159,7 +229,7 @@ fn check_assault(
         if units[..i].contains(&unit) {
             return Err(RuleError::CannotAssault(label(hex)));
         }
-        let at = own_on_map(state, unit, Phase::Movement)?;
+        let (at, rides) = fighting_from(state, rules, unit, Phase::Movement, Some(units))?;
         let u = state.unit(unit);
         let typ = rules.typ(u);
         if u.side == enemy {
@@ -179,6 +249,9 @@ fn check_assault(
             return Err(RuleError::NoAssaultFactor);
         }
         dice |= rolls;
+        if rides {
+            continue; // it enters with its transport
+        }
         let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
             return Err(RuleError::Impassable(label(hex)));
         };
@@ -249,7 +322,7 @@ fn check_fire(
     unit: UnitId,
     target: UnitId,
 ) -> Result<(), RuleError> {
-    let at = own_on_map(state, unit, Phase::Fire)?;
+    let (at, _) = fighting_from(state, rules, unit, Phase::Fire, None)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
     let Some(fire) = typ.fire else {

@@ -30,6 +30,18 @@ pub enum Command {
         /// The enemy hex.
         hex: Hex,
     },
+    /// Infantry boards a friendly transport in its hex (R16.1).
+    Mount {
+        /// The infantry.
+        unit: UnitId,
+        /// The transport.
+        transport: UnitId,
+    },
+    /// A passenger leaves its transport into the transport's hex (R16.1).
+    Dismount {
+        /// The passenger.
+        unit: UnitId,
+    },
     /// Fire at an enemy unit (R6).
     Fire {
         /// The firer.
@@ -112,6 +124,14 @@ pub enum RuleError {
     /// R6.1: target out of range or sight.
     #[error("R6.1: the target is out of range or out of sight")]
     OutOfReach,
+    /// R16.1: mounting conditions.
+    #[error("R16.1: cannot mount: {0}")]
+    CannotMount(&'static str),
+    /// R16.1: passengers neither fire nor assault, except from a mounted-assault transport.
+    #[error(
+        "R16.1: passengers neither fire nor assault, except from a mounted-assault transport (and assaulting with it)"
+    )]
+    Passenger,
     /// The unit belongs to the other side or the target to this side.
     #[error("R4.4: wrong side")]
     WrongSide,

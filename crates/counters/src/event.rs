@@ -293,13 +293,27 @@ pub enum Event {
         /// What it did.
         effect: HitEffect,
     },
-    /// Passengers of a destroyed transport dismount (R16.2).
+    /// Infantry boards a transport in its hex (R16.1).
+    Mounted {
+        /// The passenger.
+        unit: UnitId,
+        /// The transport.
+        transport: UnitId,
+        /// Movement points the transport pays (half its movement).
+        cost: u8,
+    },
+    /// A passenger leaves its transport (R16.1), or is thrown out when the transport is
+    /// destroyed (R16.2, cost 0) or must break off (R16.3, cost 0).
     Dismounted {
         /// The passenger.
         unit: UnitId,
-        /// Where.
+        /// The transport it leaves.
+        transport: UnitId,
+        /// Where it stands now.
         #[serde(serialize_with = "crate::unit::ser_hex")]
         hex: Hex,
+        /// Movement points the transport pays.
+        cost: u8,
     },
     /// Infantry declares improvised tank assault: its 1s hit itself (R11.12).
     ImprovisedTankAssault {

@@ -5,6 +5,7 @@ use crate::command::{Command, RuleError};
 use crate::dice::{Dice, OutOfDice};
 use crate::event::{Event, Roll};
 use crate::state::{Rules, State};
+use crate::unit::Location;
 use crate::{assault, check, fire, movement, overrun};
 
 /// Carries what playing needs: the state, the rules, the dice and the event log.
@@ -13,6 +14,12 @@ pub(crate) struct Exec<'s, 'r> {
     pub rules: Rules<'r>,
     pub dice: &'s mut dyn Dice,
     pub events: &'s mut Vec<Event>,
+}
+
+/// R16.1: mounting or dismounting costs the transport half its movement, rounded down.
+fn transport_cost(x: &Exec<'_, '_>, transport: crate::ids::UnitId) -> u8 {
+    let t = x.state.unit(transport);
+    x.rules.typ(t).movement_points(t.state.weakened) / 2
 }
 
 impl Exec<'_, '_> {
@@ -45,6 +52,27 @@ impl Exec<'_, '_> {
             }
             Command::Overrun { unit, hex } => overrun::resolve(self, *unit, *hex)?,
             Command::Fire { unit, target } => fire::execute(self, *unit, *target)?,
+            Command::Mount { unit, transport } => {
+                let cost = transport_cost(self, *transport);
+                self.emit(Event::Mounted {
+                    unit: *unit,
+                    transport: *transport,
+                    cost,
+                });
+            }
+            Command::Dismount { unit } => {
+                if let Location::Aboard(t) = self.state.unit(*unit).location
+                    && let Some(hex) = self.state.hex_of(t)
+                {
+                    let cost = transport_cost(self, t);
+                    self.emit(Event::Dismounted {
+                        unit: *unit,
+                        transport: t,
+                        hex,
+                        cost,
+                    });
+                }
+            }
         }
         Ok(Ok(()))
     }

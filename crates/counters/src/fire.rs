@@ -15,7 +15,12 @@ use crate::state::{Rules, State};
 pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
     let u = state.unit(unit);
     let dice = rules.typ(u).fire_dice(u.state.weakened);
-    if u.state.moved {
+    // A passenger firing from its transport moved if the transport did (R16.1).
+    let carried = match u.location {
+        crate::unit::Location::Aboard(t) => state.unit(t).state.moved,
+        _ => false,
+    };
+    if u.state.moved || carried {
         dice.div_ceil(2)
     } else {
         dice

@@ -185,6 +185,11 @@ fn orders(
                     .collect();
                 Command::Assault { units, hex: *hex }
             }
+            (OrderAction::Mount { transport }, Phase::Movement) => Command::Mount {
+                unit: o.unit,
+                transport: *transport,
+            },
+            (OrderAction::Dismount, Phase::Movement) => Command::Dismount { unit: o.unit },
             (OrderAction::Overrun { hex }, Phase::Movement) => Command::Overrun {
                 unit: o.unit,
                 hex: *hex,
@@ -221,8 +226,15 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
             format!("fire at {}", rules.scenario.units[target.index()].name)
         }
         OrderAction::Hold => "hold".to_owned(),
-        OrderAction::Melee { counterattack } => {
-            if *counterattack { "counterattack" } else { "break off" }.to_owned()
+        OrderAction::Mount { transport } => {
+            format!("mount {}", rules.scenario.units[transport.index()].name)
         }
+        OrderAction::Dismount => "dismount".to_owned(),
+        OrderAction::Melee { counterattack } => if *counterattack {
+            "counterattack"
+        } else {
+            "break off"
+        }
+        .to_owned(),
     }
 }

@@ -122,7 +122,12 @@ pub(crate) fn apply_hit_list(
             {
                 let riders: Units = x.state.passengers(unit).map(|p| p.id).collect();
                 for p in riders {
-                    x.emit(Event::Dismounted { unit: p, hex });
+                    x.emit(Event::Dismounted {
+                        unit: p,
+                        transport: unit,
+                        hex,
+                        cost: 0,
+                    });
                     apply_hits(x, p, 1)?;
                 }
             }

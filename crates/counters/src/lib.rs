@@ -35,7 +35,8 @@ pub use check::{check, points_left};
 pub use command::{Command, RuleError};
 pub use dice::{Dice, GameRng, OutOfDice, ScriptedDice, clamp_need, passes, pick_distinct};
 pub use event::{
-    AssaultOutcome, BreakOffReason, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path, Phase, Roll, TankAssault, Units,
+    AssaultOutcome, BreakOffReason, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path,
+    Phase, Roll, TankAssault, Units,
 };
 pub use execute::{PlayError, execute, execute_into};
 pub use fire::{concealed, fire_dice, hit_number, save_number};

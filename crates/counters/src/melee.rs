@@ -100,7 +100,14 @@ pub(crate) fn fight(
             side: testing,
             units: counterattackers.clone(),
         });
-        let round = strike(x, hex, &counterattackers, &struck, Fighting::Counterattack, false)?;
+        let round = strike(
+            x,
+            hex,
+            &counterattackers,
+            &struck,
+            Fighting::Counterattack,
+            false,
+        )?;
         m.hit.extend(round.hit.iter().copied());
         rounds += 1;
         if m.alive(x, testing.other()).is_empty() {
@@ -169,10 +176,17 @@ fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) -> Resul
         if x.rules.typ(x.state.unit(t)).transport.is_none() {
             continue;
         }
-        let Some(at) = x.state.hex_of(t) else { continue };
+        let Some(at) = x.state.hex_of(t) else {
+            continue;
+        };
         let riders: Units = x.state.passengers(t).map(|p| p.id).collect();
         for p in riders {
-            x.emit(Event::Dismounted { unit: p, hex: at });
+            x.emit(Event::Dismounted {
+                unit: p,
+                transport: t,
+                hex: at,
+                cost: 0,
+            });
             m.in_fight[side.index()].push(p);
         }
         break_off(x, m, t, BreakOffReason::Transport)?;
@@ -213,7 +227,10 @@ fn motivation_test(
         if !failed.is_empty() && reroll_allowed(x, m, side, &failed) {
             let again = x.d6()?;
             dice.push(again);
-            let (ok, still): (Units, Units) = failed.iter().copied().partition(|&u| passes(again, need(x, u)));
+            let (ok, still): (Units, Units) = failed
+                .iter()
+                .copied()
+                .partition(|&u| passes(again, need(x, u)));
             passed.extend(ok);
             failed = still;
         }
@@ -245,7 +262,12 @@ fn reroll_allowed(x: &Exec<'_, '_>, m: &Melee, side: Side, failed: &[UnitId]) ->
 /// Who counterattacks among the units that passed: orders first, then the AI. Units that
 /// choose to break off do so; units without dice (no assault factor) stay with their side
 /// (R9.10). Returns the counterattackers (empty: the side gives up the fight).
-fn choose(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, passed: &[UnitId]) -> Result<Units, OutOfDice> {
+fn choose(
+    x: &mut Exec<'_, '_>,
+    m: &mut Melee,
+    side: Side,
+    passed: &[UnitId],
+) -> Result<Units, OutOfDice> {
     let order = |x: &Exec<'_, '_>, u: UnitId| {
         x.rules.scenario.orders.iter().find_map(|o| match o.action {
             OrderAction::Melee { counterattack } if o.unit == u && o.turn == x.state.turn => {
@@ -274,7 +296,14 @@ fn choose(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, passed: &[UnitId]) ->
             break_off(x, m, u, BreakOffReason::Chose)?;
         }
     }
-    let rolls = plan_side(x.state, &x.rules, &counterattackers, &m.alive(x, side.other()), m.hex, Fighting::Counterattack);
+    let rolls = plan_side(
+        x.state,
+        &x.rules,
+        &counterattackers,
+        &m.alive(x, side.other()),
+        m.hex,
+        Fighting::Counterattack,
+    );
     if rolls.rolls.is_empty() {
         return Ok(Units::new());
     }
@@ -285,8 +314,19 @@ fn choose(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, passed: &[UnitId]) ->
 /// The AI's test: the counterattack round scores at least one hit with probability of at least
 /// [`COUNTERATTACK_THRESHOLD`] (exact, from the dice plan).
 fn favourable(x: &Exec<'_, '_>, m: &Melee, side: Side, units: &[UnitId]) -> bool {
-    let plan = plan_side(x.state, &x.rules, units, &m.alive(x, side.other()), m.hex, Fighting::Counterattack);
-    let groups: Vec<(u32, u8)> = plan.rolls.iter().map(|r| (u32::from(r.dice), r.need)).collect();
+    let plan = plan_side(
+        x.state,
+        &x.rules,
+        units,
+        &m.alive(x, side.other()),
+        m.hex,
+        Fighting::Counterattack,
+    );
+    let groups: Vec<(u32, u8)> = plan
+        .rolls
+        .iter()
+        .map(|r| (u32::from(r.dice), r.need))
+        .collect();
     let dist = hits_distribution(&groups);
     1.0 - dist[0] >= COUNTERATTACK_THRESHOLD
 }
@@ -298,13 +338,17 @@ fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut 
     if x.state.occupied_by(m.hex, side.other()) {
         return;
     }
-    let formations: SmallVec<[_; 4]> = counterattackers.iter().map(|&u| x.state.unit(u).formation).collect();
+    let formations: SmallVec<[_; 4]> = counterattackers
+        .iter()
+        .map(|&u| x.state.unit(u).formation)
+        .collect();
     let map = x.rules.map();
     let mut joiners: Units = Units::new();
     for n in map.neighbors(m.hex) {
         for u in x.state.units_in(n, side) {
             let t = x.rules.typ(u);
-            let urban_infantry = t.class == UnitClass::Infantry && map.terrain(n).is_some_and(|t| t.urban);
+            let urban_infantry =
+                t.class == UnitClass::Infantry && map.terrain(n).is_some_and(|t| t.urban);
             if formations.contains(&u.formation)
                 && !m.in_fight[side.index()].contains(&u.id)
                 && !m.broke.iter().any(|&(b, _)| b == u.id)
@@ -327,7 +371,12 @@ fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut 
 /// R11.6: a unit moves up to its full movement, every step farther from the assaulted hex, never
 /// into an enemy hex or next to an enemy that is not in the fight; bog checks apply. Guns in the
 /// assaulted hex cannot break off and are destroyed (R11.7).
-fn break_off(x: &mut Exec<'_, '_>, m: &mut Melee, unit: UnitId, reason: BreakOffReason) -> Result<(), OutOfDice> {
+fn break_off(
+    x: &mut Exec<'_, '_>,
+    m: &mut Melee,
+    unit: UnitId,
+    reason: BreakOffReason,
+) -> Result<(), OutOfDice> {
     m.remove(unit);
     let Some(start) = x.state.hex_of(unit) else {
         return Ok(());
@@ -369,7 +418,9 @@ fn break_off(x: &mut Exec<'_, '_>, m: &mut Melee, unit: UnitId, reason: BreakOff
                 map.enter_cost(typ.move_class, to)
             }
         },
-        |end| is_hq || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit,
+        |end| {
+            is_hq || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit
+        },
     );
     // Walk the route with bog checks (R5.6).
     let mut path = Path::new();
@@ -402,11 +453,7 @@ fn break_off(x: &mut Exec<'_, '_>, m: &mut Melee, unit: UnitId, reason: BreakOff
         }
     }
     if !bogged {
-        x.emit(Event::BrokeOff {
-            unit,
-            reason,
-            path,
-        });
+        x.emit(Event::BrokeOff { unit, reason, path });
     }
     let end = x.state.hex_of(unit).unwrap_or(start);
     let exposed = end == start || end.unsigned_distance_to(m.hex) <= 1;
@@ -425,10 +472,15 @@ fn consolidate(x: &mut Exec<'_, '_>, m: &Melee, winner: Side, winners: &[UnitId]
     for &w in winners {
         let u = x.state.unit(w);
         let hq = x.rules.scenario.formations[u.formation.index()].hq;
-        let Some(at) = x.state.hex_of(w) else { continue };
+        let Some(at) = x.state.hex_of(w) else {
+            continue;
+        };
         if at == m.hex
             || !x.state.unit(hq).alive()
-            || x.rules.map().enter_cost(x.rules.typ(u).move_class, m.hex).is_none()
+            || x.rules
+                .map()
+                .enter_cost(x.rules.typ(u).move_class, m.hex)
+                .is_none()
             || !matches!(u.location, Location::Map(_))
             || at.unsigned_distance_to(m.hex) != 1
         {
@@ -442,10 +494,23 @@ fn consolidate(x: &mut Exec<'_, '_>, m: &Melee, winner: Side, winners: &[UnitId]
 /// are captured (tanks cannot capture tanks).
 fn fall_back(x: &mut Exec<'_, '_>, m: &Melee, loser: Side, winners: &[UnitId], tanks_only: bool) {
     let map = x.rules.map();
-    let near = |x: &Exec<'_, '_>, h: Hex| winners.iter().filter_map(|&w| x.state.hex_of(w)).filter(move |&w| w.unsigned_distance_to(h) <= 1).collect::<SmallVec<[Hex; 4]>>();
-    let losers: Units = m.broke.iter().map(|&(u, _)| u).filter(|&u| x.state.unit(u).side == loser && x.state.unit(u).alive()).collect();
+    let near = |x: &Exec<'_, '_>, h: Hex| {
+        winners
+            .iter()
+            .filter_map(|&w| x.state.hex_of(w))
+            .filter(move |&w| w.unsigned_distance_to(h) <= 1)
+            .collect::<SmallVec<[Hex; 4]>>()
+    };
+    let losers: Units = m
+        .broke
+        .iter()
+        .map(|&(u, _)| u)
+        .filter(|&u| x.state.unit(u).side == loser && x.state.unit(u).alive())
+        .collect();
     for u in losers {
-        let Some(at) = x.state.hex_of(u) else { continue };
+        let Some(at) = x.state.hex_of(u) else {
+            continue;
+        };
         let close = near(x, at);
         if close.is_empty() {
             continue;
@@ -453,13 +518,23 @@ fn fall_back(x: &mut Exec<'_, '_>, m: &Melee, loser: Side, winners: &[UnitId], t
         let class = x.rules.typ(x.state.unit(u)).move_class;
         let mut options: SmallVec<[Hex; 6]> = map
             .neighbors(at)
-            .filter(|&h| close.iter().all(|&w| h.unsigned_distance_to(w) > at.unsigned_distance_to(w)))
-            .filter(|&h| map.enter_cost(class, h).is_some() && !x.state.occupied_by(h, loser.other()))
+            .filter(|&h| {
+                close
+                    .iter()
+                    .all(|&w| h.unsigned_distance_to(w) > at.unsigned_distance_to(w))
+            })
+            .filter(|&h| {
+                map.enter_cost(class, h).is_some() && !x.state.occupied_by(h, loser.other())
+            })
             .filter(|&h| near(x, h).is_empty())
             .collect();
         options.sort_by_key(|&h| Label::from_hex(h));
         match options.first() {
-            Some(&to) => x.emit(Event::Retreated { unit: u, from: at, to }),
+            Some(&to) => x.emit(Event::Retreated {
+                unit: u,
+                from: at,
+                to,
+            }),
             None if tanks_only && x.rules.typ(x.state.unit(u)).is_armored_vehicle() => {}
             None => x.emit(Event::Captured { unit: u }),
         }

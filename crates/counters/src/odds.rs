@@ -142,10 +142,20 @@ pub fn assault_odds(
             .collect()
     };
     let on_def = hits_distribution(&groups(plan_side(
-        state, rules, attackers, &defenders, hex, Fighting::Attack,
+        state,
+        rules,
+        attackers,
+        &defenders,
+        hex,
+        Fighting::Attack,
     )));
     let on_att = hits_distribution(&groups(plan_side(
-        state, rules, &defenders, attackers, hex, Fighting::Defend,
+        state,
+        rules,
+        &defenders,
+        attackers,
+        hex,
+        Fighting::Defend,
     )));
     // P(attackers take fewer than h hits).
     let below: Vec<f64> = (0..on_def.len())

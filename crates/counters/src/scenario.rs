@@ -158,6 +158,13 @@ pub enum OrderAction {
     },
     /// Stay put.
     Hold,
+    /// Board a transport in the unit's hex (R16.1).
+    Mount {
+        /// The transport.
+        transport: UnitId,
+    },
+    /// Leave the transport (R16.1).
+    Dismount,
     /// In a melee this turn (R11.2): counterattack when the test is passed, or break off.
     Melee {
         /// Counterattack (true) or break off (false).
@@ -334,6 +341,9 @@ struct RawOrder {
     #[serde(default)]
     hold: bool,
     melee: Option<Spanned<String>>,
+    mount: Option<Spanned<String>>,
+    #[serde(default)]
+    dismount: bool,
 }
 
 /// The first reading of a scenario: the header keys and the raw sections, before units are
@@ -1100,6 +1110,8 @@ impl Validator {
             o.fire.is_some(),
             o.hold,
             o.melee.is_some(),
+            o.mount.is_some(),
+            o.dismount,
         ]
         .iter()
         .filter(|&&b| b)
@@ -1108,7 +1120,7 @@ impl Validator {
             self.at(
                 so.span(),
                 format!(
-                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `melee`"
+                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `melee`, `mount`, `dismount`"
                 ),
             );
             return None;
@@ -1142,9 +1154,22 @@ impl Validator {
                 return None;
             };
             OrderAction::Fire { target }
+        } else if let Some(t) = &o.mount {
+            let Some(&transport) = unit_ids.get(t.get_ref()) else {
+                self.at(
+                    t.span(),
+                    format!("{what}: unknown transport `{}`", t.get_ref()),
+                );
+                return None;
+            };
+            OrderAction::Mount { transport }
+        } else if o.dismount {
+            OrderAction::Dismount
         } else if let Some(choice) = &o.melee {
             match choice.get_ref().as_str() {
-                "counterattack" => OrderAction::Melee { counterattack: true },
+                "counterattack" => OrderAction::Melee {
+                    counterattack: true,
+                },
                 "break_off" => OrderAction::Melee {
                     counterattack: false,
                 },

@@ -239,13 +239,35 @@ impl State {
                     HitEffect::Disorganized | HitEffect::NoEffect => {}
                 }
             }
-            Event::Dismounted { unit, hex } => {
-                self.units[unit.index()].location = Location::Map(*hex);
+            Event::Mounted {
+                unit,
+                transport,
+                cost,
+            } => {
+                let t = transport.index();
+                self.spent[t] = self.spent[t].saturating_add(*cost);
+                let u = &mut self.units[unit.index()];
+                u.location = Location::Aboard(*transport);
+                u.state.moved = true;
+            }
+            Event::Dismounted {
+                unit,
+                transport,
+                hex,
+                cost,
+            } => {
+                let t = transport.index();
+                self.spent[t] = self.spent[t].saturating_add(*cost);
+                let u = &mut self.units[unit.index()];
+                u.location = Location::Map(*hex);
+                u.state.moved |= *cost > 0;
             }
             Event::Retreated { unit, to, .. } => {
                 self.units[unit.index()].location = Location::Map(*to);
             }
             Event::NoRetreat { unit } => self.units[unit.index()].location = Location::Destroyed,
+            Event::Occupied { unit, .. }
+                if matches!(self.units[unit.index()].location, Location::Aboard(_)) => {}
             Event::Occupied { unit, hex } => {
                 let i = unit.index();
                 self.units[i].location = Location::Map(*hex);

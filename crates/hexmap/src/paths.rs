@@ -172,13 +172,18 @@ impl Map {
                 None
             }
         });
-        let end = reach.hexes().iter().copied().filter(|&h| accept_end(h)).min_by_key(|&h| {
-            (
-                Reverse(h.unsigned_distance_to(away)),
-                reach.cost(self, h),
-                Label::from_hex(h),
-            )
-        })?;
+        let end = reach
+            .hexes()
+            .iter()
+            .copied()
+            .filter(|&h| accept_end(h))
+            .min_by_key(|&h| {
+                (
+                    Reverse(h.unsigned_distance_to(away)),
+                    reach.cost(self, h),
+                    Label::from_hex(h),
+                )
+            })?;
         Some(Route {
             end,
             cost: reach.cost(self, end)?,

@@ -177,7 +177,9 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
     let away = h("0505");
     let start = h("0504");
     let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
-    let route = m.break_off(start, away, Budget::points(3), cost, |_| true).unwrap();
+    let route = m
+        .break_off(start, away, Budget::points(3), cost, |_| true)
+        .unwrap();
     assert_eq!(route.end.unsigned_distance_to(away), 4);
     assert_eq!(route.cost, 3);
     let mut last = start;
@@ -209,9 +211,13 @@ fn break_off_avoids_forbidden_hexes_and_can_fail() {
     // 0202, 0301 and 0402 are the three steps away; forbid two.
     let forbidden = [h("0301"), h("0202")];
     let route = m
-        .break_off(start, away, Budget::points(1), |_, to| {
-            (!forbidden.contains(&to)).then_some(1)
-        }, |_| true)
+        .break_off(
+            start,
+            away,
+            Budget::points(1),
+            |_, to| (!forbidden.contains(&to)).then_some(1),
+            |_| true,
+        )
         .unwrap();
     assert_eq!(m.label(route.end).to_string(), "0402");
 }
