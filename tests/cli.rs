@@ -194,9 +194,23 @@ fn every_command_has_help_with_an_example() {
 fn run_plays_every_bundled_scenario_to_the_end_for_many_seeds() {
     for s in files_in("scenarios") {
         let name = rel(&s);
-        for seed in 1..=50u64 {
-            let out = hexwar(&["run", &name, "--seed", &seed.to_string(), "--json"]);
-            assert!(out.status.success(), "{name} seed {seed}: {}", stderr(&out));
+        for (seed, counterattacks) in (1..=50u64).flat_map(|s| [(s, "on"), (s, "off")]) {
+            let seed_text = seed.to_string();
+            let args = [
+                "run",
+                &name,
+                "--seed",
+                &seed_text,
+                "--json",
+                "--counterattacks",
+                counterattacks,
+            ];
+            let out = hexwar(&args);
+            assert!(
+                out.status.success(),
+                "{name} seed {seed} {counterattacks}: {}",
+                stderr(&out)
+            );
             let text = stdout(&out);
             let last = text.lines().last().unwrap();
             let v: serde_json::Value = serde_json::from_str(last).unwrap();
@@ -235,7 +249,15 @@ fn odds_json_is_exact_and_sums_to_one() {
     // The seed's example: a BTR-70 (1 die) with its regimental HQ (+2) rolls 3 dice at 4+ against
     // an M113 that rolls 1. Destroyed needs 2 hits of 3: 1/2. Retreat: exactly 1 hit (3/8) while
     // the M113 misses (1/2): 3/16.
-    let out = hexwar(&["odds", "btr70,hq_mrr", "vs", "m113", "--json"]);
+    let out = hexwar(&[
+        "odds",
+        "btr70,hq_mrr",
+        "vs",
+        "m113",
+        "--json",
+        "--counterattacks",
+        "off",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["exact"], true);
@@ -275,12 +297,48 @@ fn odds_rejects_bad_input_with_status_2() {
             "unknown terrain `lava`",
         ),
         (
-            vec!["odds", "t72 vs m1", "--counterattacks", "on"],
-            "not built yet",
+            vec!["odds", "t72 vs m1", "--counterattacks", "maybe"],
+            "invalid value",
         ),
     ] {
         let out = hexwar(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
+}
+
+#[test]
+fn odds_with_counterattacks_compute_the_whole_melee() {
+    let out = hexwar(&["odds", "btr70,hq_mrr vs m2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["counterattacks"], true);
+    assert!(v["error_bound"].as_f64().unwrap() < 1e-9);
+    let f = |k: &str| v[k].as_f64().unwrap();
+    assert!((f("attacker_wins") + f("defender_wins") - 1.0).abs() < 1e-9);
+    // The melee can only add to what the first round gives the attacker.
+    assert!(f("attacker_wins") >= v["first_round"]["attacker_wins"].as_f64().unwrap() - 1e-12);
+    let losses: f64 = v["defender_losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((losses - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn odds_of_a_large_melee_are_sampled_and_say_so() {
+    let out = hexwar(&[
+        "odds",
+        "t72,t72,t72 vs mech_inf,mech_inf,tow_team",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["exact"], false);
+    assert!(v["samples"].as_u64().unwrap() >= 100_000);
+    let se = v["error_bound"].as_f64().unwrap();
+    assert!(se > 0.0 && se < 0.01, "standard error {se}");
 }

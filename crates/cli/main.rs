@@ -65,6 +65,9 @@ enum Command {
         /// JSON Lines: one event per line, the last line the result.
         #[arg(long)]
         json: bool,
+        /// Override the scenario's `counterattacks` rule (R11).
+        #[arg(long, value_parser = ["on", "off"])]
+        counterattacks: Option<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -86,8 +89,8 @@ enum Command {
         /// An overrun by one vehicle (R10) instead of an assault.
         #[arg(long)]
         overrun: bool,
-        /// Counterattacks (R11). Only `off` exists until R11 is built.
-        #[arg(long, default_value = "off", value_parser = ["off", "on"])]
+        /// Counterattacks (R11): `on` computes the whole melee, `off` the first round only.
+        #[arg(long, default_value = "on", value_parser = ["off", "on"])]
         counterattacks: String,
         /// Print JSON (keys: attacker_wins, defender_destroyed, defender_retreats,
         /// defender_holds, attacker_hits, defender_hits, their means, exact).
@@ -153,9 +156,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             turns,
             json,
+            counterattacks,
             catalog,
         } => {
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
+            if let Some(c) = counterattacks {
+                loaded.scenario.rules.counterattacks = c == "on";
+            }
             if let Some(t) = turns {
                 if t == 0 {
                     return Err(BadInput("--turns must be at least 1".to_owned()).into());
@@ -190,12 +197,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             catalog,
         } => {
-            if counterattacks == "on" {
-                return Err(BadInput(
-                    "--counterattacks on: counterattacks (R11) are not built yet; use --counterattacks off".to_owned(),
-                )
-                .into());
-            }
             let cwd = std::env::current_dir()?;
             let catalog =
                 CatalogDir::resolve(catalog.as_deref(), &cwd).load(&mut Texts::default())?;
@@ -206,6 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 terrain: &terrain,
                 overrun,
                 json,
+                counterattacks: counterattacks == "on",
             };
             println!("{}", odds::run(&catalog, &table, &request)?.trim_end());
             Ok(ExitCode::SUCCESS)

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use counters::{
     Catalog, Combatant, Command, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, UnitId, UnitState,
-    assault_odds, check, matchup, matchup_state, overrun_odds,
+    assault_odds, check, matchup, matchup_state, melee_odds, overrun_odds,
 };
 use hexmap::TerrainTable;
 
@@ -20,6 +20,8 @@ pub struct Request<'a> {
     pub overrun: bool,
     /// JSON output.
     pub json: bool,
+    /// Counterattacks (R11) on: the whole melee.
+    pub counterattacks: bool,
 }
 
 fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Combatant>, BadInput> {
@@ -72,7 +74,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         ))
     })?;
     let (attackers, defenders) = (parse_side(catalog, att)?, parse_side(catalog, def)?);
-    let scenario = matchup(catalog, table, terrain, &attackers, &defenders);
+    let mut scenario = matchup(catalog, table, terrain, &attackers, &defenders);
+    scenario.rules.counterattacks = req.counterattacks;
     let rules = Rules::new(&scenario, catalog);
     let state = matchup_state(&scenario);
     let hex = MATCHUP_DEFENDERS.to_hex();
@@ -132,6 +135,52 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     };
     check(&state, &rules, &command).map_err(|e| BadInput(format!("{head}: {e}")))?;
     let o = assault_odds(&state, &rules, &ids, hex);
+    if req.counterattacks {
+        let m = melee_odds(&state, &rules, &ids, hex);
+        if req.json {
+            let mut v = serde_json::to_value(&m).unwrap_or_default();
+            v["first_round"] = serde_json::to_value(&o).unwrap_or_default();
+            return Ok(serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+        let mut out = format!("ASSAULT with counterattacks: {head}\n");
+        let _ = writeln!(out, "  attacker wins         {}", pct(m.attacker_wins));
+        let _ = writeln!(out, "  defender wins         {}", pct(m.defender_wins));
+        let _ = writeln!(
+            out,
+            "  attacker units lost   {}",
+            dist(&m.attacker_losses, m.attacker_losses_mean)
+        );
+        let _ = writeln!(
+            out,
+            "  defender units lost   {}",
+            dist(&m.defender_losses, m.defender_losses_mean)
+        );
+        let _ = writeln!(
+            out,
+            "  first round: defender destroyed {}, retreats {}, holds {}",
+            pct(o.defender_destroyed).trim(),
+            pct(o.defender_retreats).trim(),
+            pct(o.defender_holds).trim()
+        );
+        if m.exact {
+            let _ = writeln!(
+                out,
+                "Exact: an absorbing Markov chain over {} states of both stacks, stopped with {:.1e}\n\
+                 of probability still in play (R7-R11); choices are the AI's; captures, which the\n\
+                 map decides, are left out.",
+                m.states,
+                m.error_bound.max(0.0)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Sampled: the fight is too large to enumerate ({} games of the real rules,\n\
+                 standard error of attacker wins {:.4}).",
+                m.samples, m.error_bound
+            );
+        }
+        return Ok(out);
+    }
     if req.json {
         let mut v = serde_json::to_value(&o).unwrap_or_default();
         v["counterattacks"] = serde_json::Value::Bool(false);

@@ -10,7 +10,7 @@ use crate::dice::OutOfDice;
 use crate::exec::Exec;
 use crate::fire::{fire_dice, hit_number, save_number};
 use crate::ids::{Side, UnitId};
-use crate::odds::assault_odds;
+use crate::odds::quick_attacker_wins;
 use crate::scenario::Role;
 use crate::state::State;
 use crate::unit::Location;
@@ -95,7 +95,7 @@ pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Res
             continue;
         }
         // Assault when the exact odds favour it (R9).
-        if assault_odds(x.state, &rules, &units, hex).attacker_wins > ASSAULT_THRESHOLD {
+        if quick_attacker_wins(x.state, &rules, &units, hex) > ASSAULT_THRESHOLD {
             x.command(&command)?.ok();
         }
     }

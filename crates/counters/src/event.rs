@@ -85,8 +85,6 @@ pub enum BreakOffReason {
     Independent,
     /// An unarmored vehicle must break off at once (R11.1).
     Unarmored,
-    /// A transport breaks off so that its passengers can counterattack (R16.3).
-    Transport,
     /// Failed the motivation test (R11.2).
     FailedTest,
     /// Passed, and chose to break off.

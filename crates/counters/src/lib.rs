@@ -19,6 +19,7 @@ mod hits;
 mod ids;
 mod load;
 mod melee;
+mod melee_odds;
 mod movement;
 mod odds;
 mod overrun;
@@ -44,6 +45,9 @@ pub use game::{play, start_turn};
 pub use hits::hit_effect;
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use load::{Problem, line_col};
+pub use melee_odds::{
+    FALLBACK_SAMPLES, MASS_BOUND, MeleeOdds, OUTCOME_BUDGET, STATE_BUDGET, attacker_won, melee_odds,
+};
 pub use odds::{
     AssaultOdds, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, OverrunOdds, assault_odds,
     hits_distribution, matchup, matchup_state, overrun_odds,

@@ -23,7 +23,7 @@ use crate::unit::Location;
 const MAX_ROUNDS: u8 = 50;
 
 /// The AI counterattacks when the round would score at least one hit with this probability.
-const COUNTERATTACK_THRESHOLD: f64 = 0.5;
+pub(crate) const COUNTERATTACK_THRESHOLD: f64 = 0.5;
 
 struct Melee {
     hex: Hex,
@@ -85,7 +85,7 @@ pub(crate) fn fight(
     let mut struck_by = first.on_struck;
     let mut rounds = 0u8;
     let loser = loop {
-        transports_make_way(x, &mut m, testing)?;
+        transports_make_way(x, &mut m, testing);
         let eligible = m.alive(x, testing);
         if eligible.is_empty() {
             break testing;
@@ -169,13 +169,11 @@ pub(crate) fn fight(
     Ok(())
 }
 
-/// R16.3: loaded transports of the testing side break off after their passengers dismount into
-/// the transport's hex and join the fight.
-fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) -> Result<(), OutOfDice> {
+/// R16.3: a transport must break off, or its passengers dismount, to counterattack. The
+/// default choice: the passengers dismount into the transport's hex and join the fight, and the
+/// transport fights on (an empty transport is not affected).
+fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) {
     for t in m.alive(x, side) {
-        if x.rules.typ(x.state.unit(t)).transport.is_none() {
-            continue;
-        }
         let Some(at) = x.state.hex_of(t) else {
             continue;
         };
@@ -189,9 +187,7 @@ fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) -> Resul
             });
             m.in_fight[side.index()].push(p);
         }
-        break_off(x, m, t, BreakOffReason::Transport)?;
     }
-    Ok(())
 }
 
 /// R11.2, R11.3: one die for the side (and a re-roll where an HQ is in the fight); returns the

@@ -125,7 +125,8 @@ fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> 
     total / f64::from(count)
 }
 
-/// The exact odds of `attackers` assaulting `hex` as the state stands (R9).
+/// The exact odds of the first round of `attackers` assaulting `hex` as the state stands
+/// (R9.8), tank assault (R11.12) included.
 #[must_use]
 pub fn assault_odds(
     state: &State,
@@ -133,6 +134,34 @@ pub fn assault_odds(
     attackers: &[UnitId],
     hex: Hex,
 ) -> AssaultOdds {
+    crate::melee_odds::first_round(
+        state,
+        rules,
+        attackers,
+        hex,
+        crate::melee_odds::OUTCOME_BUDGET,
+    )
+    .unwrap_or_else(|| closed_form(state, rules, attackers, hex))
+}
+
+/// The attackers' chance to take the hex in the first round, cheaply: the full exchange when it
+/// is small, else the closed form that leaves out tank assault. For the AI's many look-ups.
+#[must_use]
+pub(crate) fn quick_attacker_wins(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+) -> f64 {
+    const QUICK: usize = 5_000;
+    crate::melee_odds::first_round(state, rules, attackers, hex, QUICK)
+        .unwrap_or_else(|| closed_form(state, rules, attackers, hex))
+        .attacker_wins
+}
+
+/// The first round without tank assault, in closed form: exact when no infantry hit can land
+/// on an armored vehicle; used only when the full exchange is too large to enumerate.
+fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> AssaultOdds {
     let side = state.unit(attackers[0]).side;
     let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
     let groups = |plan: crate::assault::SidePlan| -> Vec<(u32, u8)> {
@@ -176,7 +205,7 @@ pub fn assault_odds(
         defender_hits_mean: mean(&on_att),
         attacker_hits: on_def,
         defender_hits: on_att,
-        exact: true,
+        exact: !rules.scenario.rules.tank_assault,
     }
 }
 
@@ -225,13 +254,14 @@ pub struct Combatant {
     pub state: UnitState,
 }
 
-/// Where the synthetic matchup stands: attackers in `0102`, defenders in `0202` of the chosen
-/// terrain, retreat open through `0301`.
-pub const MATCHUP_ATTACKERS: Label = Label::new(1, 2);
+/// Where the synthetic matchup stands: attackers in `0304`, defenders in `0404` of the chosen
+/// terrain, in the middle of an open 7 x 7 field, so that a retreat (through `0503`) and a
+/// break-off always find room (odds leave out what the map would decide).
+pub const MATCHUP_ATTACKERS: Label = Label::new(3, 4);
 /// The defended hex of a matchup.
-pub const MATCHUP_DEFENDERS: Label = Label::new(2, 2);
+pub const MATCHUP_DEFENDERS: Label = Label::new(4, 4);
 
-/// A three-by-three battlefield holding just the two stacks, for odds and their tests.
+/// A seven-by-seven open battlefield holding just the two stacks, for odds and their tests.
 #[must_use]
 pub fn matchup(
     catalog: &Catalog,
@@ -244,7 +274,7 @@ pub fn matchup(
         .iter()
         .find(|(_, t)| t.open && t.elevation == 0)
         .map_or(terrain, |(id, _)| id);
-    let mut map = Map::new(table.clone(), 3, 3, clear);
+    let mut map = Map::new(table.clone(), 7, 7, clear);
     map.set_terrain(MATCHUP_DEFENDERS.to_hex(), terrain);
     let mut units = Vec::new();
     for (side, list, at) in [
@@ -264,10 +294,12 @@ pub fn matchup(
             });
         }
     }
+    // Each side is one formation; its HQ is its first HQ, else its first unit (R11.2 re-rolls).
     let first_of = |side: Side| {
-        units
-            .iter()
-            .find(|u| u.side == side)
+        let mine = || units.iter().filter(move |u| u.side == side);
+        mine()
+            .find(|u| catalog.get(u.type_id).is_hq())
+            .or_else(|| mine().next())
             .map_or(UnitId(0), |u| u.id)
     };
     let side = |id: &str, role| SideInfo {
@@ -293,8 +325,7 @@ pub fn matchup(
         fair_fight: false,
         rules: RuleSwitches {
             stacking_limit: u8::MAX,
-            counterattacks: false,
-            tank_assault: false,
+            ..RuleSwitches::default()
         },
         formations: Side::BOTH
             .iter()

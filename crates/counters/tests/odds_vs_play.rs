@@ -4,7 +4,8 @@
 
 use counters::{
     AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS,
-    Rules, UnitId, UnitState, assault_odds, bundled, execute, matchup, matchup_state, overrun_odds,
+    Rules, UnitId, UnitState, assault_odds, attacker_won, bundled, execute, matchup, matchup_state,
+    melee_odds, overrun_odds,
 };
 
 const SAMPLES: u32 = 200_000;
@@ -187,5 +188,70 @@ fn overrun_odds_match_play() {
             odds.defenders_destroyed,
             wiped,
         );
+    }
+}
+
+#[test]
+fn melee_odds_match_play() {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let cases = [
+        ("mr_coy", "mech_inf", "clear"),
+        ("t72", "mech_inf", "clear"),
+        ("mr_coy,hq_mrb", "jaeger", "city"),
+        ("t72,mr_coy", "mech_inf,m113", "clear"),
+        ("vdv_coy", "m60", "clear"),
+        ("btr70,hq_mrr", "m2", "forest"),
+        ("mech_inf", "mr_coy,hq_mrb", "ruins"),
+        ("t80", "m1:disorganized", "clear"),
+    ];
+    for (att, def, terrain) in cases {
+        let name = format!("{att} vs {def} in {terrain} (melee)");
+        let scenario = matchup(
+            &catalog,
+            &table,
+            table.by_name(terrain).unwrap(),
+            &side(&catalog, att),
+            &side(&catalog, def),
+        );
+        let rules = Rules::new(&scenario, &catalog);
+        let start = matchup_state(&scenario);
+        let attackers: Vec<UnitId> = start
+            .units
+            .iter()
+            .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
+            .map(|u| u.id)
+            .collect();
+        let hex = MATCHUP_DEFENDERS.to_hex();
+        let odds = melee_odds(&start, &rules, &attackers, hex);
+        assert!(odds.exact, "{name}: small fights are computed exactly");
+        assert!(odds.error_bound < 1e-9, "{name}: {}", odds.error_bound);
+        assert!(
+            (odds.attacker_wins + odds.defender_wins - 1.0).abs() < 1e-9,
+            "{name}"
+        );
+        let command = Command::Assault {
+            units: attackers.clone(),
+            hex,
+        };
+        let mut rng = GameRng::seed_from_u64(0x3E1E);
+        let (mut won, mut lost_a, mut lost_d) = (0u32, 0u64, 0u64);
+        for _ in 0..SAMPLES {
+            let mut state = start.clone();
+            let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal assault");
+            won += u32::from(attacker_won(&events, counters::Side::A));
+            for (u, before) in state.units.iter().zip(&start.units) {
+                if before.alive() && !u.alive() {
+                    if u.side == counters::Side::A {
+                        lost_a += 1;
+                    } else {
+                        lost_d += 1;
+                    }
+                }
+            }
+        }
+        proportion(&name, "attacker_wins", odds.attacker_wins, won);
+        mean_of(&name, "attacker losses", &odds.attacker_losses, lost_a);
+        mean_of(&name, "defender losses", &odds.defender_losses, lost_d);
     }
 }

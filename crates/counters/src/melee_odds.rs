@@ -1,0 +1,856 @@
+//! R7, R8.2, R9, R11, R11.12: exact odds of a whole assault: the first round, then (with
+//! counterattacks on) the melee as an absorbing Markov chain over the states of both stacks,
+//! iterated until the probability still in play is below 1e-12. Above a state budget the odds
+//! fall back to sampling the real rules code, and say so.
+//!
+//! Every dice plan and every AI choice is made by the engine's own code (`plan_side` on a
+//! materialized state); only the dice are enumerated here. What the map decides (whether a
+//! retreat or a break-off finds room, captures) is left out: the matchup field is open.
+
+use std::collections::HashMap;
+
+use hexmap::Hex;
+use smallvec::SmallVec;
+
+use crate::assault::{Fighting, SidePlan, plan_side};
+use crate::catalog::UnitClass;
+use crate::command::Command;
+use crate::dice::{GameRng, passes};
+use crate::event::{AssaultOutcome, Event};
+use crate::execute::execute_into;
+use crate::ids::{Side, UnitId};
+use crate::odds::{AssaultOdds, hits_distribution};
+use crate::state::{Rules, State};
+use crate::unit::Location;
+
+/// The chain gives up on exactness beyond this many distinct states, or this many enumerated
+/// dice outcomes in all (about a second of work on one core), and samples instead. In practice
+/// fights of up to two units a side (HQs included) and one unit against three are exact; a
+/// three-against-three fight of tanks and infantry reaches about 900 states after the first
+/// round and is sampled.
+pub const STATE_BUDGET: usize = 50_000;
+/// See [`STATE_BUDGET`].
+pub const OUTCOME_BUDGET: usize = 3_000_000;
+/// Samples drawn when the chain is too large.
+pub const FALLBACK_SAMPLES: u32 = 100_000;
+/// The chain stops when the probability still in play is below this.
+pub const MASS_BOUND: f64 = 1e-12;
+
+/// The odds of a whole assault, melee included.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MeleeOdds {
+    /// The attackers win: they take the hex in the first round, or win the melee.
+    pub attacker_wins: f64,
+    /// The defenders win: they hold, or win the melee.
+    pub defender_wins: f64,
+    /// Distribution of attacking units destroyed (index = units).
+    pub attacker_losses: Vec<f64>,
+    /// Distribution of defending units destroyed.
+    pub defender_losses: Vec<f64>,
+    /// Mean attacking units destroyed.
+    pub attacker_losses_mean: f64,
+    /// Mean defending units destroyed.
+    pub defender_losses_mean: f64,
+    /// Whether the figures are computed (true) or sampled (false).
+    pub exact: bool,
+    /// Exact: the probability left in play when the chain stopped (a bound on every figure's
+    /// error). Sampled: the standard error of `attacker_wins`.
+    pub error_bound: f64,
+    /// Distinct chain states visited (exact), or 0.
+    pub states: usize,
+    /// Games sampled (inexact), or 0.
+    pub samples: u32,
+    /// Counterattacks (R11) were played.
+    pub counterattacks: bool,
+}
+
+/// A unit's condition in the chain.
+const GONE: u8 = 0;
+const LEFT: u8 = 1;
+const FRESH: u8 = 2;
+const DISORGANIZED: u8 = 1;
+const WEAKENED: u8 = 2;
+
+type Statuses = SmallVec<[u8; 12]>;
+/// Hits in scoring order, each with the tank assault rating of its scorer (R11.12).
+type Hits = Vec<Option<u8>>;
+/// Units hitting themselves with improvised tank assault: (unit index, hits).
+type SelfHits = SmallVec<[(usize, u8); 2]>;
+/// One joint outcome of a side's rolls.
+type RollOutcome = (Hits, SelfHits, f64);
+/// One way of dealing hits to units, with its probability.
+type Dealing = (Vec<(UnitId, Hits)>, f64);
+
+fn alive_code(disorganized: bool, weakened: bool) -> u8 {
+    FRESH + if disorganized { DISORGANIZED } else { 0 } + if weakened { WEAKENED } else { 0 }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Node {
+    status: Statuses,
+    testing: Side,
+    /// The other side scored hits in the last round (R11.3).
+    struck: bool,
+    /// R11.1 still to apply.
+    first: bool,
+}
+
+/// Why the exact computation gave up.
+struct TooLarge;
+
+struct Chain<'a, 'r> {
+    rules: &'a Rules<'r>,
+    base: &'a State,
+    hex: Hex,
+    attackers: Side,
+    outcomes: usize,
+    /// Work allowed, in enumerated outcomes.
+    budget: usize,
+}
+
+impl Chain<'_, '_> {
+    fn side_of(&self, i: usize) -> Side {
+        self.base.units[i].side
+    }
+
+    fn in_fight(&self, status: &Statuses, side: Side) -> SmallVec<[UnitId; 8]> {
+        (0..status.len())
+            .filter(|&i| status[i] >= FRESH && self.side_of(i) == side)
+            .map(|i| UnitId(i as u16))
+            .collect()
+    }
+
+    /// A state with the units as the chain has them (gone and left units off the map).
+    fn materialize(&self, status: &Statuses) -> State {
+        let mut s = self.base.clone();
+        for (i, &c) in status.iter().enumerate() {
+            let u = &mut s.units[i];
+            match c {
+                GONE => u.location = Location::Destroyed,
+                LEFT => u.location = Location::OffMap,
+                _ => {
+                    u.state.disorganized = (c - FRESH) & DISORGANIZED != 0;
+                    u.state.weakened = (c - FRESH) & WEAKENED != 0;
+                }
+            }
+        }
+        s
+    }
+
+    /// Distribution of one unit's condition after a list of hits, mirroring `apply_hit_list`:
+    /// R6.6, R8.2, and the R11.12 armor test for infantry hits on armored vehicles.
+    fn after_hits(&self, i: usize, start: u8, hits: &[Option<u8>]) -> SmallVec<[(u8, f64); 4]> {
+        let typ = self.rules.catalog.get(self.base.units[i].type_id);
+        let mut dist: SmallVec<[(u8, f64); 4]> = SmallVec::from_slice(&[(start, 1.0)]);
+        for &source in hits {
+            let mut next: SmallVec<[(u8, f64); 4]> = SmallVec::new();
+            let mut add = |c: u8, p: f64| {
+                if p == 0.0 {
+                    return;
+                }
+                match next.iter_mut().find(|(k, _)| *k == c) {
+                    Some(e) => e.1 += p,
+                    None => next.push((c, p)),
+                }
+            };
+            for &(c, p) in &dist {
+                if c < FRESH {
+                    add(c, p);
+                    continue;
+                }
+                let dis = (c - FRESH) & DISORGANIZED != 0;
+                let weak = (c - FRESH) & WEAKENED != 0;
+                let plain = |p: f64, add: &mut dyn FnMut(u8, f64)| {
+                    if typ.is_hq() {
+                        // R8.2: a 1 weakens, then destroys.
+                        add(if weak { GONE } else { alive_code(dis, true) }, p / 6.0);
+                        add(c, p * 5.0 / 6.0);
+                    } else if !dis {
+                        add(alive_code(true, weak), p);
+                    } else if !weak && typ.steps >= 2 {
+                        add(alive_code(true, true), p);
+                    } else {
+                        add(GONE, p);
+                    }
+                };
+                match (source, typ.is_armored_vehicle()) {
+                    (Some(rating), true) => {
+                        let armor = typ.armor.unwrap_or(0);
+                        let faces = |f: &dyn Fn(u8) -> bool| {
+                            f64::from((1..=6u8).filter(|&d| f(d + rating)).count() as u8) / 6.0
+                        };
+                        let counts = faces(&|t| t > armor);
+                        let equal = faces(&|t| t == armor);
+                        plain(p * counts, &mut add);
+                        add(alive_code(true, weak), p * equal);
+                        add(c, p * (1.0 - counts - equal));
+                    }
+                    _ => plain(p, &mut add),
+                }
+            }
+            dist = next;
+        }
+        dist
+    }
+
+    /// Joint outcomes of one side's rolls: the hits it scores, in roll order with their tank
+    /// assault ratings, and the self-hits of improvised tank assault (R11.12).
+    fn side_rolls(&mut self, plan: &SidePlan) -> Result<Vec<RollOutcome>, TooLarge> {
+        let mut out: Vec<RollOutcome> = vec![(Vec::new(), SmallVec::new(), 1.0)];
+        for r in &plan.rolls {
+            let n = u32::from(r.dice);
+            // (successes, ones) with their probability.
+            let mut each: Vec<(u32, u32, f64)> = Vec::new();
+            let p_hit = f64::from(7 - r.need.clamp(2, 6)) / 6.0;
+            if r.improvised {
+                let p_one = 1.0 / 6.0;
+                let p_other = 1.0 - p_hit - p_one;
+                for s in 0..=n {
+                    for o in 0..=n - s {
+                        let ways = choose(n, s) * choose(n - s, o);
+                        let p = ways
+                            * p_hit.powi(s as i32)
+                            * p_one.powi(o as i32)
+                            * p_other.powi((n - s - o) as i32);
+                        each.push((s, o, p));
+                    }
+                }
+            } else {
+                for (s, p) in hits_distribution(&[(n, r.need)]).into_iter().enumerate() {
+                    each.push((s as u32, 0, p));
+                }
+            }
+            let mut merged: HashMap<(Hits, SelfHits), f64> = HashMap::new();
+            for (hits, selfs, p) in &out {
+                for &(s, o, q) in &each {
+                    let mut h = hits.clone();
+                    h.extend(std::iter::repeat_n(r.tank_assault, s as usize));
+                    let mut sh = selfs.clone();
+                    if o > 0 {
+                        sh.push((r.unit.index(), o as u8));
+                    }
+                    *merged.entry((h, sh)).or_default() += p * q;
+                }
+            }
+            self.outcomes += merged.len();
+            if self.outcomes > self.budget {
+                return Err(TooLarge);
+            }
+            out = merged.into_iter().map(|((h, s), p)| (h, s, p)).collect();
+        }
+        Ok(out)
+    }
+
+    /// Where one side's hits land (R7 dealing, then each unit's hits in order, then the
+    /// self-hits of improvised tank assault): the distribution of the conditions of `targets` and
+    /// of the units hitting themselves, as a dynamic programme over units.
+    fn land(
+        &mut self,
+        status: &Statuses,
+        targets: &[UnitId],
+        hits: &[Option<u8>],
+        selfs: &[(usize, u8)],
+    ) -> Result<Vec<(Statuses, f64)>, TooLarge> {
+        let mut out: HashMap<Statuses, f64> = HashMap::new();
+        for (dealt, p) in dealings(targets, hits) {
+            let mut per: SmallVec<[(usize, Vec<Option<u8>>); 8]> =
+                dealt.into_iter().map(|(u, h)| (u.index(), h)).collect();
+            for &(u, n) in selfs {
+                match per.iter_mut().find(|(i, _)| *i == u) {
+                    Some(e) => e.1.extend(std::iter::repeat_n(None, usize::from(n))),
+                    None => per.push((u, vec![None; usize::from(n)])),
+                }
+            }
+            let mut joint: HashMap<Statuses, f64> = HashMap::from([(status.clone(), p)]);
+            for (i, list) in &per {
+                if list.is_empty() {
+                    continue;
+                }
+                let dist = self.after_hits(*i, status[*i], list);
+                let mut next: HashMap<Statuses, f64> =
+                    HashMap::with_capacity(joint.len() * dist.len());
+                for (s, q) in &joint {
+                    for &(c, r) in &dist {
+                        let mut s2 = s.clone();
+                        s2[*i] = c;
+                        *next.entry(s2).or_default() += q * r;
+                    }
+                }
+                joint = next;
+            }
+            self.outcomes += joint.len();
+            if self.outcomes > self.budget {
+                return Err(TooLarge);
+            }
+            for (s, q) in joint {
+                *out.entry(s).or_default() += q;
+            }
+        }
+        Ok(out.into_iter().collect())
+    }
+
+    /// The distribution of conditions after one exchange (mirrors `assault::strike`): returns
+    /// (statuses, hits on the struck, hits on the strikers, probability).
+    fn exchange(
+        &mut self,
+        status: &Statuses,
+        strikers: &[UnitId],
+        struck: &[UnitId],
+        how: Fighting,
+        fights_back: bool,
+    ) -> Result<Vec<(Statuses, u8, u8, f64)>, TooLarge> {
+        let state = self.materialize(status);
+        let mine = plan_side(&state, self.rules, strikers, struck, self.hex, how);
+        let theirs = if fights_back {
+            plan_side(
+                &state,
+                self.rules,
+                struck,
+                strikers,
+                self.hex,
+                Fighting::Defend,
+            )
+        } else {
+            SidePlan::default()
+        };
+        let a = self.side_rolls(&mine)?;
+        let b = self.side_rolls(&theirs)?;
+        // The struck side's fate depends on the strikers' hits and its own self-hits, and the
+        // other way round; the two are independent given the dice.
+        type Key = (Hits, SelfHits);
+        let mut on_struck: HashMap<Key, Vec<(Statuses, f64)>> = HashMap::new();
+        let mut on_strikers: HashMap<Key, Vec<(Statuses, f64)>> = HashMap::new();
+        let mut out: HashMap<(Statuses, u8, u8), f64> = HashMap::new();
+        for (hits_a, self_a, pa) in &a {
+            for (hits_b, self_b, pb) in &b {
+                let k1: Key = (hits_a.clone(), self_b.clone());
+                if !on_struck.contains_key(&k1) {
+                    let d = self.land(status, struck, hits_a, self_b)?;
+                    on_struck.insert(k1.clone(), d);
+                }
+                let k2: Key = (hits_b.clone(), self_a.clone());
+                if !on_strikers.contains_key(&k2) {
+                    let d = self.land(status, strikers, hits_b, self_a)?;
+                    on_strikers.insert(k2.clone(), d);
+                }
+                let (d1, d2) = (&on_struck[&k1], &on_strikers[&k2]);
+                self.outcomes += d1.len() * d2.len();
+                if self.outcomes > self.budget {
+                    return Err(TooLarge);
+                }
+                for (s1, q1) in d1 {
+                    for (s2, q2) in d2 {
+                        // Each unit belongs to one side: take its condition from that side's fate.
+                        let merged: Statuses = (0..status.len())
+                            .map(|i| if s2[i] != status[i] { s2[i] } else { s1[i] })
+                            .collect();
+                        *out.entry((merged, hits_a.len() as u8, hits_b.len() as u8))
+                            .or_default() += pa * pb * q1 * q2;
+                    }
+                }
+            }
+        }
+        Ok(out.into_iter().map(|((s, x, y), p)| (s, x, y, p)).collect())
+    }
+}
+
+fn choose(n: u32, k: u32) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
+}
+
+/// Every way R7 deals `hits` (in scoring order) to `targets`, with its probability: `h / n` each,
+/// the leftovers to a uniform random set, dealt one round at a time (as `assault::deal`).
+fn dealings(targets: &[UnitId], hits: &[Option<u8>]) -> Vec<Dealing> {
+    let n = targets.len();
+    if n == 0 || hits.is_empty() {
+        return vec![(Vec::new(), 1.0)];
+    }
+    let each = hits.len() / n;
+    let left = hits.len() % n;
+    let subsets: Vec<u32> = (0u32..(1 << n))
+        .filter(|m| m.count_ones() as usize == left)
+        .collect();
+    let p = 1.0 / subsets.len() as f64;
+    subsets
+        .into_iter()
+        .map(|mask| {
+            let counts: Vec<usize> = (0..n).map(|i| each + (mask >> i & 1) as usize).collect();
+            let mut dealt: Vec<(UnitId, Vec<Option<u8>>)> =
+                targets.iter().map(|&t| (t, Vec::new())).collect();
+            let mut next = hits.iter();
+            for round in 0..counts.iter().copied().max().unwrap_or(0) {
+                for (i, &c) in counts.iter().enumerate() {
+                    if c > round
+                        && let Some(&h) = next.next()
+                    {
+                        dealt[i].1.push(h);
+                    }
+                }
+            }
+            (dealt, p)
+        })
+        .collect()
+}
+
+/// Absorbing results: (attackers won, attacker losses, defender losses) -> probability.
+type Results = HashMap<(bool, usize, usize), f64>;
+
+/// The odds of `attackers` assaulting `hex` in `state`, with or without counterattacks (R11).
+#[must_use]
+pub fn melee_odds(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> MeleeOdds {
+    let counterattacks = rules.scenario.rules.counterattacks;
+    match exact(state, rules, attackers, hex) {
+        Ok((results, left, states)) => summarize(
+            rules,
+            state,
+            &results,
+            true,
+            left,
+            states,
+            0,
+            counterattacks,
+        ),
+        Err(TooLarge) => sampled(state, rules, attackers, hex),
+    }
+}
+
+/// The first-round odds (R9.8) computed by the exchange, exact with tank assault too; `None`
+/// when it would take more than `budget` enumerated outcomes.
+pub(crate) fn first_round(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    budget: usize,
+) -> Option<AssaultOdds> {
+    let mut chain = Chain {
+        rules,
+        base: state,
+        hex,
+        attackers: state.unit(attackers[0]).side,
+        outcomes: 0,
+        budget,
+    };
+    let status: Statuses = state.units.iter().map(code).collect();
+    let defenders = chain.in_fight(&status, chain.attackers.other());
+    let outcomes = chain
+        .exchange(&status, attackers, &defenders, Fighting::Attack, true)
+        .ok()?;
+    let (mut destroyed, mut retreats) = (0.0, 0.0);
+    for (s, on_def, on_att, p) in outcomes {
+        if chain.in_fight(&s, chain.attackers.other()).is_empty() {
+            destroyed += p;
+        } else if on_def > on_att {
+            retreats += p;
+        }
+    }
+    let groups = |plan: SidePlan| -> Vec<(u32, u8)> {
+        plan.rolls
+            .iter()
+            .map(|r| (u32::from(r.dice), r.need))
+            .collect()
+    };
+    let on_def = hits_distribution(&groups(plan_side(
+        state,
+        rules,
+        attackers,
+        &defenders,
+        hex,
+        Fighting::Attack,
+    )));
+    let on_att = hits_distribution(&groups(plan_side(
+        state,
+        rules,
+        &defenders,
+        attackers,
+        hex,
+        Fighting::Defend,
+    )));
+    let mean = |d: &[f64]| d.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+    Some(AssaultOdds {
+        attacker_wins: destroyed + retreats,
+        defender_destroyed: destroyed,
+        defender_retreats: retreats,
+        defender_holds: 1.0 - destroyed - retreats,
+        attacker_hits_mean: mean(&on_def),
+        defender_hits_mean: mean(&on_att),
+        attacker_hits: on_def,
+        defender_hits: on_att,
+        exact: true,
+    })
+}
+
+fn code(u: &crate::unit::Unit) -> u8 {
+    match u.location {
+        Location::Destroyed => GONE,
+        Location::Map(_) => alive_code(u.state.disorganized, u.state.weakened),
+        _ => LEFT,
+    }
+}
+
+fn exact(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+) -> Result<(Results, f64, usize), TooLarge> {
+    let att = state.unit(attackers[0]).side;
+    let def = att.other();
+    let mut chain = Chain {
+        rules,
+        base: state,
+        hex,
+        attackers: att,
+        outcomes: 0,
+        budget: OUTCOME_BUDGET,
+    };
+    let start: Statuses = state.units.iter().map(code).collect();
+    let defenders = chain.in_fight(&start, def);
+    let mut results: Results = HashMap::new();
+    let mut play: HashMap<Node, f64> = HashMap::new();
+    for (s, on_def, on_att, p) in
+        chain.exchange(&start, attackers, &defenders, Fighting::Attack, true)?
+    {
+        let losses = |s: &Statuses, side: Side| {
+            (0..s.len())
+                .filter(|&i| s[i] == GONE && chain.side_of(i) == side && start[i] != GONE)
+                .count()
+        };
+        let defenders_left = chain.in_fight(&s, def);
+        let attackers_left = chain.in_fight(&s, att);
+        let outcome = if defenders_left.is_empty() {
+            AssaultOutcome::DefendersDestroyed
+        } else if on_def > on_att {
+            AssaultOutcome::DefendersRetreat
+        } else {
+            AssaultOutcome::DefendersHold
+        };
+        if outcome != AssaultOutcome::DefendersHold
+            || !rules.scenario.rules.counterattacks
+            || attackers_left.is_empty()
+        {
+            let won = outcome != AssaultOutcome::DefendersHold;
+            *results
+                .entry((won, losses(&s, att), losses(&s, def)))
+                .or_default() += p;
+            continue;
+        }
+        let node = Node {
+            status: s,
+            testing: def,
+            struck: on_def > 0,
+            first: true,
+        };
+        *play.entry(node).or_default() += p;
+    }
+    // Transitions are computed once per state; the fight revisits states after rounds
+    // without hits.
+    let mut transitions: HashMap<Node, Vec<(Step, f64)>> = HashMap::new();
+    let mut in_play: f64 = play.values().sum();
+    while in_play > MASS_BOUND && !play.is_empty() {
+        if play.len() > STATE_BUDGET || transitions.len() > STATE_BUDGET {
+            return Err(TooLarge);
+        }
+        let mut next: HashMap<Node, f64> = HashMap::new();
+        for (node, p) in play {
+            if !transitions.contains_key(&node) {
+                let steps = chain.step(node.clone())?;
+                transitions.insert(node.clone(), steps);
+            }
+            for (step, q) in transitions[&node].iter().cloned() {
+                match step {
+                    Step::Over {
+                        attackers_won,
+                        status,
+                    } => {
+                        let losses = |side: Side| {
+                            (0..status.len())
+                                .filter(|&i| {
+                                    status[i] == GONE
+                                        && chain.side_of(i) == side
+                                        && start[i] != GONE
+                                })
+                                .count()
+                        };
+                        *results
+                            .entry((attackers_won, losses(att), losses(def)))
+                            .or_default() += p * q;
+                    }
+                    Step::Go(n) => *next.entry(n).or_default() += p * q,
+                }
+            }
+        }
+        in_play = next.values().sum();
+        play = next;
+    }
+    Ok((results, in_play, transitions.len()))
+}
+
+#[derive(Clone)]
+enum Step {
+    Over {
+        attackers_won: bool,
+        status: Statuses,
+    },
+    Go(Node),
+}
+
+impl Chain<'_, '_> {
+    /// Takes a unit out of the fight (mirrors `melee::break_off`): guns in the hex are lost.
+    fn leave(&self, status: &mut Statuses, i: usize) {
+        let typ = self.rules.catalog.get(self.base.units[i].type_id);
+        let in_hex = self.side_of(i) != self.attackers;
+        status[i] = if typ.class == UnitClass::Gun && in_hex {
+            GONE
+        } else {
+            LEFT
+        };
+    }
+
+    fn over(&self, mut status: Statuses, loser: Side) -> Step {
+        // The losers still in the fight break off (R11.5), guns in the hex are destroyed.
+        for i in 0..status.len() {
+            if status[i] >= FRESH && self.side_of(i) == loser {
+                self.leave(&mut status, i);
+            }
+        }
+        Step::Over {
+            attackers_won: loser != self.attackers,
+            status,
+        }
+    }
+
+    /// One test-and-round of the melee (mirrors the loop of `melee::fight`).
+    fn step(&mut self, node: Node) -> Result<Vec<(Step, f64)>, TooLarge> {
+        let mut status = node.status;
+        let def = self.attackers.other();
+        let t = node.testing;
+        let other = t.other();
+        let typ = |i: usize| self.rules.catalog.get(self.base.units[i].type_id);
+        if node.first {
+            // R11.1.
+            for i in 0..status.len() {
+                if status[i] >= FRESH
+                    && self.side_of(i) == def
+                    && (typ(i).is_independent() || typ(i).is_vehicle() && !typ(i).armored)
+                {
+                    self.leave(&mut status, i);
+                }
+            }
+        }
+        // R16.3: passengers would dismount here; a matchup has none.
+        let eligible = self.in_fight(&status, t);
+        if eligible.is_empty() {
+            return Ok(vec![(self.over(status, t), 1.0)]);
+        }
+        let armor_opposite = self
+            .in_fight(&status, other)
+            .iter()
+            .any(|u| typ(u.index()).is_armored_vehicle());
+        let automatic = !node.struck && !armor_opposite;
+        // (failed units, probability)
+        let mut tests: Vec<(SmallVec<[UnitId; 8]>, f64)> = Vec::new();
+        if automatic {
+            tests.push((SmallVec::new(), 1.0));
+        } else {
+            let in_fight = eligible.clone();
+            let senior = self.rules.scenario.sides[t.index()].senior_hq;
+            for d1 in 1..=6u8 {
+                let failed: SmallVec<[UnitId; 8]> = eligible
+                    .iter()
+                    .copied()
+                    .filter(|u| !passes(d1, typ(u.index()).motivation))
+                    .collect();
+                let reroll = !failed.is_empty()
+                    && failed.iter().any(|&u| {
+                        let hq =
+                            self.rules.scenario.formations[self.base.unit(u).formation.index()].hq;
+                        in_fight.contains(&hq) || senior.is_some_and(|s| in_fight.contains(&s))
+                    });
+                if reroll {
+                    for d2 in 1..=6u8 {
+                        let still = failed
+                            .iter()
+                            .copied()
+                            .filter(|u| !passes(d2, typ(u.index()).motivation))
+                            .collect();
+                        tests.push((still, 1.0 / 36.0));
+                    }
+                } else {
+                    tests.push((failed, 1.0 / 6.0));
+                }
+            }
+        }
+        let mut out: Vec<(Step, f64)> = Vec::new();
+        for (failed, p) in tests {
+            let mut s = status.clone();
+            for u in &failed {
+                self.leave(&mut s, u.index());
+            }
+            let passed: SmallVec<[UnitId; 8]> = eligible
+                .iter()
+                .copied()
+                .filter(|u| !failed.contains(u))
+                .collect();
+            let candidates: SmallVec<[UnitId; 8]> = passed
+                .into_iter()
+                .filter(|&u| {
+                    let ty = typ(u.index());
+                    ty.assault.is_some() && (!ty.is_hq() || ty.hero) || ty.is_hq()
+                })
+                .collect();
+            let state = self.materialize(&s);
+            let struck = self.in_fight(&s, other);
+            let plan = plan_side(
+                &state,
+                self.rules,
+                &candidates,
+                &struck,
+                self.hex,
+                Fighting::Counterattack,
+            );
+            let groups: Vec<(u32, u8)> = plan
+                .rolls
+                .iter()
+                .map(|r| (u32::from(r.dice), r.need))
+                .collect();
+            let favourable =
+                1.0 - hits_distribution(&groups)[0] >= crate::melee::COUNTERATTACK_THRESHOLD;
+            if !favourable {
+                for u in &candidates {
+                    self.leave(&mut s, u.index());
+                }
+            }
+            if !favourable || plan.rolls.is_empty() {
+                out.push((self.over(s, t), p));
+                continue;
+            }
+            for (s2, on_struck, _, q) in
+                self.exchange(&s, &candidates, &struck, Fighting::Counterattack, false)?
+            {
+                if self.in_fight(&s2, other).is_empty() {
+                    out.push((self.over(s2, other), p * q));
+                } else {
+                    out.push((
+                        Step::Go(Node {
+                            status: s2,
+                            testing: other,
+                            struck: on_struck > 0,
+                            first: false,
+                        }),
+                        p * q,
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "private")]
+fn summarize(
+    rules: &Rules<'_>,
+    state: &State,
+    results: &Results,
+    exact: bool,
+    left: f64,
+    states: usize,
+    samples: u32,
+    counterattacks: bool,
+) -> MeleeOdds {
+    let _ = rules;
+    let count = |side: Side| {
+        state
+            .units
+            .iter()
+            .filter(|u| u.side == side && u.alive())
+            .count()
+    };
+    let (a_n, d_n) = (count(Side::A), count(Side::B));
+    let mut a = vec![0.0; a_n + 1];
+    let mut d = vec![0.0; d_n + 1];
+    let mut won = 0.0;
+    for (&(w, la, ld), &p) in results {
+        if w {
+            won += p;
+        }
+        a[la.min(a_n)] += p;
+        d[ld.min(d_n)] += p;
+    }
+    let total: f64 = results.values().sum();
+    let mean = |v: &[f64]| v.iter().enumerate().map(|(k, p)| k as f64 * p).sum::<f64>();
+    let n = f64::from(samples.max(1));
+    MeleeOdds {
+        attacker_wins: won,
+        defender_wins: total - won,
+        attacker_losses_mean: mean(&a),
+        defender_losses_mean: mean(&d),
+        attacker_losses: a,
+        defender_losses: d,
+        exact,
+        error_bound: if exact {
+            left
+        } else {
+            (won * (1.0 - won) / n).sqrt()
+        },
+        states,
+        samples,
+        counterattacks,
+    }
+}
+
+/// Samples the real rules code (the fallback for large fights).
+fn sampled(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> MeleeOdds {
+    let att = state.unit(attackers[0]).side;
+    let command = Command::Assault {
+        units: attackers.to_vec(),
+        hex,
+    };
+    let mut rng = GameRng::seed_from_u64(0x0dd5);
+    let mut results: Results = HashMap::new();
+    let mut s = state.clone();
+    let mut events = Vec::new();
+    let w = 1.0 / f64::from(FALLBACK_SAMPLES);
+    for _ in 0..FALLBACK_SAMPLES {
+        s.clone_from(state);
+        events.clear();
+        if execute_into(&mut s, rules, &command, &mut rng, &mut events).is_err() {
+            continue;
+        }
+        let won = attacker_won(&events, att);
+        let losses = |side: Side| {
+            s.units
+                .iter()
+                .zip(&state.units)
+                .filter(|(u, before)| u.side == side && before.alive() && !u.alive())
+                .count()
+        };
+        *results
+            .entry((won, losses(att), losses(att.other())))
+            .or_default() += w;
+    }
+    summarize(
+        rules,
+        state,
+        &results,
+        false,
+        0.0,
+        0,
+        FALLBACK_SAMPLES,
+        rules.scenario.rules.counterattacks,
+    )
+}
+
+/// Whether the attackers won an assault, from its events.
+#[must_use]
+pub fn attacker_won(events: &[Event], attackers: Side) -> bool {
+    let mut won = false;
+    for e in events {
+        match e {
+            Event::AssaultResult { outcome, .. } => won = *outcome != AssaultOutcome::DefendersHold,
+            Event::MeleeEnded { winner, .. } => won = *winner == attackers,
+            _ => {}
+        }
+    }
+    won
+}
