@@ -220,31 +220,34 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 automatic,
                 passed,
                 failed,
-            } => format!(
-                "  {} tests motivation to counterattack: {}{}{}",
-                side(s),
-                if *automatic {
-                    "passes automatically (no hits taken)".to_owned()
-                } else {
-                    format!("dice {d:?}")
-                },
-                if passed.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        "; passed: {}",
-                        passed.iter().map(name).collect::<Vec<_>>().join(", ")
-                    )
-                },
-                if failed.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        "; failed: {}",
-                        failed.iter().map(name).collect::<Vec<_>>().join(", ")
-                    )
-                }
-            ),
+            } => {
+                let need = |u: &UnitId| {
+                    let unit = &end.units[u.index()];
+                    format!("{} {}+", unit.name, rules.typ(unit).motivation)
+                };
+                let list = |v: &[UnitId]| v.iter().map(need).collect::<Vec<_>>().join(", ");
+                format!(
+                    "  {} tests motivation to counterattack: {}{}{}",
+                    side(s),
+                    if *automatic {
+                        "passes automatically (no hits taken, no armor opposite)".to_owned()
+                    } else if d.len() > 1 {
+                        format!("die {}, re-roll {}", d[0], d[1])
+                    } else {
+                        format!("die {}", d.first().copied().unwrap_or(0))
+                    },
+                    if passed.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; passed: {}", list(passed))
+                    },
+                    if failed.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; failed: {}", list(failed))
+                    }
+                )
+            }
             Event::Counterattack { side: s, units } => format!(
                 "  COUNTERATTACK by {}: {}",
                 side(s),
