@@ -112,15 +112,30 @@ pub fn plan_side(
             improvised,
         });
     }
-    // R8.1: each HQ adds its leadership to the unit where a die counts most (lowest hit number,
-    // then the first listed).
+    // R8.1: each HQ adds its leadership to the unit its orders name, else where a die counts
+    // most (lowest hit number, then the first listed).
     for hq in hqs {
         let u = state.unit(hq);
         let bonus = rules.typ(u).leadership_value(u.state.weakened);
         if bonus == 0 {
             continue;
         }
-        if let Some(best) = plan.rolls.iter_mut().min_by_key(|r| r.need) {
+        // An order may name the unit to lead.
+        let chosen = rules.scenario.order_of(state.turn, hq, |a| match a {
+            crate::scenario::OrderAction::Lead { unit } => Some(*unit),
+            _ => None,
+        });
+        let target = match chosen.and_then(|c| plan.rolls.iter().position(|r| r.unit == c)) {
+            Some(i) => Some(i),
+            None => plan
+                .rolls
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, r)| r.need)
+                .map(|(i, _)| i),
+        };
+        if let Some(i) = target {
+            let best = &mut plan.rolls[i];
             best.dice += bonus;
             plan.leadership.push((hq, best.unit, bonus));
         }

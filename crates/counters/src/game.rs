@@ -162,7 +162,14 @@ fn orders(
     // A melee choice alone leaves the unit to the AI for moving and firing.
     let ordered = mine
         .iter()
-        .filter(|o| !matches!(o.action, OrderAction::Melee { .. }))
+        .filter(|o| {
+            !matches!(
+                o.action,
+                OrderAction::Melee { .. }
+                    | OrderAction::Lead { .. }
+                    | OrderAction::BreakOffTo { .. }
+            )
+        })
         .map(|o| o.unit)
         .collect();
     let mut done_assaults: Vec<Hex> = Vec::new();
@@ -230,11 +237,8 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
             format!("mount {}", rules.scenario.units[transport.index()].name)
         }
         OrderAction::Dismount => "dismount".to_owned(),
-        OrderAction::Melee { counterattack } => if *counterattack {
-            "counterattack"
-        } else {
-            "break off"
-        }
-        .to_owned(),
+        OrderAction::Melee { choice } => format!("melee {choice:?}"),
+        OrderAction::Lead { unit } => format!("lead {}", rules.scenario.units[unit.index()].name),
+        OrderAction::BreakOffTo { hex } => format!("break off to {}", l(hex)),
     }
 }

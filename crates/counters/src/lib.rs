@@ -55,8 +55,8 @@ pub use odds::{
 pub use overrun::overrun_cost;
 pub use rally::in_command;
 pub use scenario::{
-    Arrival, Formation, Objective, Order, OrderAction, Role, RuleSwitches, Scenario, ScenarioFile,
-    SideInfo, TimeOfDay,
+    Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role, RuleSwitches, Scenario,
+    ScenarioFile, SideInfo, TimeOfDay,
 };
 pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};

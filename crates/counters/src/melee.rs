@@ -15,7 +15,7 @@ use crate::event::{BreakOffReason, Event, Faces, Path, Units};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
 use crate::odds::hits_distribution;
-use crate::scenario::OrderAction;
+use crate::scenario::{MeleeChoice, OrderAction};
 use crate::unit::Location;
 
 /// A fight that lasts longer than this many counterattack rounds ends with the defenders
@@ -264,13 +264,10 @@ fn choose(
     side: Side,
     passed: &[UnitId],
 ) -> Result<Units, OutOfDice> {
-    let order = |x: &Exec<'_, '_>, u: UnitId| {
-        x.rules.scenario.orders.iter().find_map(|o| match o.action {
-            OrderAction::Melee { counterattack } if o.unit == u && o.turn == x.state.turn => {
-                Some(counterattack)
-            }
-            _ => None,
-        })
+    let order = |x: &Exec<'_, '_>, u: UnitId| match melee_choice(x, u) {
+        Some(MeleeChoice::Counterattack) => Some(true),
+        Some(MeleeChoice::BreakOff) => Some(false),
+        Some(MeleeChoice::Stay) | None => None,
     };
     let fighters = |x: &Exec<'_, '_>, units: &[UnitId]| -> Units {
         units
@@ -305,6 +302,14 @@ fn choose(
     }
     join(x, m, side, &mut counterattackers);
     Ok(counterattackers)
+}
+
+/// The unit's melee choice in this turn's orders, if any.
+fn melee_choice(x: &Exec<'_, '_>, unit: UnitId) -> Option<MeleeChoice> {
+    x.rules.scenario.order_of(x.state.turn, unit, |a| match a {
+        OrderAction::Melee { choice } => Some(*choice),
+        _ => None,
+    })
 }
 
 /// The AI's test: the counterattack round scores at least one hit with probability of at least
@@ -345,12 +350,18 @@ fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut 
             let t = x.rules.typ(u);
             let urban_infantry =
                 t.class == UnitClass::Infantry && map.terrain(n).is_some_and(|t| t.urban);
+            let choice = melee_choice(x, u.id);
+            let stays = match choice {
+                Some(MeleeChoice::Stay | MeleeChoice::BreakOff) => true,
+                Some(MeleeChoice::Counterattack) => false,
+                None => urban_infantry,
+            };
             if formations.contains(&u.formation)
                 && !m.in_fight[side.index()].contains(&u.id)
                 && !m.broke.iter().any(|&(b, _)| b == u.id)
                 && t.class != UnitClass::Gun
                 && t.assault.is_some()
-                && !urban_infantry
+                && !stays
                 && !u.state.assaulted
             {
                 joiners.push(u.id);
@@ -400,24 +411,28 @@ fn break_off(
     };
     let limit = usize::from(x.rules.scenario.rules.stacking_limit);
     let is_hq = typ.is_hq();
-    let route = map.break_off(
-        start,
-        m.hex,
-        Budget {
-            points: u32::from(typ.movement_points(u.state.weakened)),
-            min_one_hex: true,
-        },
-        |_, to| {
-            if state.occupied_by(to, enemy) || outsider_near(to) {
-                None
-            } else {
-                map.enter_cost(typ.move_class, to)
-            }
-        },
-        |end| {
-            is_hq || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit
-        },
-    );
+    let budget = Budget {
+        points: u32::from(typ.movement_points(u.state.weakened)),
+        min_one_hex: true,
+    };
+    let step = |_: Hex, to: Hex| {
+        if state.occupied_by(to, enemy) || outsider_near(to) {
+            None
+        } else {
+            map.enter_cost(typ.move_class, to)
+        }
+    };
+    let room = |end: Hex| {
+        is_hq || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit
+    };
+    // An order may name the hex to break off to, if the unit can legally end there.
+    let wanted = x.rules.scenario.order_of(x.state.turn, unit, |a| match a {
+        OrderAction::BreakOffTo { hex } => Some(*hex),
+        _ => None,
+    });
+    let route = wanted
+        .and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)))
+        .or_else(|| map.break_off(start, m.hex, budget, step, room));
     // Walk the route with bog checks (R5.6).
     let mut path = Path::new();
     let mut bogged = false;

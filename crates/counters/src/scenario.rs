@@ -165,11 +165,33 @@ pub enum OrderAction {
     },
     /// Leave the transport (R16.1).
     Dismount,
-    /// In a melee this turn (R11.2): counterattack when the test is passed, or break off.
+    /// A choice in melees this turn (R11.2, R11.4).
     Melee {
-        /// Counterattack (true) or break off (false).
-        counterattack: bool,
+        /// What the unit does.
+        choice: MeleeChoice,
     },
+    /// An HQ's leadership goes to this unit when both fight (R8.1).
+    Lead {
+        /// The unit helped.
+        unit: UnitId,
+    },
+    /// Where the unit breaks off to, if it must and can reach it (R11.6).
+    BreakOffTo {
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+}
+
+/// A unit's choice in a melee (R11.2, R11.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum MeleeChoice {
+    /// Counterattack when the test is passed; next to the hex, join the counterattack.
+    Counterattack,
+    /// Break off even when the test is passed.
+    BreakOff,
+    /// Next to the hex: do not join the counterattack.
+    Stay,
 }
 
 /// An order from the scenario: in turn `turn`, unit `unit` does `action`.
@@ -231,6 +253,19 @@ impl Scenario {
     #[must_use]
     pub fn attacker(&self) -> Side {
         self.side_with(Role::Attacker)
+    }
+
+    /// What this turn's orders say for a unit, picked out by `pick`.
+    pub fn order_of<T>(
+        &self,
+        turn: u32,
+        unit: UnitId,
+        pick: impl Fn(&OrderAction) -> Option<T>,
+    ) -> Option<T> {
+        self.orders
+            .iter()
+            .filter(|o| o.turn == turn && o.unit == unit)
+            .find_map(|o| pick(&o.action))
     }
 
     /// The unit id of a scenario unit name.
@@ -341,6 +376,8 @@ struct RawOrder {
     #[serde(default)]
     hold: bool,
     melee: Option<Spanned<String>>,
+    lead: Option<Spanned<String>>,
+    break_off_to: Option<Spanned<String>>,
     mount: Option<Spanned<String>>,
     #[serde(default)]
     dismount: bool,
@@ -1110,6 +1147,8 @@ impl Validator {
             o.fire.is_some(),
             o.hold,
             o.melee.is_some(),
+            o.lead.is_some(),
+            o.break_off_to.is_some(),
             o.mount.is_some(),
             o.dismount,
         ]
@@ -1120,7 +1159,7 @@ impl Validator {
             self.at(
                 so.span(),
                 format!(
-                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `melee`, `mount`, `dismount`"
+                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `mount`, `dismount`, `melee`, `lead`, `break_off_to`"
                 ),
             );
             return None;
@@ -1166,20 +1205,33 @@ impl Validator {
         } else if o.dismount {
             OrderAction::Dismount
         } else if let Some(choice) = &o.melee {
-            match choice.get_ref().as_str() {
-                "counterattack" => OrderAction::Melee {
-                    counterattack: true,
-                },
-                "break_off" => OrderAction::Melee {
-                    counterattack: false,
-                },
+            let choice = match choice.get_ref().as_str() {
+                "counterattack" => MeleeChoice::Counterattack,
+                "break_off" => MeleeChoice::BreakOff,
+                "stay" => MeleeChoice::Stay,
                 other => {
                     self.at(
                         choice.span(),
-                        format!("{what}: melee is `counterattack` or `break_off`, not `{other}`"),
+                        format!(
+                            "{what}: melee is `counterattack`, `break_off` or `stay`, not `{other}`"
+                        ),
                     );
                     return None;
                 }
+            };
+            OrderAction::Melee { choice }
+        } else if let Some(t) = &o.lead {
+            let Some(&unit) = unit_ids.get(t.get_ref()) else {
+                self.at(
+                    t.span(),
+                    format!("{what}: unknown unit `{}` to lead", t.get_ref()),
+                );
+                return None;
+            };
+            OrderAction::Lead { unit }
+        } else if let Some(h) = &o.break_off_to {
+            OrderAction::BreakOffTo {
+                hex: self.hex(h, map, &what)?,
             }
         } else {
             OrderAction::Hold
