@@ -23,13 +23,20 @@ fn assault(c: &mut Criterion) {
             })
             .collect()
     };
-    let scenario = matchup(
+    let mut scenario = matchup(
         &catalog,
         &table,
         table.by_name("clear").unwrap(),
         &pick(&["t72", "mr_coy", "hq_mrr"]),
         &pick(&["mech_inf", "m2", "tow_team"]),
     );
+    // One R9 round, as the issue asks: no melee, no armor rolls.
+    scenario.rules.counterattacks = false;
+    scenario.rules.tank_assault = false;
+    let mut melee_scenario = scenario.clone();
+    melee_scenario.rules.counterattacks = true;
+    melee_scenario.rules.tank_assault = true;
+    let melee_rules = Rules::new(&melee_scenario, &catalog);
     let rules = Rules::new(&scenario, &catalog);
     let start = matchup_state(&scenario);
     let attackers: Vec<UnitId> = start
@@ -51,6 +58,16 @@ fn assault(c: &mut Criterion) {
             state.clone_from(&start);
             events.clear();
             execute_into(&mut state, &rules, &command, &mut rng, &mut events).unwrap();
+            black_box(events.len())
+        });
+    });
+    // The whole assault with counterattacks and tank assault on (R9, R11).
+    let mut rng = GameRng::seed_from_u64(1);
+    group.bench_function("resolve_3v3_with_melee", |b| {
+        b.iter(|| {
+            state.clone_from(&start);
+            events.clear();
+            execute_into(&mut state, &melee_rules, &command, &mut rng, &mut events).unwrap();
             black_box(events.len())
         });
     });

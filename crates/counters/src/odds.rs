@@ -144,8 +144,8 @@ pub fn assault_odds(
     .unwrap_or_else(|| closed_form(state, rules, attackers, hex))
 }
 
-/// The attackers' chance to take the hex in the first round, cheaply: the full exchange when it
-/// is small, else the closed form that leaves out tank assault. For the AI's many look-ups.
+/// The attackers' chance to take the hex in the first round, cheaply: exact for R9 (it leaves
+/// out only the armor rolls of tank assault, R11.12). For the AI's many look-ups.
 #[must_use]
 pub(crate) fn quick_attacker_wins(
     state: &State,
@@ -153,10 +153,7 @@ pub(crate) fn quick_attacker_wins(
     attackers: &[UnitId],
     hex: Hex,
 ) -> f64 {
-    const QUICK: usize = 5_000;
-    crate::melee_odds::first_round(state, rules, attackers, hex, QUICK)
-        .unwrap_or_else(|| closed_form(state, rules, attackers, hex))
-        .attacker_wins
+    closed_form(state, rules, attackers, hex).attacker_wins
 }
 
 /// The first round without tank assault, in closed form: exact when no infantry hit can land
