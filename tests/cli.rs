@@ -183,7 +183,9 @@ fn show_of_a_broken_file_exits_2() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for cmd in ["check", "show", "units", "run", "odds"] {
+    for cmd in [
+        "check", "show", "units", "run", "odds", "batch", "merge", "tune",
+    ] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());
         assert!(stdout(&out).contains("Example"), "{cmd}");
@@ -341,4 +343,197 @@ fn odds_of_a_large_melee_are_sampled_and_say_so() {
     assert!(v["samples"].as_u64().unwrap() >= 100_000);
     let se = v["error_bound"].as_f64().unwrap();
     assert!(se > 0.0 && se < 0.01, "standard error {se}");
+}
+
+fn batch_json(extra: &[&str]) -> String {
+    let mut args = vec![
+        "batch",
+        "scenarios/meeting_engagement.toml",
+        "--runs",
+        "120",
+        "--seed",
+        "5",
+        "--json",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    let out = hexwar(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn batch_results_do_not_depend_on_threads_or_shards() {
+    let one = batch_json(&["--threads", "1"]);
+    let two = batch_json(&["--threads", "2"]);
+    assert_eq!(one, two, "thread count changes nothing");
+    let dir = std::env::temp_dir().join(format!("hexwar-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for shard in ["0/3", "1/3", "2/3"] {
+        let path = dir.join(shard.replace('/', "of"));
+        std::fs::write(&path, batch_json(&["--shard", shard])).unwrap();
+        files.push(path.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = hexwar(&args);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), one, "three shards merged equal one run");
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["runs"], 120);
+    for key in [
+        "sides",
+        "both_lose",
+        "end_reasons",
+        "turns_mean",
+        "losses_by_type",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    let side = &v["sides"][0];
+    for key in ["wins", "win_rate", "ci95", "vp_mean"] {
+        assert!(side.get(key).is_some(), "sides[0].{key}");
+    }
+}
+
+#[test]
+fn batch_writes_one_csv_row_per_game() {
+    let path = std::env::temp_dir().join(format!("hexwar-games-{}.csv", std::process::id()));
+    let p = path.to_str().unwrap();
+    let out = hexwar(&[
+        "batch",
+        "scenarios/night_recon.toml",
+        "--runs",
+        "30",
+        "--csv",
+        p,
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 31);
+    assert!(lines[0].starts_with("game,seed,winner,end,turns,vp_soviet,vp_nato"));
+    assert!(stdout(&out).contains("95% CI (Wilson)"));
+}
+
+#[test]
+fn tune_finds_the_value_nearest_the_target() {
+    let out = hexwar(&[
+        "tune",
+        "scenarios/night_recon.toml",
+        "--vary",
+        "brdm2.assault=0..4:2",
+        "--runs",
+        "300",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let values = v["values"].as_array().unwrap();
+    assert_eq!(
+        values
+            .iter()
+            .map(|x| x["value"].as_i64().unwrap())
+            .collect::<Vec<_>>(),
+        [0, 2, 4]
+    );
+    let rate = |i: usize| values[i]["win_rate"].as_f64().unwrap();
+    let nearest = (0..3)
+        .min_by(|&a, &b| (rate(a) - 0.5).abs().total_cmp(&(rate(b) - 0.5).abs()))
+        .unwrap();
+    assert_eq!(v["best"], values[nearest]["value"]);
+}
+
+#[test]
+fn batch_and_tune_reject_bad_input_with_status_2() {
+    for (args, message) in [
+        (
+            vec!["batch", "scenarios/night_recon.toml", "--runs", "0"],
+            "--runs must be at least 1",
+        ),
+        (
+            vec!["batch", "scenarios/night_recon.toml", "--shard", "3/3"],
+            "--shard `3/3`",
+        ),
+        (
+            vec!["batch", "scenarios/night_recon.toml", "--shard", "x"],
+            "expected I/N",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t99.assault=1..3",
+            ],
+            "unknown unit type `t99`",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t72.wings=1..3",
+            ],
+            "unknown field `wings`",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t72.assault",
+            ],
+            "expected TYPE.FIELD=A..B",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t72.assault=5..2",
+            ],
+            "must run upwards",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t72.motivation=1..4",
+            ],
+            "outside 3..5",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t72.assault=1..3",
+                "--runs",
+                "0",
+            ],
+            "--runs must be at least 1",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "t72.assault=1..3",
+                "--side",
+                "martians",
+            ],
+            "--side `martians`",
+        ),
+        (vec!["merge", "README.md"], "not a batch summary"),
+    ] {
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
 }

@@ -1,5 +1,6 @@
 //! The `hexwar` command line: a thin layer over the `hexmap` and `counters` crates.
 
+mod batch;
 mod data;
 mod odds;
 mod run;
@@ -100,6 +101,98 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
     },
+    /// Play a scenario many times in parallel and summarize: win rates with Wilson 95%
+    /// intervals, how battles ended, victory points, game length, losses per unit type, and when
+    /// the attacker took each objective.
+    ///
+    /// Game i is seeded from (SEED, i), so the results are the same for any --threads and any
+    /// split into --shard runs; `hexwar merge` adds shard summaries (--json) exactly.
+    #[command(
+        after_help = "Examples:\n  hexwar batch scenarios/dawn_assault.toml --runs 10000\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 0/2 --json > a.json\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 1/2 --json > b.json\n  hexwar merge a.json b.json"
+    )]
+    Batch {
+        /// The scenario file.
+        file: PathBuf,
+        /// Games in the batch (all shards together).
+        #[arg(long, default_value_t = 1000)]
+        runs: u64,
+        /// Batch seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Play only games i with i mod N == I.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Print the summary as JSON (counts included, for `hexwar merge`).
+        #[arg(long)]
+        json: bool,
+        /// Also write one CSV row per game to this file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        /// Override the scenario's `counterattacks` rule (R11).
+        #[arg(long, value_parser = ["on", "off"])]
+        counterattacks: Option<String>,
+        /// Unit catalog folder.
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
+    /// Merge batch summaries (from `hexwar batch --json`, e.g. one per shard) into one.
+    #[command(after_help = "Example:\n  hexwar merge shard0.json shard1.json --json")]
+    Merge {
+        /// Summary files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print JSON rather than the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Vary a unit stat and find where a scenario is balanced, with the same seeds for every
+    /// value (common random numbers); or rank which stats move the win rate most.
+    #[command(
+        after_help = "Examples:\n  hexwar tune scenarios/dawn_assault.toml --vary t72.assault=1..5 --runs 2000\n  hexwar tune scenarios/dawn_assault.toml --vary m1.fire.dice=2..5 --side nato --target 0.5\n  hexwar tune scenarios/meeting_engagement.toml --sensitivity --runs 400"
+    )]
+    Tune {
+        /// The scenario file.
+        file: PathBuf,
+        /// TYPE.FIELD=A..B[:STEP]; fields: assault, movement, save, armor, motivation, skill,
+        /// tank_assault, leadership, fire.dice, fire.range.
+        #[arg(
+            long,
+            value_name = "TYPE.FIELD=A..B[:STEP]",
+            required_unless_present = "sensitivity"
+        )]
+        vary: Option<String>,
+        /// Rank every stat of the scenario's unit types by how much one step up or down moves
+        /// the win rate.
+        #[arg(long, conflicts_with = "vary")]
+        sensitivity: bool,
+        /// Games per value.
+        #[arg(long, default_value_t = 1000)]
+        runs: u64,
+        /// The side whose win rate is tuned (default: the attacker).
+        #[arg(long)]
+        side: Option<String>,
+        /// The win rate to aim for.
+        #[arg(long, default_value_t = 0.5)]
+        target: f64,
+        /// Batch seed (the same for every value).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Unit catalog folder.
+        #[arg(long, value_name = "DIR")]
+        catalog: Option<PathBuf>,
+    },
     /// List the unit catalog as a table, or as JSON with every stat.
     #[command(after_help = "Examples:\n  hexwar units\n  hexwar units --json --catalog my_units/")]
     Units {
@@ -113,6 +206,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` and closed early ends hexwar quietly, as it does `cat`.
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -210,6 +309,245 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 counterattacks: counterattacks == "on",
             };
             println!("{}", odds::run(&catalog, &table, &request)?.trim_end());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Batch {
+            file,
+            runs,
+            seed,
+            threads,
+            shard,
+            json,
+            csv,
+            quiet,
+            counterattacks,
+            catalog,
+        } => {
+            if runs == 0 {
+                return Err(BadInput("--runs must be at least 1".to_owned()).into());
+            }
+            let shard = shard
+                .as_deref()
+                .map_or(Ok(batch::Shard::ALL), batch::Shard::parse)?;
+            let mut loaded = load_scenario(&file, catalog.as_deref())?;
+            if let Some(c) = counterattacks {
+                loaded.scenario.rules.counterattacks = c == "on";
+            }
+            let opts = batch::Options {
+                runs,
+                seed,
+                threads,
+                shard,
+                progress: !quiet,
+            };
+            let records = batch::play_games(&loaded.scenario, &loaded.catalog, &opts)?;
+            if let Some(path) = csv {
+                std::fs::write(&path, batch::csv(&loaded.scenario, seed, &records))
+                    .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?;
+            }
+            let summary = batch::summarize(&loaded.scenario, seed, &records);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            } else {
+                print!("{}", batch::render(&summary));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Merge { files, json } => {
+            let mut merged: Option<counters::Summary> = None;
+            for f in &files {
+                let text = std::fs::read_to_string(f)
+                    .map_err(|e| BadInput(format!("{}: cannot read: {e}", f.display())))?;
+                let s: counters::Summary = serde_json::from_str(&text).map_err(|e| {
+                    BadInput(format!(
+                        "{}: not a batch summary (`hexwar batch --json`): {e}",
+                        f.display()
+                    ))
+                })?;
+                match &mut merged {
+                    None => merged = Some(s),
+                    Some(m) => m
+                        .merge(&s)
+                        .map_err(|e| BadInput(format!("{}: {e}", f.display())))?,
+                }
+            }
+            let mut summary = merged.unwrap_or_default();
+            summary.finish();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            } else {
+                print!("{}", batch::render(&summary));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Tune {
+            file,
+            vary,
+            sensitivity: _,
+            runs,
+            side,
+            target,
+            seed,
+            threads,
+            json,
+            catalog,
+        } => {
+            if runs == 0 {
+                return Err(BadInput("--runs must be at least 1".to_owned()).into());
+            }
+            if !(0.0..=1.0).contains(&target) {
+                return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
+            }
+            let loaded = load_scenario(&file, catalog.as_deref())?;
+            let side_index = match &side {
+                None => loaded.scenario.attacker().index(),
+                Some(id) => loaded
+                    .scenario
+                    .sides
+                    .iter()
+                    .position(|s| &s.id == id)
+                    .ok_or_else(|| {
+                        BadInput(format!(
+                            "--side `{id}`: the sides are `{}` and `{}`",
+                            loaded.scenario.sides[0].id, loaded.scenario.sides[1].id
+                        ))
+                    })?,
+            };
+            let opts = batch::Options {
+                runs,
+                seed,
+                threads,
+                shard: batch::Shard::ALL,
+                progress: false,
+            };
+            let rate = |catalog: &counters::Catalog| -> anyhow::Result<counters::SideStats> {
+                let records = batch::play_games(&loaded.scenario, catalog, &opts)?;
+                Ok(batch::summarize(&loaded.scenario, seed, &records).sides[side_index].clone())
+            };
+            let side_id = loaded.scenario.sides[side_index].id.clone();
+            if let Some(text) = vary {
+                let (stat, values) = batch::parse_vary(&text, &loaded.catalog)?;
+                let mut rows = Vec::new();
+                for v in values {
+                    let c = batch::with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
+                    rows.push((v, rate(&c)?));
+                }
+                let best = rows
+                    .iter()
+                    .min_by(|a, b| {
+                        (a.1.win_rate - target)
+                            .abs()
+                            .total_cmp(&(b.1.win_rate - target).abs())
+                    })
+                    .map(|r| r.0);
+                if json {
+                    let values: Vec<serde_json::Value> = rows
+                        .iter()
+                        .map(|(v, s)| serde_json::json!({"value": v, "wins": s.wins, "win_rate": s.win_rate, "ci95": s.ci95}))
+                        .collect();
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&serde_json::json!({
+                            "stat": format!("{}.{}", stat.type_id, stat.field),
+                            "side": side_id, "target": target, "runs": runs, "seed": seed,
+                            "values": values, "best": best,
+                        }))?
+                    );
+                } else {
+                    println!(
+                        "{}.{}: win rate of {side_id} over {runs} games per value (same seeds for every value)\n",
+                        stat.type_id, stat.field
+                    );
+                    println!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
+                    for (v, s) in &rows {
+                        let mark = if Some(*v) == best {
+                            "  <- nearest to the target"
+                        } else {
+                            ""
+                        };
+                        println!(
+                            "{v:>6}  {:>8.1}%  [{:.1}%, {:.1}%]{mark}",
+                            s.win_rate * 100.0,
+                            s.ci95[0] * 100.0,
+                            s.ci95[1] * 100.0
+                        );
+                    }
+                    if let Some(b) = best {
+                        println!(
+                            "\nnearest to {:.0}%: {}.{} = {b}",
+                            target * 100.0,
+                            stat.type_id,
+                            stat.field
+                        );
+                    }
+                }
+            } else {
+                let base = rate(&loaded.catalog)?;
+                let mut types: Vec<String> = loaded
+                    .scenario
+                    .units
+                    .iter()
+                    .map(|u| loaded.catalog.get(u.type_id).id.clone())
+                    .collect();
+                types.sort();
+                types.dedup();
+                let mut rows: Vec<(String, i64, i64, f64, f64)> = Vec::new();
+                for t in &types {
+                    let Some(id) = loaded.catalog.id(t) else {
+                        continue;
+                    };
+                    for (field, _, _) in batch::FIELDS {
+                        let Some(now) = batch::get_stat(loaded.catalog.get(id), field) else {
+                            continue;
+                        };
+                        let stat = batch::Stat {
+                            type_id: t.clone(),
+                            field: field.to_owned(),
+                        };
+                        let mut deltas = [f64::NAN; 2];
+                        for (k, d) in [-1i64, 1].into_iter().enumerate() {
+                            if let Ok(c) = batch::with_stat(&loaded.catalog, &stat, now + d) {
+                                deltas[k] = rate(&c)?.win_rate - base.win_rate;
+                            }
+                        }
+                        rows.push((format!("{t}.{field}"), now, 0, deltas[0], deltas[1]));
+                    }
+                }
+                let size = |r: &(String, i64, i64, f64, f64)| r.3.abs().max(r.4.abs()).max(0.0);
+                rows.retain(|r| !(r.3.is_nan() && r.4.is_nan()));
+                rows.sort_by(|a, b| size(b).total_cmp(&size(a)).then(a.0.cmp(&b.0)));
+                if json {
+                    let list: Vec<serde_json::Value> = rows
+                        .iter()
+                        .map(|r| serde_json::json!({"stat": r.0, "value": r.1, "down": if r.3.is_nan() { None } else { Some(r.3) }, "up": if r.4.is_nan() { None } else { Some(r.4) }}))
+                        .collect();
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(
+                            &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list})
+                        )?
+                    );
+                } else {
+                    println!(
+                        "win rate of {side_id}: {:.1}% over {runs} games; change in points for one step down / up:\n",
+                        base.win_rate * 100.0
+                    );
+                    println!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
+                    let cell = |d: f64| {
+                        if d.is_nan() {
+                            "-".to_owned()
+                        } else {
+                            format!("{:+.1}", d * 100.0)
+                        }
+                    };
+                    for r in &rows {
+                        println!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.3), cell(r.4));
+                    }
+                    println!(
+                        "\nOne step is one point of the stat; the same seeds are used for every run."
+                    );
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Units { json, catalog } => {

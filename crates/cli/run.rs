@@ -279,6 +279,11 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 hex(h),
                 side(winner)
             ),
+            Event::ObjectiveTaken { objective, .. } => format!(
+                "{} holds the objective {}",
+                side(&rules.scenario.attacker()),
+                rules.scenario.objectives[usize::from(*objective)].name
+            ),
             Event::BattleEnded { .. } | Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
                 continue;
             }

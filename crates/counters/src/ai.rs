@@ -100,7 +100,7 @@ pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Res
         }
     }
     if rules.scenario.sides[side.index()].role != Role::Attacker {
-        return Ok(());
+        return hold_objectives(x, side, skip);
     }
     // Advance on the nearest objective the side does not hold.
     let goals: Vec<Hex> = rules
@@ -111,49 +111,93 @@ pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Res
         .filter(|&h| !x.state.occupied_by(h, side) || x.state.occupied_by(h, side.other()))
         .collect();
     for unit in own(x.state, side, skip) {
-        let u = x.state.unit(unit);
-        if u.state.moved || u.state.assaulted || u.state.bogged {
-            continue;
-        }
         let Some(at) = x.state.hex_of(unit) else {
             continue;
         };
-        let Some(&goal) = goals
+        if let Some(&goal) = goals
             .iter()
             .min_by_key(|&&g| (g.unsigned_distance_to(at), map.label(g)))
-        else {
+        {
+            advance(x, unit, goal)?;
+        }
+    }
+    Ok(())
+}
+
+/// The defender's movement: every objective it does not stand on draws its nearest free
+/// fighting unit (not an independent HQ, not artillery, not already on an objective).
+fn hold_objectives(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules;
+    let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
+    for &goal in &objectives {
+        if x.state.occupied_by(goal, side) {
             continue;
+        }
+        let free = own(x.state, side, skip).into_iter().filter(|&u| {
+            let unit = x.state.unit(u);
+            let t = rules.typ(unit);
+            !unit.state.moved
+                && !t.is_independent()
+                && !t.fire.is_some_and(|f| f.indirect)
+                && t.assault.is_some()
+                && x.state.hex_of(u).is_some_and(|h| !objectives.contains(&h))
+        });
+        let nearest = free.min_by_key(|&u| {
+            (
+                x.state
+                    .hex_of(u)
+                    .map_or(u32::MAX, |h| h.unsigned_distance_to(goal)),
+                u,
+            )
+        });
+        if let Some(unit) = nearest {
+            advance(x, unit, goal)?;
+        }
+    }
+    Ok(())
+}
+
+/// Moves a unit as far as it legally can along the cheapest path towards `goal`, stopping next
+/// to it if the enemy holds it.
+fn advance(x: &mut Exec<'_, '_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
+    let rules = x.rules;
+    let map = rules.map();
+    let u = x.state.unit(unit);
+    if u.state.moved || u.state.assaulted || u.state.bogged {
+        return Ok(());
+    }
+    let Some(at) = x.state.hex_of(unit) else {
+        return Ok(());
+    };
+    if at == goal {
+        return Ok(());
+    }
+    let class = rules.typ(u).move_class;
+    let enemy = u.side.other();
+    let Some((_, mut path)) = map.cheapest_path(at, goal, |_, to| {
+        if to != goal && x.state.occupied_by(to, enemy) {
+            None
+        } else {
+            map.enter_cost(class, to)
+        }
+    }) else {
+        return Ok(());
+    };
+    if path.last().is_some_and(|&h| x.state.occupied_by(h, enemy)) {
+        path.pop();
+    }
+    // The longest legal prefix of the path.
+    while !path.is_empty() {
+        let c = Command::Move {
+            unit,
+            path: path.clone(),
+            double: false,
         };
-        if at == goal {
-            continue;
+        if check(x.state, &rules, &c).is_ok() {
+            x.command(&c)?.ok();
+            break;
         }
-        let class = rules.typ(u).move_class;
-        let enemy = side.other();
-        let Some((_, mut path)) = map.cheapest_path(at, goal, |_, to| {
-            if to != goal && x.state.occupied_by(to, enemy) {
-                None
-            } else {
-                map.enter_cost(class, to)
-            }
-        }) else {
-            continue;
-        };
-        if path.last().is_some_and(|&h| x.state.occupied_by(h, enemy)) {
-            path.pop();
-        }
-        // The longest legal prefix of the path.
-        while !path.is_empty() {
-            let c = Command::Move {
-                unit,
-                path: path.clone(),
-                double: false,
-            };
-            if check(x.state, &rules, &c).is_ok() {
-                x.command(&c)?.ok();
-                break;
-            }
-            path.pop();
-        }
+        path.pop();
     }
     Ok(())
 }

@@ -457,6 +457,14 @@ pub enum Event {
         #[serde(serialize_with = "crate::unit::ser_hex")]
         at: Hex,
     },
+    /// The attacker holds an objective for the first time, at the end of a player turn (R17.1);
+    /// recorded for batch statistics.
+    ObjectiveTaken {
+        /// Index in the scenario's objectives.
+        objective: u16,
+        /// Game turn.
+        turn: u32,
+    },
     /// The side's turn marks are cleared; units that neither moved nor fired went to ground.
     TurnEnded {
         /// The side.

@@ -82,6 +82,16 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
     let ordered = orders(x, turn, side, Phase::Fire)?;
     ai::fire(x, side, &ordered)?;
     x.emit(Event::PhaseStarted { phase: Phase::End });
+    for (i, o) in x.rules.scenario.objectives.iter().enumerate() {
+        if x.state.objectives_taken[i].is_none()
+            && victory::attacker_holds(x.state, &x.rules, o.hex)
+        {
+            x.emit(Event::ObjectiveTaken {
+                objective: i as u16,
+                turn,
+            });
+        }
+    }
     x.emit(Event::TurnEnded { side });
     Ok(())
 }

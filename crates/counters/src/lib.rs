@@ -5,6 +5,7 @@
 
 mod ai;
 mod assault;
+mod batch;
 pub mod bundled;
 mod catalog;
 mod check;
@@ -31,6 +32,7 @@ mod unit;
 mod victory;
 
 pub use assault::{AssaultDice, Fighting, SidePlan, plan_side, retreat_hex};
+pub use batch::{GameRecord, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson};
 pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use check::{check, points_left};
 pub use command::{Command, RuleError};
@@ -61,7 +63,7 @@ pub use scenario::{
 pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};
 pub use unit::{Location, Unit, UnitState};
-pub use victory::{attacker_holds_objective, morale_number, score};
+pub use victory::{attacker_holds, attacker_holds_objective, morale_number, score};
 
 #[cfg(test)]
 mod tests;

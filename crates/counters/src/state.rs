@@ -58,6 +58,8 @@ pub struct State {
     pub overrun: Vec<(UnitId, Hex)>,
     /// Set when the battle is over.
     pub outcome: Option<Outcome>,
+    /// The game turn in which the attacker first held each objective (R17.1).
+    pub objectives_taken: Vec<Option<u32>>,
 }
 
 impl Clone for State {
@@ -72,6 +74,7 @@ impl Clone for State {
             hits_this_phase: self.hits_this_phase.clone(),
             overrun: self.overrun.clone(),
             outcome: self.outcome.clone(),
+            objectives_taken: self.objectives_taken.clone(),
         }
     }
 
@@ -87,6 +90,7 @@ impl Clone for State {
         self.hits_this_phase.clone_from(&other.hits_this_phase);
         self.overrun.clone_from(&other.overrun);
         self.outcome.clone_from(&other.outcome);
+        self.objectives_taken.clone_from(&other.objectives_taken);
     }
 }
 
@@ -105,6 +109,7 @@ impl State {
             hits_this_phase: vec![0; n],
             overrun: Vec::new(),
             outcome: None,
+            objectives_taken: vec![None; scenario.objectives.len()],
         }
     }
 
@@ -314,6 +319,11 @@ impl State {
             Event::BrokeOff { unit, path, .. } => {
                 if let Some(&end) = path.last() {
                     self.units[unit.index()].location = Location::Map(end);
+                }
+            }
+            Event::ObjectiveTaken { objective, turn } => {
+                if let Some(t) = self.objectives_taken.get_mut(usize::from(*objective)) {
+                    *t = Some(*turn);
                 }
             }
             Event::Captured { unit } => self.units[unit.index()].location = Location::Destroyed,

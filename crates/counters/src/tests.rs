@@ -310,3 +310,48 @@ fn random_picks_are_distinct_and_from_the_dice() {
     let (picks, rolled) = pick_distinct(&mut d, 4, 1).unwrap();
     assert_eq!((&picks[..], &rolled[..]), (&[2][..], &[5, 6, 3][..]));
 }
+
+#[test]
+fn wilson_interval_matches_known_values() {
+    // Reference values from the closed form (Wilson 1927, z = 1.96).
+    let [lo, hi] = wilson(50, 100);
+    assert!((lo - 0.403_8).abs() < 1e-4 && (hi - 0.596_2).abs() < 1e-4);
+    let [lo, hi] = wilson(0, 10);
+    assert!(lo == 0.0 && (hi - 0.277_5).abs() < 1e-4);
+    let [lo, hi] = wilson(10, 10);
+    assert!((lo - 0.722_5).abs() < 1e-4 && (hi - 1.0).abs() < 1e-12);
+    let [lo, hi] = wilson(9_000, 10_000);
+    assert!((lo - 0.894_0).abs() < 1e-4 && (hi - 0.905_8).abs() < 1e-4);
+}
+
+#[test]
+fn summaries_of_shards_merge_into_the_summary_of_one_run() {
+    let s = scenario(SMALL).unwrap();
+    let c = catalog();
+    let rules = Rules::new(&s, &c);
+    let records: Vec<GameRecord> = (0..40u64)
+        .map(|i| {
+            let (end, _) = play(&rules, &mut GameRng::for_game(9, i)).unwrap();
+            GameRecord::new(i, &rules, &end)
+        })
+        .collect();
+    let mut whole = Summary::new(&s, 9);
+    records.iter().for_each(|r| whole.add(r));
+    let mut a = Summary::new(&s, 9);
+    let mut b = Summary::new(&s, 9);
+    for r in &records {
+        if r.game % 3 == 0 { a.add(r) } else { b.add(r) }
+    }
+    a.merge(&b).unwrap();
+    a.finish();
+    whole.finish();
+    assert_eq!(a, whole);
+    assert_eq!(whole.runs, 40);
+    assert_eq!(
+        whole.sides[0].wins + whole.sides[1].wins + whole.both_lose,
+        40,
+        "every game has a result"
+    );
+    let other = Summary::new(&s, 10);
+    assert!(matches!(a.merge(&other), Err(MergeError::Different(..))));
+}

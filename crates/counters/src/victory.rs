@@ -86,12 +86,20 @@ pub(crate) fn company_morale(x: &mut Exec<'_, '_>, side: Side) -> Result<(), Out
 /// Whether the attacker holds an objective: an own unit in it, no enemy in or next to it (R17.1).
 #[must_use]
 pub fn attacker_holds_objective(state: &State, rules: &Rules<'_>) -> bool {
+    rules
+        .scenario
+        .objectives
+        .iter()
+        .any(|o| attacker_holds(state, rules, o.hex))
+}
+
+/// Whether the attacker holds this hex by R17.1.
+#[must_use]
+pub fn attacker_holds(state: &State, rules: &Rules<'_>, hex: hexmap::Hex) -> bool {
     let attacker = rules.scenario.side_with(Role::Attacker);
-    rules.scenario.objectives.iter().any(|o| {
-        state.occupied_by(o.hex, attacker)
-            && !state.occupied_by(o.hex, attacker.other())
-            && !state.adjacent_to(rules, o.hex, attacker.other())
-    })
+    state.occupied_by(hex, attacker)
+        && !state.occupied_by(hex, attacker.other())
+        && !state.adjacent_to(rules, hex, attacker.other())
 }
 
 /// Ends the battle with a winner (or none, for a fair fight lost by both) and scores it.

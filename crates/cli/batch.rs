@@ -1,0 +1,343 @@
+//! `hexwar batch`, `hexwar merge` and `hexwar tune`: many games of a scenario in parallel, with
+//! summaries that merge exactly across shards, and stat tuning with common random numbers.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal as _;
+
+use counters::{Catalog, GameRecord, GameRng, Rules, Scenario, Summary, UnitType, play};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::data::BadInput;
+
+/// Which games of a batch this process plays: those with `index % count == index_of_shard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole batch.
+    pub const ALL: Self = Self { index: 0, count: 1 };
+
+    /// Parses `I/N`.
+    pub fn parse(text: &str) -> Result<Self, BadInput> {
+        let bad = || {
+            BadInput(format!(
+                "--shard `{text}`: expected I/N with 0 <= I < N, e.g. 0/4"
+            ))
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Self { index, count })
+    }
+}
+
+/// How to run a batch.
+pub struct Options {
+    /// Games in the whole batch.
+    pub runs: u64,
+    /// Batch seed: game `i` is seeded from `(seed, i)`.
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Which games to play.
+    pub shard: Shard,
+    /// Show a progress bar (on a terminal only).
+    pub progress: bool,
+}
+
+/// Plays the batch's games (the shard's share) in parallel and returns their records in game
+/// order. The results do not depend on the number of threads.
+pub fn play_games(
+    scenario: &Scenario,
+    catalog: &Catalog,
+    opts: &Options,
+) -> anyhow::Result<Vec<GameRecord>> {
+    let rules = Rules::new(scenario, catalog);
+    let games: Vec<u64> = (0..opts.runs)
+        .filter(|i| i % opts.shard.count == opts.shard.index)
+        .collect();
+    let bar = if opts.progress && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(games.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()?;
+    let records: Result<Vec<GameRecord>, counters::OutOfDice> = pool.install(|| {
+        games
+            .par_iter()
+            .map(|&i| {
+                let mut dice = GameRng::for_game(opts.seed, i);
+                let (end, _) = play(&rules, &mut dice)?;
+                bar.inc(1);
+                Ok(GameRecord::new(i, &rules, &end))
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    Ok(records?)
+}
+
+/// The summary of records.
+pub fn summarize(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> Summary {
+    let mut s = Summary::new(scenario, seed);
+    for r in records {
+        s.add(r);
+    }
+    s.finish();
+    s
+}
+
+/// A readable summary table.
+pub fn render(s: &Summary) -> String {
+    let pct = |x: f64| format!("{:.1}%", x * 100.0);
+    let mut out = format!("{}: {} games, seed {}\n\n", s.scenario, s.runs, s.seed);
+    let _ = writeln!(
+        out,
+        "{:<12} {:>7} {:>9}  {:<18} VP MEAN ± SD",
+        "SIDE", "WINS", "WIN RATE", "95% CI (Wilson)"
+    );
+    for side in &s.sides {
+        let _ = writeln!(
+            out,
+            "{:<12} {:>7} {:>9}  {:<18} {:.2} ± {:.2}",
+            side.id,
+            side.wins,
+            pct(side.win_rate),
+            format!("[{}, {}]", pct(side.ci95[0]), pct(side.ci95[1])),
+            side.vp_mean,
+            side.vp_sd
+        );
+    }
+    let n = s.runs.max(1) as f64;
+    let _ = writeln!(
+        out,
+        "both lose    {:>7} {:>9}",
+        s.both_lose,
+        pct(s.both_lose as f64 / n)
+    );
+    let reasons: Vec<String> = s
+        .end_reasons
+        .iter()
+        .map(|(k, v)| format!("{k} {}", pct(*v as f64 / n)))
+        .collect();
+    let _ = writeln!(out, "\nended by: {}", reasons.join(", "));
+    let _ = writeln!(
+        out,
+        "game length: {:.2} ± {:.2} turns",
+        s.turns_mean, s.turns_sd
+    );
+    let mut losses: Vec<(&String, &u64)> = s.losses_by_type.iter().collect();
+    losses.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let losses: Vec<String> = losses
+        .iter()
+        .map(|(k, v)| format!("{k} {:.2}", **v as f64 / n))
+        .collect();
+    let _ = writeln!(
+        out,
+        "units lost per game, by type: {}",
+        if losses.is_empty() {
+            "none".to_owned()
+        } else {
+            losses.join(", ")
+        }
+    );
+    if !s.objectives.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nattacker holds the objective by the end of turn (share of games, cumulative):"
+        );
+        for o in &s.objectives {
+            let mut acc = 0;
+            let cells: Vec<String> = o
+                .first_held_in_turn
+                .iter()
+                .map(|(t, k)| {
+                    acc += k;
+                    format!("T{t} {}", pct(acc as f64 / n))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                o.name,
+                if cells.is_empty() {
+                    "never".to_owned()
+                } else {
+                    cells.join("  ")
+                }
+            );
+        }
+    }
+    out
+}
+
+/// One CSV row per game.
+pub fn csv(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> String {
+    let a = &scenario.sides[0].id;
+    let b = &scenario.sides[1].id;
+    let mut out = format!("game,seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b}\n");
+    for r in records {
+        let _ = writeln!(
+            out,
+            "{},{seed},{},{},{},{},{},{},{}",
+            r.game, r.winner, r.end, r.turns, r.vp[0], r.vp[1], r.losses[0], r.losses[1]
+        );
+    }
+    out
+}
+
+/// A stat to vary: `TYPE.FIELD`.
+pub struct Stat {
+    /// Unit type id.
+    pub type_id: String,
+    /// Field name.
+    pub field: String,
+}
+
+/// The fields `tune` can vary, with their legal range.
+pub const FIELDS: [(&str, i64, i64); 10] = [
+    ("assault", 0, 12),
+    ("movement", 1, 12),
+    ("save", 2, 7),
+    ("armor", 0, 12),
+    ("motivation", 3, 5),
+    ("skill", 3, 5),
+    ("tank_assault", 0, 6),
+    ("leadership", 0, 4),
+    ("fire.dice", 1, 12),
+    ("fire.range", 1, 30),
+];
+
+/// Sets a stat of a unit type.
+pub fn set_stat(t: &mut UnitType, field: &str, v: i64) -> Result<(), String> {
+    let (_, lo, hi) = FIELDS.iter().find(|(f, _, _)| *f == field).ok_or_else(|| {
+        format!(
+            "unknown field `{field}`; fields: {}",
+            FIELDS.map(|f| f.0).join(", ")
+        )
+    })?;
+    if !(*lo..=*hi).contains(&v) {
+        return Err(format!("{}.{field} = {v} is outside {lo}..{hi}", t.id));
+    }
+    let v = v as u8;
+    let id = t.id.clone();
+    let missing = |what: &str| format!("unit type `{id}` has no {what}");
+    match field {
+        "assault" => t.assault = Some(v),
+        "movement" => t.movement = v,
+        "save" => t.save = v,
+        "armor" => t.armor = Some(v),
+        "motivation" => t.motivation = v,
+        "skill" => t.skill = v,
+        "tank_assault" => t.tank_assault = v,
+        "leadership" => {
+            if !t.is_hq() {
+                return Err(missing("leadership (it is not an HQ)"));
+            }
+            t.leadership = Some(v);
+        }
+        "fire.dice" => t.fire.as_mut().ok_or_else(|| missing("fire"))?.dice = v,
+        "fire.range" => t.fire.as_mut().ok_or_else(|| missing("fire"))?.range = v,
+        _ => unreachable!("checked above"),
+    }
+    Ok(())
+}
+
+/// The current value of a stat, if the type has it.
+pub fn get_stat(t: &UnitType, field: &str) -> Option<i64> {
+    Some(i64::from(match field {
+        "assault" => t.assault?,
+        "movement" => t.movement,
+        "save" => t.save,
+        "armor" => t.armor?,
+        "motivation" => t.motivation,
+        "skill" => t.skill,
+        "tank_assault" => t.tank_assault,
+        "leadership" => t.leadership?,
+        "fire.dice" => t.fire?.dice,
+        "fire.range" => t.fire?.range,
+        _ => return None,
+    }))
+}
+
+/// Parses `TYPE.FIELD=A..B[:STEP]` against a catalog.
+pub fn parse_vary(text: &str, catalog: &Catalog) -> Result<(Stat, Vec<i64>), BadInput> {
+    let bad = |why: String| BadInput(format!("--vary `{text}`: {why}"));
+    let (stat, range) = text
+        .split_once('=')
+        .ok_or_else(|| bad("expected TYPE.FIELD=A..B[:STEP], e.g. t72.assault=2..5".to_owned()))?;
+    let (type_id, field) = stat
+        .split_once('.')
+        .ok_or_else(|| bad("expected TYPE.FIELD before `=`".to_owned()))?;
+    let id = catalog.id(type_id).ok_or_else(|| {
+        bad(format!(
+            "unknown unit type `{type_id}` (see `hexwar units`)"
+        ))
+    })?;
+    if !FIELDS.iter().any(|(f, _, _)| *f == field) {
+        return Err(bad(format!(
+            "unknown field `{field}`; fields: {}",
+            FIELDS.map(|f| f.0).join(", ")
+        )));
+    }
+    let (span, step) = match range.split_once(':') {
+        Some((span, step)) => (
+            span,
+            step.parse::<i64>()
+                .map_err(|_| bad(format!("bad step `{step}`")))?,
+        ),
+        None => (range, 1),
+    };
+    let (a, b) = span
+        .split_once("..")
+        .ok_or_else(|| bad("expected a range A..B".to_owned()))?;
+    let (a, b): (i64, i64) = (
+        a.parse().map_err(|_| bad(format!("bad number `{a}`")))?,
+        b.parse().map_err(|_| bad(format!("bad number `{b}`")))?,
+    );
+    if step < 1 || a > b {
+        return Err(bad(
+            "the range must run upwards with a step of at least 1".to_owned()
+        ));
+    }
+    let values: Vec<i64> = (a..=b).step_by(step as usize).collect();
+    let mut probe = catalog.get(id).clone();
+    for &v in &values {
+        set_stat(&mut probe, field, v).map_err(bad)?;
+    }
+    Ok((
+        Stat {
+            type_id: type_id.to_owned(),
+            field: field.to_owned(),
+        },
+        values,
+    ))
+}
+
+/// A catalog with one stat changed.
+pub fn with_stat(catalog: &Catalog, stat: &Stat, v: i64) -> Result<Catalog, String> {
+    let mut c = catalog.clone();
+    let id = c
+        .id(&stat.type_id)
+        .ok_or_else(|| format!("unknown unit type `{}`", stat.type_id))?;
+    set_stat(c.get_mut(id), &stat.field, v)?;
+    Ok(c)
+}

@@ -1,0 +1,272 @@
+//! R17: batch statistics over many games of a scenario: per-game records, summaries kept as
+//! exact counts (so that shards merge into exactly the summary of one run), and Wilson
+//! intervals. No I/O and no threads: the caller plays the games and feeds the records in.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::EndReason;
+use crate::ids::Side;
+use crate::scenario::Scenario;
+use crate::state::{Rules, State};
+use crate::unit::Location;
+
+/// What one game of a batch came to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    /// Game index in the batch (its dice are seeded from the batch seed and this index).
+    pub game: u64,
+    /// The winner's side id, or `none` when both lose a fair fight (R17.4).
+    pub winner: String,
+    /// Why it ended.
+    pub end: String,
+    /// Game turns played.
+    pub turns: u32,
+    /// Victory points, side A then side B.
+    pub vp: [u8; 2],
+    /// Units lost, side A then side B (transports excluded, as for R17.3).
+    pub losses: [u32; 2],
+    /// Unit types destroyed (one entry per unit).
+    #[serde(skip)]
+    pub lost_types: Vec<String>,
+    /// The turn the attacker first held each objective.
+    #[serde(skip)]
+    pub objectives_taken: Vec<Option<u32>>,
+}
+
+impl GameRecord {
+    /// The record of a finished game.
+    #[must_use]
+    pub fn new(game: u64, rules: &Rules<'_>, end: &State) -> Self {
+        let s = rules.scenario;
+        let (winner, reason, vp, losses, turns) = end.outcome.as_ref().map_or(
+            (None, EndReason::TurnLimit, [0, 0], [0, 0], end.turn),
+            |o| (o.winner, o.reason, o.vp, o.losses, o.turn),
+        );
+        Self {
+            game,
+            winner: winner.map_or_else(|| "none".to_owned(), |w| s.sides[w.index()].id.clone()),
+            end: reason_name(reason).to_owned(),
+            turns,
+            vp,
+            losses,
+            lost_types: end
+                .units
+                .iter()
+                .filter(|u| u.location == Location::Destroyed)
+                .map(|u| rules.typ(u).id.clone())
+                .collect(),
+            objectives_taken: end.objectives_taken.clone(),
+        }
+    }
+}
+
+/// The name of an end reason in reports.
+#[must_use]
+pub const fn reason_name(r: EndReason) -> &'static str {
+    match r {
+        EndReason::CompanyMorale => "company_morale",
+        EndReason::Objective => "objective",
+        EndReason::TurnLimit => "turn_limit",
+    }
+}
+
+/// One side's results over a batch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideStats {
+    /// Side id.
+    pub id: String,
+    /// Games won.
+    pub wins: u64,
+    /// `wins / runs`.
+    #[serde(default)]
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    #[serde(default)]
+    pub ci95: [f64; 2],
+    /// Mean victory points.
+    #[serde(default)]
+    pub vp_mean: f64,
+    /// Standard deviation of victory points.
+    #[serde(default)]
+    pub vp_sd: f64,
+    /// Sum of victory points (kept for exact merging).
+    pub vp_sum: u64,
+    /// Sum of squared victory points.
+    pub vp_sq_sum: u64,
+}
+
+/// One objective's results: in how many games the attacker first held it by each turn.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ObjectiveStats {
+    /// Objective name.
+    pub name: String,
+    /// Games in which the attacker first held it in turn `t` (key `t`).
+    pub first_held_in_turn: BTreeMap<u32, u64>,
+}
+
+/// A batch summary. Every field that matters is a count or an integer sum, so merging shard
+/// summaries gives exactly the summary of one run; rates and means are recomputed by
+/// [`Summary::finish`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Scenario title.
+    pub scenario: String,
+    /// Games played.
+    pub runs: u64,
+    /// The batch seed.
+    pub seed: u64,
+    /// Side A then side B.
+    pub sides: [SideStats; 2],
+    /// Games both sides lost (fair fights, R17.4).
+    pub both_lose: u64,
+    /// Games per end reason.
+    pub end_reasons: BTreeMap<String, u64>,
+    /// Mean game turns.
+    #[serde(default)]
+    pub turns_mean: f64,
+    /// Standard deviation of game turns.
+    #[serde(default)]
+    pub turns_sd: f64,
+    /// Sum of game turns.
+    pub turns_sum: u64,
+    /// Sum of squared game turns.
+    pub turns_sq_sum: u64,
+    /// Units destroyed per unit type, over all games.
+    pub losses_by_type: BTreeMap<String, u64>,
+    /// When the attacker took each objective.
+    pub objectives: Vec<ObjectiveStats>,
+}
+
+/// Why two summaries do not merge.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Different scenarios or seeds.
+    #[error("summaries of different batches: `{0}` seed {1} and `{2}` seed {3}")]
+    Different(String, u64, String, u64),
+}
+
+impl Summary {
+    /// An empty summary of a batch of `scenario` seeded with `seed`.
+    #[must_use]
+    pub fn new(scenario: &Scenario, seed: u64) -> Self {
+        Self {
+            scenario: scenario.title.clone(),
+            seed,
+            sides: Side::BOTH.map(|s| SideStats {
+                id: scenario.sides[s.index()].id.clone(),
+                ..SideStats::default()
+            }),
+            objectives: scenario
+                .objectives
+                .iter()
+                .map(|o| ObjectiveStats {
+                    name: o.name.clone(),
+                    first_held_in_turn: BTreeMap::new(),
+                })
+                .collect(),
+            ..Self::default()
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, g: &GameRecord) {
+        self.runs += 1;
+        let mut someone_won = false;
+        for (i, side) in self.sides.iter_mut().enumerate() {
+            if side.id == g.winner {
+                side.wins += 1;
+                someone_won = true;
+            }
+            side.vp_sum += u64::from(g.vp[i]);
+            side.vp_sq_sum += u64::from(g.vp[i]) * u64::from(g.vp[i]);
+        }
+        if !someone_won {
+            self.both_lose += 1;
+        }
+        *self.end_reasons.entry(g.end.clone()).or_default() += 1;
+        self.turns_sum += u64::from(g.turns);
+        self.turns_sq_sum += u64::from(g.turns) * u64::from(g.turns);
+        for t in &g.lost_types {
+            *self.losses_by_type.entry(t.clone()).or_default() += 1;
+        }
+        for (o, taken) in self.objectives.iter_mut().zip(&g.objectives_taken) {
+            if let Some(t) = taken {
+                *o.first_held_in_turn.entry(*t).or_default() += 1;
+            }
+        }
+    }
+
+    /// Adds another summary of the same batch (another shard).
+    ///
+    /// # Errors
+    /// [`MergeError`] when the scenarios or seeds differ.
+    pub fn merge(&mut self, other: &Self) -> Result<(), MergeError> {
+        if self.scenario != other.scenario || self.seed != other.seed {
+            return Err(MergeError::Different(
+                self.scenario.clone(),
+                self.seed,
+                other.scenario.clone(),
+                other.seed,
+            ));
+        }
+        self.runs += other.runs;
+        for (a, b) in self.sides.iter_mut().zip(&other.sides) {
+            a.wins += b.wins;
+            a.vp_sum += b.vp_sum;
+            a.vp_sq_sum += b.vp_sq_sum;
+        }
+        self.both_lose += other.both_lose;
+        for (k, v) in &other.end_reasons {
+            *self.end_reasons.entry(k.clone()).or_default() += v;
+        }
+        self.turns_sum += other.turns_sum;
+        self.turns_sq_sum += other.turns_sq_sum;
+        for (k, v) in &other.losses_by_type {
+            *self.losses_by_type.entry(k.clone()).or_default() += v;
+        }
+        for (a, b) in self.objectives.iter_mut().zip(&other.objectives) {
+            for (t, n) in &b.first_held_in_turn {
+                *a.first_held_in_turn.entry(*t).or_default() += n;
+            }
+        }
+        Ok(())
+    }
+
+    /// Recomputes rates, intervals, means and spreads from the counts.
+    pub fn finish(&mut self) {
+        let n = self.runs;
+        let nf = n.max(1) as f64;
+        let spread = |sum: u64, sq: u64| {
+            let mean = sum as f64 / nf;
+            (mean, (sq as f64 / nf - mean * mean).max(0.0).sqrt())
+        };
+        for s in &mut self.sides {
+            s.win_rate = s.wins as f64 / nf;
+            s.ci95 = wilson(s.wins, n);
+            (s.vp_mean, s.vp_sd) = spread(s.vp_sum, s.vp_sq_sum);
+        }
+        (self.turns_mean, self.turns_sd) = spread(self.turns_sum, self.turns_sq_sum);
+    }
+}
+
+/// The Wilson score 95% interval of `k` successes in `n` trials.
+///
+/// ```
+/// let [lo, hi] = counters::wilson(50, 100);
+/// assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4);
+/// assert_eq!(counters::wilson(0, 0), [0.0, 1.0]);
+/// ```
+#[must_use]
+pub fn wilson(k: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let (n, p) = (n as f64, k as f64 / n as f64);
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
