@@ -537,3 +537,89 @@ fn batch_and_tune_reject_bad_input_with_status_2() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// The doctrine AI beats the random AI on every bundled scenario, as attacker and as defender,
+/// over 200 games, and a batch is the same for the same seed. In a fair fight (R17.4) a defender
+/// cannot win by holding, so there it must keep the random attacker from winning and outscore it.
+#[test]
+fn doctrine_beats_random_as_attacker_and_defender() {
+    for s in files_in("scenarios") {
+        let name = rel(&s);
+        let text = std::fs::read_to_string(&s).unwrap();
+        let ids: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("id = \""))
+            .map(|l| l.trim_end_matches('"'))
+            .take(2)
+            .collect();
+        let attacker_first = text.find("role = \"attacker\"") < text.find("role = \"defender\"");
+        let (att, def) = if attacker_first {
+            (ids[0], ids[1])
+        } else {
+            (ids[1], ids[0])
+        };
+        let fair = text.contains("fair_fight = true");
+        let batch = |random: &str| -> serde_json::Value {
+            let spec = format!("{random}=random");
+            let args = [
+                "batch", &name, "--runs", "200", "--seed", "3", "--json", "-q", "--ai", &spec,
+            ];
+            let out = hexwar(&args);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let again = hexwar(&args);
+            assert_eq!(out.stdout, again.stdout, "{name}: deterministic for a seed");
+            serde_json::from_str(&stdout(&out)).unwrap()
+        };
+        let side = |v: &serde_json::Value, id: &str| {
+            v["sides"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == id)
+                .unwrap()
+                .clone()
+        };
+        // Doctrine attacks a random defender.
+        let v = batch(def);
+        let wins = side(&v, att)["wins"].as_u64().unwrap();
+        assert!(wins >= 120, "{name}: doctrine attacker won {wins} of 200");
+        // Doctrine defends against a random attacker.
+        let v = batch(att);
+        let (a, d) = (side(&v, att), side(&v, def));
+        assert!(
+            a["wins"].as_u64().unwrap() <= 20,
+            "{name}: random attacker won {}",
+            a["wins"]
+        );
+        if fair {
+            assert!(
+                d["vp_mean"].as_f64().unwrap() > a["vp_mean"].as_f64().unwrap(),
+                "{name}: VP"
+            );
+        } else {
+            assert!(
+                d["wins"].as_u64().unwrap() >= 120,
+                "{name}: doctrine defender won {}",
+                d["wins"]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_bad_ai_choice_is_reported() {
+    let out = hexwar(&[
+        "batch",
+        "scenarios/night_recon.toml",
+        "--runs",
+        "5",
+        "--ai",
+        "nato=genius",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown AI `genius`"),
+        "{}",
+        stderr(&out)
+    );
+}

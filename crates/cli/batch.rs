@@ -4,11 +4,34 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
-use counters::{Catalog, GameRecord, GameRng, Rules, Scenario, Summary, UnitType, play};
+use counters::{Catalog, GameRecord, GameRng, Rules, Scenario, Summary, UnitType, play_with};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::data::BadInput;
+
+/// Mixed into the batch seed for the random AI's own generator, so it never shares the dice.
+pub const AI_SALT: u64 = 0xA1_5EED;
+
+/// Applies `--ai SIDE=KIND` overrides to a scenario.
+pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadInput> {
+    for spec in specs {
+        let (side, kind) = spec.split_once('=').ok_or_else(|| {
+            BadInput(format!(
+                "--ai `{spec}`: expected SIDE=KIND, e.g. nato=random"
+            ))
+        })?;
+        let kind =
+            counters::AiKind::parse(kind).map_err(|e| BadInput(format!("--ai `{spec}`: {e}")))?;
+        let s = scenario
+            .sides
+            .iter_mut()
+            .find(|s| s.id == side)
+            .ok_or_else(|| BadInput(format!("--ai `{spec}`: no side `{side}` in this scenario")))?;
+        s.ai = kind;
+    }
+    Ok(())
+}
 
 /// Which games of a batch this process plays: those with `index % count == index_of_shard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +108,8 @@ pub fn play_games(
             .par_iter()
             .map(|&i| {
                 let mut dice = GameRng::for_game(opts.seed, i);
-                let (end, _) = play(&rules, &mut dice)?;
+                let ai = GameRng::for_game(opts.seed ^ AI_SALT, i);
+                let (end, _) = play_with(&rules, &mut dice, ai)?;
                 bar.inc(1);
                 Ok(GameRecord::new(i, &rules, &end))
             })

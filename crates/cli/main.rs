@@ -69,6 +69,9 @@ enum Command {
         /// Override the scenario's `counterattacks` rule (R11).
         #[arg(long, value_parser = ["on", "off"])]
         counterattacks: Option<String>,
+        /// The AI of a side: SIDE=doctrine|passive|random (repeatable).
+        #[arg(long, value_name = "SIDE=KIND")]
+        ai: Vec<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -137,6 +140,9 @@ enum Command {
         /// Override the scenario's `counterattacks` rule (R11).
         #[arg(long, value_parser = ["on", "off"])]
         counterattacks: Option<String>,
+        /// The AI of a side: SIDE=doctrine|passive|random (repeatable).
+        #[arg(long, value_name = "SIDE=KIND")]
+        ai: Vec<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -189,6 +195,9 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// The AI of a side: SIDE=doctrine|passive|random (repeatable).
+        #[arg(long, value_name = "SIDE=KIND")]
+        ai: Vec<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -256,12 +265,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             turns,
             json,
             counterattacks,
+            ai,
             catalog,
         } => {
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
             if let Some(c) = counterattacks {
                 loaded.scenario.rules.counterattacks = c == "on";
             }
+            batch::override_ai(&mut loaded.scenario, &ai)?;
             if let Some(t) = turns {
                 if t == 0 {
                     return Err(BadInput("--turns must be at least 1".to_owned()).into());
@@ -269,8 +280,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 loaded.scenario.turns = loaded.scenario.turns.min(t);
             }
             let rules = counters::Rules::new(&loaded.scenario, &loaded.catalog);
+            // The same seeds a batch gives its game 0, so a batch's game can be replayed.
             let mut dice = counters::GameRng::seed_from_u64(seed);
-            let (end, events) = counters::play(&rules, &mut dice)?;
+            let ai_rng = counters::GameRng::seed_from_u64(seed ^ batch::AI_SALT);
+            let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             if json {
                 println!(
                     "{}",
@@ -321,6 +334,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             csv,
             quiet,
             counterattacks,
+            ai,
             catalog,
         } => {
             if runs == 0 {
@@ -333,6 +347,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(c) = counterattacks {
                 loaded.scenario.rules.counterattacks = c == "on";
             }
+            batch::override_ai(&mut loaded.scenario, &ai)?;
             let opts = batch::Options {
                 runs,
                 seed,
@@ -390,6 +405,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             threads,
             json,
+            ai,
             catalog,
         } => {
             if runs == 0 {
@@ -398,7 +414,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if !(0.0..=1.0).contains(&target) {
                 return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
             }
-            let loaded = load_scenario(&file, catalog.as_deref())?;
+            let mut loaded = load_scenario(&file, catalog.as_deref())?;
+            batch::override_ai(&mut loaded.scenario, &ai)?;
             let side_index = match &side {
                 None => loaded.scenario.attacker().index(),
                 Some(id) => loaded

@@ -11,6 +11,7 @@ use crate::exec::Exec;
 use crate::fire::{fire_dice, hit_number, save_number};
 use crate::ids::{Side, UnitId};
 use crate::odds::quick_attacker_wins;
+use crate::scenario::AiKind;
 use crate::scenario::Role;
 use crate::state::State;
 use crate::unit::Location;
@@ -33,8 +34,95 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
         .collect()
 }
 
-/// Movement phase: assaults that favour the side, then the attacker's advance.
+/// Movement phase, by the side's AI.
 pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    match x.rules.scenario.sides[side.index()].ai {
+        AiKind::Passive => Ok(()),
+        AiKind::Random => random_movement(x, side, skip),
+        AiKind::Doctrine => doctrine_movement(x, side, skip),
+    }
+}
+
+/// Fire phase, by the side's AI.
+pub(crate) fn fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    match x.rules.scenario.sides[side.index()].ai {
+        AiKind::Passive => Ok(()),
+        AiKind::Random => random_fire(x, side, skip),
+        AiKind::Doctrine => doctrine_fire(x, side, skip),
+    }
+}
+
+/// Picks one of `n` options with the AI's own generator.
+fn pick(x: &mut Exec<'_, '_>, n: usize) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    crate::dice::pick_distinct(&mut x.ai_rng, n, 1)
+        .ok()?
+        .0
+        .first()
+        .copied()
+}
+
+/// The random AI: each unit assaults an adjacent enemy hex, moves one hex, or stays, at random
+/// among the legal choices.
+fn random_movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let map = x.rules.map();
+    for unit in own(x.state, side, skip) {
+        let Some(at) = x.state.hex_of(unit) else {
+            continue;
+        };
+        let mut options: Vec<Command> = vec![];
+        for n in map.neighbors(at) {
+            let c = if x.state.occupied_by(n, side.other()) {
+                Command::Assault {
+                    units: vec![unit],
+                    hex: n,
+                }
+            } else {
+                Command::Move {
+                    unit,
+                    path: vec![n],
+                    double: false,
+                }
+            };
+            if check(x.state, &x.rules, &c).is_ok() {
+                options.push(c);
+            }
+        }
+        let stay = options.len();
+        if let Some(i) = pick(x, stay + 1).filter(|&i| i < stay) {
+            x.command(&options[i])?.ok();
+        }
+    }
+    Ok(())
+}
+
+/// The random AI fires each unit at a random legal target, or not at all.
+fn random_fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    for unit in own(x.state, side, skip) {
+        let targets: Vec<UnitId> = x
+            .state
+            .units
+            .iter()
+            .filter(|t| t.side != side)
+            .map(|t| t.id)
+            .filter(|&t| check(x.state, &x.rules, &Command::Fire { unit, target: t }).is_ok())
+            .collect();
+        if let Some(i) = pick(x, targets.len() + 1).filter(|&i| i < targets.len()) {
+            x.command(&Command::Fire {
+                unit,
+                target: targets[i],
+            })?
+            .ok();
+        }
+    }
+    Ok(())
+}
+
+/// Movement phase of the doctrine AI: assaults that favour the side, then the attacker's
+/// advance or the defender's hold on the objectives.
+fn doctrine_movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     let rules = x.rules;
     let map = rules.map();
     // R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
@@ -202,8 +290,8 @@ fn advance(x: &mut Exec<'_, '_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDic
     Ok(())
 }
 
-/// Fire phase: each unit fires at the enemy it expects to hurt most.
-pub(crate) fn fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+/// Fire phase of the doctrine AI: each unit fires at the enemy it expects to hurt most.
+fn doctrine_fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     let rules = x.rules;
     for unit in own(x.state, side, skip) {
         let mut best: Option<(f64, UnitId)> = None;

@@ -14,6 +14,8 @@ pub(crate) struct Exec<'s, 'r> {
     pub rules: Rules<'r>,
     pub dice: &'s mut dyn Dice,
     pub events: &'s mut Vec<Event>,
+    /// The AI's own generator (the random AI); never the game's dice.
+    pub ai_rng: crate::dice::GameRng,
 }
 
 /// R16.1: mounting or dismounting costs the transport half its movement, rounded down.

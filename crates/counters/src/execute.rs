@@ -50,6 +50,7 @@ pub fn execute_into(
         rules: *rules,
         dice,
         events,
+        ai_rng: crate::dice::GameRng::seed_from_u64(0),
     };
     x.command(command)??;
     Ok(())

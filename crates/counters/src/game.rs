@@ -15,11 +15,25 @@ use crate::state::{Rules, State};
 use crate::unit::Location;
 use crate::{rally, victory};
 
-/// Plays a whole game from the scenario's start and returns every event.
+/// Plays a whole game from the scenario's start and returns every event. The random AI, if a
+/// side uses it, draws from a generator seeded with 0; see [`play_with`].
 ///
 /// # Errors
 /// Only [`OutOfDice`], with scripted dice.
 pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>), OutOfDice> {
+    play_with(rules, dice, crate::dice::GameRng::seed_from_u64(0))
+}
+
+/// Plays a whole game; `ai_rng` is the random AI's own generator, never used for the game's
+/// dice.
+///
+/// # Errors
+/// Only [`OutOfDice`], with scripted dice.
+pub fn play_with(
+    rules: &Rules<'_>,
+    dice: &mut dyn Dice,
+    ai_rng: crate::dice::GameRng,
+) -> Result<(State, Vec<Event>), OutOfDice> {
     let mut state = State::new(rules.scenario);
     let mut events = Vec::new();
     let mut x = Exec {
@@ -27,6 +41,7 @@ pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>
         rules: *rules,
         dice,
         events: &mut events,
+        ai_rng,
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
     'game: for turn in 1..=rules.scenario.turns {
@@ -61,6 +76,7 @@ pub fn start_turn(
         rules: *rules,
         dice,
         events: &mut events,
+        ai_rng: crate::dice::GameRng::seed_from_u64(0),
     };
     start_of_turn(&mut x, turn, side)?;
     Ok(events)

@@ -43,7 +43,7 @@ pub use event::{
 };
 pub use execute::{PlayError, execute, execute_into};
 pub use fire::{concealed, fire_dice, hit_number, save_number};
-pub use game::{play, start_turn};
+pub use game::{play, play_with, start_turn};
 pub use hits::hit_effect;
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use load::{Problem, line_col};
@@ -57,8 +57,8 @@ pub use odds::{
 pub use overrun::overrun_cost;
 pub use rally::in_command;
 pub use scenario::{
-    Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role, RuleSwitches, Scenario,
-    ScenarioFile, SideInfo, TimeOfDay,
+    AiKind, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role, RuleSwitches,
+    Scenario, ScenarioFile, SideInfo, TimeOfDay,
 };
 pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};

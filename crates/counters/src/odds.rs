@@ -306,7 +306,7 @@ pub fn matchup(
         role,
         motivation: 4,
         senior_hq: None,
-        ai: "default".to_owned(),
+        ai: crate::scenario::AiKind::Doctrine,
     };
     Scenario {
         title: "odds".to_owned(),

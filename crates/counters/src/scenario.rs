@@ -76,7 +76,38 @@ pub struct SideInfo {
     /// The senior HQ of the force (R11.2, R17.2), if named.
     pub senior_hq: Option<UnitId>,
     /// The AI that plays units without orders.
-    pub ai: String,
+    pub ai: AiKind,
+}
+
+/// The AI that plays a side's units without orders (R4.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AiKind {
+    /// Advances on objectives, assaults on good odds, holds objectives, fires at the best target.
+    #[default]
+    #[serde(alias = "default")]
+    Doctrine,
+    /// Does nothing on its own (still tests and chooses in melees).
+    Passive,
+    /// Picks among legal moves, assaults and targets at random, with its own generator.
+    Random,
+}
+
+impl AiKind {
+    /// Parses `doctrine`, `passive` or `random`.
+    ///
+    /// # Errors
+    /// The unknown name.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "doctrine" | "default" => Ok(Self::Doctrine),
+            "passive" => Ok(Self::Passive),
+            "random" => Ok(Self::Random),
+            other => Err(format!(
+                "unknown AI `{other}`: use doctrine, passive or random"
+            )),
+        }
+    }
 }
 
 /// A formation and its HQ (R2.2).
@@ -302,16 +333,12 @@ struct RawSide {
     #[serde(default = "default_motivation")]
     motivation: Spanned<u8>,
     senior_hq: Option<Spanned<String>>,
-    #[serde(default = "default_ai")]
-    ai: String,
+    #[serde(default)]
+    ai: AiKind,
 }
 
 fn default_motivation() -> Spanned<u8> {
     Spanned::new(0..0, 4)
-}
-
-fn default_ai() -> String {
-    "default".to_owned()
 }
 
 #[derive(Deserialize)]
@@ -853,7 +880,7 @@ impl ScenarioFile {
                 role: s.role,
                 motivation: *s.motivation.get_ref(),
                 senior_hq,
-                ai: s.ai.clone(),
+                ai: s.ai,
             });
         }
 
