@@ -37,6 +37,23 @@ pub struct SidePlan {
     pub leadership: SmallVec<[(UnitId, UnitId, u8); 2]>,
 }
 
+impl SidePlan {
+    /// Each rolling unit's dice and hit number.
+    #[must_use]
+    pub fn groups(&self) -> Vec<(u32, u8)> {
+        self.rolls
+            .iter()
+            .map(|r| (u32::from(r.dice), r.need))
+            .collect()
+    }
+
+    /// The distribution of the hits the plan scores (index = hits), exact.
+    #[must_use]
+    pub fn hits(&self) -> Vec<f64> {
+        crate::odds::hits_distribution(&self.groups())
+    }
+}
+
 /// How a side fights in an assault round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fighting {

@@ -8,13 +8,12 @@
 use hexmap::{Budget, Hex, Label};
 use smallvec::SmallVec;
 
-use crate::assault::{Fighting, Strike, plan_side, strike};
+use crate::assault::{Fighting, SidePlan, Strike, plan_side, strike};
 use crate::catalog::UnitClass;
 use crate::dice::{OutOfDice, passes};
 use crate::event::{BreakOffReason, Event, Faces, Path, Units};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
-use crate::odds::hits_distribution;
 use crate::scenario::{MeleeChoice, OrderAction};
 use crate::unit::Location;
 
@@ -323,13 +322,13 @@ fn favourable(x: &Exec<'_, '_>, m: &Melee, side: Side, units: &[UnitId]) -> bool
         m.hex,
         Fighting::Counterattack,
     );
-    let groups: Vec<(u32, u8)> = plan
-        .rolls
-        .iter()
-        .map(|r| (u32::from(r.dice), r.need))
-        .collect();
-    let dist = hits_distribution(&groups);
-    1.0 - dist[0] >= COUNTERATTACK_THRESHOLD
+    counterattack_pays(&plan)
+}
+
+/// The AI's rule: counterattack when the round would score at least one hit with probability of
+/// at least [`COUNTERATTACK_THRESHOLD`].
+pub(crate) fn counterattack_pays(plan: &SidePlan) -> bool {
+    1.0 - plan.hits()[0] >= COUNTERATTACK_THRESHOLD
 }
 
 /// R11.4: units of a counterattacking formation next to the hex join by entering it, except

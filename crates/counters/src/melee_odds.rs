@@ -444,36 +444,15 @@ pub(crate) fn first_round(
             retreats += p;
         }
     }
-    let groups = |plan: SidePlan| -> Vec<(u32, u8)> {
-        plan.rolls
-            .iter()
-            .map(|r| (u32::from(r.dice), r.need))
-            .collect()
-    };
-    let on_def = hits_distribution(&groups(plan_side(
-        state,
-        rules,
-        attackers,
-        &defenders,
-        hex,
-        Fighting::Attack,
-    )));
-    let on_att = hits_distribution(&groups(plan_side(
-        state,
-        rules,
-        &defenders,
-        attackers,
-        hex,
-        Fighting::Defend,
-    )));
-    let mean = |d: &[f64]| d.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+    let on_def = plan_side(state, rules, attackers, &defenders, hex, Fighting::Attack).hits();
+    let on_att = plan_side(state, rules, &defenders, attackers, hex, Fighting::Defend).hits();
     Some(AssaultOdds {
         attacker_wins: destroyed + retreats,
         defender_destroyed: destroyed,
         defender_retreats: retreats,
         defender_holds: 1.0 - destroyed - retreats,
-        attacker_hits_mean: mean(&on_def),
-        defender_hits_mean: mean(&on_att),
+        attacker_hits_mean: crate::odds::mean(&on_def),
+        defender_hits_mean: crate::odds::mean(&on_att),
         attacker_hits: on_def,
         defender_hits: on_att,
         exact: true,
@@ -709,13 +688,7 @@ impl Chain<'_, '_> {
                 self.hex,
                 Fighting::Counterattack,
             );
-            let groups: Vec<(u32, u8)> = plan
-                .rolls
-                .iter()
-                .map(|r| (u32::from(r.dice), r.need))
-                .collect();
-            let favourable =
-                1.0 - hits_distribution(&groups)[0] >= crate::melee::COUNTERATTACK_THRESHOLD;
+            let favourable = crate::melee::counterattack_pays(&plan);
             if !favourable {
                 for u in &candidates {
                     self.leave(&mut s, u.index());
@@ -778,7 +751,7 @@ fn summarize(
         d[ld.min(d_n)] += p;
     }
     let total: f64 = results.values().sum();
-    let mean = |v: &[f64]| v.iter().enumerate().map(|(k, p)| k as f64 * p).sum::<f64>();
+    let mean = crate::odds::mean;
     let n = f64::from(samples.max(1));
     MeleeOdds {
         attacker_wins: won,

@@ -76,7 +76,7 @@ pub fn hits_distribution(groups: &[(u32, u8)]) -> Vec<f64> {
     dist
 }
 
-fn mean(dist: &[f64]) -> f64 {
+pub(crate) fn mean(dist: &[f64]) -> f64 {
     dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
 }
 
@@ -161,28 +161,8 @@ pub(crate) fn quick_attacker_wins(
 fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> AssaultOdds {
     let side = state.unit(attackers[0]).side;
     let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
-    let groups = |plan: crate::assault::SidePlan| -> Vec<(u32, u8)> {
-        plan.rolls
-            .iter()
-            .map(|r| (u32::from(r.dice), r.need))
-            .collect()
-    };
-    let on_def = hits_distribution(&groups(plan_side(
-        state,
-        rules,
-        attackers,
-        &defenders,
-        hex,
-        Fighting::Attack,
-    )));
-    let on_att = hits_distribution(&groups(plan_side(
-        state,
-        rules,
-        &defenders,
-        attackers,
-        hex,
-        Fighting::Defend,
-    )));
+    let on_def = plan_side(state, rules, attackers, &defenders, hex, Fighting::Attack).hits();
+    let on_att = plan_side(state, rules, &defenders, attackers, hex, Fighting::Defend).hits();
     // P(attackers take fewer than h hits).
     let below: Vec<f64> = (0..on_def.len())
         .map(|h| on_att.iter().take(h).sum())

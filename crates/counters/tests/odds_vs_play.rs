@@ -28,6 +28,31 @@ fn side(catalog: &counters::Catalog, spec: &str) -> Vec<Combatant> {
         .collect()
 }
 
+/// The matchup battlefield of `att vs def` in `terrain`, its start, and the attacking units.
+fn setup(
+    catalog: &counters::Catalog,
+    att: &str,
+    def: &str,
+    terrain: &str,
+) -> (counters::Scenario, counters::State, Vec<UnitId>) {
+    let table = bundled::terrain();
+    let scenario = matchup(
+        catalog,
+        &table,
+        table.by_name(terrain).unwrap(),
+        &side(catalog, att),
+        &side(catalog, def),
+    );
+    let start = matchup_state(&scenario);
+    let attackers = start
+        .units
+        .iter()
+        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
+        .map(|u| u.id)
+        .collect();
+    (scenario, start, attackers)
+}
+
 fn within(name: &str, what: &str, exact: f64, sampled: f64, se: f64) {
     let tolerance = 4.0 * se.max(1e-9);
     assert!(
@@ -56,7 +81,6 @@ fn mean_of(name: &str, what: &str, dist: &[f64], total: u64) {
 #[test]
 fn assault_odds_match_play() {
     let catalog = bundled::catalog();
-    let table = bundled::terrain();
     let cases = [
         ("btr70,hq_mrr", "m113", "clear"),
         ("mr_coy", "t72", "clear"),
@@ -73,21 +97,8 @@ fn assault_odds_match_play() {
     ];
     for (att, def, terrain) in cases {
         let name = format!("{att} vs {def} in {terrain}");
-        let scenario = matchup(
-            &catalog,
-            &table,
-            table.by_name(terrain).unwrap(),
-            &side(&catalog, att),
-            &side(&catalog, def),
-        );
+        let (scenario, start, attackers) = setup(&catalog, att, def, terrain);
         let rules = Rules::new(&scenario, &catalog);
-        let start = matchup_state(&scenario);
-        let attackers: Vec<UnitId> = start
-            .units
-            .iter()
-            .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-            .map(|u| u.id)
-            .collect();
         let hex = MATCHUP_DEFENDERS.to_hex();
         let odds = assault_odds(&start, &rules, &attackers, hex);
         let sum = odds.defender_destroyed + odds.defender_retreats + odds.defender_holds;
@@ -194,7 +205,6 @@ fn overrun_odds_match_play() {
 #[test]
 fn melee_odds_match_play() {
     let catalog = bundled::catalog();
-    let table = bundled::terrain();
     let cases = [
         ("mr_coy", "mech_inf", "clear"),
         ("t72", "mech_inf", "clear"),
@@ -207,21 +217,8 @@ fn melee_odds_match_play() {
     ];
     for (att, def, terrain) in cases {
         let name = format!("{att} vs {def} in {terrain} (melee)");
-        let scenario = matchup(
-            &catalog,
-            &table,
-            table.by_name(terrain).unwrap(),
-            &side(&catalog, att),
-            &side(&catalog, def),
-        );
+        let (scenario, start, attackers) = setup(&catalog, att, def, terrain);
         let rules = Rules::new(&scenario, &catalog);
-        let start = matchup_state(&scenario);
-        let attackers: Vec<UnitId> = start
-            .units
-            .iter()
-            .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-            .map(|u| u.id)
-            .collect();
         let hex = MATCHUP_DEFENDERS.to_hex();
         let odds = melee_odds(&start, &rules, &attackers, hex);
         assert!(odds.exact, "{name}: small fights are computed exactly");
