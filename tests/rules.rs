@@ -24,6 +24,9 @@ struct Case {
     commands: Vec<Cmd>,
     /// After the commands, run the start of this side's next player turn (R4.2).
     then_start: Option<String>,
+    /// Before the commands: run the start of these player turns, in order (`{ turn, side }`).
+    #[serde(default)]
+    starts: Vec<Start>,
     #[serde(default)]
     log: Vec<String>,
     /// For whole games: lines that must appear in the log, in this order.
@@ -36,6 +39,13 @@ struct Case {
     /// Line of sight checks on the case's map (R1.3).
     #[serde(default)]
     los: Vec<Los>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Start {
+    turn: u32,
+    side: String,
 }
 
 #[derive(Deserialize)]
@@ -67,6 +77,17 @@ struct Cmd {
     overrun: Option<String>,
     fire: Option<String>,
     target: Option<String>,
+    /// A battery bombards (`bombard = UNIT, hex = HEX`), or smokes with `smoke = true`.
+    bombard: Option<String>,
+    hex: Option<String>,
+    #[serde(default)]
+    smoke: bool,
+    spotter: Option<String>,
+    /// An air strike called by this unit on `hex`.
+    air_strike: Option<String>,
+    /// End the active side's player turn and start this side's (the next game turn when it
+    /// moves first), then go on in the case's phase.
+    next: Option<String>,
     mount: Option<String>,
     dismount: Option<String>,
     /// A substring of the rule error the command must be rejected with.
@@ -139,6 +160,35 @@ fn line(state: &State, e: &Event) -> Option<String> {
             )
         }
         Event::Pinned { unit } => format!("pinned {}", n(unit)),
+        Event::TimeRoll { side, roll, now } => format!(
+            "time {side:?} [{}] need {} -> {now:?}",
+            dice(&roll.dice),
+            roll.need
+        ),
+        Event::Visibility { unit, die } => format!("visibility {} {die}", n(unit)),
+        Event::NotSeen { unit, hex } => format!("not_seen {} {}", n(unit), l(hex)),
+        Event::AirObserverArrived { side } => format!("air_op {side:?}"),
+        Event::Bombarded {
+            unit,
+            spotter,
+            hex,
+            smoke,
+        } => format!(
+            "{} {} {} spotter {}",
+            if *smoke { "smoke" } else { "bombard" },
+            n(unit),
+            l(hex),
+            spotter.as_ref().map_or_else(|| "air_op".to_owned(), n)
+        ),
+        Event::SmokeLifted { hex } => format!("smoke_lifted {}", l(hex)),
+        Event::AirStrike { caller, hex, .. } => format!("air_strike {} by {}", l(hex), n(caller)),
+        Event::AirAttack { target, roll } => format!(
+            "air_attack {} [{}] need {} hits {}",
+            n(target),
+            dice(&roll.dice),
+            roll.need,
+            roll.successes
+        ),
         Event::AssaultDeclared {
             hex,
             attackers,
@@ -390,7 +440,31 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
         other => return Err(format!("unknown phase `{other}`")),
     };
+    for st in &case.starts {
+        let side = side_of(&st.side)?;
+        let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side)
+            .map_err(|e| e.to_string())?;
+        log.extend(events.iter().filter_map(|e| line(&state, e)));
+    }
+    if !case.starts.is_empty() {
+        state.phase = match case.phase.as_str() {
+            "movement" => Phase::Movement,
+            "fire" => Phase::Fire,
+            _ => state.phase,
+        };
+    }
+    let case_phase = state.phase;
     for c in &case.commands {
+        if let Some(next) = &c.next {
+            let side = side_of(next)?;
+            state.apply(&rules, &Event::TurnEnded { side: state.active });
+            let turn = state.turn + u32::from(side == scenario.first);
+            let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
+                .map_err(|e| e.to_string())?;
+            log.extend(events.iter().filter_map(|e| line(&state, e)));
+            state.phase = case_phase;
+            continue;
+        }
         let command = if let Some(u) = &c.move_ {
             Command::Move {
                 unit: id(u)?,
@@ -424,8 +498,22 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 unit: id(u)?,
                 target: id(c.target.as_deref().ok_or("fire needs target")?)?,
             }
+        } else if let Some(u) = &c.bombard {
+            Command::Bombard {
+                unit: id(u)?,
+                hex: hex(c.hex.as_deref().ok_or("bombard needs hex")?),
+                smoke: c.smoke,
+                spotter: c.spotter.as_deref().map(id).transpose()?,
+            }
+        } else if let Some(u) = &c.air_strike {
+            Command::AirStrike {
+                caller: id(u)?,
+                hex: hex(c.hex.as_deref().ok_or("air_strike needs hex")?),
+            }
         } else {
-            return Err("a command needs move, assault, overrun or fire".into());
+            return Err(
+                "a command needs move, assault, overrun, fire, bombard or air_strike".into(),
+            );
         };
         match (
             execute(&mut state, &rules, &command, &mut dice),

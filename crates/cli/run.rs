@@ -5,6 +5,10 @@ use std::fmt::Write as _;
 use counters::{Event, Outcome, Roll, Rules, Side, State, UnitId};
 use hexmap::Hex;
 
+fn time_name(t: counters::TimeOfDay) -> &'static str {
+    if t.is_night() { "night" } else { "day" }
+}
+
 /// The narrative of a game: one line per event worth reading, then the result.
 pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) -> String {
     let name = |u: &UnitId| end.units[u.index()].name.clone();
@@ -21,9 +25,70 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
         )
     };
     let mut out = format!("{}\nseed {seed}\n", rules.scenario.title);
+    let mut time = rules.scenario.time_of_day;
     for e in events {
         let line = match e {
-            Event::TurnStarted { turn, side: s } => format!("\n== Turn {turn}: {} ==", side(s)),
+            Event::TurnStarted { turn, side: s } => {
+                format!("\n== Turn {turn}: {} ({}) ==", side(s), time_name(time))
+            }
+            Event::TimeRoll { side: s, roll, now } => {
+                let change = if *now == time {
+                    "not yet".to_owned()
+                } else {
+                    time = *now;
+                    format!("it is {} now", time_name(time))
+                };
+                let faces: Vec<String> = roll.dice.iter().map(u8::to_string).collect();
+                format!(
+                    "{} rolls for {}: {} dice [{}] need {}+ -> {change}",
+                    side(s),
+                    if rules.scenario.time_of_day == counters::TimeOfDay::Dawn {
+                        "dawn"
+                    } else {
+                        "dusk"
+                    },
+                    roll.dice.len(),
+                    faces.join(" "),
+                    roll.need
+                )
+            }
+            Event::Visibility { unit, die } => {
+                format!("{} sees {die} hexes tonight (visibility die)", name(unit))
+            }
+            Event::NotSeen { unit, hex: h } => {
+                format!("  {} cannot see {} in the dark", name(unit), hex(h))
+            }
+            Event::AirObserverArrived { side: s } => {
+                format!("the air observation post of {} is overhead", side(s))
+            }
+            Event::Bombarded {
+                unit,
+                spotter,
+                hex: h,
+                smoke,
+            } => format!(
+                "{} {} {}, spotted by {}",
+                name(unit),
+                if *smoke { "smokes" } else { "bombards" },
+                hex(h),
+                spotter
+                    .as_ref()
+                    .map_or_else(|| "the air observation post".to_owned(), name)
+            ),
+            Event::SmokeLifted { hex: h } => format!("the smoke on {} lifts", hex(h)),
+            Event::AirStrike {
+                side: s,
+                caller,
+                hex: h,
+            } => format!(
+                "AIR STRIKE by {} on {}, called by {}",
+                side(s),
+                hex(h),
+                name(caller)
+            ),
+            Event::AirAttack { target, roll } => {
+                format!("  the sortie attacks {}: {}", name(target), dice(roll))
+            }
             Event::Arrived { unit, hex: h } => format!("{} arrives at {}", name(unit), hex(h)),
             Event::MoraleTest {
                 side: s,

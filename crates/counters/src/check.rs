@@ -7,12 +7,11 @@ use crate::catalog::UnitClass;
 use crate::command::{Command, RuleError};
 use crate::event::Phase;
 use crate::ids::UnitId;
-use crate::scenario::TimeOfDay;
 use crate::stacking::stack_count;
 use crate::state::{Rules, State};
 use crate::unit::Location;
 
-fn label(h: Hex) -> String {
+pub(crate) fn label(h: Hex) -> String {
     Label::from_hex(h).map_or_else(|| "off-map".to_owned(), |l| l.to_string())
 }
 
@@ -28,6 +27,15 @@ pub fn check(state: &State, rules: &Rules<'_>, command: &Command) -> Result<(), 
         Command::Fire { unit, target } => check_fire(state, rules, *unit, *target),
         Command::Mount { unit, transport } => check_mount(state, rules, *unit, *transport),
         Command::Dismount { unit } => check_dismount(state, rules, *unit),
+        Command::Bombard {
+            unit,
+            hex,
+            smoke,
+            spotter,
+        } => crate::artillery::check_bombard(state, rules, *unit, *hex, *smoke, *spotter),
+        Command::AirStrike { caller, hex } => {
+            crate::artillery::check_air_strike(state, rules, *caller, *hex)
+        }
     }
 }
 
@@ -100,7 +108,7 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
 }
 
 /// The unit's hex if it is the active side's and on the map in the given phase.
-fn own_on_map(state: &State, unit: UnitId, phase: Phase) -> Result<Hex, RuleError> {
+pub(crate) fn own_on_map(state: &State, unit: UnitId, phase: Phase) -> Result<Hex, RuleError> {
     let u = state.unit(unit);
     if u.side != state.active || state.phase != phase {
         return Err(RuleError::WrongPhase);
@@ -165,7 +173,7 @@ fn check_move(
     if u.state.bogged {
         return Err(RuleError::Bogged);
     }
-    let night = state.time == TimeOfDay::Night;
+    let night = state.time.is_night();
     if double && (u.state.fired || u.state.assaulted || night) {
         return Err(RuleError::NoDouble);
     }
@@ -331,6 +339,11 @@ fn check_fire(
     if u.state.fired {
         return Err(RuleError::CannotFire("it already fired this turn"));
     }
+    if u.state.spotted {
+        return Err(RuleError::CannotFire(
+            "it spotted for artillery this turn (R14.2)",
+        ));
+    }
     if u.state.assaulted {
         return Err(RuleError::CannotFire("it assaulted this turn"));
     }
@@ -347,10 +360,11 @@ fn check_fire(
     let Location::Map(there) = t.location else {
         return Err(RuleError::OutOfReach);
     };
-    if at.unsigned_distance_to(there) > u32::from(fire.range)
-        || !rules.map().sees(at, there, |_| false)
-    {
+    if at.unsigned_distance_to(there) > u32::from(fire.range) || !state.sees(rules, at, there) {
         return Err(RuleError::OutOfReach);
+    }
+    if !crate::time::within_night_sight(state, unit, target) {
+        return Err(RuleError::NotSeenAtNight);
     }
     Ok(())
 }

@@ -49,6 +49,24 @@ pub enum Command {
         /// The target.
         target: UnitId,
     },
+    /// A battery fires on a hex, or smokes it, through a spotter (R14.1, R14.3).
+    Bombard {
+        /// The battery (`fire.indirect`).
+        unit: UnitId,
+        /// The target hex.
+        hex: Hex,
+        /// Smoke instead of high explosive (R14.3).
+        smoke: bool,
+        /// The spotter; `None`: the nearest that can, the air observation post last.
+        spotter: Option<UnitId>,
+    },
+    /// An air sortie on an enemy hex that `caller`, a friendly unit, sees (R14.4).
+    AirStrike {
+        /// The unit that sees the hex.
+        caller: UnitId,
+        /// The enemy hex.
+        hex: Hex,
+    },
 }
 
 /// Why the rules refuse a command. Each names the rule it breaks.
@@ -132,6 +150,18 @@ pub enum RuleError {
         "R16.1: passengers neither fire nor assault, except from a mounted-assault transport (and assaulting with it)"
     )]
     Passenger,
+    /// R13.2: at night, beyond the unit's visibility.
+    #[error("R13.2: at night the target is beyond what the unit sees this turn")]
+    NotSeenAtNight,
+    /// R14.1: bombardment conditions.
+    #[error("R14.1: cannot bombard: {0}")]
+    CannotBombard(&'static str),
+    /// R14.1, R14.2, R13.4: no spotter can see the hex.
+    #[error("R14.1: no friendly spotter sees {0}")]
+    NoSpotter(String),
+    /// R14.4, R13.4: air strike conditions.
+    #[error("R14.4: no air strike: {0}")]
+    CannotStrike(&'static str),
     /// The unit belongs to the other side or the target to this side.
     #[error("R4.4: wrong side")]
     WrongSide,

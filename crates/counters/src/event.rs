@@ -481,6 +481,73 @@ pub enum Event {
         /// Why, with the rule id.
         reason: String,
     },
+    /// The roll for dawn or dusk at the start of a player turn (R13.3): one die more each time;
+    /// any 5+ brings the change.
+    TimeRoll {
+        /// The side rolling.
+        side: Side,
+        /// The dice.
+        roll: Roll,
+        /// The time of day after the roll.
+        now: crate::scenario::TimeOfDay,
+    },
+    /// A unit's night visibility for this turn, in hexes (R13.2, R13.4).
+    Visibility {
+        /// The unit that looks (a firer or a spotter).
+        unit: UnitId,
+        /// The die: hexes it sees.
+        die: u8,
+    },
+    /// At night, the target is beyond what the unit sees this turn: the shot or the spot is
+    /// lost, and the unit may choose again (R13.2, R13.4).
+    NotSeen {
+        /// The unit that looked.
+        unit: UnitId,
+        /// The hex it could not see.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// A side's air observation post arrives (R13.4, R14.5).
+    AirObserverArrived {
+        /// The side.
+        side: Side,
+    },
+    /// A battery fires on a hex through a spotter (R14.1), or smokes it (R14.3). `spotter` is
+    /// `None` for the air observation post.
+    Bombarded {
+        /// The battery.
+        unit: UnitId,
+        /// Who spotted.
+        spotter: Option<UnitId>,
+        /// The target hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+        /// Smoke rather than high explosive.
+        smoke: bool,
+    },
+    /// Smoke clears at the start of the firing side's next turn (R14.3).
+    SmokeLifted {
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// An air sortie strikes a hex a friendly unit sees (R14.4).
+    AirStrike {
+        /// The side flying it.
+        side: Side,
+        /// The unit that sees the hex.
+        caller: UnitId,
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// The sortie's dice against one unit in the struck hex (R14.4, R6.2).
+    AirAttack {
+        /// The unit attacked.
+        target: UnitId,
+        /// The dice.
+        roll: Roll,
+    },
     /// The battle is over (R17).
     BattleEnded {
         /// The result.

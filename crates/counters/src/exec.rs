@@ -6,7 +6,7 @@ use crate::dice::{Dice, OutOfDice};
 use crate::event::{Event, Roll};
 use crate::state::{Rules, State};
 use crate::unit::Location;
-use crate::{assault, check, fire, movement, overrun};
+use crate::{artillery, assault, check, fire, movement, overrun};
 
 /// Carries what playing needs: the state, the rules, the dice and the event log.
 pub(crate) struct Exec<'s, 'r> {
@@ -54,6 +54,13 @@ impl Exec<'_, '_> {
             }
             Command::Overrun { unit, hex } => overrun::resolve(self, *unit, *hex)?,
             Command::Fire { unit, target } => fire::execute(self, *unit, *target)?,
+            Command::Bombard {
+                unit,
+                hex,
+                smoke,
+                spotter,
+            } => artillery::bombard(self, *unit, *hex, *smoke, *spotter)?,
+            Command::AirStrike { caller, hex } => artillery::air_strike(self, *caller, *hex)?,
             Command::Mount { unit, transport } => {
                 let cost = transport_cost(self, *transport);
                 self.emit(Event::Mounted {

@@ -7,7 +7,6 @@ use crate::event::Event;
 use crate::exec::Exec;
 use crate::hits::apply_hits;
 use crate::ids::UnitId;
-use crate::scenario::TimeOfDay;
 use crate::state::{Rules, State};
 
 /// Fire dice of a unit now: its (weakened) value, halved rounding up if it moved (R6.1).
@@ -27,24 +26,31 @@ pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
     }
 }
 
-/// Whether a unit counts as concealed (R6.4): concealment terrain, or night (R13.2).
+/// Whether a unit counts as concealed (R6.4): concealment terrain, smoke (R14.3), or night
+/// (R13.2).
 #[must_use]
 pub fn concealed(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
-    state.time == TimeOfDay::Night
-        || state
-            .hex_of(unit)
-            .and_then(|h| rules.map().terrain(h))
-            .is_some_and(|t| t.concealment)
+    state.time.is_night()
+        || state.hex_of(unit).is_some_and(|h| {
+            state.smoke_at(h) || rules.map().terrain(h).is_some_and(|t| t.concealment)
+        })
 }
 
 /// The hit number of `firer` against `target` (R6.2).
 #[must_use]
 pub fn hit_number(state: &State, rules: &Rules<'_>, firer: UnitId, target: UnitId) -> u8 {
-    let t = state.unit(target);
     let anti_tank = rules
         .typ(state.unit(firer))
         .fire
         .is_some_and(|f| f.anti_tank);
+    hit_number_against(state, rules, anti_tank, target)
+}
+
+/// R6.2 for any weapon, a unit's or an air sortie's: 4, or 6 against armor without `anti_tank`;
+/// +1 concealed, +1 more gone to ground (smoke counts as both, R14.3).
+#[must_use]
+pub fn hit_number_against(state: &State, rules: &Rules<'_>, anti_tank: bool, target: UnitId) -> u8 {
+    let t = state.unit(target);
     let mut need = if rules.typ(t).is_armored_vehicle() && !anti_tank {
         6
     } else {
@@ -52,7 +58,8 @@ pub fn hit_number(state: &State, rules: &Rules<'_>, firer: UnitId, target: UnitI
     };
     if concealed(state, rules, target) {
         need += 1;
-        if t.state.gone_to_ground {
+        let smoked = state.hex_of(target).is_some_and(|h| state.smoke_at(h));
+        if t.state.gone_to_ground || smoked {
             need += 1;
         }
     }
@@ -80,13 +87,35 @@ pub fn save_number(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
     clamp_need(i32::from(typ.save) - i32::from(covered))
 }
 
-/// Fires a checked shot.
+/// Fires a checked shot. At night the firer first rolls its visibility (R13.2); a target
+/// beyond it is not seen, and the unit has not fired.
 pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
+    if x.state.time.is_night() {
+        crate::time::visibility(x, unit)?;
+        if !crate::time::within_night_sight(x.state, unit, target) {
+            if let Some(hex) = x.state.hex_of(target) {
+                x.emit(Event::NotSeen { unit, hex });
+            }
+            return Ok(());
+        }
+    }
+    shoot(x, unit, target)
+}
+
+/// One unit's fire dice at one target, and what they do (R6.1 to R6.7); also each unit attacked
+/// by a bombardment (R14.1).
+pub(crate) fn shoot(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
     let dice = fire_dice(x.state, &x.rules, unit);
     let need = hit_number(x.state, &x.rules, unit, target);
     let roll = x.roll(u32::from(dice), need)?;
     let hits = roll.successes;
     x.emit(Event::Fired { unit, target, roll });
+    take_hits(x, target, hits)
+}
+
+/// R6.3 to R6.7: saves against `hits` scored by fire, pinning, and the hit effect of those not
+/// saved.
+pub(crate) fn take_hits(x: &mut Exec<'_, '_>, target: UnitId, hits: u8) -> Result<(), OutOfDice> {
     if hits == 0 {
         return Ok(());
     }

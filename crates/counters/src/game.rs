@@ -112,10 +112,13 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
     Ok(())
 }
 
-/// The start of a player turn (R4.2 step 1): the attacker's objective check (R17.1), company
-/// morale (R17.2), arrivals, rally (R12).
+/// The start of a player turn (R4.2 step 1): dawn or dusk (R13.3), smoke lifting and the air
+/// observation post (R14.3, R13.4), the attacker's objective check (R17.1), company morale
+/// (R17.2), arrivals, rally (R12).
 pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
     x.emit(Event::TurnStarted { turn, side });
+    crate::time::start(x, turn, side)?;
+    crate::artillery::start(x, side);
     if x.rules.scenario.sides[side.index()].role == Role::Attacker
         && victory::attacker_holds_objective(x.state, &x.rules)
     {

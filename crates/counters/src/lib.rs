@@ -4,6 +4,7 @@
 //! errors and events out.
 
 mod ai;
+mod artillery;
 mod assault;
 mod batch;
 pub mod bundled;
@@ -28,9 +29,11 @@ mod rally;
 mod scenario;
 mod stacking;
 mod state;
+mod time;
 mod unit;
 mod victory;
 
+pub use artillery::spotter_for;
 pub use assault::{AssaultDice, Fighting, SidePlan, plan_side, retreat_hex};
 pub use batch::{GameRecord, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson};
 pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
@@ -57,11 +60,12 @@ pub use odds::{
 pub use overrun::overrun_cost;
 pub use rally::in_command;
 pub use scenario::{
-    AiKind, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role, RuleSwitches,
-    Scenario, ScenarioFile, SideInfo, TimeOfDay,
+    AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
+    RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay,
 };
 pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};
+pub use time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
 pub use unit::{Location, Unit, UnitState};
 pub use victory::{attacker_holds, attacker_holds_objective, morale_number, score};
 

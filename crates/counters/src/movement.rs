@@ -6,7 +6,6 @@ use crate::dice::{OutOfDice, passes};
 use crate::event::{Event, Path};
 use crate::exec::Exec;
 use crate::ids::UnitId;
-use crate::scenario::TimeOfDay;
 
 /// Moves a unit along a checked path. A vehicle entering a difficult hex takes a bog check on
 /// its skill (R5.6; at night a pass must be passed twice, R13.1); a failure ends the move there.
@@ -30,11 +29,7 @@ pub(crate) fn execute(
                 cost: u8::try_from(std::mem::take(&mut cost)).unwrap_or(u8::MAX),
                 double,
             });
-            let checks = if x.state.time == TimeOfDay::Night {
-                2
-            } else {
-                1
-            };
+            let checks = if x.state.time.is_night() { 2 } else { 1 };
             let mut bogged = false;
             for _ in 0..checks {
                 let die = x.d6()?;

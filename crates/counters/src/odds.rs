@@ -287,6 +287,8 @@ pub fn matchup(
         motivation: 4,
         senior_hq: None,
         ai: crate::scenario::AiKind::Doctrine,
+        air_sorties: None,
+        air_observation_post: false,
     };
     Scenario {
         title: "odds".to_owned(),

@@ -77,6 +77,23 @@ pub struct SideInfo {
     pub senior_hq: Option<UnitId>,
     /// The AI that plays units without orders.
     pub ai: AiKind,
+    /// Air sorties for the battle (R14.4).
+    pub air_sorties: Option<AirSorties>,
+    /// An air observation post arrives on the side's first daytime turn (R13.4, R14.5).
+    pub air_observation_post: bool,
+}
+
+/// A side's air support (R14.4): how many sorties, and what each rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AirSorties {
+    /// Sorties for the whole battle; at most one strikes per player turn.
+    pub sorties: u8,
+    /// Dice rolled against each enemy unit in the struck hex.
+    pub dice: u8,
+    /// Hits armored targets on 4 rather than 6 (R6.2).
+    #[serde(default)]
+    pub anti_tank: bool,
 }
 
 /// The AI that plays a side's units without orders (R4.4).
@@ -335,6 +352,9 @@ struct RawSide {
     senior_hq: Option<Spanned<String>>,
     #[serde(default)]
     ai: AiKind,
+    air_sorties: Option<Spanned<AirSorties>>,
+    #[serde(default)]
+    air_observation_post: bool,
 }
 
 fn default_motivation() -> Spanned<u8> {
@@ -559,6 +579,11 @@ impl ScenarioFile {
             let m = &s.get_ref().motivation;
             if !(3..=5).contains(m.get_ref()) {
                 v.at(m.span(), "side motivation must be 3, 4 or 5");
+            }
+            if let Some(a) = &s.get_ref().air_sorties
+                && !(1..=12).contains(&a.get_ref().dice)
+            {
+                v.at(a.span(), "`air_sorties.dice` must be 1 to 12");
             }
         }
         let roles: Vec<Role> = self.sides.iter().map(|s| s.get_ref().role).collect();
@@ -881,6 +906,8 @@ impl ScenarioFile {
                 motivation: *s.motivation.get_ref(),
                 senior_hq,
                 ai: s.ai,
+                air_sorties: s.air_sorties.as_ref().map(|a| *a.get_ref()),
+                air_observation_post: s.air_observation_post,
             });
         }
 

@@ -60,6 +60,20 @@ pub struct State {
     pub outcome: Option<Outcome>,
     /// The game turn in which the attacker first held each objective (R17.1).
     pub objectives_taken: Vec<Option<u32>>,
+    /// Dawn or dusk rolls made so far (R13.3).
+    pub time_rolls: u8,
+    /// The game turn in which dawn or dusk came (R13.3).
+    pub time_changed: Option<u32>,
+    /// Night visibility rolled this turn, per unit; 0 = not rolled (R13.2).
+    pub visibility: Vec<u8>,
+    /// Smoked hexes and the side that fired the smoke (R14.3).
+    pub smoke: Vec<(Hex, Side)>,
+    /// Whether each side's air observation post has arrived (R13.4, R14.5).
+    pub air_op: [bool; 2],
+    /// Air sorties each side has flown (R14.4).
+    pub sorties_flown: [u8; 2],
+    /// Whether the active side has struck from the air this turn (R14.4).
+    pub air_struck: bool,
 }
 
 impl Clone for State {
@@ -75,6 +89,13 @@ impl Clone for State {
             overrun: self.overrun.clone(),
             outcome: self.outcome.clone(),
             objectives_taken: self.objectives_taken.clone(),
+            time_rolls: self.time_rolls,
+            time_changed: self.time_changed,
+            visibility: self.visibility.clone(),
+            smoke: self.smoke.clone(),
+            air_op: self.air_op,
+            sorties_flown: self.sorties_flown,
+            air_struck: self.air_struck,
         }
     }
 
@@ -91,6 +112,13 @@ impl Clone for State {
         self.overrun.clone_from(&other.overrun);
         self.outcome.clone_from(&other.outcome);
         self.objectives_taken.clone_from(&other.objectives_taken);
+        self.time_rolls = other.time_rolls;
+        self.time_changed = other.time_changed;
+        self.visibility.clone_from(&other.visibility);
+        self.smoke.clone_from(&other.smoke);
+        self.air_op = other.air_op;
+        self.sorties_flown = other.sorties_flown;
+        self.air_struck = other.air_struck;
     }
 }
 
@@ -110,7 +138,26 @@ impl State {
             overrun: Vec::new(),
             outcome: None,
             objectives_taken: vec![None; scenario.objectives.len()],
+            time_rolls: 0,
+            time_changed: None,
+            visibility: vec![0; n],
+            smoke: Vec::new(),
+            air_op: [false; 2],
+            sorties_flown: [0; 2],
+            air_struck: false,
         }
+    }
+
+    /// Whether smoke lies on a hex (R14.3).
+    #[must_use]
+    pub fn smoke_at(&self, hex: Hex) -> bool {
+        self.smoke.iter().any(|&(h, _)| h == hex)
+    }
+
+    /// Whether `a` sees `b`: R1.3 line of sight, with smoke blocking (R14.3).
+    #[must_use]
+    pub fn sees(&self, rules: &Rules<'_>, a: Hex, b: Hex) -> bool {
+        rules.map().sees(a, b, |h| self.smoke_at(h))
     }
 
     /// A unit.
@@ -165,6 +212,45 @@ impl State {
                 self.turn = *turn;
                 self.active = *side;
                 self.phase = Phase::Start;
+                self.air_struck = false;
+                self.visibility.iter_mut().for_each(|v| *v = 0);
+            }
+            Event::TimeRoll { now, .. } => {
+                self.time_rolls = self.time_rolls.saturating_add(1);
+                if *now != self.time {
+                    self.time = *now;
+                    self.time_changed = Some(self.turn);
+                }
+            }
+            Event::Visibility { unit, die } => self.visibility[unit.index()] = *die,
+            Event::AirObserverArrived { side } => self.air_op[side.index()] = true,
+            Event::SmokeLifted { hex } => self.smoke.retain(|&(h, _)| h != *hex),
+            Event::Bombarded {
+                unit,
+                spotter,
+                hex,
+                smoke,
+            } => {
+                let s = &mut self.units[unit.index()].state;
+                s.fired = true;
+                s.gone_to_ground = false;
+                if let Some(sp) = spotter {
+                    self.units[sp.index()].state.spotted = true;
+                }
+                if *smoke {
+                    let side = self.units[unit.index()].side;
+                    self.smoke.retain(|&(h, _)| h != *hex);
+                    self.smoke.push((*hex, side));
+                }
+            }
+            Event::AirStrike { side, .. } => {
+                self.air_struck = true;
+                let f = &mut self.sorties_flown[side.index()];
+                *f = f.saturating_add(1);
+            }
+            Event::AirAttack { target, roll } => {
+                let t = target.index();
+                self.hits_this_phase[t] = self.hits_this_phase[t].saturating_add(roll.successes);
             }
             Event::PhaseStarted { phase } => {
                 self.phase = *phase;
@@ -308,6 +394,7 @@ impl State {
                         moved_double: false,
                         fired: false,
                         assaulted: false,
+                        spotted: false,
                         ..*s
                     };
                     self.spent[i] = 0;
@@ -342,7 +429,8 @@ impl State {
             | Event::TankAssault { .. }
             | Event::MeleeTest { .. }
             | Event::Counterattack { .. }
-            | Event::MeleeEnded { .. } => {}
+            | Event::MeleeEnded { .. }
+            | Event::NotSeen { .. } => {}
         }
     }
 }

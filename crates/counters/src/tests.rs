@@ -355,3 +355,77 @@ fn summaries_of_shards_merge_into_the_summary_of_one_run() {
     let other = Summary::new(&s, 10);
     assert!(matches!(a.merge(&other), Err(MergeError::Different(..))));
 }
+
+fn dawn_assault() -> Scenario {
+    scenario(include_str!("../../../scenarios/dawn_assault.toml")).unwrap()
+}
+
+/// R13.3 exactly: with the attacker first, the defender rolls 1 die at its turn 3, the attacker
+/// 2 at its turn 4, the defender 3 at its turn 4, ...; each die misses 5+ with chance 2/3.
+#[test]
+fn dawn_probabilities_follow_the_schedule_exactly() {
+    let s = dawn_assault();
+    let attacker = s.attacker();
+    assert_eq!(
+        s.first, attacker,
+        "the bundled dawn assault has the attacker first"
+    );
+    let probs = change_probabilities(&s);
+    assert_eq!(probs.len(), 2 * s.turns as usize);
+    let miss = |dice: i32| (2.0_f64 / 3.0).powi(dice);
+    let by = |turn: u32, side: Side| {
+        probs
+            .iter()
+            .find(|p| p.0 == turn && p.1 == side)
+            .map(|p| p.2)
+            .unwrap()
+    };
+    let defender = attacker.other();
+    for t in 1..=3 {
+        assert!(
+            by(t, attacker).abs() < 1e-15,
+            "no roll before the defender's third turn"
+        );
+    }
+    for t in 1..=2 {
+        assert!(by(t, defender).abs() < 1e-15);
+    }
+    assert!((by(3, defender) - (1.0 - miss(1))).abs() < 1e-12);
+    assert!((by(4, attacker) - (1.0 - miss(1 + 2))).abs() < 1e-12);
+    assert!((by(4, defender) - (1.0 - miss(1 + 2 + 3))).abs() < 1e-12);
+    assert!((by(5, attacker) - (1.0 - miss(1 + 2 + 3 + 4))).abs() < 1e-12);
+    // Never decreasing, and no chance at all in a `day` scenario.
+    assert!(probs.windows(2).all(|w| w[0].2 <= w[1].2));
+}
+
+/// The engine's dawn rolls agree with the exact schedule: 20,000 runs of the start of every
+/// player turn, within 4 standard errors at each turn.
+#[test]
+fn the_engine_brings_dawn_as_often_as_the_exact_schedule_says() {
+    let s = dawn_assault();
+    let c = catalog();
+    let rules = Rules::new(&s, &c);
+    let exact = change_probabilities(&s);
+    let n = 20_000;
+    let mut day_by = vec![0u32; exact.len()];
+    for i in 0..n {
+        let mut dice = GameRng::for_game(99, i);
+        let mut state = State::new(&s);
+        for (k, &(turn, side, _)) in exact.iter().enumerate() {
+            start_turn(&mut state, &rules, &mut dice, turn, side).unwrap();
+            // Clear the marks of the turn as the end of a player turn does.
+            state.apply(&rules, &Event::TurnEnded { side });
+            if !state.time.is_night() {
+                day_by[k] += 1;
+            }
+        }
+    }
+    for (k, &(turn, side, p)) in exact.iter().enumerate() {
+        let got = f64::from(day_by[k]) / f64::from(n as u32);
+        let se = (p * (1.0 - p) / f64::from(n as u32)).sqrt().max(1e-9);
+        assert!(
+            (got - p).abs() <= 4.0 * se,
+            "turn {turn} {side:?}: engine {got:.4}, exact {p:.4}"
+        );
+    }
+}

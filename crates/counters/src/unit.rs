@@ -55,6 +55,8 @@ pub struct UnitState {
     pub assaulted: bool,
     /// Fired in its side's previous turn (R13.2).
     pub fired_last_turn: bool,
+    /// This turn: spotted for indirect fire (R14.2), so it may not fire.
+    pub spotted: bool,
 }
 
 /// One unit of the order of battle.
