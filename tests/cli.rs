@@ -623,3 +623,57 @@ fn a_bad_ai_choice_is_reported() {
         stderr(&out)
     );
 }
+
+/// `show --after T --seed S` draws the position of the game `run --turns T --seed S` plays:
+/// the smoke it marks (R14.3) is exactly the smoke the events leave on the map.
+#[test]
+fn show_after_marks_the_smoke_of_the_same_game() {
+    let mut checked = 0;
+    for seed in 1..=8 {
+        let seed = seed.to_string();
+        let run = hexwar(&[
+            "run",
+            "scenarios/dawn_assault.toml",
+            "--seed",
+            &seed,
+            "--turns",
+            "5",
+            "--json",
+        ]);
+        assert!(run.status.success(), "{}", stderr(&run));
+        let mut smoke: Vec<String> = Vec::new();
+        for line in stdout(&run).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let hex = v["hex"].as_str().unwrap_or_default().to_owned();
+            match v["event"].as_str() {
+                Some("Bombarded") if v["smoke"] == true => {
+                    smoke.retain(|h| *h != hex);
+                    smoke.push(hex);
+                }
+                Some("SmokeLifted") => smoke.retain(|h| *h != hex),
+                _ => {}
+            }
+        }
+        let show = hexwar(&[
+            "show",
+            "scenarios/dawn_assault.toml",
+            "--after",
+            "5",
+            "--seed",
+            &seed,
+        ]);
+        assert!(show.status.success(), "{}", stderr(&show));
+        let text = stdout(&show);
+        assert!(text.contains("after game turn 5"), "{text}");
+        let shown = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Smoke (~): "))
+            .map(|l| l.split(", ").map(str::to_owned).collect::<Vec<_>>())
+            .unwrap_or_default();
+        assert_eq!(shown, smoke, "seed {seed}");
+        checked += usize::from(!smoke.is_empty());
+    }
+    assert!(checked > 0, "no game of seeds 1..=8 left smoke on the map");
+    let bad = hexwar(&["show", "scenarios/dawn_assault.toml", "--after", "0"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}

@@ -183,6 +183,32 @@ pub fn render(s: &Summary) -> String {
             losses.join(", ")
         }
     );
+    if matches!(s.time_of_day.as_str(), "dawn" | "dusk") {
+        let (what, by) = if s.time_of_day == "dawn" {
+            ("dawn", "day")
+        } else {
+            ("dusk", "night")
+        };
+        let mut acc = 0;
+        let cells: Vec<String> = s
+            .time_changed_in_turn
+            .iter()
+            .map(|(t, k)| {
+                acc += k;
+                format!("T{t} {}", pct(acc as f64 / n))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "\n{what} (R13.3): {by} had come by turn (share of games, cumulative; games that ended \
+             first count as not yet):\n  {}",
+            if cells.is_empty() {
+                "never".to_owned()
+            } else {
+                cells.join("  ")
+            }
+        );
+    }
     if !s.objectives.is_empty() {
         let _ = writeln!(
             out,
@@ -217,12 +243,21 @@ pub fn render(s: &Summary) -> String {
 pub fn csv(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> String {
     let a = &scenario.sides[0].id;
     let b = &scenario.sides[1].id;
-    let mut out = format!("game,seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b}\n");
+    let mut out =
+        format!("game,seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b},time_changed_turn\n");
     for r in records {
         let _ = writeln!(
             out,
-            "{},{seed},{},{},{},{},{},{},{}",
-            r.game, r.winner, r.end, r.turns, r.vp[0], r.vp[1], r.losses[0], r.losses[1]
+            "{},{seed},{},{},{},{},{},{},{},{}",
+            r.game,
+            r.winner,
+            r.end,
+            r.turns,
+            r.vp[0],
+            r.vp[1],
+            r.losses[0],
+            r.losses[1],
+            r.time_changed.map_or_else(String::new, |t| t.to_string())
         );
     }
     out

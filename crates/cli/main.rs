@@ -40,9 +40,19 @@ enum Command {
     },
     /// Draw a scenario's map in the terminal: labels, terrain, unit stacks, objectives, legend.
     #[command(after_help = "Example:\n  hexwar show scenarios/meeting_engagement.toml")]
+    #[command(
+        after_help = "Examples:\n  hexwar show scenarios/dawn_assault.toml\n  hexwar show scenarios/dawn_assault.toml --after 5 --seed 3"
+    )]
     Show {
         /// The scenario file.
         file: PathBuf,
+        /// Show the position after this many game turns of a game played by the AIs (with
+        /// smoke marked `~`), instead of the start.
+        #[arg(long, value_name = "TURNS")]
+        after: Option<u32>,
+        /// Seed for the dice of that game.
+        #[arg(long, default_value_t = 1, requires = "after")]
+        seed: u64,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -254,9 +264,31 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Show { file, catalog } => {
+        Command::Show {
+            file,
+            after,
+            seed,
+            catalog,
+        } => {
             let loaded = load_scenario(&file, catalog.as_deref())?;
-            print!("{}", show::render(&loaded.scenario, &loaded.catalog));
+            let game = match after {
+                None => None,
+                Some(0) => return Err(BadInput("--after must be at least 1".to_owned()).into()),
+                Some(t) => {
+                    let mut short = loaded.scenario.clone();
+                    short.turns = short.turns.min(t);
+                    let rules = counters::Rules::new(&short, &loaded.catalog);
+                    // The same game as `hexwar run --seed S --turns T`.
+                    let mut dice = counters::GameRng::seed_from_u64(seed);
+                    let ai_rng = counters::GameRng::seed_from_u64(seed ^ batch::AI_SALT);
+                    let (end, _) = counters::play_with(&rules, &mut dice, ai_rng)?;
+                    Some(end)
+                }
+            };
+            print!(
+                "{}",
+                show::render(&loaded.scenario, &loaded.catalog, game.as_ref())
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Run {

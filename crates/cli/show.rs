@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use counters::{Catalog, Location, Scenario, Side};
+use counters::{Catalog, Location, Scenario, Side, State, Unit};
 use hexmap::{Hex, Label};
 
 const CELL: usize = 8;
@@ -28,12 +28,15 @@ fn markers(s: &Scenario) -> [char; 2] {
 
 /// Draws the map. Flat-topped hexes stand in columns two text lines high; odd columns sit one
 /// line lower (R0.4). Each hex shows its label and terrain letter, then its stack (`S2` = two
-/// units of side S) and `*` for an objective.
-pub fn render(s: &Scenario, catalog: &Catalog) -> String {
+/// units of side S), `*` for an objective and `~` for smoke (R14.3). With `game`, the position
+/// is that of a game in progress (units, markers, smoke, time of day), else the scenario's start.
+pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
     let map = &s.map;
     let mark = markers(s);
+    let units: &[Unit] = game.map_or(&s.units, |g| &g.units);
+    let smoke = |h: Hex| game.is_some_and(|g| g.smoke_at(h));
     let mut stacks: BTreeMap<Label, Vec<usize>> = BTreeMap::new();
-    for (i, u) in s.units.iter().enumerate() {
+    for (i, u) in units.iter().enumerate() {
         if let Location::Map(h) = u.location
             && let Some(l) = Label::from_hex(h)
         {
@@ -68,6 +71,9 @@ pub fn render(s: &Scenario, catalog: &Catalog) -> String {
                         if objective(hex) {
                             t.push('*');
                         }
+                        if smoke(hex) {
+                            t.push('~');
+                        }
                         t
                     }
                 }
@@ -77,12 +83,25 @@ pub fn render(s: &Scenario, catalog: &Catalog) -> String {
         }
     }
     let mut out = format!(
-        "{}\n{} x {} hexes, turn limit {}\n\n",
+        "{}\n{} x {} hexes, turn limit {}\n",
         s.title,
         map.cols(),
         map.rows(),
         s.turns
     );
+    match game {
+        Some(g) => {
+            let _ = writeln!(
+                out,
+                "after game turn {}, {}\n",
+                g.turn,
+                if g.time.is_night() { "night" } else { "day" }
+            );
+        }
+        None => {
+            let _ = writeln!(out, "start: {:?}\n", s.time_of_day);
+        }
+    }
     for line in grid {
         let _ = writeln!(out, "{}", line.trim_end());
     }
@@ -109,15 +128,24 @@ pub fn render(s: &Scenario, catalog: &Catalog) -> String {
             let _ = writeln!(out, "  {}  {}", map.label(o.hex), o.name);
         }
     }
+    if let Some(g) = game
+        && !g.smoke.is_empty()
+    {
+        let hexes: Vec<String> = g
+            .smoke
+            .iter()
+            .map(|&(h, _)| map.label(h).to_string())
+            .collect();
+        let _ = writeln!(out, "\nSmoke (~): {}", hexes.join(", "));
+    }
     let _ = writeln!(out, "\nStacks:");
-    for (label, units) in &stacks {
-        let names: Vec<String> = units
+    for (label, members) in &stacks {
+        let names: Vec<String> = members
             .iter()
             .map(|&i| {
-                let u = &s.units[i];
+                let u = &units[i];
                 let t = catalog.get(u.type_id);
-                let aboard: Vec<&str> = s
-                    .units
+                let aboard: Vec<&str> = units
                     .iter()
                     .filter(|p| p.location == Location::Aboard(u.id))
                     .map(|p| p.name.as_str())
@@ -143,8 +171,7 @@ pub fn render(s: &Scenario, catalog: &Catalog) -> String {
             .collect();
         let _ = writeln!(out, "  {label}  {}", names.join("; "));
     }
-    let off: Vec<&str> = s
-        .units
+    let off: Vec<&str> = units
         .iter()
         .filter(|u| u.location == Location::OffMap)
         .map(|u| u.name.as_str())

@@ -33,6 +33,8 @@ pub struct GameRecord {
     /// The turn the attacker first held each objective.
     #[serde(skip)]
     pub objectives_taken: Vec<Option<u32>>,
+    /// The game turn in which dawn (or dusk) came, if it did (R13.3).
+    pub time_changed: Option<u32>,
 }
 
 impl GameRecord {
@@ -58,6 +60,7 @@ impl GameRecord {
                 .map(|u| rules.typ(u).id.clone())
                 .collect(),
             objectives_taken: end.objectives_taken.clone(),
+            time_changed: end.time_changed,
         }
     }
 }
@@ -137,6 +140,12 @@ pub struct Summary {
     pub losses_by_type: BTreeMap<String, u64>,
     /// When the attacker took each objective.
     pub objectives: Vec<ObjectiveStats>,
+    /// The scenario's time of day at the start (`day`, `night`, `dawn`, `dusk`).
+    #[serde(default)]
+    pub time_of_day: String,
+    /// Dawn and dusk scenarios (R13.3): games in which the change came in each game turn.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub time_changed_in_turn: BTreeMap<u32, u64>,
 }
 
 /// Why two summaries do not merge.
@@ -154,6 +163,13 @@ impl Summary {
         Self {
             scenario: scenario.title.clone(),
             seed,
+            time_of_day: match scenario.time_of_day {
+                crate::scenario::TimeOfDay::Day => "day",
+                crate::scenario::TimeOfDay::Night => "night",
+                crate::scenario::TimeOfDay::Dawn => "dawn",
+                crate::scenario::TimeOfDay::Dusk => "dusk",
+            }
+            .to_owned(),
             sides: Side::BOTH.map(|s| SideStats {
                 id: scenario.sides[s.index()].id.clone(),
                 ..SideStats::default()
@@ -191,6 +207,9 @@ impl Summary {
         for t in &g.lost_types {
             *self.losses_by_type.entry(t.clone()).or_default() += 1;
         }
+        if let Some(t) = g.time_changed {
+            *self.time_changed_in_turn.entry(t).or_default() += 1;
+        }
         for (o, taken) in self.objectives.iter_mut().zip(&g.objectives_taken) {
             if let Some(t) = taken {
                 *o.first_held_in_turn.entry(*t).or_default() += 1;
@@ -225,6 +244,9 @@ impl Summary {
         self.turns_sq_sum += other.turns_sq_sum;
         for (k, v) in &other.losses_by_type {
             *self.losses_by_type.entry(k.clone()).or_default() += v;
+        }
+        for (t, n) in &other.time_changed_in_turn {
+            *self.time_changed_in_turn.entry(*t).or_default() += n;
         }
         for (a, b) in self.objectives.iter_mut().zip(&other.objectives) {
             for (t, n) in &b.first_held_in_turn {

@@ -188,7 +188,7 @@ fn orders(
         .iter()
         .filter(|o| o.turn == turn && x.state.unit(o.unit).side == side)
         .collect();
-    // A melee choice alone leaves the unit to the AI for moving and firing.
+    // A melee choice, or calling an air strike, leaves the unit to the AI for moving and firing.
     let ordered = mine
         .iter()
         .filter(|o| {
@@ -197,6 +197,7 @@ fn orders(
                 OrderAction::Melee { .. }
                     | OrderAction::Lead { .. }
                     | OrderAction::BreakOffTo { .. }
+                    | OrderAction::AirStrike { .. }
             )
         })
         .map(|o| o.unit)
@@ -234,6 +235,23 @@ fn orders(
                 unit: o.unit,
                 target: *target,
             },
+            (
+                OrderAction::Bombard {
+                    hex,
+                    smoke,
+                    spotter,
+                },
+                Phase::Fire,
+            ) => Command::Bombard {
+                unit: o.unit,
+                hex: *hex,
+                smoke: *smoke,
+                spotter: *spotter,
+            },
+            (OrderAction::AirStrike { hex }, Phase::Fire) => Command::AirStrike {
+                caller: o.unit,
+                hex: *hex,
+            },
             _ => continue,
         };
         if let Err(why) = x.command(&command)? {
@@ -269,5 +287,9 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
         OrderAction::Melee { choice } => format!("melee {choice:?}"),
         OrderAction::Lead { unit } => format!("lead {}", rules.scenario.units[unit.index()].name),
         OrderAction::BreakOffTo { hex } => format!("break off to {}", l(hex)),
+        OrderAction::Bombard { hex, smoke, .. } => {
+            format!("{} {}", if *smoke { "smoke" } else { "bombard" }, l(hex))
+        }
+        OrderAction::AirStrike { hex } => format!("air strike on {}", l(hex)),
     }
 }

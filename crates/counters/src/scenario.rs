@@ -229,6 +229,22 @@ pub enum OrderAction {
         #[serde(serialize_with = "crate::unit::ser_hex")]
         hex: Hex,
     },
+    /// A battery fires on a hex, or smokes it, through a spotter (R14.1, R14.3).
+    Bombard {
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+        /// Smoke rather than high explosive.
+        smoke: bool,
+        /// The spotter; `None`: the nearest that can.
+        spotter: Option<UnitId>,
+    },
+    /// The unit calls an air strike on a hex it sees (R14.4).
+    AirStrike {
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
 }
 
 /// A unit's choice in a melee (R11.2, R11.4).
@@ -428,6 +444,10 @@ struct RawOrder {
     mount: Option<Spanned<String>>,
     #[serde(default)]
     dismount: bool,
+    bombard: Option<Spanned<String>>,
+    smoke: Option<Spanned<String>>,
+    spotter: Option<Spanned<String>>,
+    air_strike: Option<Spanned<String>>,
 }
 
 /// The first reading of a scenario: the header keys and the raw sections, before units are
@@ -1205,6 +1225,9 @@ impl Validator {
             o.break_off_to.is_some(),
             o.mount.is_some(),
             o.dismount,
+            o.bombard.is_some(),
+            o.smoke.is_some(),
+            o.air_strike.is_some(),
         ]
         .iter()
         .filter(|&&b| b)
@@ -1213,7 +1236,7 @@ impl Validator {
             self.at(
                 so.span(),
                 format!(
-                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `mount`, `dismount`, `melee`, `lead`, `break_off_to`"
+                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `mount`, `dismount`, `melee`, `lead`, `break_off_to`, `bombard`, `smoke`, `air_strike`"
                 ),
             );
             return None;
@@ -1221,6 +1244,26 @@ impl Validator {
         if o.double && o.move_.is_none() {
             self.at(so.span(), format!("{what}: `double` goes with `move`"));
         }
+        let spotter = match &o.spotter {
+            None => None,
+            Some(_) if o.bombard.is_none() && o.smoke.is_none() => {
+                self.at(
+                    so.span(),
+                    format!("{what}: `spotter` goes with `bombard` or `smoke`"),
+                );
+                None
+            }
+            Some(t) => {
+                let s = unit_ids.get(t.get_ref()).copied();
+                if s.is_none() {
+                    self.at(
+                        t.span(),
+                        format!("{what}: unknown spotter `{}`", t.get_ref()),
+                    );
+                }
+                s
+            }
+        };
         let action = if let Some(path) = &o.move_ {
             let hexes: Vec<Option<Hex>> = path.iter().map(|l| self.hex(l, map, &what)).collect();
             if hexes.is_empty() {
@@ -1285,6 +1328,16 @@ impl Validator {
             OrderAction::Lead { unit }
         } else if let Some(h) = &o.break_off_to {
             OrderAction::BreakOffTo {
+                hex: self.hex(h, map, &what)?,
+            }
+        } else if let Some(h) = o.bombard.as_ref().or(o.smoke.as_ref()) {
+            OrderAction::Bombard {
+                hex: self.hex(h, map, &what)?,
+                smoke: o.smoke.is_some(),
+                spotter,
+            }
+        } else if let Some(h) = &o.air_strike {
+            OrderAction::AirStrike {
                 hex: self.hex(h, map, &what)?,
             }
         } else {
