@@ -85,6 +85,14 @@ struct Cmd {
     spotter: Option<String>,
     /// An air strike called by this unit on `hex`.
     air_strike: Option<String>,
+    /// Place an ambush: `place = UNIT, hex = HEX` (R15.3).
+    place: Option<String>,
+    /// Eyes and ears: `eyes = RECON, target = UNIT` (R15.6).
+    eyes: Option<String>,
+    /// Motorcycle recon dismounts into its riders (R15.7).
+    dismount_riders: Option<String>,
+    /// Riders remount (R15.7).
+    remount: Option<String>,
     /// End the active side's player turn and start this side's (the next game turn when it
     /// moves first), then go on in the case's phase.
     next: Option<String>,
@@ -181,6 +189,46 @@ fn line(state: &State, e: &Event) -> Option<String> {
             spotter.as_ref().map_or_else(|| "air_op".to_owned(), n)
         ),
         Event::SmokeLifted { hex } => format!("smoke_lifted {}", l(hex)),
+        Event::AmbushPlaced { unit, hex } => format!("ambush {} {}", n(unit), l(hex)),
+        Event::ReconDeployment { side } => format!("deploy {side:?}"),
+        Event::DeploymentEnded => "deployment_ended".to_owned(),
+        Event::DisengageTest {
+            unit,
+            die,
+            need,
+            passed,
+            ..
+        } => format!(
+            "disengage_test {} die {die} need {need} {}",
+            n(unit),
+            if *passed { "passed" } else { "failed" }
+        ),
+        Event::Disengaged { unit, path } => format!(
+            "disengaged {} {}",
+            n(unit),
+            path.iter().map(l).collect::<Vec<_>>().join(" ")
+        ),
+        Event::ShotsLost { unit, target, dice } => {
+            format!("lost {} -> {} dice {dice}", n(unit), n(target))
+        }
+        Event::EyesAndEars {
+            unit,
+            target,
+            die,
+            need,
+            passed,
+        } => format!(
+            "eyes {} -> {} die {die} need {need} {}",
+            n(unit),
+            n(target),
+            if *passed { "passed" } else { "failed" }
+        ),
+        Event::RidersDismounted { unit, abandoned } => format!(
+            "riders_dismount {}{}",
+            n(unit),
+            if *abandoned { " abandoned" } else { "" }
+        ),
+        Event::Remounted { unit } => format!("remount {}", n(unit)),
         Event::AirStrike { caller, hex, .. } => format!("air_strike {} by {}", l(hex), n(caller)),
         Event::AirAttack { target, roll } => format!(
             "air_attack {} [{}] need {} hits {}",
@@ -432,6 +480,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         "movement" => Phase::Movement,
         "fire" => Phase::Fire,
         "start" => Phase::Start,
+        "deployment" => Phase::Deployment,
         "game" => {
             let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
             state = end;
@@ -505,6 +554,20 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 smoke: c.smoke,
                 spotter: c.spotter.as_deref().map(id).transpose()?,
             }
+        } else if let Some(u) = &c.place {
+            Command::Place {
+                unit: id(u)?,
+                hex: hex(c.hex.as_deref().ok_or("place needs hex")?),
+            }
+        } else if let Some(u) = &c.eyes {
+            Command::EyesAndEars {
+                unit: id(u)?,
+                target: id(c.target.as_deref().ok_or("eyes needs target")?)?,
+            }
+        } else if let Some(u) = &c.dismount_riders {
+            Command::DismountRiders { unit: id(u)? }
+        } else if let Some(u) = &c.remount {
+            Command::Remount { unit: id(u)? }
         } else if let Some(u) = &c.air_strike {
             Command::AirStrike {
                 caller: id(u)?,

@@ -89,6 +89,65 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
             Event::AirAttack { target, roll } => {
                 format!("  the sortie attacks {}: {}", name(target), dice(roll))
             }
+            Event::AmbushPlaced { unit, hex: h } => {
+                format!("AMBUSH: {} is revealed in {}", name(unit), hex(h))
+            }
+            Event::ReconDeployment { side: s } => {
+                format!("recon deployment: {} moves a recon unit", side(s))
+            }
+            Event::DeploymentEnded => "recon deployment is over".to_owned(),
+            Event::DisengageTest {
+                unit,
+                firer,
+                die,
+                need,
+                passed,
+            } => format!(
+                "  {} tries to disengage from {}: die {die} need {need}+ -> {}",
+                name(unit),
+                name(firer),
+                if *passed { "passed" } else { "failed" }
+            ),
+            Event::Disengaged { unit, path } => format!(
+                "  {} disengages to {} and is reorganising",
+                name(unit),
+                path.iter().map(hex).collect::<Vec<_>>().join(" ")
+            ),
+            Event::ShotsLost {
+                unit,
+                target,
+                dice: n,
+            } => format!(
+                "  {}'s other {n} dice are lost: {} is out of range or sight",
+                name(unit),
+                name(target)
+            ),
+            Event::EyesAndEars {
+                unit,
+                target,
+                die,
+                need,
+                passed,
+            } => format!(
+                "{} watches {} (eyes and ears): die {die} need {need}+ -> {}",
+                name(unit),
+                name(target),
+                if *passed {
+                    "spotted, no longer gone to ground"
+                } else {
+                    "nothing seen"
+                }
+            ),
+            Event::RidersDismounted { unit, abandoned } => format!(
+                "{} dismounts from its motorcycles{}",
+                name(unit),
+                if *abandoned {
+                    " and leaves them behind"
+                } else {
+                    ""
+                }
+            ),
+            Event::Remounted { unit } => format!("{} remounts its motorcycles", name(unit)),
             Event::Arrived { unit, hex: h } => format!("{} arrives at {}", name(unit), hex(h)),
             Event::MoraleTest {
                 side: s,

@@ -52,6 +52,7 @@ pub fn can_spot(state: &State, rules: &Rules<'_>, side: Side, spotter: UnitId, h
     s.side == side
         && spotter_type(rules, state, spotter)
         && !s.state.fired
+        && !s.state.observing
         && state.sees(rules, at, hex)
         && within_night_spot(state, spotter, hex)
 }

@@ -246,6 +246,8 @@ impl UnitType {
 pub struct Catalog {
     types: Vec<UnitType>,
     by_id: HashMap<String, UnitTypeId>,
+    /// Per type: the infantry type its riders become when dismounted (R15.7).
+    dismounted: Vec<Option<UnitTypeId>>,
 }
 
 /// One catalog file's name and text.
@@ -328,6 +330,11 @@ impl Catalog {
                 ));
             }
         }
+        catalog.dismounted = catalog
+            .types
+            .iter()
+            .map(|t| t.dismounts_to.as_deref().and_then(|d| catalog.id(d)))
+            .collect();
         if problems.is_empty() {
             Ok(catalog)
         } else {
@@ -351,6 +358,12 @@ impl Catalog {
     #[must_use]
     pub fn get(&self, id: UnitTypeId) -> &UnitType {
         &self.types[id.index()]
+    }
+
+    /// The infantry type a motorcycle recon type dismounts to (R15.7).
+    #[must_use]
+    pub fn dismounted(&self, id: UnitTypeId) -> Option<UnitTypeId> {
+        self.dismounted.get(id.index()).copied().flatten()
     }
 
     /// Mutable access, for stat tuning.

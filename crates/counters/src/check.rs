@@ -36,6 +36,14 @@ pub fn check(state: &State, rules: &Rules<'_>, command: &Command) -> Result<(), 
         Command::AirStrike { caller, hex } => {
             crate::artillery::check_air_strike(state, rules, *caller, *hex)
         }
+        Command::Place { unit, hex } => crate::recon::check_place(state, rules, *unit, *hex),
+        Command::EyesAndEars { unit, target } => {
+            crate::recon::check_eyes_and_ears(state, rules, *unit, *target)
+        }
+        Command::DismountRiders { unit } => {
+            crate::recon::check_dismount_riders(state, rules, *unit)
+        }
+        Command::Remount { unit } => crate::recon::check_remount(state, rules, *unit),
     }
 }
 
@@ -167,11 +175,24 @@ fn check_move(
     path: &[Hex],
     double: bool,
 ) -> Result<(), RuleError> {
-    let start = own_on_map(state, unit, Phase::Movement)?;
+    // R15.4: before the first turn, recon units make their deployment move.
+    let deploying = state.phase == Phase::Deployment;
+    let phase = if deploying {
+        Phase::Deployment
+    } else {
+        Phase::Movement
+    };
+    let start = own_on_map(state, unit, phase)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
     if u.state.bogged {
         return Err(RuleError::Bogged);
+    }
+    if u.state.reorganising {
+        return Err(RuleError::Reorganising);
+    }
+    if deploying {
+        crate::recon::check_deployment_path(state, rules, unit, start, path, double)?;
     }
     let night = state.time.is_night();
     if double && (u.state.fired || u.state.assaulted || night) {
@@ -252,6 +273,12 @@ fn check_assault(
         if u.state.disorganized || u.state.pinned {
             return Err(RuleError::AssaultWhileShaken);
         }
+        if u.state.reorganising {
+            return Err(RuleError::Reorganising);
+        }
+        if u.state.observing {
+            return Err(RuleError::CannotAssault(label(hex)));
+        }
         let rolls = typ.assault.is_some() && (!typ.is_hq() || typ.hero);
         if !rolls && !typ.is_hq() {
             return Err(RuleError::NoAssaultFactor);
@@ -295,6 +322,9 @@ fn check_overrun(
     }
     if u.state.moved_double {
         return Err(RuleError::MovedAtTheDouble);
+    }
+    if u.state.reorganising {
+        return Err(RuleError::Reorganising);
     }
     if !state.occupied_by(hex, enemy) {
         return Err(RuleError::NoEnemy(label(hex)));
@@ -342,6 +372,16 @@ fn check_fire(
     if u.state.spotted {
         return Err(RuleError::CannotFire(
             "it spotted for artillery this turn (R14.2)",
+        ));
+    }
+    if u.state.observing {
+        return Err(RuleError::CannotFire(
+            "it used eyes and ears this turn (R15.6)",
+        ));
+    }
+    if u.state.remounted {
+        return Err(RuleError::CannotFire(
+            "it remounted its motorcycles this turn (R15.7)",
         ));
     }
     if u.state.assaulted {

@@ -60,6 +60,30 @@ pub enum Command {
         /// The spotter; `None`: the nearest that can, the air observation post last.
         spotter: Option<UnitId>,
     },
+    /// A unit held in ambush is placed in its zone at the start of its side's turn (R15.3).
+    Place {
+        /// The unit.
+        unit: UnitId,
+        /// The hex.
+        hex: Hex,
+    },
+    /// A recon unit tests to strip a gone-to-ground enemy (R15.6).
+    EyesAndEars {
+        /// The recon unit.
+        unit: UnitId,
+        /// The enemy unit.
+        target: UnitId,
+    },
+    /// Motorcycle recon dismounts into its riders at the start of its movement (R15.7).
+    DismountRiders {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Dismounted motorcycle riders remount at the start of their movement (R15.7).
+    Remount {
+        /// The unit.
+        unit: UnitId,
+    },
     /// An air sortie on an enemy hex that `caller`, a friendly unit, sees (R14.4).
     AirStrike {
         /// The unit that sees the hex.
@@ -162,6 +186,21 @@ pub enum RuleError {
     /// R14.4, R13.4: air strike conditions.
     #[error("R14.4: no air strike: {0}")]
     CannotStrike(&'static str),
+    /// R15.3: ambush placement.
+    #[error("R15.3: cannot place the ambush: {0}")]
+    CannotPlace(&'static str),
+    /// R15.4: recon deployment.
+    #[error("R15.4: recon deployment: {0}")]
+    ReconDeployment(&'static str),
+    /// R15.5: a reorganising unit.
+    #[error("R15.5: the unit is reorganising after a disengage and may not move or assault")]
+    Reorganising,
+    /// R15.6: eyes and ears.
+    #[error("R15.6: no eyes and ears: {0}")]
+    CannotObserve(&'static str),
+    /// R15.7: dismounting or remounting motorcycle recon.
+    #[error("R15.7: {0}")]
+    Motorcycles(&'static str),
     /// The unit belongs to the other side or the target to this side.
     #[error("R4.4: wrong side")]
     WrongSide,

@@ -130,6 +130,8 @@ pub enum Phase {
     Fire,
     /// End of turn.
     End,
+    /// Before the first turn: recon deployment moves (R4.3, R15.4).
+    Deployment,
 }
 
 /// Which marker a rally test removes (R12.1).
@@ -547,6 +549,77 @@ pub enum Event {
         target: UnitId,
         /// The dice.
         roll: Roll,
+    },
+    /// A unit held in ambush is placed on the map (R15.3).
+    AmbushPlaced {
+        /// The unit.
+        unit: UnitId,
+        /// Where.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// Recon deployment (R15.4): it is this side's turn to move one recon unit.
+    ReconDeployment {
+        /// The side.
+        side: Side,
+    },
+    /// Recon deployment is over; the marks of the moves are cleared (R4.3).
+    DeploymentEnded,
+    /// A recon unit fired on tests skill to disengage (R15.5).
+    DisengageTest {
+        /// The recon unit.
+        unit: UnitId,
+        /// The firer it disengages from.
+        firer: UnitId,
+        /// The die.
+        die: u8,
+        /// Needed (its skill).
+        need: u8,
+        /// Passed: it may move away.
+        passed: bool,
+    },
+    /// A recon unit disengages directly away from the firer and is reorganising (R15.5).
+    Disengaged {
+        /// The unit.
+        unit: UnitId,
+        /// Hexes entered.
+        #[serde(serialize_with = "ser_path")]
+        path: Path,
+    },
+    /// The firer's remaining dice miss: the disengaged target is out of range or sight (R15.5).
+    ShotsLost {
+        /// The firer.
+        unit: UnitId,
+        /// Its target.
+        target: UnitId,
+        /// Dice lost.
+        dice: u8,
+    },
+    /// Eyes and ears (R15.6): a recon unit's skill test against a gone-to-ground enemy.
+    EyesAndEars {
+        /// The recon unit.
+        unit: UnitId,
+        /// The enemy unit.
+        target: UnitId,
+        /// The die.
+        die: u8,
+        /// Needed (its skill).
+        need: u8,
+        /// Passed: the target loses gone to ground and is one easier to hit this fire phase.
+        passed: bool,
+    },
+    /// Motorcycle recon dismounts into its riders (R15.7); `abandoned`: no sidecars, the
+    /// machines are left behind for good.
+    RidersDismounted {
+        /// The unit.
+        unit: UnitId,
+        /// The motorcycles cannot be remounted.
+        abandoned: bool,
+    },
+    /// Riders remount their motorcycles (R15.7).
+    Remounted {
+        /// The unit.
+        unit: UnitId,
     },
     /// The battle is over (R17).
     BattleEnded {

@@ -6,7 +6,7 @@ use crate::dice::{Dice, OutOfDice};
 use crate::event::{Event, Roll};
 use crate::state::{Rules, State};
 use crate::unit::Location;
-use crate::{artillery, assault, check, fire, movement, overrun};
+use crate::{artillery, assault, check, fire, movement, overrun, recon};
 
 /// Carries what playing needs: the state, the rules, the dice and the event log.
 pub(crate) struct Exec<'s, 'r> {
@@ -61,6 +61,10 @@ impl Exec<'_, '_> {
                 spotter,
             } => artillery::bombard(self, *unit, *hex, *smoke, *spotter)?,
             Command::AirStrike { caller, hex } => artillery::air_strike(self, *caller, *hex)?,
+            Command::Place { unit, hex } => recon::place(self, *unit, *hex),
+            Command::EyesAndEars { unit, target } => recon::eyes_and_ears(self, *unit, *target)?,
+            Command::DismountRiders { unit } => recon::dismount_riders(self, *unit),
+            Command::Remount { unit } => recon::remount(self, *unit)?,
             Command::Mount { unit, transport } => {
                 let cost = transport_cost(self, *transport);
                 self.emit(Event::Mounted {

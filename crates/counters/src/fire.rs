@@ -19,7 +19,7 @@ pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
         crate::unit::Location::Aboard(t) => state.unit(t).state.moved,
         _ => false,
     };
-    if u.state.moved || carried {
+    if u.state.moved || carried || u.state.reorganising {
         dice.div_ceil(2)
     } else {
         dice
@@ -63,6 +63,10 @@ pub fn hit_number_against(state: &State, rules: &Rules<'_>, anti_tank: bool, tar
             need += 1;
         }
     }
+    // R15.6: revealed by eyes and ears this fire phase.
+    if t.state.revealed {
+        need -= 1;
+    }
     clamp_need(need)
 }
 
@@ -99,6 +103,9 @@ pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Res
             return Ok(());
         }
     }
+    if crate::recon::fire_with_disengage(x, unit, target)? {
+        return Ok(());
+    }
     shoot(x, unit, target)
 }
 
@@ -106,6 +113,16 @@ pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Res
 /// by a bombardment (R14.1).
 pub(crate) fn shoot(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
     let dice = fire_dice(x.state, &x.rules, unit);
+    shoot_dice(x, unit, target, dice)
+}
+
+/// `dice` of a unit's fire dice at one target (a disengage splits them, R15.5).
+pub(crate) fn shoot_dice(
+    x: &mut Exec<'_, '_>,
+    unit: UnitId,
+    target: UnitId,
+    dice: u8,
+) -> Result<(), OutOfDice> {
     let need = hit_number(x.state, &x.rules, unit, target);
     let roll = x.roll(u32::from(dice), need)?;
     let hits = roll.successes;

@@ -44,6 +44,7 @@ pub fn play_with(
         ai_rng,
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
+    recon_deployment(&mut x)?;
     'game: for turn in 1..=rules.scenario.turns {
         for side in order {
             player_turn(&mut x, turn, side)?;
@@ -130,10 +131,100 @@ pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Resu
         return Ok(());
     }
     arrivals(x, side, turn);
+    ambushes(x, turn, side)?;
     rally::rally(x, side)
 }
 
-/// Reserves due this turn, and ambushes, enter in the first free hex of their zone.
+/// R4.3, R15.4: before the first turn, the sides take turns moving one recon unit each,
+/// starting with the scenario's `recon_first`, until neither has a recon unit left to move.
+/// Turn-0 `move` orders decide first; the AI moves the others.
+fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
+    let rules = x.rules;
+    let recon_of = |state: &State, side: Side, done: &[UnitId]| -> Vec<UnitId> {
+        state
+            .units
+            .iter()
+            .filter(|u| {
+                u.side == side
+                    && matches!(u.location, Location::Map(_))
+                    && rules.typ(u).recon
+                    && !done.contains(&u.id)
+            })
+            .map(|u| u.id)
+            .collect()
+    };
+    let mut done: Vec<UnitId> = Vec::new();
+    let mut side = rules.scenario.recon_first;
+    let mut any = false;
+    loop {
+        let mut mine = recon_of(x.state, side, &done);
+        if mine.is_empty() {
+            side = side.other();
+            mine = recon_of(x.state, side, &done);
+            if mine.is_empty() {
+                break;
+            }
+        }
+        any = true;
+        x.emit(Event::ReconDeployment { side });
+        let ordered = rules.scenario.orders.iter().find(|o| {
+            o.turn == 0 && mine.contains(&o.unit) && matches!(o.action, OrderAction::Move { .. })
+        });
+        let unit = if let Some(o) = ordered {
+            if let OrderAction::Move { path, double } = &o.action {
+                let c = Command::Move {
+                    unit: o.unit,
+                    path: path.clone(),
+                    double: *double,
+                };
+                if let Err(why) = x.command(&c)? {
+                    x.emit(Event::OrderRejected {
+                        turn: 0,
+                        unit: o.unit,
+                        order: describe(&rules, &o.action),
+                        reason: why.to_string(),
+                    });
+                }
+            }
+            o.unit
+        } else {
+            ai::deploy(x, side, mine[0])?;
+            mine[0]
+        };
+        done.push(unit);
+        side = side.other();
+    }
+    if any {
+        x.emit(Event::DeploymentEnded);
+    }
+    Ok(())
+}
+
+/// R15.3: units held in ambush are placed at the start of their side's turn: by `place`
+/// orders for this turn, else by the side's AI.
+fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
+    let rules = x.rules;
+    for o in rules.scenario.orders.iter().filter(|o| o.turn == turn) {
+        let OrderAction::Place { hex } = o.action else {
+            continue;
+        };
+        if x.state.unit(o.unit).side != side {
+            continue;
+        }
+        let c = Command::Place { unit: o.unit, hex };
+        if let Err(why) = x.command(&c)? {
+            x.emit(Event::OrderRejected {
+                turn,
+                unit: o.unit,
+                order: describe(&rules, &o.action),
+                reason: why.to_string(),
+            });
+        }
+    }
+    ai::ambushes(x, side)
+}
+
+/// Reserves due this turn enter in the first free hex of their zone.
 fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
     let limit = usize::from(x.rules.scenario.rules.stacking_limit);
     for (i, arrival) in x.rules.scenario.arrivals.iter().enumerate() {
@@ -143,26 +234,11 @@ fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
         }
         let zone: &[Hex] = match arrival {
             Arrival::Reserve { turn: t, zone } if *t <= turn => zone,
-            Arrival::Ambush { zone } if turn >= 2 => zone,
             _ => continue,
         };
         let free = zone.iter().copied().find(|&h| {
             !x.state.occupied_by(h, side.other())
                 && crate::stacking::stack_count(&x.state.units, x.rules.catalog, side, h) < limit
-                && match arrival {
-                    // R15.3 in part: an ambush is placed more than 4 hexes from every enemy
-                    // unless concealed by terrain.
-                    Arrival::Ambush { .. } => {
-                        x.rules.map().terrain(h).is_some_and(|t| t.concealment)
-                            || x.state.units.iter().all(|e| {
-                                e.side == side
-                                    || x.state
-                                        .hex_of(e.id)
-                                        .is_none_or(|eh| eh.unsigned_distance_to(h) > 4)
-                            })
-                    }
-                    _ => true,
-                }
         });
         if let Some(hex) = free {
             x.emit(Event::Arrived {
@@ -198,6 +274,7 @@ fn orders(
                     | OrderAction::Lead { .. }
                     | OrderAction::BreakOffTo { .. }
                     | OrderAction::AirStrike { .. }
+                    | OrderAction::Place { .. }
             )
         })
         .map(|o| o.unit)
@@ -226,7 +303,19 @@ fn orders(
                 unit: o.unit,
                 transport: *transport,
             },
+            // Motorcycle recon dismounts into its riders (R15.7); a passenger leaves its
+            // transport (R16.1).
+            (OrderAction::Dismount, Phase::Movement)
+                if matches!(x.state.unit(o.unit).location, Location::Map(_))
+                    && rules
+                        .catalog
+                        .dismounted(x.state.unit(o.unit).type_id)
+                        .is_some() =>
+            {
+                Command::DismountRiders { unit: o.unit }
+            }
             (OrderAction::Dismount, Phase::Movement) => Command::Dismount { unit: o.unit },
+            (OrderAction::Remount, Phase::Movement) => Command::Remount { unit: o.unit },
             (OrderAction::Overrun { hex }, Phase::Movement) => Command::Overrun {
                 unit: o.unit,
                 hex: *hex,
@@ -291,5 +380,7 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
             format!("{} {}", if *smoke { "smoke" } else { "bombard" }, l(hex))
         }
         OrderAction::AirStrike { hex } => format!("air strike on {}", l(hex)),
+        OrderAction::Place { hex } => format!("place the ambush in {}", l(hex)),
+        OrderAction::Remount => "remount".to_owned(),
     }
 }

@@ -26,6 +26,7 @@ mod movement;
 mod odds;
 mod overrun;
 mod rally;
+mod recon;
 mod scenario;
 mod stacking;
 mod state;
@@ -59,6 +60,7 @@ pub use odds::{
 };
 pub use overrun::overrun_cost;
 pub use rally::in_command;
+pub use recon::ambush_hex_allowed;
 pub use scenario::{
     AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
     RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay,

@@ -29,22 +29,7 @@ pub(crate) fn execute(
                 cost: u8::try_from(std::mem::take(&mut cost)).unwrap_or(u8::MAX),
                 double,
             });
-            let checks = if x.state.time.is_night() { 2 } else { 1 };
-            let mut bogged = false;
-            for _ in 0..checks {
-                let die = x.d6()?;
-                bogged = !passes(die, typ.skill);
-                x.emit(Event::BogCheck {
-                    unit,
-                    die,
-                    need: typ.skill,
-                    bogged,
-                });
-                if bogged {
-                    break;
-                }
-            }
-            if bogged {
+            if bog_check(x, unit)? {
                 return Ok(());
             }
         }
@@ -58,4 +43,25 @@ pub(crate) fn execute(
         });
     }
     Ok(())
+}
+
+/// R5.6, R13.1: a bog check on the unit's skill, passed twice at night. Returns whether the
+/// vehicle bogged.
+pub(crate) fn bog_check(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<bool, OutOfDice> {
+    let skill = x.rules.typ(x.state.unit(unit)).skill;
+    let checks = if x.state.time.is_night() { 2 } else { 1 };
+    for _ in 0..checks {
+        let die = x.d6()?;
+        let bogged = !passes(die, skill);
+        x.emit(Event::BogCheck {
+            unit,
+            die,
+            need: skill,
+            bogged,
+        });
+        if bogged {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

@@ -299,6 +299,7 @@ pub fn matchup(
             side("defender", Role::Defender),
         ],
         first: Side::A,
+        recon_first: Side::A,
         turns: 1,
         time_of_day: TimeOfDay::Day,
         fair_fight: false,

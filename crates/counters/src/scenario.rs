@@ -245,6 +245,14 @@ pub enum OrderAction {
         #[serde(serialize_with = "crate::unit::ser_hex")]
         hex: Hex,
     },
+    /// A unit held in ambush is placed here at the start of the turn (R15.3).
+    Place {
+        /// The hex.
+        #[serde(serialize_with = "crate::unit::ser_hex")]
+        hex: Hex,
+    },
+    /// Dismounted motorcycle riders remount (R15.7).
+    Remount,
 }
 
 /// A unit's choice in a melee (R11.2, R11.4).
@@ -284,6 +292,8 @@ pub struct Scenario {
     pub first: Side,
     /// Game turns.
     pub turns: u32,
+    /// The side that moves a recon unit first in recon deployment (R15.4).
+    pub recon_first: Side,
     /// Time of day at the start (R13.3).
     pub time_of_day: TimeOfDay,
     /// Fair fight (R17.4).
@@ -445,6 +455,9 @@ struct RawOrder {
     #[serde(default)]
     dismount: bool,
     bombard: Option<Spanned<String>>,
+    place: Option<Spanned<String>>,
+    #[serde(default)]
+    remount: bool,
     smoke: Option<Spanned<String>>,
     spotter: Option<Spanned<String>>,
     air_strike: Option<Spanned<String>>,
@@ -464,6 +477,7 @@ pub struct ScenarioFile {
     description: String,
     turns: Option<Spanned<u32>>,
     first: Option<Spanned<String>>,
+    recon_first: Option<Spanned<String>>,
     time_of_day: TimeOfDay,
     fair_fight: bool,
     rules: RuleSwitches,
@@ -477,7 +491,7 @@ pub struct ScenarioFile {
     syntax_failed: bool,
 }
 
-const TOP_KEYS: &str = "title, description, catalog, terrain, turns, first, time_of_day, \
+const TOP_KEYS: &str = "title, description, catalog, terrain, turns, first, recon_first, time_of_day, \
                         fair_fight, rules, map, sides, formations, units, objectives, orders";
 
 impl ScenarioFile {
@@ -495,6 +509,7 @@ impl ScenarioFile {
             description: String::new(),
             turns: None,
             first: None,
+            recon_first: None,
             time_of_day: TimeOfDay::Day,
             fair_fight: false,
             rules: RuleSwitches::default(),
@@ -520,6 +535,7 @@ impl ScenarioFile {
                 "terrain" => f.terrain = r.take(value),
                 "turns" => f.turns = r.take(value),
                 "first" => f.first = r.take(value),
+                "recon_first" => f.recon_first = r.take(value),
                 "time_of_day" => f.time_of_day = r.take(value).unwrap_or_default(),
                 "fair_fight" => f.fair_fight = r.take(value).unwrap_or_default(),
                 "rules" => f.rules = r.take(value).unwrap_or_default(),
@@ -626,6 +642,11 @@ impl ScenarioFile {
             }
         };
 
+        let recon_first = match &self.recon_first {
+            Some(f) => v.side(&side_ids, f).unwrap_or(first),
+            None => first,
+        };
+
         // Formations.
         let mut formation_ids: HashMap<String, FormationId> = HashMap::new();
         for (i, f) in self.formations.iter().enumerate() {
@@ -726,7 +747,9 @@ impl ScenarioFile {
                     weakened: u.weakened,
                     disorganized: u.disorganized,
                     pinned: u.pinned,
-                    gone_to_ground: u.gone_to_ground,
+                    // R15.2: recon units start gone to ground (cautious movement).
+                    gone_to_ground: u.gone_to_ground
+                        || typ.is_some_and(|t| t.recon && !u.dismounted && u.aboard.is_none()),
                     dismounted: u.dismounted,
                     ..UnitState::default()
                 },
@@ -968,6 +991,7 @@ impl ScenarioFile {
             sides,
             first,
             turns,
+            recon_first,
             time_of_day: self.time_of_day,
             fair_fight: self.fair_fight,
             rules: self.rules,
@@ -1201,10 +1225,16 @@ impl Validator {
         let o = so.get_ref();
         let what = format!("order for `{}`", o.unit.get_ref());
         let turn = *o.turn.get_ref();
-        if turn == 0 || turn > turns {
+        if turn > turns {
             self.at(
                 o.turn.span(),
-                format!("{what}: turn {turn} is outside 1..={turns}"),
+                format!("{what}: turn {turn} is outside 0..={turns}"),
+            );
+        }
+        if turn == 0 && o.move_.is_none() {
+            self.at(
+                o.turn.span(),
+                format!("{what}: turn 0 is recon deployment (R15.4): only `move` orders"),
             );
         }
         let unit = unit_ids.get(o.unit.get_ref()).copied();
@@ -1228,6 +1258,8 @@ impl Validator {
             o.bombard.is_some(),
             o.smoke.is_some(),
             o.air_strike.is_some(),
+            o.place.is_some(),
+            o.remount,
         ]
         .iter()
         .filter(|&&b| b)
@@ -1236,7 +1268,7 @@ impl Validator {
             self.at(
                 so.span(),
                 format!(
-                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `mount`, `dismount`, `melee`, `lead`, `break_off_to`, `bombard`, `smoke`, `air_strike`"
+                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `mount`, `dismount`, `melee`, `lead`, `break_off_to`, `bombard`, `smoke`, `air_strike`, `place`, `remount`"
                 ),
             );
             return None;
@@ -1340,6 +1372,12 @@ impl Validator {
             OrderAction::AirStrike {
                 hex: self.hex(h, map, &what)?,
             }
+        } else if let Some(h) = &o.place {
+            OrderAction::Place {
+                hex: self.hex(h, map, &what)?,
+            }
+        } else if o.remount {
+            OrderAction::Remount
         } else {
             OrderAction::Hold
         };

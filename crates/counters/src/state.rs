@@ -30,9 +30,15 @@ impl<'a> Rules<'a> {
         &self.scenario.map
     }
 
-    /// The type of a unit.
+    /// The type of a unit: for dismounted motorcycle recon, its riders' infantry type
+    /// (R15.7, R15.8).
     #[must_use]
     pub fn typ(&self, unit: &Unit) -> &'a UnitType {
+        if unit.state.dismounted
+            && let Some(riders) = self.catalog.dismounted(unit.type_id)
+        {
+            return self.catalog.get(riders);
+        }
         self.catalog.get(unit.type_id)
     }
 }
@@ -74,6 +80,8 @@ pub struct State {
     pub sorties_flown: [u8; 2],
     /// Whether the active side has struck from the air this turn (R14.4).
     pub air_struck: bool,
+    /// Whether the active side has fired this phase: eyes and ears come first (R4.2, R15.6).
+    pub fire_begun: bool,
 }
 
 impl Clone for State {
@@ -96,6 +104,7 @@ impl Clone for State {
             air_op: self.air_op,
             sorties_flown: self.sorties_flown,
             air_struck: self.air_struck,
+            fire_begun: self.fire_begun,
         }
     }
 
@@ -119,6 +128,7 @@ impl Clone for State {
         self.air_op = other.air_op;
         self.sorties_flown = other.sorties_flown;
         self.air_struck = other.air_struck;
+        self.fire_begun = other.fire_begun;
     }
 }
 
@@ -145,7 +155,20 @@ impl State {
             air_op: [false; 2],
             sorties_flown: [0; 2],
             air_struck: false,
+            fire_begun: false,
         }
+    }
+
+    /// R15.2: a recon unit stays gone to ground unless it moved at the double, fired,
+    /// assaulted, or carries non-recon passengers this turn.
+    #[must_use]
+    pub fn cautious(&self, rules: &Rules<'_>, unit: UnitId) -> bool {
+        let u = self.unit(unit);
+        rules.typ(u).recon
+            && !u.state.moved_double
+            && !u.state.fired
+            && !u.state.assaulted
+            && self.passengers(unit).all(|p| rules.typ(p).recon)
     }
 
     /// Whether smoke lies on a hex (R14.3).
@@ -231,6 +254,7 @@ impl State {
                 hex,
                 smoke,
             } => {
+                self.fire_begun = true;
                 let s = &mut self.units[unit.index()].state;
                 s.fired = true;
                 s.gone_to_ground = false;
@@ -245,6 +269,7 @@ impl State {
             }
             Event::AirStrike { side, .. } => {
                 self.air_struck = true;
+                self.fire_begun = true;
                 let f = &mut self.sorties_flown[side.index()];
                 *f = f.saturating_add(1);
             }
@@ -254,6 +279,11 @@ impl State {
             }
             Event::PhaseStarted { phase } => {
                 self.phase = *phase;
+                self.fire_begun = false;
+                for u in &mut self.units {
+                    u.state.revealed = false;
+                    u.state.disengaged = false;
+                }
                 if *phase == Phase::Fire {
                     self.hits_this_phase.iter_mut().for_each(|h| *h = 0);
                 }
@@ -289,12 +319,13 @@ impl State {
                 let s = &mut self.units[i].state;
                 s.moved = true;
                 s.moved_double |= *double;
-                s.gone_to_ground = false;
+                self.units[i].state.gone_to_ground = self.cautious(rules, *unit);
             }
             Event::BogCheck {
                 unit, bogged: true, ..
             } => self.units[unit.index()].state.bogged = true,
             Event::Fired { unit, target, roll } => {
+                self.fire_begun |= self.units[unit.index()].side == self.active;
                 let s = &mut self.units[unit.index()].state;
                 s.fired = true;
                 s.gone_to_ground = false;
@@ -388,6 +419,7 @@ impl State {
                     }
                     let s = &mut u.state;
                     s.fired_last_turn = s.fired;
+                    s.busy_last_turn = s.moved_double || s.fired || s.assaulted;
                     s.gone_to_ground = !s.moved && !s.fired && !s.assaulted;
                     *s = UnitState {
                         moved: false,
@@ -395,9 +427,26 @@ impl State {
                         fired: false,
                         assaulted: false,
                         spotted: false,
+                        observing: false,
+                        remounted: false,
+                        // R12.2: reorganising lasts to the end of the unit's next turn.
+                        reorganising: false,
                         ..*s
                     };
                     self.spent[i] = 0;
+                }
+                // R15.2: recon units that kept to cautious movement are gone to ground.
+                for i in 0..self.units.len() {
+                    if self.units[i].side == *side
+                        && self.units[i].alive()
+                        && rules.typ(&self.units[i]).recon
+                        && !self.units[i].state.busy_last_turn
+                        && self
+                            .passengers(self.units[i].id)
+                            .all(|p| rules.typ(p).recon)
+                    {
+                        self.units[i].state.gone_to_ground = true;
+                    }
                 }
             }
             Event::Joined { unit, hex } | Event::Consolidated { unit, to: hex } => {
@@ -416,6 +465,56 @@ impl State {
             Event::Captured { unit } => self.units[unit.index()].location = Location::Destroyed,
             Event::Recovered { unit } => self.units[unit.index()].state.disorganized = false,
             Event::BattleEnded { outcome } => self.outcome = Some((**outcome).clone()),
+            Event::AmbushPlaced { unit, hex } => {
+                self.units[unit.index()].location = Location::Map(*hex);
+            }
+            Event::ReconDeployment { side } => {
+                self.active = *side;
+                self.phase = Phase::Deployment;
+            }
+            Event::DeploymentEnded => {
+                self.phase = Phase::Start;
+                self.spent.iter_mut().for_each(|s| *s = 0);
+                for u in &mut self.units {
+                    u.state.moved = false;
+                    u.state.moved_double = false;
+                }
+            }
+            Event::DisengageTest { unit, .. } => self.units[unit.index()].state.disengaged = true,
+            Event::Disengaged { unit, path } => {
+                let u = &mut self.units[unit.index()];
+                if let Some(&end) = path.last() {
+                    u.location = Location::Map(end);
+                }
+                u.state.reorganising = true;
+            }
+            Event::EyesAndEars {
+                unit,
+                target,
+                passed,
+                ..
+            } => {
+                self.units[unit.index()].state.observing = true;
+                if *passed {
+                    let t = &mut self.units[target.index()].state;
+                    t.gone_to_ground = false;
+                    t.revealed = true;
+                }
+            }
+            Event::RidersDismounted { unit, .. } => {
+                let s = &mut self.units[unit.index()].state;
+                s.dismounted = true;
+                s.moved = true;
+                s.bogged = false;
+                s.gone_to_ground = false;
+            }
+            Event::Remounted { unit } => {
+                let s = &mut self.units[unit.index()].state;
+                s.dismounted = false;
+                s.moved = true;
+                s.remounted = true;
+                self.units[unit.index()].state.gone_to_ground = self.cautious(rules, *unit);
+            }
             Event::MoraleTest { .. }
             | Event::RallyTest { .. }
             | Event::BogCheck { .. }
@@ -431,6 +530,12 @@ impl State {
             | Event::Counterattack { .. }
             | Event::MeleeEnded { .. }
             | Event::NotSeen { .. } => {}
+            // R15.5: the firer's dice were rolled or lost: it has fired.
+            Event::ShotsLost { unit, .. } => {
+                let s = &mut self.units[unit.index()].state;
+                s.fired = true;
+                s.gone_to_ground = false;
+            }
         }
     }
 }

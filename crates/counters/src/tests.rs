@@ -246,7 +246,7 @@ fn bad_references_are_reported_together() {
         "{m:?}"
     );
     assert!(
-        m.iter().any(|x| x.contains("turn 9 is outside 1..=3")),
+        m.iter().any(|x| x.contains("turn 9 is outside 0..=3")),
         "{m:?}"
     );
     assert!(

@@ -57,6 +57,16 @@ pub struct UnitState {
     pub fired_last_turn: bool,
     /// This turn: spotted for indirect fire (R14.2), so it may not fire.
     pub spotted: bool,
+    /// This turn: tried eyes and ears (R15.6), so it may not fire, assault or spot.
+    pub observing: bool,
+    /// This fire phase: revealed by eyes and ears, one easier to hit (R15.6).
+    pub revealed: bool,
+    /// This fire phase: tried to disengage (R15.5).
+    pub disengaged: bool,
+    /// Moved at the double, fired or assaulted in its side's previous turn (R15.5).
+    pub busy_last_turn: bool,
+    /// This turn: remounted its motorcycles, so it may not fire (R15.7).
+    pub remounted: bool,
 }
 
 /// One unit of the order of battle.

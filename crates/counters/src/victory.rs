@@ -97,7 +97,8 @@ pub fn attacker_holds_objective(state: &State, rules: &Rules<'_>) -> bool {
 #[must_use]
 pub fn attacker_holds(state: &State, rules: &Rules<'_>, hex: hexmap::Hex) -> bool {
     let attacker = rules.scenario.side_with(Role::Attacker);
-    state.occupied_by(hex, attacker)
+    // R15.5: a reorganising unit does not hold an objective.
+    state.units_in(hex, attacker).any(|u| !u.state.reorganising)
         && !state.occupied_by(hex, attacker.other())
         && !state.adjacent_to(rules, hex, attacker.other())
 }
