@@ -677,3 +677,35 @@ fn show_after_marks_the_smoke_of_the_same_game() {
     let bad = hexwar(&["show", "scenarios/dawn_assault.toml", "--after", "0"]);
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
 }
+
+/// The bundled night recon scenario exercises every R15 rule in its default run (seed 1):
+/// recon deployment, ambushes, disengage, eyes and ears, motorcycles dismounting and
+/// remounting, and the night's visibility rolls.
+#[test]
+fn the_night_recon_default_run_exercises_every_recon_rule() {
+    let out = hexwar(&["run", "scenarios/night_recon.toml", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let events: Vec<String> = stdout(&out)
+        .lines()
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            Some(v["event"].as_str()?.to_owned())
+        })
+        .collect();
+    for wanted in [
+        "ReconDeployment",
+        "DeploymentEnded",
+        "AmbushPlaced",
+        "DisengageTest",
+        "Disengaged",
+        "EyesAndEars",
+        "RidersDismounted",
+        "Remounted",
+        "Visibility",
+    ] {
+        assert!(
+            events.iter().any(|e| e == wanted),
+            "no {wanted} in the default run of night_recon"
+        );
+    }
+}

@@ -93,6 +93,8 @@ struct Cmd {
     dismount_riders: Option<String>,
     /// Riders remount (R15.7).
     remount: Option<String>,
+    /// Switch to this phase (`movement`, `fire`), alone or after `next`.
+    phase: Option<String>,
     /// End the active side's player turn and start this side's (the next game turn when it
     /// moves first), then go on in the case's phase.
     next: Option<String>,
@@ -113,6 +115,8 @@ struct Expect {
     pinned: Option<bool>,
     bogged: Option<bool>,
     gone_to_ground: Option<bool>,
+    dismounted: Option<bool>,
+    reorganising: Option<bool>,
     /// The transport it rides (R16), or `""` for none.
     aboard: Option<String>,
 }
@@ -503,6 +507,12 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         };
     }
     let case_phase = state.phase;
+    let phase_named = |p: &str| match p {
+        "movement" => Ok(Phase::Movement),
+        "fire" => Ok(Phase::Fire),
+        "start" => Ok(Phase::Start),
+        other => Err(format!("unknown phase `{other}`")),
+    };
     for c in &case.commands {
         if let Some(next) = &c.next {
             let side = side_of(next)?;
@@ -512,6 +522,13 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 .map_err(|e| e.to_string())?;
             log.extend(events.iter().filter_map(|e| line(&state, e)));
             state.phase = case_phase;
+        }
+        if let Some(p) = &c.phase {
+            // Entering a phase clears the phase's marks, as the turn engine does.
+            let phase = phase_named(p)?;
+            state.apply(&rules, &Event::PhaseStarted { phase });
+        }
+        if c.next.is_some() || c.phase.is_some() {
             continue;
         }
         let command = if let Some(u) = &c.move_ {
@@ -661,6 +678,8 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         check("pinned", e.pinned, u.state.pinned)?;
         check("bogged", e.bogged, u.state.bogged)?;
         check("gone_to_ground", e.gone_to_ground, u.state.gone_to_ground)?;
+        check("dismounted", e.dismounted, u.state.dismounted)?;
+        check("reorganising", e.reorganising, u.state.reorganising)?;
         if let Some(want) = &e.aboard {
             let got = match u.location {
                 Location::Aboard(t) => state.unit(t).name.clone(),

@@ -543,9 +543,13 @@ pub(crate) fn deploy(x: &mut Exec<'_, '_>, side: Side, unit: UnitId) -> Result<(
 
 /// R15.3: where to place units held in ambush. The doctrine AI waits until a legal hex of the
 /// zone lets the unit fire on enemy units, then takes the hex where its fire is expected to hurt
-/// most; the passive and random AIs place each unit in the first legal hex at the first chance.
+/// most; the random AI places each unit in the first legal hex at the first chance; the passive
+/// AI places none (orders may).
 pub(crate) fn ambushes(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
     let rules = x.rules;
+    if rules.scenario.sides[side.index()].ai == AiKind::Passive {
+        return Ok(());
+    }
     let waiting: Vec<(UnitId, Vec<Hex>)> = x
         .state
         .units

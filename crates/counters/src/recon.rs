@@ -34,16 +34,32 @@ fn enemies<'s>(state: &'s State, side: Side) -> impl Iterator<Item = (UnitId, He
 /// terrain, more than 4 hexes from every enemy unit.
 #[must_use]
 pub fn ambush_hex_allowed(state: &State, rules: &Rules<'_>, side: Side, hex: Hex) -> bool {
+    ambush_hex_problem(state, rules, side, hex).is_none()
+}
+
+/// Why R15.3 forbids placing an ambush of `side` in `hex`, if it does.
+fn ambush_hex_problem(
+    state: &State,
+    rules: &Rules<'_>,
+    side: Side,
+    hex: Hex,
+) -> Option<&'static str> {
     let hidden = concealed_by_terrain(rules, hex);
-    enemies(state, side).all(|(e, at)| {
+    let mut problem = None;
+    for (e, at) in enemies(state, side) {
         let u = state.unit(e);
         let t = rules.typ(u);
         let d = at.unsigned_distance_to(hex);
         let blind =
             u.state.bogged || u.state.moved_double || (t.is_vehicle() && u.state.disorganized);
-        let recon_ok = !t.recon || blind || d >= 2 || !state.sees(rules, at, hex);
-        recon_ok && (hidden || d > 4)
-    })
+        if t.recon && !blind && d < 2 && state.sees(rules, at, hex) {
+            return Some("within 2 hexes of an enemy recon unit that sees the hex");
+        }
+        if !hidden && d <= 4 {
+            problem = Some("within 4 hexes of an enemy unit, and not concealed by terrain");
+        }
+    }
+    problem
 }
 
 /// R15.3: placing a unit held in ambush.
@@ -85,13 +101,9 @@ pub(crate) fn check_place(
     if !rules.typ(u).is_hq() && stack_count(&state.units, rules.catalog, u.side, hex) >= limit {
         return Err(RuleError::Stacking(label(hex)));
     }
-    if ambush_hex_allowed(state, rules, u.side, hex) {
-        Ok(())
-    } else {
-        Err(RuleError::CannotPlace(
-            "too close to the enemy: within 2 hexes of enemy recon that sees it, or within 4 of \
-             any enemy unit outside concealing terrain",
-        ))
+    match ambush_hex_problem(state, rules, u.side, hex) {
+        None => Ok(()),
+        Some(why) => Err(RuleError::CannotPlace(why)),
     }
 }
 

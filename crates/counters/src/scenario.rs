@@ -760,6 +760,19 @@ impl ScenarioFile {
             .units
             .iter()
             .all(|u| catalog.id(u.get_ref().type_.get_ref()).is_some());
+        // R15.2: a recon transport that starts with non-recon passengers is not gone to ground
+        // (unless the file says so).
+        if types_known {
+            for i in 0..units.len() {
+                if let Location::Aboard(t) = units[i].location
+                    && !catalog.get(units[i].type_id).recon
+                    && let Some(tr) = units.get_mut(t.index())
+                    && !self.units[t.index()].get_ref().gone_to_ground
+                {
+                    tr.state.gone_to_ground = false;
+                }
+            }
+        }
 
         // Formation HQs.
         let mut formations = Vec::new();
