@@ -709,3 +709,45 @@ fn the_night_recon_default_run_exercises_every_recon_rule() {
         );
     }
 }
+
+/// `--ai SIDE=doctrine:THRESHOLD` sets the doctrine AI's assault threshold: a lower one assaults
+/// more often. Bad thresholds and thresholds for other AIs are bad input (exit 2).
+#[test]
+fn the_assault_threshold_is_a_parameter_of_the_doctrine_ai() {
+    let assaults = |spec: &str| -> usize {
+        (1..=6)
+            .map(|seed| {
+                let seed = seed.to_string();
+                let out = hexwar(&[
+                    "run",
+                    "scenarios/dawn_assault.toml",
+                    "--seed",
+                    &seed,
+                    "--json",
+                    "--ai",
+                    spec,
+                ]);
+                assert!(out.status.success(), "{}", stderr(&out));
+                stdout(&out)
+                    .lines()
+                    .filter(|l| l.contains("\"event\":\"AssaultDeclared\""))
+                    .count()
+            })
+            .sum()
+    };
+    let bold = assaults("soviet=doctrine:0.2");
+    let careful = assaults("soviet=doctrine:0.95");
+    assert!(
+        bold > careful,
+        "threshold 0.2 gave {bold} assaults, 0.95 gave {careful}"
+    );
+    for (spec, says) in [
+        ("soviet=doctrine:1.5", "strictly between 0 and 1"),
+        ("soviet=doctrine:x", "is not a number"),
+        ("nato=random:0.5", "only the doctrine AI"),
+    ] {
+        let out = hexwar(&["run", "scenarios/dawn_assault.toml", "--ai", spec]);
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        assert!(stderr(&out).contains(says), "{spec}: {}", stderr(&out));
+    }
+}

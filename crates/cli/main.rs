@@ -79,8 +79,9 @@ enum Command {
         /// Override the scenario's `counterattacks` rule (R11).
         #[arg(long, value_parser = ["on", "off"])]
         counterattacks: Option<String>,
-        /// The AI of a side: SIDE=doctrine|passive|random (repeatable).
-        #[arg(long, value_name = "SIDE=KIND")]
+        /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
+        /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
+        #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
         ai: Vec<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
@@ -150,8 +151,9 @@ enum Command {
         /// Override the scenario's `counterattacks` rule (R11).
         #[arg(long, value_parser = ["on", "off"])]
         counterattacks: Option<String>,
-        /// The AI of a side: SIDE=doctrine|passive|random (repeatable).
-        #[arg(long, value_name = "SIDE=KIND")]
+        /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
+        /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
+        #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
         ai: Vec<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
@@ -205,8 +207,9 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
-        /// The AI of a side: SIDE=doctrine|passive|random (repeatable).
-        #[arg(long, value_name = "SIDE=KIND")]
+        /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
+        /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
+        #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
         ai: Vec<String>,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]

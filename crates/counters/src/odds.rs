@@ -287,6 +287,7 @@ pub fn matchup(
         motivation: 4,
         senior_hq: None,
         ai: crate::scenario::AiKind::Doctrine,
+        assault_threshold: crate::scenario::DEFAULT_ASSAULT_THRESHOLD,
         air_sorties: None,
         air_observation_post: false,
     };

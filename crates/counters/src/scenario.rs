@@ -77,6 +77,9 @@ pub struct SideInfo {
     pub senior_hq: Option<UnitId>,
     /// The AI that plays units without orders.
     pub ai: AiKind,
+    /// The doctrine AI assaults and overruns when it wins with more than this probability,
+    /// in thousandths (default 500: better than even).
+    pub assault_threshold: u16,
     /// Air sorties for the battle (R14.4).
     pub air_sorties: Option<AirSorties>,
     /// An air observation post arrives on the side's first daytime turn (R13.4, R14.5).
@@ -108,6 +111,40 @@ pub enum AiKind {
     Passive,
     /// Picks among legal moves, assaults and targets at random, with its own generator.
     Random,
+}
+
+/// The default assault threshold of the doctrine AI, in thousandths.
+pub const DEFAULT_ASSAULT_THRESHOLD: u16 = 500;
+
+impl SideInfo {
+    /// The doctrine AI's assault threshold as a probability.
+    #[must_use]
+    pub fn assault_threshold(&self) -> f64 {
+        f64::from(self.assault_threshold) / 1000.0
+    }
+}
+
+/// Parses an assault threshold (`0.65`): a probability strictly between 0 and 1, kept in
+/// thousandths.
+///
+/// # Errors
+/// A message saying what is wrong.
+pub fn parse_threshold(text: &str) -> Result<u16, String> {
+    let p: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("assault threshold `{text}` is not a number"))?;
+    threshold_from(p)
+}
+
+fn threshold_from(p: f64) -> Result<u16, String> {
+    if p > 0.0 && p < 1.0 {
+        Ok((p * 1000.0).round() as u16)
+    } else {
+        Err(format!(
+            "assault threshold {p} must lie strictly between 0 and 1"
+        ))
+    }
 }
 
 impl AiKind {
@@ -378,6 +415,7 @@ struct RawSide {
     senior_hq: Option<Spanned<String>>,
     #[serde(default)]
     ai: AiKind,
+    assault_threshold: Option<Spanned<f64>>,
     air_sorties: Option<Spanned<AirSorties>>,
     #[serde(default)]
     air_observation_post: bool,
@@ -615,6 +653,11 @@ impl ScenarioFile {
             let m = &s.get_ref().motivation;
             if !(3..=5).contains(m.get_ref()) {
                 v.at(m.span(), "side motivation must be 3, 4 or 5");
+            }
+            if let Some(t) = &s.get_ref().assault_threshold
+                && let Err(e) = threshold_from(*t.get_ref())
+            {
+                v.at(t.span(), e);
             }
             if let Some(a) = &s.get_ref().air_sorties
                 && !(1..=12).contains(&a.get_ref().dice)
@@ -962,6 +1005,11 @@ impl ScenarioFile {
                 motivation: *s.motivation.get_ref(),
                 senior_hq,
                 ai: s.ai,
+                assault_threshold: s
+                    .assault_threshold
+                    .as_ref()
+                    .and_then(|t| threshold_from(*t.get_ref()).ok())
+                    .unwrap_or(DEFAULT_ASSAULT_THRESHOLD),
                 air_sorties: s.air_sorties.as_ref().map(|a| *a.get_ref()),
                 air_observation_post: s.air_observation_post,
             });

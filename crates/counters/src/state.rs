@@ -177,10 +177,12 @@ impl State {
         self.smoke.iter().any(|&(h, _)| h == hex)
     }
 
-    /// Whether `a` sees `b`: R1.3 line of sight, with smoke blocking (R14.3).
+    /// Whether `a` sees `b`: R1.3 line of sight, with smoke blocking (R14.3). The terrain's
+    /// answer is cached by the map; smoke can only block more.
     #[must_use]
     pub fn sees(&self, rules: &Rules<'_>, a: Hex, b: Hex) -> bool {
-        rules.map().sees(a, b, |h| self.smoke_at(h))
+        rules.map().sees_terrain(a, b)
+            && (self.smoke.is_empty() || rules.map().sees(a, b, |h| self.smoke_at(h)))
     }
 
     /// A unit.

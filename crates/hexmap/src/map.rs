@@ -1,5 +1,7 @@
 //! R1.1, R1.4: the map rectangle, its terrain, and the petgraph graph of neighbouring hexes.
 
+use std::sync::OnceLock;
+
 use hexx::Hex;
 use petgraph::graph::{NodeIndex, UnGraph};
 
@@ -28,6 +30,10 @@ pub struct Map {
     rows: u16,
     terrain: Vec<TerrainId>,
     graph: UnGraph<Hex, ()>,
+    /// Line of sight over the terrain alone, one row of bits per viewing hex, each computed the
+    /// first time it is asked for (R1.3). Thread-safe, so a map shared by a batch's workers
+    /// fills it once for all of them.
+    los: Vec<OnceLock<Box<[u64]>>>,
 }
 
 impl Map {
@@ -47,6 +53,7 @@ impl Map {
             rows,
             terrain: vec![fill; len],
             graph,
+            los: (0..len).map(|_| OnceLock::new()).collect(),
         };
         for i in 0..len {
             let hex = map.graph[NodeIndex::new(i)];
@@ -153,6 +160,8 @@ impl Map {
         match self.index(hex) {
             Some(i) => {
                 self.terrain[i] = id;
+                // The terrain changed: forget the line of sight worked out so far.
+                self.los.iter_mut().for_each(|row| *row = OnceLock::new());
                 true
             }
             None => false,
@@ -177,6 +186,25 @@ impl Map {
             };
             (t.blocks_los || smoke(h)) && !(ea > t.elevation && eb > t.elevation)
         })
+    }
+
+    /// Line of sight over the terrain alone (no smoke), as [`Map::sees`] computes it, remembered
+    /// per viewing hex. `false` if either hex is off the map.
+    #[must_use]
+    pub fn sees_terrain(&self, a: Hex, b: Hex) -> bool {
+        let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
+            return false;
+        };
+        let row = self.los[i].get_or_init(|| {
+            let mut bits = vec![0u64; self.len().div_ceil(64)];
+            for k in 0..self.len() {
+                if self.sees(a, self.hex_at(k), |_| false) {
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+            bits.into_boxed_slice()
+        });
+        row[j / 64] & (1 << (j % 64)) != 0
     }
 
     pub(crate) fn node(&self, hex: Hex) -> Option<NodeIndex> {

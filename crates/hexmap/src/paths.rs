@@ -4,10 +4,38 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use hexx::Hex;
+use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 
 use crate::label::Label;
 use crate::map::Map;
+
+/// A* scores of a node: estimated total, estimate to the goal, cost so far.
+type Score = (u64, u64, u64);
+
+/// An entry of the A* open list, smallest score first; the node takes no part in the order,
+/// as in petgraph's `MinScored`, so that ties pop in the same order.
+struct Open(Score, NodeIndex);
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.cmp(&self.0)
+    }
+}
 
 /// How far a search may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,8 +152,13 @@ impl Map {
         self.search(start, budget, cost)
     }
 
-    /// The cheapest path from `start` to `goal` under `cost`, with no budget (A* on the graph).
-    /// Returns the total cost and the hexes entered, ending with `goal`.
+    /// The cheapest path from `start` to `goal` under `cost`, with no budget (A* on the graph,
+    /// the hex distance as heuristic). Returns the total cost and the hexes entered, ending with
+    /// `goal`.
+    ///
+    /// It is petgraph's `astar` step for step (the same open list, scores and tie-breaking, so
+    /// the same path among equal ones), with per-node arrays in place of its hash maps: the AI
+    /// runs it for every unit it moves.
     ///
     /// Step costs must be at least 1 (the heuristic is the hex distance).
     #[must_use]
@@ -138,17 +171,47 @@ impl Map {
         const BLOCKED: u64 = u64::MAX / 4;
         let (s, g) = (self.node(start)?, self.node(goal)?);
         let graph = self.graph();
-        let (total, nodes) = petgraph::algo::astar(
-            graph,
-            s,
-            |n| n == g,
-            |e| cost(graph[e.source()], graph[e.target()]).map_or(BLOCKED, u64::from),
-            |n| u64::from(graph[n].unsigned_distance_to(goal)),
-        )?;
+        let estimate = |n: NodeIndex| u64::from(graph[n].unsigned_distance_to(goal));
+        // Per node: (f, h, g) once scored, and the predecessor on the best path found.
+        let mut scores: Vec<Option<Score>> = vec![None; self.len()];
+        let mut prev: Vec<Option<NodeIndex>> = vec![None; self.len()];
+        let mut open = BinaryHeap::new();
+        let h = estimate(s);
+        scores[s.index()] = Some((h, h, 0));
+        open.push(Open((h, h, 0), s));
+        while let Some(Open((f, h, spent), node)) = open.pop() {
+            if node == g {
+                break;
+            }
+            match scores[node.index()] {
+                Some((_, _, old)) if old < spent => continue,
+                _ => scores[node.index()] = Some((f, h, spent)),
+            }
+            for edge in graph.edges(node) {
+                let next = edge.target();
+                let step = cost(graph[edge.source()], graph[next]).map_or(BLOCKED, u64::from);
+                let next_g = spent.saturating_add(step);
+                if scores[next.index()].is_some_and(|(_, _, old)| next_g >= old) {
+                    continue;
+                }
+                let next_h = estimate(next);
+                let score = (next_g.saturating_add(next_h), next_h, next_g);
+                scores[next.index()] = Some(score);
+                prev[next.index()] = Some(node);
+                open.push(Open(score, next));
+            }
+        }
+        let (_, _, total) = scores[g.index()]?;
         if total >= BLOCKED {
             return None;
         }
-        let path = nodes.into_iter().skip(1).map(|n| graph[n]).collect();
+        let mut path = Vec::new();
+        let mut at = g;
+        while at != s {
+            path.push(graph[at]);
+            at = prev[at.index()]?;
+        }
+        path.reverse();
         Some((u32::try_from(total).ok()?, path))
     }
 
