@@ -2,7 +2,8 @@
 //! loop rolling the same number of dice for comparison, and one whole game of the largest
 //! bundled scenario with the default AI.
 //!
-//! Run with `cargo bench -p counters`; the assault per second figure is 1 / (time per iteration).
+//! Run with `cargo bench -p counters`; criterion prints the time per iteration and, as
+//! `thrpt`, assault resolutions or games per second on one core.
 
 use std::hint::black_box;
 
@@ -10,7 +11,7 @@ use counters::{
     Combatant, Command, Dice, GameRng, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, ScenarioFile,
     UnitId, UnitState, bundled, execute_into, matchup, matchup_state, play,
 };
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn assault(c: &mut Criterion) {
     let catalog = bundled::catalog();
@@ -50,6 +51,8 @@ fn assault(c: &mut Criterion) {
         hex: MATCHUP_DEFENDERS.to_hex(),
     };
     let mut group = c.benchmark_group("assault");
+    // Reported as resolutions per second too.
+    group.throughput(Throughput::Elements(1));
     let mut rng = GameRng::seed_from_u64(1);
     let mut state = start.clone();
     let mut events = Vec::new();
@@ -95,13 +98,17 @@ fn whole_game(c: &mut Criterion) {
         .unwrap();
     let rules = Rules::new(&scenario, &catalog);
     let mut seed = 0;
-    c.bench_function("game/dawn_assault", |b| {
+    let mut group = c.benchmark_group("game");
+    // Reported as games per second on one core too.
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("dawn_assault", |b| {
         b.iter(|| {
             seed += 1;
             let mut rng = GameRng::for_game(7, seed);
             black_box(play(&rules, &mut rng).unwrap())
         });
     });
+    group.finish();
 }
 
 criterion_group!(benches, assault, whole_game);
