@@ -206,24 +206,11 @@ pub fn render(s: &Summary) -> String {
         } else {
             ("dusk", "night")
         };
-        let mut acc = 0;
-        let cells: Vec<String> = s
-            .time_changed_in_turn
-            .iter()
-            .map(|(t, k)| {
-                acc += k;
-                format!("T{t} {}", pct(acc as f64 / n))
-            })
-            .collect();
         let _ = writeln!(
             out,
             "\n{what} (R13.3): {by} had come by turn (share of games, cumulative; games that ended \
              first count as not yet):\n  {}",
-            if cells.is_empty() {
-                "never".to_owned()
-            } else {
-                cells.join("  ")
-            }
+            cumulative(&s.time_changed_in_turn, n)
         );
     }
     if !s.objectives.is_empty() {
@@ -232,28 +219,32 @@ pub fn render(s: &Summary) -> String {
             "\nattacker holds the objective by the end of turn (share of games, cumulative):"
         );
         for o in &s.objectives {
-            let mut acc = 0;
-            let cells: Vec<String> = o
-                .first_held_in_turn
-                .iter()
-                .map(|(t, k)| {
-                    acc += k;
-                    format!("T{t} {}", pct(acc as f64 / n))
-                })
-                .collect();
             let _ = writeln!(
                 out,
                 "  {}: {}",
                 o.name,
-                if cells.is_empty() {
-                    "never".to_owned()
-                } else {
-                    cells.join("  ")
-                }
+                cumulative(&o.first_held_in_turn, n)
             );
         }
     }
     out
+}
+
+/// Games per turn as a cumulative share of `n` games (`T3 32.3%  T4 90.9%`), or `never`.
+fn cumulative(by_turn: &std::collections::BTreeMap<u32, u64>, n: f64) -> String {
+    let mut acc = 0;
+    let cells: Vec<String> = by_turn
+        .iter()
+        .map(|(t, k)| {
+            acc += k;
+            format!("T{t} {:.1}%", acc as f64 / n * 100.0)
+        })
+        .collect();
+    if cells.is_empty() {
+        "never".to_owned()
+    } else {
+        cells.join("  ")
+    }
 }
 
 /// One CSV row per game.

@@ -94,14 +94,8 @@ pub fn save_number(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
 /// Fires a checked shot. At night the firer first rolls its visibility (R13.2); a target
 /// beyond it is not seen, and the unit has not fired.
 pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
-    if x.state.time.is_night() {
-        crate::time::visibility(x, unit)?;
-        if !crate::time::within_night_sight(x.state, unit, target) {
-            if let Some(hex) = x.state.hex_of(target) {
-                x.emit(Event::NotSeen { unit, hex });
-            }
-            return Ok(());
-        }
+    if !crate::time::sees_in_the_dark(x, unit, target)? {
+        return Ok(());
     }
     if crate::recon::fire_with_disengage(x, unit, target)? {
         return Ok(());

@@ -271,14 +271,8 @@ pub(crate) fn eyes_and_ears(
     unit: UnitId,
     target: UnitId,
 ) -> Result<(), OutOfDice> {
-    if x.state.time.is_night() {
-        crate::time::visibility(x, unit)?;
-        if !crate::time::within_night_sight(x.state, unit, target) {
-            if let Some(hex) = x.state.hex_of(target) {
-                x.emit(Event::NotSeen { unit, hex });
-            }
-            return Ok(());
-        }
+    if !crate::time::sees_in_the_dark(x, unit, target)? {
+        return Ok(());
     }
     let need = x.rules.typ(x.state.unit(unit)).skill;
     let die = x.d6()?;

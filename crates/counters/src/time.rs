@@ -84,6 +84,26 @@ pub(crate) fn visibility(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<u8, OutOf
     Ok(die)
 }
 
+/// R13.2: whether `viewer` sees `target` now: by day yes; at night it rolls its visibility (if
+/// not yet rolled this turn) and, when the target is beyond it, says so with a `NotSeen` event.
+pub(crate) fn sees_in_the_dark(
+    x: &mut Exec<'_, '_>,
+    viewer: UnitId,
+    target: UnitId,
+) -> Result<bool, OutOfDice> {
+    if !x.state.time.is_night() {
+        return Ok(true);
+    }
+    visibility(x, viewer)?;
+    if within_night_sight(x.state, viewer, target) {
+        return Ok(true);
+    }
+    if let Some(hex) = x.state.hex_of(target) {
+        x.emit(Event::NotSeen { unit: viewer, hex });
+    }
+    Ok(false)
+}
+
 /// R13.2: whether `viewer` may see `target` at night, as far as distance goes: within its
 /// visibility roll (or within 6, the most a die can show, before it has rolled), or at any
 /// distance if the target fired in its own last turn. Always true by day.
