@@ -144,7 +144,13 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
             .iter()
             .map(|&i| {
                 let u = &units[i];
-                let t = catalog.get(u.type_id);
+                // Dismounted motorcycle recon shows its riders' type (R15.8).
+                let t = catalog.get(
+                    catalog
+                        .dismounted(u.type_id)
+                        .filter(|_| u.state.dismounted)
+                        .unwrap_or(u.type_id),
+                );
                 let aboard: Vec<&str> = units
                     .iter()
                     .filter(|p| p.location == Location::Aboard(u.id))
