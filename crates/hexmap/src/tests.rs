@@ -290,6 +290,70 @@ proptest! {
         }
     }
 
+    /// The cached terrain LOS is the computed one, and setting terrain forgets the cache.
+    #[test]
+    fn cached_los_is_the_computed_los(cells in terrain_strategy(), again in terrain_strategy()) {
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for layout in [&cells, &again] {
+            for (i, c) in layout.iter().enumerate() {
+                let hex = m.hex_at(i);
+                m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+            }
+            let hexes: Vec<Hex> = m.hexes().collect();
+            for &a in &hexes {
+                for &b in &hexes {
+                    prop_assert_eq!(m.sees_terrain(a, b), m.sees(a, b, |_| false),
+                        "{} / {}", m.label(a), m.label(b));
+                }
+            }
+        }
+    }
+
+    /// `cheapest_path` is petgraph's A* step for step: the same cost and the same path, also
+    /// among equal-cost paths, on random terrain with some hexes forbidden.
+    #[test]
+    fn cheapest_path_is_petgraphs_astar(
+        cells in terrain_strategy(),
+        from in 0usize..100,
+        to in 0usize..100,
+        forbidden in proptest::collection::vec(0usize..100, 0..12),
+    ) {
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let (start, goal) = (m.hex_at(from), m.hex_at(to));
+        let cost = |_: Hex, h: Hex| {
+            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
+                None
+            } else {
+                m.enter_cost(MoveClass::Tracked, h)
+            }
+        };
+        let ours = m.cheapest_path(start, goal, cost);
+        let graph = m.graph();
+        let node = |h: Hex| petgraph::graph::NodeIndex::new(m.index(h).unwrap());
+        const BLOCKED: u64 = u64::MAX / 4;
+        let theirs = petgraph::algo::astar(
+            graph,
+            node(start),
+            |n| n == node(goal),
+            |e| {
+                use petgraph::visit::EdgeRef;
+                cost(graph[e.source()], graph[e.target()]).map_or(BLOCKED, u64::from)
+            },
+            |n| u64::from(graph[n].unsigned_distance_to(goal)),
+        )
+        .filter(|(total, _)| *total < BLOCKED)
+        .map(|(total, nodes)| {
+            (total as u32, nodes.into_iter().skip(1).map(|n| graph[n]).collect::<Vec<_>>())
+        });
+        prop_assert_eq!(ours, theirs);
+    }
+
     #[test]
     fn label_text_round_trips(col in 1u16..=99, row in 1u16..=99) {
         let l = Label::new(col, row);
