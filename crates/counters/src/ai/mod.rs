@@ -1,0 +1,130 @@
+//! R4.4: the AIs. They propose commands and keep those `check` accepts; they never draw from
+//! the game's dice (the random AI has its own generator, the doctrine AI uses exact odds).
+//! `passive` does nothing on its own; `random` picks among legal moves and targets; `doctrine`
+//! plays by the book: maneuver (`maneuver.rs`), fires (`fires.rs`) and recon (`scouting.rs`).
+
+mod fires;
+mod maneuver;
+mod scouting;
+
+pub(crate) use scouting::{ambushes, deploy};
+
+use fires::doctrine_fire;
+use maneuver::doctrine_movement;
+
+use crate::check::check;
+use crate::command::Command;
+use crate::dice::OutOfDice;
+use crate::exec::Exec;
+use crate::ids::{Side, UnitId};
+use crate::scenario::AiKind;
+use crate::state::State;
+use crate::unit::Location;
+
+/// The chance that one die meets `need` (R0.1: 6 always, 1 never).
+fn p(need: u8) -> f64 {
+    f64::from(7 - need.clamp(2, 6)) / 6.0
+}
+
+/// The side's units on the map, less those in `skip` (units with orders this turn).
+fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
+    state
+        .units
+        .iter()
+        .filter(|u| {
+            u.side == side && matches!(u.location, Location::Map(_)) && !skip.contains(&u.id)
+        })
+        .map(|u| u.id)
+        .collect()
+}
+
+/// Movement phase, by the side's AI.
+pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    match x.rules.scenario.sides[side.index()].ai {
+        AiKind::Passive => Ok(()),
+        AiKind::Random => random_movement(x, side, skip),
+        AiKind::Doctrine => doctrine_movement(x, side, skip),
+    }
+}
+
+/// Fire phase, by the side's AI.
+pub(crate) fn fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    match x.rules.scenario.sides[side.index()].ai {
+        AiKind::Passive => Ok(()),
+        AiKind::Random => random_fire(x, side, skip),
+        AiKind::Doctrine => doctrine_fire(x, side, skip),
+    }
+}
+
+/// Picks one of `n` options with the AI's own generator.
+fn pick(x: &mut Exec<'_, '_>, n: usize) -> Option<usize> {
+    if n == 0 {
+        return None;
+    }
+    crate::dice::pick_distinct(&mut x.ai_rng, n, 1)
+        .ok()?
+        .0
+        .first()
+        .copied()
+}
+
+/// The random AI: each unit assaults an adjacent enemy hex, moves one hex, or stays, at random
+/// among the legal choices.
+fn random_movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let map = x.rules.map();
+    for unit in own(x.state, side, skip) {
+        let Some(at) = x.state.hex_of(unit) else {
+            continue;
+        };
+        let mut options: Vec<Command> = vec![];
+        for n in map.neighbors(at) {
+            let c = if x.state.occupied_by(n, side.other()) {
+                Command::Assault {
+                    units: vec![unit],
+                    hex: n,
+                }
+            } else {
+                Command::Move {
+                    unit,
+                    path: vec![n],
+                    double: false,
+                }
+            };
+            if check(x.state, &x.rules, &c).is_ok() {
+                options.push(c);
+            }
+        }
+        let stay = options.len();
+        if let Some(i) = pick(x, stay + 1).filter(|&i| i < stay) {
+            x.command(&options[i])?.ok();
+        }
+    }
+    Ok(())
+}
+
+/// The random AI fires each unit at a random legal target, or not at all.
+fn random_fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    for unit in own(x.state, side, skip) {
+        let targets: Vec<UnitId> = x
+            .state
+            .units
+            .iter()
+            .filter(|t| t.side != side)
+            .map(|t| t.id)
+            .filter(|&t| check(x.state, &x.rules, &Command::Fire { unit, target: t }).is_ok())
+            .collect();
+        if let Some(i) = pick(x, targets.len() + 1).filter(|&i| i < targets.len()) {
+            x.command(&Command::Fire {
+                unit,
+                target: targets[i],
+            })?
+            .ok();
+        }
+    }
+    Ok(())
+}
+
+/// Expected unsaved hits of `dice` dice needing `need` on a unit saving on `save` (R6.2, R6.3).
+fn expected_hits(dice: u8, need: u8, save: u8) -> f64 {
+    f64::from(dice) * p(need) * (1.0 - p(save))
+}
