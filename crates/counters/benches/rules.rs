@@ -64,6 +64,13 @@ fn assault(c: &mut Criterion) {
             black_box(events.len())
         });
     });
+    // What restoring the position costs, included in the two figures above and below.
+    group.bench_function("restore_state", |b| {
+        b.iter(|| {
+            state.clone_from(&start);
+            black_box(state.units.len())
+        });
+    });
     // The whole assault with counterattacks and tank assault on (R9, R11).
     let mut rng = GameRng::seed_from_u64(1);
     group.bench_function("resolve_3v3_with_melee", |b| {
