@@ -62,9 +62,8 @@ pub use overrun::overrun_cost;
 pub use rally::in_command;
 pub use recon::ambush_hex_allowed;
 pub use scenario::{
-    AiKind, AirSorties, Arrival, DEFAULT_ASSAULT_THRESHOLD, Formation, MeleeChoice, Objective,
-    Order, OrderAction, Role, RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay,
-    parse_threshold,
+    AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
+    RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,
 };
 pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};

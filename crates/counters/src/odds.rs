@@ -287,7 +287,7 @@ pub fn matchup(
         motivation: 4,
         senior_hq: None,
         ai: crate::scenario::AiKind::Doctrine,
-        assault_threshold: crate::scenario::DEFAULT_ASSAULT_THRESHOLD,
+        assault_threshold: crate::scenario::default_assault_threshold(role),
         air_sorties: None,
         air_observation_post: false,
     };

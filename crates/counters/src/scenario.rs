@@ -78,7 +78,7 @@ pub struct SideInfo {
     /// The AI that plays units without orders.
     pub ai: AiKind,
     /// The doctrine AI assaults and overruns when it wins with more than this probability,
-    /// in thousandths (default 500: better than even).
+    /// in thousandths (default by role: see [`default_assault_threshold`]).
     pub assault_threshold: u16,
     /// Air sorties for the battle (R14.4).
     pub air_sorties: Option<AirSorties>,
@@ -113,8 +113,16 @@ pub enum AiKind {
     Random,
 }
 
-/// The default assault threshold of the doctrine AI, in thousandths.
-pub const DEFAULT_ASSAULT_THRESHOLD: u16 = 500;
+/// The default assault threshold of the doctrine AI, in thousandths, by role: the attacker
+/// assaults on better-than-even odds; the defender, which wins by holding on, only on good ones
+/// (a defender that assaulted on even odds lost the night recon 14 points more often).
+#[must_use]
+pub const fn default_assault_threshold(role: Role) -> u16 {
+    match role {
+        Role::Attacker => 500,
+        Role::Defender => 800,
+    }
+}
 
 impl SideInfo {
     /// The doctrine AI's assault threshold as a probability.
@@ -1009,7 +1017,7 @@ impl ScenarioFile {
                     .assault_threshold
                     .as_ref()
                     .and_then(|t| threshold_from(*t.get_ref()).ok())
-                    .unwrap_or(DEFAULT_ASSAULT_THRESHOLD),
+                    .unwrap_or(default_assault_threshold(s.role)),
                 air_sorties: s.air_sorties.as_ref().map(|a| *a.get_ref()),
                 air_observation_post: s.air_observation_post,
             });
