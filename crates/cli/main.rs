@@ -24,6 +24,28 @@ struct Cli {
     command: Command,
 }
 
+/// How games are played: the rule and AI overrides `run`, `batch` and `tune` share.
+#[derive(clap::Args)]
+struct PlayOptions {
+    /// Override the scenario's `counterattacks` rule (R11).
+    #[arg(long, value_parser = ["on", "off"])]
+    counterattacks: Option<String>,
+    /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
+    /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
+    #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
+    ai: Vec<String>,
+}
+
+impl PlayOptions {
+    /// Applies the overrides to a loaded scenario.
+    fn apply(&self, scenario: &mut counters::Scenario) -> Result<(), BadInput> {
+        if let Some(c) = &self.counterattacks {
+            scenario.rules.counterattacks = c == "on";
+        }
+        batch::override_ai(scenario, &self.ai)
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Validate scenario files and report every problem with file, line and column.
@@ -76,13 +98,8 @@ enum Command {
         /// JSON Lines: one event per line, the last line the result.
         #[arg(long)]
         json: bool,
-        /// Override the scenario's `counterattacks` rule (R11).
-        #[arg(long, value_parser = ["on", "off"])]
-        counterattacks: Option<String>,
-        /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
-        /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
-        #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
-        ai: Vec<String>,
+        #[command(flatten)]
+        play: PlayOptions,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -148,13 +165,8 @@ enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
-        /// Override the scenario's `counterattacks` rule (R11).
-        #[arg(long, value_parser = ["on", "off"])]
-        counterattacks: Option<String>,
-        /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
-        /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
-        #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
-        ai: Vec<String>,
+        #[command(flatten)]
+        play: PlayOptions,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -207,10 +219,8 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
-        /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
-        /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
-        #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
-        ai: Vec<String>,
+        #[command(flatten)]
+        play: PlayOptions,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -299,15 +309,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             turns,
             json,
-            counterattacks,
-            ai,
+            play,
             catalog,
         } => {
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
-            if let Some(c) = counterattacks {
-                loaded.scenario.rules.counterattacks = c == "on";
-            }
-            batch::override_ai(&mut loaded.scenario, &ai)?;
+            play.apply(&mut loaded.scenario)?;
             if let Some(t) = turns {
                 if t == 0 {
                     return Err(BadInput("--turns must be at least 1".to_owned()).into());
@@ -368,8 +374,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             csv,
             quiet,
-            counterattacks,
-            ai,
+            play,
             catalog,
         } => {
             if runs == 0 {
@@ -379,10 +384,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .as_deref()
                 .map_or(Ok(batch::Shard::ALL), batch::Shard::parse)?;
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
-            if let Some(c) = counterattacks {
-                loaded.scenario.rules.counterattacks = c == "on";
-            }
-            batch::override_ai(&mut loaded.scenario, &ai)?;
+            play.apply(&mut loaded.scenario)?;
             let opts = batch::Options {
                 runs,
                 seed,
@@ -440,7 +442,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             seed,
             threads,
             json,
-            ai,
+            play,
             catalog,
         } => {
             if runs == 0 {
@@ -450,7 +452,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
             }
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
-            batch::override_ai(&mut loaded.scenario, &ai)?;
+            play.apply(&mut loaded.scenario)?;
             let side_index = match &side {
                 None => loaded.scenario.attacker().index(),
                 Some(id) => loaded

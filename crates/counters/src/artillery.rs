@@ -32,10 +32,7 @@ fn within_night_spot(state: &State, spotter: UnitId, hex: Hex) -> bool {
     {
         return true;
     }
-    let seen = match state.visibility[spotter.index()] {
-        0 => 6,
-        v => u32::from(v),
-    };
+    let seen = crate::time::night_reach(state, spotter);
     state
         .hex_of(spotter)
         .is_some_and(|h| h.unsigned_distance_to(hex) <= seen)

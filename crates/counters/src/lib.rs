@@ -60,7 +60,6 @@ pub use odds::{
 };
 pub use overrun::overrun_cost;
 pub use rally::in_command;
-pub use recon::ambush_hex_allowed;
 pub use scenario::{
     AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
     RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,

@@ -28,16 +28,10 @@ fn enemies<'s>(state: &'s State, side: Side) -> impl Iterator<Item = (UnitId, He
         .filter_map(|u| u.hex().map(|h| (u.id, h)))
 }
 
-/// R15.3: whether a unit of `side` in ambush may be placed in `hex` now, as far as the enemy
-/// goes: at least 2 hexes from every enemy recon unit that would see it (bogged, disorganized
-/// vehicles and units that moved at the double do not count), and, unless the hex conceals by
-/// terrain, more than 4 hexes from every enemy unit.
-#[must_use]
-pub fn ambush_hex_allowed(state: &State, rules: &Rules<'_>, side: Side, hex: Hex) -> bool {
-    ambush_hex_problem(state, rules, side, hex).is_none()
-}
-
-/// Why R15.3 forbids placing an ambush of `side` in `hex`, if it does.
+/// R15.3: why an ambush of `side` may not be placed in `hex` now, if it may not: within 2 hexes
+/// of an enemy recon unit that would see it (bogged units, disorganized vehicles and units that
+/// moved at the double do not count), or, unless the hex conceals by terrain, within 4 hexes of
+/// any enemy unit.
 fn ambush_hex_problem(
     state: &State,
     rules: &Rules<'_>,

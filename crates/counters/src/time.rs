@@ -115,11 +115,16 @@ pub fn within_night_sight(state: &State, viewer: UnitId, target: UnitId) -> bool
     let (Some(a), Some(b)) = (state.hex_of(viewer), state.hex_of(target)) else {
         return false;
     };
-    let seen = match state.visibility[viewer.index()] {
+    a.unsigned_distance_to(b) <= night_reach(state, viewer)
+}
+
+/// R13.2: how far a unit sees at night: its visibility die this turn, or 6 (the most a die can
+/// show) before it has rolled.
+pub(crate) fn night_reach(state: &State, viewer: UnitId) -> u32 {
+    match state.visibility[viewer.index()] {
         0 => 6,
         v => u32::from(v),
-    };
-    a.unsigned_distance_to(b) <= seen
+    }
 }
 
 /// The start of each player turn of a game, in order: `(turn, side)`.
