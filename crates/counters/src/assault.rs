@@ -8,7 +8,7 @@ use crate::catalog::UnitClass;
 use crate::dice::OutOfDice;
 use crate::event::{AssaultOutcome, Event, Units};
 use crate::exec::Exec;
-use crate::hits::{apply_hit_list, share};
+use crate::hits::{apply_hit_list, dealing_order, destroy_with, share, sort_hits};
 use crate::ids::UnitId;
 use crate::state::{Rules, State};
 
@@ -130,7 +130,8 @@ pub fn plan_side(
         });
     }
     // R8.1: each HQ adds its leadership to the unit its orders name, else where a die counts
-    // most (lowest hit number, then the first listed).
+    // most: the lowest hit number, then the best tank assault rating, then by type and state
+    // (never by the order the units were listed in).
     for hq in hqs {
         let u = state.unit(hq);
         let bonus = rules.typ(u).leadership_value(u.state.weakened);
@@ -148,7 +149,16 @@ pub fn plan_side(
                 .rolls
                 .iter()
                 .enumerate()
-                .min_by_key(|(_, r)| r.need)
+                .min_by_key(|(_, r)| {
+                    let u = state.unit(r.unit);
+                    (
+                        r.need,
+                        std::cmp::Reverse(r.tank_assault),
+                        u.type_id,
+                        u.state.weakened,
+                        u.id,
+                    )
+                })
                 .map(|(i, _)| i),
         };
         if let Some(i) = target {
@@ -221,12 +231,15 @@ pub(crate) fn strike(
         on_strikers: sources[1].len() as u8,
         hit: Units::new(),
     };
+    let [on_struck, on_strikers] = &mut sources;
     for (targets, target_side, hits) in [
-        (struck, side.other(), &sources[0]),
-        (strikers, side, &sources[1]),
+        (struck, side.other(), on_struck),
+        (strikers, side, on_strikers),
     ] {
         let shares = share(x, target_side, targets, hits.len() as u8)?;
-        for (unit, dealt) in deal(&shares, hits) {
+        sort_hits(hits);
+        let order = dealing_order(x.state, targets);
+        for (unit, dealt) in deal(&shares, &order, hits) {
             if !dealt.is_empty() {
                 out.hit.push(unit);
             }
@@ -244,15 +257,21 @@ pub(crate) fn strike(
 /// any (R11.12).
 type Dealt = SmallVec<[Option<u8>; 4]>;
 
-/// Deals a side's hits, in the order they were scored, to the units one round at a time, so
-/// that each unit's share (R7) is made of definite hits (R11.12 needs to know who scored each).
-fn deal(shares: &[(UnitId, u8)], hits: &[Option<u8>]) -> SmallVec<[(UnitId, Dealt); 6]> {
+/// Deals a side's hits (sorted by `sort_hits`) to the units one round at a time, the units in
+/// `order` (`dealing_order`), so that each unit's share (R7) is made of definite hits (R11.12
+/// needs to know who scored each).
+fn deal(
+    shares: &[(UnitId, u8)],
+    order: &[usize],
+    hits: &[Option<u8>],
+) -> SmallVec<[(UnitId, Dealt); 6]> {
     let mut dealt: SmallVec<[(UnitId, Dealt); 6]> =
         shares.iter().map(|&(u, _)| (u, SmallVec::new())).collect();
     let mut next = hits.iter();
     let most = shares.iter().map(|&(_, n)| n).max().unwrap_or(0);
     for round in 0..most {
-        for (i, &(_, n)) in shares.iter().enumerate() {
+        for &i in order {
+            let n = shares[i].1;
             if n > round
                 && let Some(&h) = next.next()
             {
@@ -300,14 +319,22 @@ pub(crate) fn resolve(
     });
     match outcome {
         AssaultOutcome::DefendersRetreat => {
-            for unit in survivors {
+            // Passengers of a transport destroyed for want of a retreat dismount with a hit
+            // (R16.2) and then retreat, or are destroyed, like the others.
+            let mut retreating = survivors;
+            let mut i = 0;
+            while let Some(&unit) = retreating.get(i) {
+                i += 1;
                 match retreat_hex(x.state, &x.rules, unit, hex, &from, attackers) {
                     Some(to) => x.emit(Event::Retreated {
                         unit,
                         from: hex,
                         to,
                     }),
-                    None => x.emit(Event::NoRetreat { unit }),
+                    None => {
+                        let riders = destroy_with(x, unit, Event::NoRetreat { unit })?;
+                        retreating.extend(riders);
+                    }
                 }
             }
             occupy(x, attackers, hex);

@@ -198,9 +198,7 @@ fn check_move(
     if double && (u.state.fired || u.state.assaulted || night) {
         return Err(RuleError::NoDouble);
     }
-    if night && path.len() > 2 {
-        return Err(RuleError::NightMove);
-    }
+    night_limit(state, unit, path.len())?;
     let Some(&end) = path.last() else {
         return Err(RuleError::NotAdjacent("an empty path".to_owned()));
     };
@@ -238,6 +236,14 @@ fn check_move(
         prev = step;
     }
     afford(state, rules, unit, cost, double, path.len() == 1)
+}
+
+/// R13.1: at night a unit enters at most 2 hexes in a player turn, whatever moves it.
+fn night_limit(state: &State, unit: UnitId, hexes: usize) -> Result<(), RuleError> {
+    match state.hexes_left(unit) {
+        Some(left) if hexes as u32 > left => Err(RuleError::NightMove),
+        _ => Ok(()),
+    }
 }
 
 fn check_assault(
@@ -287,6 +293,8 @@ fn check_assault(
         if rides {
             continue; // it enters with its transport
         }
+        // R13.1: an assault enters the hex (docs/rules-notes.md).
+        night_limit(state, unit, 1)?;
         let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
             return Err(RuleError::Impassable(label(hex)));
         };
@@ -348,8 +356,10 @@ fn check_overrun(
     if state.overrun.contains(&(unit, hex)) {
         return Err(RuleError::OverrunTwice(label(hex)));
     }
+    // R13.1: the overrun enters the enemy hex and the hex beyond.
+    night_limit(state, unit, 2)?;
     let Some(cost) = crate::overrun::overrun_cost(rules, state, unit, from, hex) else {
-        return Err(RuleError::Impassable(label(beyond)));
+        return why("the vehicle cannot enter the hex or the hex beyond");
     };
     afford(state, rules, unit, cost, false, false)
 }

@@ -140,7 +140,7 @@ pub enum RuleError {
     #[error("R5.2: this unit may not move at the double now")]
     NoDouble,
     /// R13.1: at most two hexes at night.
-    #[error("R13.1: at night no unit moves more than 2 hexes")]
+    #[error("R13.1: at night no unit enters more than 2 hexes in a turn")]
     NightMove,
     /// R9.10: the unit has no assault factor.
     #[error("R9.10: the unit has no assault factor and cannot attack")]

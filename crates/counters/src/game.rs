@@ -1,5 +1,5 @@
 //! R4: the turn engine. Plays a scenario to its end: each game turn, a player turn of each
-//! side: start (objectives, morale, rally, arrivals), movement, fire, end. Orders come from the
+//! side: start (time of day, morale, objectives, arrivals, ambushes, rally), movement, fire, end. Orders come from the
 //! scenario; units without orders are played by the side's AI through the same `check`.
 
 use hexmap::Hex;
@@ -114,20 +114,21 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
 }
 
 /// The start of a player turn (R4.2 step 1): dawn or dusk (R13.3), smoke lifting and the air
-/// observation post (R14.3, R13.4), the attacker's objective check (R17.1), company morale
-/// (R17.2), arrivals, rally (R12).
+/// observation post (R14.3, R13.4), company morale (R17.2), the attacker's objective check
+/// (R17.1), arrivals, ambushes (R15.3), rally (R12).
 pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
     x.emit(Event::TurnStarted { turn, side });
     crate::time::start(x, turn, side)?;
     crate::artillery::start(x, side);
+    // R4.2: company morale (R17.2) before the objectives (R17.1).
+    victory::company_morale(x, side)?;
+    if x.state.outcome.is_some() {
+        return Ok(());
+    }
     if x.rules.scenario.sides[side.index()].role == Role::Attacker
         && victory::attacker_holds_objective(x.state, &x.rules)
     {
         victory::end(x, Some(side), EndReason::Objective);
-        return Ok(());
-    }
-    victory::company_morale(x, side)?;
-    if x.state.outcome.is_some() {
         return Ok(());
     }
     arrivals(x, side, turn);

@@ -7,6 +7,7 @@ use crate::dice::{OutOfDice, pick_distinct};
 use crate::event::{Event, HitEffect, TankAssault, Units};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
+use crate::state::State;
 use crate::unit::Location;
 
 /// The effect of one hit on a unit that is not an HQ (R6.6).
@@ -49,6 +50,31 @@ pub(crate) fn share(
         picks: dice,
     });
     Ok(per_unit)
+}
+
+/// R7 with R11.12: the order in which a side's units take the hits of one round when the
+/// hits differ (each carries the tank assault rating of the infantry that scored it): by type,
+/// then state, then id, never the order the units were listed in, so that the same stacks
+/// give the same result however they were declared. Returns indices into `units`.
+pub(crate) fn dealing_order(state: &State, units: &[UnitId]) -> SmallVec<[usize; 8]> {
+    let mut order: SmallVec<[usize; 8]> = (0..units.len()).collect();
+    order.sort_by_key(|&i| {
+        let u = state.unit(units[i]);
+        (
+            u.type_id,
+            u.state.weakened,
+            u.state.disorganized,
+            u.state.bogged,
+            u.id,
+        )
+    });
+    order
+}
+
+/// The hits of a round in the order they are dealt: the highest tank assault rating first,
+/// plain hits last (see [`dealing_order`]).
+pub(crate) fn sort_hits(hits: &mut [Option<u8>]) {
+    hits.sort_unstable_by(|a, b| b.cmp(a));
 }
 
 /// Applies `n` plain hits to one unit (fire, self-inflicted hits): see [`apply_hit_list`].
@@ -115,23 +141,42 @@ pub(crate) fn apply_hit_list(
         } else {
             let steps_left = if weakened { 1 } else { typ.steps };
             let effect = hit_effect(disorganized, steps_left);
-            let hex = x.state.hex_of(unit);
-            x.emit(Event::HitTaken { unit, effect });
-            if effect == HitEffect::Destroyed
-                && let Some(hex) = hex
-            {
-                let riders: Units = x.state.passengers(unit).map(|p| p.id).collect();
-                for p in riders {
-                    x.emit(Event::Dismounted {
-                        unit: p,
-                        transport: unit,
-                        hex,
-                        cost: 0,
-                    });
-                    apply_hits(x, p, 1)?;
-                }
-            }
+            destroy_with(x, unit, Event::HitTaken { unit, effect })?;
         }
     }
     Ok(())
+}
+
+/// Emits an event that may destroy `unit` (a hit, no retreat, a capture) and, if it did and
+/// the unit carried passengers, applies R16.2: each passenger dismounts in the hex and receives
+/// one hit (no save: docs/rules-notes.md). Every way a transport is destroyed goes through
+/// here. Returns the passengers still alive, standing in the hex.
+pub(crate) fn destroy_with(
+    x: &mut Exec<'_, '_>,
+    unit: UnitId,
+    event: Event,
+) -> Result<Units, OutOfDice> {
+    let hex = x.state.hex_of(unit);
+    let riders: Units = x.state.passengers(unit).map(|p| p.id).collect();
+    x.emit(event);
+    let mut survivors = Units::new();
+    if x.state.unit(unit).alive() {
+        return Ok(survivors);
+    }
+    let Some(hex) = hex else {
+        return Ok(survivors);
+    };
+    for p in riders {
+        x.emit(Event::Dismounted {
+            unit: p,
+            transport: unit,
+            hex,
+            cost: 0,
+        });
+        apply_hits(x, p, 1)?;
+        if x.state.unit(p).alive() {
+            survivors.push(p);
+        }
+    }
+    Ok(survivors)
 }

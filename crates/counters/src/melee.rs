@@ -9,13 +9,16 @@ use hexmap::{Budget, Hex, Label};
 use smallvec::SmallVec;
 
 use crate::assault::{Fighting, SidePlan, Strike, plan_side, strike};
-use crate::catalog::UnitClass;
+use crate::catalog::{UnitClass, UnitType};
 use crate::dice::{OutOfDice, passes};
 use crate::event::{BreakOffReason, Event, Faces, Path, Units};
 use crate::exec::Exec;
+use crate::hits::destroy_with;
 use crate::ids::{Side, UnitId};
 use crate::scenario::{MeleeChoice, OrderAction};
+use crate::state::Rules;
 use crate::unit::Location;
+use crate::unit::Unit;
 
 /// A fight that lasts longer than this many counterattack rounds ends with the defenders
 /// holding (with dice it ends far sooner; the cap only guarantees termination).
@@ -28,6 +31,9 @@ struct Melee {
     hex: Hex,
     /// Units still in the fight, per side index.
     in_fight: [Units; 2],
+    /// Every unit that took part in the assault at any time: the others are outsiders, whom
+    /// break off and consolidation keep clear of (R11.6, R11.9).
+    ever: Units,
     /// Units hit at any time during the assault (R11.8, R11.11).
     hit: Units,
     /// Units that broke off, and whether they ended exposed (next to the hex, or unable to
@@ -64,19 +70,30 @@ pub(crate) fn fight(
     let mut m = Melee {
         hex,
         in_fight: Default::default(),
+        ever: attackers.iter().chain(defenders).copied().collect(),
         hit: first.hit.clone(),
         broke: SmallVec::new(),
     };
     m.in_fight[att.index()] = attackers.iter().copied().collect();
     m.in_fight[def.index()] = defenders.iter().copied().collect();
 
-    // R11.1: independents and unarmored vehicles among the defenders break off at once.
-    for u in m.alive(x, def) {
-        let typ = x.rules.typ(x.state.unit(u));
-        if typ.is_independent() {
-            break_off(x, &mut m, u, BreakOffReason::Independent)?;
-        } else if typ.is_vehicle() && !typ.armored {
-            break_off(x, &mut m, u, BreakOffReason::Unarmored)?;
+    // R11.2 with R11.1: the HQs with the defenders when they hold count for the defenders'
+    // first test, though they leave at once (seed 002: a company HQ joined to the gunners lets
+    // them re-roll, then breaks off).
+    let present_at_first_test = m.alive(x, def);
+    // R11.1: independents of either side, and unarmored vehicles among the defenders, break
+    // off at once.
+    for side in [def, att] {
+        for u in m.alive(x, side) {
+            let typ = x.rules.typ(x.state.unit(u));
+            if breaks_off_at_once(typ, side == def) {
+                let reason = if typ.is_independent() {
+                    BreakOffReason::Independent
+                } else {
+                    BreakOffReason::Unarmored
+                };
+                break_off(x, &mut m, u, reason)?;
+            }
         }
     }
 
@@ -89,7 +106,12 @@ pub(crate) fn fight(
         if eligible.is_empty() {
             break testing;
         }
-        let passed = motivation_test(x, &mut m, testing, &eligible, struck_by)?;
+        let present = if rounds == 0 && testing == def {
+            present_at_first_test.clone()
+        } else {
+            m.alive(x, testing)
+        };
+        let passed = motivation_test(x, &mut m, testing, &eligible, &present, struck_by)?;
         let counterattackers = choose(x, &mut m, testing, &passed)?;
         if counterattackers.is_empty() {
             break testing;
@@ -99,14 +121,12 @@ pub(crate) fn fight(
             side: testing,
             units: counterattackers.clone(),
         });
-        let round = strike(
-            x,
-            hex,
-            &counterattackers,
-            &struck,
-            Fighting::Counterattack,
-            false,
-        )?;
+        let strikers = charge(x, &counterattackers, &struck)?;
+        let round = if strikers.is_empty() {
+            Strike::default()
+        } else {
+            strike(x, hex, &strikers, &struck, Fighting::Counterattack, false)?
+        };
         m.hit.extend(round.hit.iter().copied());
         rounds += 1;
         if m.alive(x, testing.other()).is_empty() {
@@ -136,11 +156,11 @@ pub(crate) fn fight(
             && exposed
             && !(tanks_only && x.rules.typ(unit).is_armored_vehicle())
         {
-            x.emit(Event::Captured { unit: u });
+            capture(x, u)?;
         }
     }
-    consolidate(x, &m, winner, &winners);
-    fall_back(x, &m, loser, &winners, tanks_only);
+    consolidate(x, &m, winner, &winners)?;
+    fall_back(x, &m, loser, &winners, tanks_only)?;
     // R11.8, R11.11: pinned unless never hit during the whole assault.
     let pin: Units = m
         .broke
@@ -185,17 +205,19 @@ fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) {
                 cost: 0,
             });
             m.in_fight[side.index()].push(p);
+            m.ever.push(p);
         }
     }
 }
 
-/// R11.2, R11.3: one die for the side (and a re-roll where an HQ is in the fight); returns the
-/// units that passed. Those that failed break off.
+/// R11.2, R11.3: one die for the side, and a second for the failed units whose formation HQ or
+/// senior HQ is `present`; returns the units that passed. Those that failed break off.
 fn motivation_test(
     x: &mut Exec<'_, '_>,
     m: &mut Melee,
     side: Side,
     eligible: &[UnitId],
+    present: &[UnitId],
     struck_by: u8,
 ) -> Result<Units, OutOfDice> {
     let other = side.other();
@@ -219,13 +241,16 @@ fn motivation_test(
                 failed.push(u);
             }
         }
-        if !failed.is_empty() && reroll_allowed(x, m, side, &failed) {
+        // R11.2: the second die counts only for the units the re-roll applies to.
+        if failed
+            .iter()
+            .any(|&u| may_reroll(&x.rules, x.state.unit(u), present))
+        {
             let again = x.d6()?;
             dice.push(again);
-            let (ok, still): (Units, Units) = failed
-                .iter()
-                .copied()
-                .partition(|&u| passes(again, need(x, u)));
+            let (ok, still): (Units, Units) = failed.iter().copied().partition(|&u| {
+                may_reroll(&x.rules, x.state.unit(u), present) && passes(again, need(x, u))
+            });
             passed.extend(ok);
             failed = still;
         }
@@ -243,15 +268,62 @@ fn motivation_test(
     Ok(passed)
 }
 
-/// R11.2: a failed unit whose formation HQ, or the force's senior HQ, is in the fight allows the
-/// re-roll.
-fn reroll_allowed(x: &Exec<'_, '_>, m: &Melee, side: Side, failed: &[UnitId]) -> bool {
-    let in_fight = m.alive(x, side);
-    let senior = x.rules.scenario.sides[side.index()].senior_hq;
-    failed.iter().any(|&u| {
-        let hq = x.rules.scenario.formations[x.state.unit(u).formation.index()].hq;
-        in_fight.contains(&hq) || senior.is_some_and(|s| in_fight.contains(&s))
-    })
+/// R11.1: whether a unit must break off as soon as the defenders hold: an independent unit
+/// (a non-hero HQ) of either side, or an unarmored vehicle among the defenders.
+pub(crate) fn breaks_off_at_once(typ: &UnitType, defending: bool) -> bool {
+    typ.is_independent() || defending && typ.is_vehicle() && !typ.armored
+}
+
+/// R11.2: whether a unit that failed its motivation test may re-roll it: its formation's HQ,
+/// or its side's senior HQ, is among `present` (its side's units in the fight at the test).
+pub(crate) fn may_reroll(rules: &Rules<'_>, unit: &Unit, present: &[UnitId]) -> bool {
+    let hq = rules.scenario.formations[unit.formation.index()].hq;
+    let senior = rules.scenario.sides[unit.side.index()].senior_hq;
+    hq.is_some_and(|h| present.contains(&h)) || senior.is_some_and(|s| present.contains(&s))
+}
+
+/// R11.4, R9.10: whether a unit that passed its test may be one of the counterattackers: a
+/// unit with assault dice, or an HQ (a hero fights, any HQ lends leadership).
+pub(crate) fn counterattack_candidate(typ: &UnitType) -> bool {
+    typ.assault.is_some() || typ.is_hq()
+}
+
+/// R11.4 (seed 000): in a counterattack round against units in a difficult hex, each vehicle
+/// of the counterattacking side takes a bog check first, though it does not move; a vehicle
+/// that bogs, or was bogged, does not strike this round. Returns the units that strike.
+fn charge(
+    x: &mut Exec<'_, '_>,
+    counterattackers: &[UnitId],
+    struck: &[UnitId],
+) -> Result<Units, OutOfDice> {
+    let map = x.rules.map();
+    let difficult = struck.iter().any(|&s| {
+        x.state
+            .hex_of(s)
+            .and_then(|h| map.terrain(h))
+            .is_some_and(|t| t.difficult)
+    });
+    let mut strikers = Units::new();
+    for &c in counterattackers {
+        let u = x.state.unit(c);
+        if difficult
+            && x.rules.typ(u).is_vehicle()
+            && (u.state.bogged || crate::movement::bog_check(x, c)?)
+        {
+            continue;
+        }
+        strikers.push(c);
+    }
+    Ok(strikers)
+}
+
+/// R11.7, R16.2: a unit is captured; passengers of a captured transport dismount with a hit,
+/// in the same exposed place, and are captured too.
+fn capture(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), OutOfDice> {
+    for p in destroy_with(x, unit, Event::Captured { unit })? {
+        x.emit(Event::Captured { unit: p });
+    }
+    Ok(())
 }
 
 /// Who counterattacks among the units that passed: orders first, then the AI. Units that
@@ -272,10 +344,7 @@ fn choose(
         units
             .iter()
             .copied()
-            .filter(|&u| {
-                let t = x.rules.typ(x.state.unit(u));
-                t.assault.is_some() && (!t.is_hq() || t.hero) || t.is_hq()
-            })
+            .filter(|&u| counterattack_candidate(x.rules.typ(x.state.unit(u))))
             .collect()
     };
     let candidates = fighters(x, passed);
@@ -368,8 +437,13 @@ fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut 
         }
     }
     for unit in joiners {
+        // R13.1: joining enters the hex.
+        if x.state.hexes_left(unit) == Some(0) {
+            continue;
+        }
         x.emit(Event::Joined { unit, hex: m.hex });
         m.in_fight[side.index()].push(unit);
+        m.ever.push(unit);
         counterattackers.push(unit);
     }
 }
@@ -395,18 +469,17 @@ fn break_off(
             reason,
             path: Path::new(),
         });
-        x.emit(Event::Captured { unit });
+        capture(x, unit)?;
         return Ok(());
     }
     let side = u.side;
     let enemy = side.other();
     let state = &*x.state;
     let map = x.rules.map();
-    let fighting: Units = m.in_fight[enemy.index()].clone();
     let outsider_near = |h: Hex| {
         map.neighbors(h)
             .chain(std::iter::once(h))
-            .any(|n| state.units_in(n, enemy).any(|e| !fighting.contains(&e.id)))
+            .any(|n| state.units_in(n, enemy).any(|e| !m.ever.contains(&e.id)))
     };
     let limit = usize::from(x.rules.scenario.rules.stacking_limit);
     let is_hq = typ.is_hq();
@@ -421,8 +494,11 @@ fn break_off(
             map.enter_cost(typ.move_class, to)
         }
     };
+    // R13.1: at night no farther than the hexes it may still enter this turn.
     let room = |end: Hex| {
-        is_hq || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit
+        crate::recon::within_hexes_left(state, unit, start, m.hex, end)
+            && (is_hq
+                || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit)
     };
     // An order may name the hex to break off to, if the unit can legally end there.
     let wanted = x.rules.scenario.order_of(x.state.turn, unit, |a| match a {
@@ -432,34 +508,34 @@ fn break_off(
     let route = wanted
         .and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)))
         .or_else(|| map.break_off(start, m.hex, budget, step, room));
-    // Walk the route with bog checks (R5.6).
+    // Walk the route with bog checks (R5.6; twice at night, R13.1). A vehicle that bogs stops
+    // there.
     let mut path = Path::new();
     let mut bogged = false;
-    for step in route.map(|r| r.path).unwrap_or_default() {
+    let checks = if x.state.time.is_night() { 2 } else { 1 };
+    'walk: for step in route.map(|r| r.path).unwrap_or_default() {
         path.push(step);
         if typ.is_vehicle() && map.terrain(step).is_some_and(|t| t.difficult) {
-            let die = x.d6()?;
-            bogged = !passes(die, typ.skill);
-            if bogged {
-                x.emit(Event::BrokeOff {
-                    unit,
-                    reason,
-                    path: std::mem::take(&mut path),
-                });
-                x.emit(Event::BogCheck {
+            for _ in 0..checks {
+                let die = x.d6()?;
+                bogged = !passes(die, typ.skill);
+                let check = Event::BogCheck {
                     unit,
                     die,
                     need: typ.skill,
                     bogged,
-                });
-                break;
+                };
+                if bogged {
+                    x.emit(Event::BrokeOff {
+                        unit,
+                        reason,
+                        path: std::mem::take(&mut path),
+                    });
+                    x.emit(check);
+                    break 'walk;
+                }
+                x.emit(check);
             }
-            x.emit(Event::BogCheck {
-                unit,
-                die,
-                need: typ.skill,
-                bogged,
-            });
         }
     }
     if !bogged {
@@ -472,37 +548,61 @@ fn break_off(
 }
 
 /// R11.9: each winner whose formation HQ lives may move one hex, even pinned, paying terrain,
-/// never into an enemy hex or next to an enemy that was not in the fight. The default choice:
-/// attackers take the assaulted hex when it is empty of enemies; the holders stay.
-fn consolidate(x: &mut Exec<'_, '_>, m: &Melee, winner: Side, winners: &[UnitId]) {
+/// never into an enemy hex or next to an enemy that was not in the fight; a vehicle entering a
+/// difficult hex takes a bog check (R5.6). The default choice: attackers take the assaulted hex
+/// when it is empty of enemies; the holders stay.
+fn consolidate(
+    x: &mut Exec<'_, '_>,
+    m: &Melee,
+    winner: Side,
+    winners: &[UnitId],
+) -> Result<(), OutOfDice> {
     let enemy = winner.other();
+    let map = x.rules.map();
     if x.state.occupied_by(m.hex, enemy) {
-        return;
+        return Ok(());
+    }
+    let outsider_next_to_hex = map
+        .neighbors(m.hex)
+        .any(|n| x.state.units_in(n, enemy).any(|e| !m.ever.contains(&e.id)));
+    if outsider_next_to_hex {
+        return Ok(());
     }
     for &w in winners {
         let u = x.state.unit(w);
+        let typ = x.rules.typ(u);
         let hq = x.rules.scenario.formations[u.formation.index()].hq;
         let Some(at) = x.state.hex_of(w) else {
             continue;
         };
         if at == m.hex
-            || !x.state.unit(hq).alive()
-            || x.rules
-                .map()
-                .enter_cost(x.rules.typ(u).move_class, m.hex)
-                .is_none()
+            || hq.is_some_and(|h| !x.state.unit(h).alive())
+            || map.enter_cost(typ.move_class, m.hex).is_none()
             || !matches!(u.location, Location::Map(_))
             || at.unsigned_distance_to(m.hex) != 1
+            || x.state.hexes_left(w) == Some(0)
         {
             continue;
         }
         x.emit(Event::Consolidated { unit: w, to: m.hex });
+        if typ.is_vehicle() && map.terrain(m.hex).is_some_and(|t| t.difficult) {
+            crate::movement::bog_check(x, w)?;
+        }
     }
+    Ok(())
 }
 
 /// R11.10: losers next to a winner after consolidation fall back one more hex away from it, or
-/// are captured (tanks cannot capture tanks).
-fn fall_back(x: &mut Exec<'_, '_>, m: &Melee, loser: Side, winners: &[UnitId], tanks_only: bool) {
+/// are captured (tanks cannot capture tanks). A vehicle takes a bog check as it drives out of a
+/// difficult hex and as it enters one (R5.6); one that bogs where it stands, next to a winner,
+/// or that was bogged already, is captured likewise (docs/rules-notes.md).
+fn fall_back(
+    x: &mut Exec<'_, '_>,
+    m: &Melee,
+    loser: Side,
+    winners: &[UnitId],
+    tanks_only: bool,
+) -> Result<(), OutOfDice> {
     let map = x.rules.map();
     let near = |x: &Exec<'_, '_>, h: Hex| {
         winners
@@ -511,6 +611,7 @@ fn fall_back(x: &mut Exec<'_, '_>, m: &Melee, loser: Side, winners: &[UnitId], t
             .filter(move |&w| w.unsigned_distance_to(h) <= 1)
             .collect::<SmallVec<[Hex; 4]>>()
     };
+    let difficult = |h: Hex| map.terrain(h).is_some_and(|t| t.difficult);
     let losers: Units = m
         .broke
         .iter()
@@ -525,7 +626,8 @@ fn fall_back(x: &mut Exec<'_, '_>, m: &Melee, loser: Side, winners: &[UnitId], t
         if close.is_empty() {
             continue;
         }
-        let class = x.rules.typ(x.state.unit(u)).move_class;
+        let typ = x.rules.typ(x.state.unit(u));
+        let spared = tanks_only && typ.is_armored_vehicle();
         let mut options: SmallVec<[Hex; 6]> = map
             .neighbors(at)
             .filter(|&h| {
@@ -534,19 +636,29 @@ fn fall_back(x: &mut Exec<'_, '_>, m: &Melee, loser: Side, winners: &[UnitId], t
                     .all(|&w| h.unsigned_distance_to(w) > at.unsigned_distance_to(w))
             })
             .filter(|&h| {
-                map.enter_cost(class, h).is_some() && !x.state.occupied_by(h, loser.other())
+                map.enter_cost(typ.move_class, h).is_some()
+                    && !x.state.occupied_by(h, loser.other())
             })
             .filter(|&h| near(x, h).is_empty())
             .collect();
         options.sort_by_key(|&h| Label::from_hex(h));
+        let stuck = x.state.unit(u).state.bogged
+            || options.is_empty()
+            || typ.is_vehicle() && difficult(at) && crate::movement::bog_check(x, u)?;
         match options.first() {
-            Some(&to) => x.emit(Event::Retreated {
-                unit: u,
-                from: at,
-                to,
-            }),
-            None if tanks_only && x.rules.typ(x.state.unit(u)).is_armored_vehicle() => {}
-            None => x.emit(Event::Captured { unit: u }),
+            Some(&to) if !stuck => {
+                x.emit(Event::Retreated {
+                    unit: u,
+                    from: at,
+                    to,
+                });
+                if typ.is_vehicle() && difficult(to) {
+                    crate::movement::bog_check(x, u)?;
+                }
+            }
+            _ if spared => {}
+            _ => capture(x, u)?,
         }
     }
+    Ok(())
 }

@@ -19,6 +19,7 @@ use crate::dice::{GameRng, passes};
 use crate::event::{AssaultOutcome, Event};
 use crate::execute::execute_into;
 use crate::ids::{Side, UnitId};
+use crate::melee;
 use crate::odds::{AssaultOdds, hits_distribution};
 use crate::state::{Rules, State};
 use crate::unit::Location;
@@ -70,6 +71,8 @@ const LEFT: u8 = 1;
 const FRESH: u8 = 2;
 const DISORGANIZED: u8 = 1;
 const WEAKENED: u8 = 2;
+/// Bogged in a counterattack round (R11.4).
+const BOGGED: u8 = 4;
 
 type Statuses = SmallVec<[u8; 12]>;
 /// Hits in scoring order, each with the tank assault rating of its scorer (R11.12).
@@ -83,6 +86,11 @@ type Dealing = (Vec<(UnitId, Hits)>, f64);
 
 fn alive_code(disorganized: bool, weakened: bool) -> u8 {
     FRESH + if disorganized { DISORGANIZED } else { 0 } + if weakened { WEAKENED } else { 0 }
+}
+
+/// The code `c` of a unit in the fight, with new hit markers and its bogged mark kept.
+fn marked(c: u8, disorganized: bool, weakened: bool) -> u8 {
+    alive_code(disorganized, weakened) + ((c - FRESH) & BOGGED)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -131,14 +139,15 @@ impl Chain<'_, '_> {
                 _ => {
                     u.state.disorganized = (c - FRESH) & DISORGANIZED != 0;
                     u.state.weakened = (c - FRESH) & WEAKENED != 0;
+                    u.state.bogged = (c - FRESH) & BOGGED != 0;
                 }
             }
         }
         s
     }
 
-    /// Distribution of one unit's condition after a list of hits, mirroring `apply_hit_list`:
-    /// R6.6, R8.2, and the R11.12 armor test for infantry hits on armored vehicles.
+    /// Distribution of one unit's condition after a list of hits, as `hits::apply_hit_list`
+    /// deals them: R6.6, R8.2, and the R11.12 armor test for infantry hits on armored vehicles.
     fn after_hits(&self, i: usize, start: u8, hits: &[Option<u8>]) -> SmallVec<[(u8, f64); 4]> {
         let typ = self.rules.catalog.get(self.base.units[i].type_id);
         let mut dist: SmallVec<[(u8, f64); 4]> = SmallVec::from_slice(&[(start, 1.0)]);
@@ -163,12 +172,12 @@ impl Chain<'_, '_> {
                 let plain = |p: f64, add: &mut dyn FnMut(u8, f64)| {
                     if typ.is_hq() {
                         // R8.2: a 1 weakens, then destroys.
-                        add(if weak { GONE } else { alive_code(dis, true) }, p / 6.0);
+                        add(if weak { GONE } else { marked(c, dis, true) }, p / 6.0);
                         add(c, p * 5.0 / 6.0);
                     } else if !dis {
-                        add(alive_code(true, weak), p);
+                        add(marked(c, true, weak), p);
                     } else if !weak && typ.steps >= 2 {
-                        add(alive_code(true, true), p);
+                        add(marked(c, true, true), p);
                     } else {
                         add(GONE, p);
                     }
@@ -182,7 +191,7 @@ impl Chain<'_, '_> {
                         let counts = faces(&|t| t > armor);
                         let equal = faces(&|t| t == armor);
                         plain(p * counts, &mut add);
-                        add(alive_code(true, weak), p * equal);
+                        add(marked(c, true, weak), p * equal);
                         add(c, p * (1.0 - counts - equal));
                     }
                     _ => plain(p, &mut add),
@@ -225,6 +234,7 @@ impl Chain<'_, '_> {
                 for &(s, o, q) in &each {
                     let mut h = hits.clone();
                     h.extend(std::iter::repeat_n(r.tank_assault, s as usize));
+                    crate::hits::sort_hits(&mut h);
                     let mut sh = selfs.clone();
                     if o > 0 {
                         sh.push((r.unit.index(), o as u8));
@@ -252,7 +262,8 @@ impl Chain<'_, '_> {
         selfs: &[(usize, u8)],
     ) -> Result<Vec<(Statuses, f64)>, TooLarge> {
         let mut out: HashMap<Statuses, f64> = HashMap::new();
-        for (dealt, p) in dealings(targets, hits) {
+        let order = crate::hits::dealing_order(self.base, targets);
+        for (dealt, p) in dealings(targets, &order, hits) {
             let mut per: SmallVec<[(usize, Vec<Option<u8>>); 8]> =
                 dealt.into_iter().map(|(u, h)| (u.index(), h)).collect();
             for &(u, n) in selfs {
@@ -358,9 +369,10 @@ fn choose(n: u32, k: u32) -> f64 {
     (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
 }
 
-/// Every way R7 deals `hits` (in scoring order) to `targets`, with its probability: `h / n` each,
-/// the leftovers to a uniform random set, dealt one round at a time (as `assault::deal`).
-fn dealings(targets: &[UnitId], hits: &[Option<u8>]) -> Vec<Dealing> {
+/// Every way R7 deals `hits` (sorted by `hits::sort_hits`) to `targets`, with its probability:
+/// `h / n` each, the leftovers to a uniform random set, dealt one round at a time to the units
+/// in `order` (as `assault::deal`).
+fn dealings(targets: &[UnitId], order: &[usize], hits: &[Option<u8>]) -> Vec<Dealing> {
     let n = targets.len();
     if n == 0 || hits.is_empty() {
         return vec![(Vec::new(), 1.0)];
@@ -379,7 +391,8 @@ fn dealings(targets: &[UnitId], hits: &[Option<u8>]) -> Vec<Dealing> {
                 targets.iter().map(|&t| (t, Vec::new())).collect();
             let mut next = hits.iter();
             for round in 0..counts.iter().copied().max().unwrap_or(0) {
-                for (i, &c) in counts.iter().enumerate() {
+                for &i in order {
+                    let c = counts[i];
                     if c > round
                         && let Some(&h) = next.next()
                     {
@@ -462,7 +475,10 @@ pub(crate) fn first_round(
 fn code(u: &crate::unit::Unit) -> u8 {
     match u.location {
         Location::Destroyed => GONE,
-        Location::Map(_) => alive_code(u.state.disorganized, u.state.weakened),
+        Location::Map(_) => {
+            alive_code(u.state.disorganized, u.state.weakened)
+                + if u.state.bogged { BOGGED } else { 0 }
+        }
         _ => LEFT,
     }
 }
@@ -599,20 +615,22 @@ impl Chain<'_, '_> {
         }
     }
 
-    /// One test-and-round of the melee (mirrors the loop of `melee::fight`).
+    /// One test-and-round of the melee: the loop of `melee::fight`, over every die, with the
+    /// melee's own rule functions (R11.1 `breaks_off_at_once`, R11.2 `may_reroll`, R11.4
+    /// `counterattack_candidate`) and the AI's `counterattack_pays`.
     fn step(&mut self, node: Node) -> Result<Vec<(Step, f64)>, TooLarge> {
         let mut status = node.status;
         let def = self.attackers.other();
         let t = node.testing;
         let other = t.other();
-        let typ = |i: usize| self.rules.catalog.get(self.base.units[i].type_id);
+        let rules = self.rules;
+        let typ = |i: usize| rules.catalog.get(self.base.units[i].type_id);
+        // R11.2 with R11.1: the HQs with the defenders when they hold count for their first test.
+        let present = self.in_fight(&status, t);
         if node.first {
             // R11.1.
             for i in 0..status.len() {
-                if status[i] >= FRESH
-                    && self.side_of(i) == def
-                    && (typ(i).is_independent() || typ(i).is_vehicle() && !typ(i).armored)
-                {
+                if status[i] >= FRESH && melee::breaks_off_at_once(typ(i), self.side_of(i) == def) {
                     self.leave(&mut status, i);
                 }
             }
@@ -627,31 +645,25 @@ impl Chain<'_, '_> {
             .iter()
             .any(|u| typ(u.index()).is_armored_vehicle());
         let automatic = !node.struck && !armor_opposite;
+        let motivation = |u: &UnitId| typ(u.index()).motivation;
         // (failed units, probability)
         let mut tests: Vec<(SmallVec<[UnitId; 8]>, f64)> = Vec::new();
         if automatic {
             tests.push((SmallVec::new(), 1.0));
         } else {
-            let in_fight = eligible.clone();
-            let senior = self.rules.scenario.sides[t.index()].senior_hq;
             for d1 in 1..=6u8 {
                 let failed: SmallVec<[UnitId; 8]> = eligible
                     .iter()
                     .copied()
-                    .filter(|u| !passes(d1, typ(u.index()).motivation))
+                    .filter(|u| !passes(d1, motivation(u)))
                     .collect();
-                let reroll = !failed.is_empty()
-                    && failed.iter().any(|&u| {
-                        let hq =
-                            self.rules.scenario.formations[self.base.unit(u).formation.index()].hq;
-                        in_fight.contains(&hq) || senior.is_some_and(|s| in_fight.contains(&s))
-                    });
-                if reroll {
+                let rerolls = |u: &UnitId| melee::may_reroll(rules, self.base.unit(*u), &present);
+                if failed.iter().any(rerolls) {
                     for d2 in 1..=6u8 {
                         let still = failed
                             .iter()
                             .copied()
-                            .filter(|u| !passes(d2, typ(u.index()).motivation))
+                            .filter(|u| !(rerolls(u) && passes(d2, motivation(u))))
                             .collect();
                         tests.push((still, 1.0 / 36.0));
                     }
@@ -666,17 +678,10 @@ impl Chain<'_, '_> {
             for u in &failed {
                 self.leave(&mut s, u.index());
             }
-            let passed: SmallVec<[UnitId; 8]> = eligible
+            let candidates: SmallVec<[UnitId; 8]> = eligible
                 .iter()
                 .copied()
-                .filter(|u| !failed.contains(u))
-                .collect();
-            let candidates: SmallVec<[UnitId; 8]> = passed
-                .into_iter()
-                .filter(|&u| {
-                    let ty = typ(u.index());
-                    ty.assault.is_some() && (!ty.is_hq() || ty.hero) || ty.is_hq()
-                })
+                .filter(|u| !failed.contains(u) && melee::counterattack_candidate(typ(u.index())))
                 .collect();
             let state = self.materialize(&s);
             let struck = self.in_fight(&s, other);
@@ -698,25 +703,75 @@ impl Chain<'_, '_> {
                 out.push((self.over(s, t), p));
                 continue;
             }
-            for (s2, on_struck, _, q) in
-                self.exchange(&s, &candidates, &struck, Fighting::Counterattack, false)?
-            {
-                if self.in_fight(&s2, other).is_empty() {
-                    out.push((self.over(s2, other), p * q));
-                } else {
-                    out.push((
-                        Step::Go(Node {
-                            status: s2,
-                            testing: other,
-                            struck: on_struck > 0,
-                            first: false,
-                        }),
-                        p * q,
-                    ));
+            for (s_bog, strikers, pb) in self.charge(&state, &s, &candidates, &struck) {
+                for (s2, on_struck, _, q) in
+                    self.exchange(&s_bog, &strikers, &struck, Fighting::Counterattack, false)?
+                {
+                    if self.in_fight(&s2, other).is_empty() {
+                        out.push((self.over(s2, other), p * pb * q));
+                    } else {
+                        out.push((
+                            Step::Go(Node {
+                                status: s2,
+                                testing: other,
+                                struck: on_struck > 0,
+                                first: false,
+                            }),
+                            p * pb * q,
+                        ));
+                    }
                 }
             }
         }
         Ok(out)
+    }
+
+    /// R11.4 bog checks before a counterattack round against units in a difficult hex (as
+    /// `melee::charge`): every way the vehicles among `candidates` may bog, with the statuses,
+    /// the units that strike, and its probability.
+    fn charge(
+        &self,
+        state: &State,
+        status: &Statuses,
+        candidates: &[UnitId],
+        struck: &[UnitId],
+    ) -> Vec<(Statuses, SmallVec<[UnitId; 8]>, f64)> {
+        let map = self.rules.map();
+        let difficult = struck.iter().any(|&u| {
+            state
+                .hex_of(u)
+                .and_then(|h| map.terrain(h))
+                .is_some_and(|t| t.difficult)
+        });
+        let typ = |u: UnitId| self.rules.catalog.get(self.base.unit(u).type_id);
+        let bogged = |s: &Statuses, u: UnitId| (s[u.index()] - FRESH) & BOGGED != 0;
+        let mut out: Vec<(Statuses, SmallVec<[UnitId; 8]>, f64)> =
+            vec![(status.clone(), SmallVec::new(), 1.0)];
+        let checks = if state.time.is_night() { 2 } else { 1 };
+        for &c in candidates {
+            let tests = difficult && typ(c).is_vehicle();
+            let mut next = Vec::with_capacity(out.len() * 2);
+            for (s, strikers, p) in out {
+                if !tests {
+                    let mut st = strikers.clone();
+                    st.push(c);
+                    next.push((s, st, p));
+                } else if bogged(&s, c) {
+                    next.push((s, strikers, p));
+                } else {
+                    let pass = (f64::from(7 - typ(c).skill.clamp(2, 6)) / 6.0).powi(checks);
+                    let mut st = strikers.clone();
+                    st.push(c);
+                    next.push((s.clone(), st, p * pass));
+                    let mut sb = s;
+                    sb[c.index()] += BOGGED;
+                    next.push((sb, strikers, p * (1.0 - pass)));
+                }
+            }
+            out = next;
+        }
+        out.retain(|(_, _, p)| *p > 0.0);
+        out
     }
 }
 

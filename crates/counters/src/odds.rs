@@ -271,13 +271,24 @@ pub fn matchup(
             });
         }
     }
-    // Each side is one formation; its HQ is its first HQ, else its first unit (R11.2 re-rolls).
-    let first_of = |side: Side| {
-        let mine = || units.iter().filter(move |u| u.side == side);
-        mine()
-            .find(|u| catalog.get(u.type_id).is_hq())
-            .or_else(|| mine().next())
-            .map_or(UnitId(0), |u| u.id)
+    // Each side is one formation, as a scenario would have it: its HQ is the side's senior
+    // listed HQ (the highest leadership, then catalog order, full strength first), so that the
+    // order units are listed in does not matter; with no HQ listed the formation has none, and
+    // nobody re-rolls (R11.2).
+    let hq_of = |side: Side| {
+        units
+            .iter()
+            .filter(|u| u.side == side && catalog.get(u.type_id).is_hq())
+            .min_by_key(|u| {
+                let t = catalog.get(u.type_id);
+                (
+                    std::cmp::Reverse(t.leadership_value(false)),
+                    u.type_id,
+                    u.state.weakened,
+                    u.state.disorganized,
+                )
+            })
+            .map(|u| u.id)
     };
     let side = |id: &str, role| SideInfo {
         id: id.to_owned(),
@@ -314,7 +325,7 @@ pub fn matchup(
                 id: format!("{s:?}"),
                 name: String::new(),
                 side: s,
-                hq: first_of(s),
+                hq: hq_of(s),
             })
             .collect(),
         arrivals: vec![Arrival::OnMap; units.len()],

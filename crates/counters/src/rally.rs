@@ -9,7 +9,9 @@ use crate::state::{Rules, State};
 /// Whether the unit is within its formation HQ's command range (R12.2).
 #[must_use]
 pub fn in_command(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
-    let hq = rules.scenario.formations[state.unit(unit).formation.index()].hq;
+    let Some(hq) = rules.scenario.formations[state.unit(unit).formation.index()].hq else {
+        return false;
+    };
     let range = rules.typ(state.unit(hq)).command_range.unwrap_or(0);
     match (state.hex_of(unit), state.hex_of(hq)) {
         (Some(a), Some(b)) => a.unsigned_distance_to(b) <= u32::from(range),

@@ -44,8 +44,9 @@ fn ambush_hex_problem(
         let u = state.unit(e);
         let t = rules.typ(u);
         let d = at.unsigned_distance_to(hex);
-        let blind =
-            u.state.bogged || u.state.moved_double || (t.is_vehicle() && u.state.disorganized);
+        // The recon unit's last turn counts: it ended before the ambusher's turn began.
+        let doubled = u.state.moved_double || u.state.doubled_last_turn;
+        let blind = u.state.bogged || doubled || (t.is_vehicle() && u.state.disorganized);
         if t.recon && !blind && d < 2 && state.sees(rules, at, hex) {
             return Some("within 2 hexes of an enemy recon unit that sees the hex");
         }
@@ -330,7 +331,8 @@ fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId) -> bool {
 }
 
 /// The disengage move (R15.5): up to the unit's movement, every step farther from the firer,
-/// never into an enemy hex, ending where it may stack; the farthest such hex.
+/// never into an enemy hex, ending where it may stack; the farthest such hex. At night at most
+/// the hexes it may still enter this turn (R13.1).
 fn disengage_path(x: &Exec<'_, '_>, unit: UnitId, firer: UnitId) -> Option<Vec<Hex>> {
     let (Some(start), Some(away)) = (x.state.hex_of(unit), x.state.hex_of(firer)) else {
         return None;
@@ -355,9 +357,28 @@ fn disengage_path(x: &Exec<'_, '_>, unit: UnitId, firer: UnitId) -> Option<Vec<H
                 map.enter_cost(typ.move_class, to)
             }
         },
-        |h| typ.is_hq() || stack_count(&x.state.units, x.rules.catalog, u.side, h) < limit,
+        |h| {
+            within_hexes_left(x.state, unit, start, away, h)
+                && (typ.is_hq() || stack_count(&x.state.units, x.rules.catalog, u.side, h) < limit)
+        },
     )?;
     Some(route.path)
+}
+
+/// R13.1 for moves that step farther from `away` at every hex (disengage, break off): the
+/// move to `end` enters as many hexes as it gains in distance, and at night that may not exceed
+/// what the unit has left this turn.
+pub(crate) fn within_hexes_left(
+    state: &State,
+    unit: UnitId,
+    start: Hex,
+    away: Hex,
+    end: Hex,
+) -> bool {
+    let gained = end
+        .unsigned_distance_to(away)
+        .saturating_sub(start.unsigned_distance_to(away));
+    state.hexes_left(unit).is_none_or(|left| gained <= left)
 }
 
 /// Fire at a recon unit that may disengage (R15.5), in place of a plain shot. Returns `false`

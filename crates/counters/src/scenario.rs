@@ -181,8 +181,10 @@ pub struct Formation {
     pub name: String,
     /// Its side.
     pub side: Side,
-    /// The HQ that commands it.
-    pub hq: UnitId,
+    /// The HQ that commands it. A scenario's formations with units always have one (the
+    /// loader refuses them otherwise); the odds' matchup battlefield has formations without
+    /// one, where no HQ was listed (R11.2: then nobody re-rolls).
+    pub hq: Option<UnitId>,
 }
 
 /// When and where a unit off the map arrives.
@@ -873,7 +875,7 @@ impl ScenarioFile {
                 id: f.id.get_ref().clone(),
                 name: f.name.clone().unwrap_or_else(|| f.id.get_ref().clone()),
                 side: formation_sides[i].unwrap_or(Side::A),
-                hq: hq.unwrap_or(UnitId(0)),
+                hq,
             });
             if f.hq.is_none() {
                 for su in self

@@ -58,6 +58,8 @@ pub struct State {
     pub time: TimeOfDay,
     /// Movement points spent this turn, per unit.
     pub spent: Vec<u8>,
+    /// Hexes each unit entered this player turn, whatever moved it (R13.1).
+    pub entered: Vec<u8>,
     /// Hits received (before saves) this fire phase, per unit (R6.7).
     pub hits_this_phase: Vec<u8>,
     /// Hexes each vehicle overran this movement phase (R10.5).
@@ -93,6 +95,7 @@ impl Clone for State {
             phase: self.phase,
             time: self.time,
             spent: self.spent.clone(),
+            entered: self.entered.clone(),
             hits_this_phase: self.hits_this_phase.clone(),
             overrun: self.overrun.clone(),
             outcome: self.outcome.clone(),
@@ -117,6 +120,7 @@ impl Clone for State {
         self.phase = other.phase;
         self.time = other.time;
         self.spent.clone_from(&other.spent);
+        self.entered.clone_from(&other.entered);
         self.hits_this_phase.clone_from(&other.hits_this_phase);
         self.overrun.clone_from(&other.overrun);
         self.outcome.clone_from(&other.outcome);
@@ -144,6 +148,7 @@ impl State {
             phase: Phase::Start,
             time: scenario.time_of_day,
             spent: vec![0; n],
+            entered: vec![0; n],
             hits_this_phase: vec![0; n],
             overrun: Vec::new(),
             outcome: None,
@@ -168,7 +173,20 @@ impl State {
             && !u.state.moved_double
             && !u.state.fired
             && !u.state.assaulted
+            && !self.exposed_by_night(rules, unit)
             && self.passengers(unit).all(|p| rules.typ(p).recon)
+    }
+
+    /// R15.2 at night: a recon unit that moved keeps to cautious movement only where terrain
+    /// conceals it; night's concealment is not enough (R13.2).
+    fn exposed_by_night(&self, rules: &Rules<'_>, unit: UnitId) -> bool {
+        let u = self.unit(unit);
+        self.time.is_night()
+            && u.state.moved
+            && !self
+                .hex_of(unit)
+                .and_then(|h| rules.map().terrain(h))
+                .is_some_and(|t| t.concealment)
     }
 
     /// Whether smoke lies on a hex (R14.3).
@@ -230,6 +248,20 @@ impl State {
             .filter(move |u| u.location == Location::Aboard(transport))
     }
 
+    /// Hexes a unit may still enter this player turn: at night 2 in all (R13.1), by day no
+    /// limit but its movement.
+    #[must_use]
+    pub fn hexes_left(&self, unit: UnitId) -> Option<u32> {
+        self.time
+            .is_night()
+            .then(|| 2u32.saturating_sub(u32::from(self.entered[unit.index()])))
+    }
+
+    fn enter(&mut self, unit: UnitId, hexes: usize) {
+        let e = &mut self.entered[unit.index()];
+        *e = e.saturating_add(u8::try_from(hexes).unwrap_or(u8::MAX));
+    }
+
     /// Applies one event: the only way the state changes.
     pub fn apply(&mut self, rules: &Rules<'_>, event: &Event) {
         match event {
@@ -239,6 +271,7 @@ impl State {
                 self.phase = Phase::Start;
                 self.air_struck = false;
                 self.visibility.iter_mut().for_each(|v| *v = 0);
+                self.entered.iter_mut().for_each(|e| *e = 0);
             }
             Event::TimeRoll { now, .. } => {
                 self.time_rolls = self.time_rolls.saturating_add(1);
@@ -317,6 +350,7 @@ impl State {
                 if let Some(&last) = path.last() {
                     self.units[i].location = Location::Map(last);
                 }
+                self.enter(*unit, path.len());
                 self.spent[i] = self.spent[i].saturating_add(*cost);
                 let s = &mut self.units[i].state;
                 s.moved = true;
@@ -388,6 +422,7 @@ impl State {
             }
             Event::Retreated { unit, to, .. } => {
                 self.units[unit.index()].location = Location::Map(*to);
+                self.enter(*unit, 1);
             }
             Event::NoRetreat { unit } => self.units[unit.index()].location = Location::Destroyed,
             Event::Occupied { unit, .. }
@@ -395,6 +430,7 @@ impl State {
             Event::Occupied { unit, hex } => {
                 let i = unit.index();
                 self.units[i].location = Location::Map(*hex);
+                self.enter(*unit, 1);
                 let cost = rules
                     .map()
                     .enter_cost(rules.typ(&self.units[i]).move_class, *hex);
@@ -404,6 +440,7 @@ impl State {
                 unit, hex, cost, ..
             } => {
                 let i = unit.index();
+                self.enter(*unit, 1);
                 self.overrun.push((*unit, *hex));
                 self.spent[i] = self.spent[i].saturating_add(*cost);
                 let s = &mut self.units[i].state;
@@ -411,10 +448,23 @@ impl State {
                 s.assaulted = true;
                 s.gone_to_ground = false;
             }
-            Event::OverrunEnded { unit, at, .. } => {
+            Event::OverrunEnded {
+                unit,
+                at,
+                broke_through,
+            } => {
                 self.units[unit.index()].location = Location::Map(*at);
+                if *broke_through {
+                    self.enter(*unit, 1);
+                }
             }
             Event::TurnEnded { side } => {
+                let exposed: smallvec::SmallVec<[UnitId; 4]> = self
+                    .units
+                    .iter()
+                    .filter(|u| u.side == *side && self.exposed_by_night(rules, u.id))
+                    .map(|u| u.id)
+                    .collect();
                 for (i, u) in self.units.iter_mut().enumerate() {
                     if u.side != *side {
                         continue;
@@ -422,6 +472,7 @@ impl State {
                     let s = &mut u.state;
                     s.fired_last_turn = s.fired;
                     s.busy_last_turn = s.moved_double || s.fired || s.assaulted;
+                    s.doubled_last_turn = s.moved_double;
                     s.gone_to_ground = !s.moved && !s.fired && !s.assaulted;
                     *s = UnitState {
                         moved: false,
@@ -443,6 +494,7 @@ impl State {
                         && self.units[i].alive()
                         && rules.typ(&self.units[i]).recon
                         && !self.units[i].state.busy_last_turn
+                        && !exposed.contains(&self.units[i].id)
                         && self
                             .passengers(self.units[i].id)
                             .all(|p| rules.typ(p).recon)
@@ -453,11 +505,13 @@ impl State {
             }
             Event::Joined { unit, hex } | Event::Consolidated { unit, to: hex } => {
                 self.units[unit.index()].location = Location::Map(*hex);
+                self.enter(*unit, 1);
             }
             Event::BrokeOff { unit, path, .. } => {
                 if let Some(&end) = path.last() {
                     self.units[unit.index()].location = Location::Map(end);
                 }
+                self.enter(*unit, path.len());
             }
             Event::ObjectiveTaken { objective, turn } => {
                 if let Some(t) = self.objectives_taken.get_mut(usize::from(*objective)) {
@@ -477,6 +531,7 @@ impl State {
             Event::DeploymentEnded => {
                 self.phase = Phase::Start;
                 self.spent.iter_mut().for_each(|s| *s = 0);
+                self.entered.iter_mut().for_each(|e| *e = 0);
                 for u in &mut self.units {
                     u.state.moved = false;
                     u.state.moved_double = false;
@@ -489,6 +544,7 @@ impl State {
                     u.location = Location::Map(end);
                 }
                 u.state.reorganising = true;
+                self.enter(*unit, path.len());
             }
             Event::EyesAndEars {
                 unit,

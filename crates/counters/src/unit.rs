@@ -65,6 +65,8 @@ pub struct UnitState {
     pub disengaged: bool,
     /// Moved at the double, fired or assaulted in its side's previous turn (R15.5).
     pub busy_last_turn: bool,
+    /// Moved at the double in its side's previous turn (R15.3).
+    pub doubled_last_turn: bool,
     /// This turn: remounted its motorcycles, so it may not fire (R15.7).
     pub remounted: bool,
 }

@@ -160,7 +160,7 @@ fn led_unit_nearest(
         .scenario
         .formations
         .iter()
-        .position(|f| f.hq == hq)
+        .position(|f| f.hq == Some(hq))
         .map(|i| crate::ids::FormationId(i as u16));
     state
         .units
