@@ -547,8 +547,8 @@ fn break_off(
     Ok(())
 }
 
-/// R11.9: each winner whose formation HQ lives may move one hex, even pinned, paying terrain,
-/// never into an enemy hex or next to an enemy that was not in the fight; a vehicle entering a
+/// R11.9: each winner whose formation HQ lives may move one hex, even pinned (not bogged,
+/// R5.6), paying terrain, never into an enemy hex or next to an enemy that was not in the fight; a vehicle entering a
 /// difficult hex takes a bog check (R5.6). The default choice: attackers take the assaulted hex
 /// when it is empty of enemies; the holders stay.
 fn consolidate(
@@ -580,6 +580,7 @@ fn consolidate(
             || map.enter_cost(typ.move_class, m.hex).is_none()
             || !matches!(u.location, Location::Map(_))
             || at.unsigned_distance_to(m.hex) != 1
+            || u.state.bogged
             || x.state.hexes_left(w) == Some(0)
         {
             continue;
