@@ -99,7 +99,7 @@ fn check_mount(
     if state.passengers(transport).count() >= usize::from(capacity) {
         return Err(RuleError::CannotMount("the transport is full"));
     }
-    let cost = u32::from(carrier.movement_points(t.state.weakened) / 2);
+    let cost = u32::from(crate::transport::cost(state, rules, transport, false));
     afford(state, rules, transport, cost, false, false)
 }
 
@@ -109,9 +109,12 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
     let Location::Aboard(t) = u.location else {
         return Err(RuleError::NotOnMap);
     };
-    own_on_map(state, t, Phase::Movement)?;
-    let tr = state.unit(t);
-    let cost = u32::from(rules.typ(tr).movement_points(tr.state.weakened) / 2);
+    let hex = own_on_map(state, t, Phase::Movement)?;
+    // R3.1: a passenger that dismounts ends its move in the hex (docs/rules-notes.md).
+    if !room(state, rules, unit, hex, false) {
+        return Err(RuleError::Stacking(label(hex)));
+    }
+    let cost = u32::from(crate::transport::cost(state, rules, t, true));
     afford(state, rules, t, cost, false, false)
 }
 

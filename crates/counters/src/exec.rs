@@ -18,12 +18,6 @@ pub(crate) struct Exec<'s, 'r> {
     pub ai_rng: crate::dice::GameRng,
 }
 
-/// R16.1: mounting or dismounting costs the transport half its movement, rounded down.
-fn transport_cost(x: &Exec<'_, '_>, transport: crate::ids::UnitId) -> u8 {
-    let t = x.state.unit(transport);
-    x.rules.typ(t).movement_points(t.state.weakened) / 2
-}
-
 impl Exec<'_, '_> {
     /// Applies an event and records it.
     pub fn emit(&mut self, event: Event) {
@@ -66,7 +60,7 @@ impl Exec<'_, '_> {
             Command::DismountRiders { unit } => recon::dismount_riders(self, *unit),
             Command::Remount { unit } => recon::remount(self, *unit)?,
             Command::Mount { unit, transport } => {
-                let cost = transport_cost(self, *transport);
+                let cost = crate::transport::cost(self.state, &self.rules, *transport, false);
                 self.emit(Event::Mounted {
                     unit: *unit,
                     transport: *transport,
@@ -77,7 +71,7 @@ impl Exec<'_, '_> {
                 if let Location::Aboard(t) = self.state.unit(*unit).location
                     && let Some(hex) = self.state.hex_of(t)
                 {
-                    let cost = transport_cost(self, t);
+                    let cost = crate::transport::cost(self.state, &self.rules, t, true);
                     self.emit(Event::Dismounted {
                         unit: *unit,
                         transport: t,

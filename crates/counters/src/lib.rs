@@ -31,6 +31,7 @@ mod scenario;
 mod stacking;
 mod state;
 mod time;
+mod transport;
 mod unit;
 mod victory;
 

@@ -404,6 +404,7 @@ impl State {
             } => {
                 let t = transport.index();
                 self.spent[t] = self.spent[t].saturating_add(*cost);
+                self.units[t].state.loaded |= *cost > 0;
                 let u = &mut self.units[unit.index()];
                 u.location = Location::Aboard(*transport);
                 u.state.moved = true;
@@ -416,6 +417,7 @@ impl State {
             } => {
                 let t = transport.index();
                 self.spent[t] = self.spent[t].saturating_add(*cost);
+                self.units[t].state.unloaded |= *cost > 0;
                 let u = &mut self.units[unit.index()];
                 u.location = Location::Map(*hex);
                 u.state.moved |= *cost > 0;
@@ -482,6 +484,8 @@ impl State {
                         spotted: false,
                         observing: false,
                         remounted: false,
+                        loaded: false,
+                        unloaded: false,
                         // R12.2: reorganising lasts to the end of the unit's next turn.
                         reorganising: false,
                         ..*s

@@ -69,6 +69,10 @@ pub struct UnitState {
     pub doubled_last_turn: bool,
     /// This turn: remounted its motorcycles, so it may not fire (R15.7).
     pub remounted: bool,
+    /// This turn: a transport that paid for passengers mounting (R16.1).
+    pub loaded: bool,
+    /// This turn: a transport that paid for passengers dismounting (R16.1).
+    pub unloaded: bool,
 }
 
 /// One unit of the order of battle.
