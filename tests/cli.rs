@@ -757,3 +757,115 @@ fn the_assault_threshold_is_a_parameter_of_the_doctrine_ai() {
         assert!(stderr(&out).contains(says), "{spec}: {}", stderr(&out));
     }
 }
+
+/// Every rule id cited anywhere (the code, the conformance cases, the scenarios, the docs, and
+/// the narrative and refusals hexwar prints) is a rule of the shipped rulebook, `docs/rules.md`.
+#[test]
+fn every_cited_rule_id_is_in_the_rulebook() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let book = std::fs::read_to_string(root.join("docs/rules.md")).expect("docs/rules.md");
+    let defined: std::collections::BTreeSet<String> = book
+        .lines()
+        .filter_map(|l| l.strip_prefix("- **"))
+        .filter_map(|l| l.split("**").next())
+        .map(str::to_owned)
+        .collect();
+    let ids = |text: &str| -> Vec<String> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        for i in 0..b.len() {
+            if b[i] != b'R' || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+                continue;
+            }
+            let digits = |from: usize| {
+                (from..b.len())
+                    .take_while(|&j| b[j].is_ascii_digit())
+                    .count()
+            };
+            let major = digits(i + 1);
+            if major == 0 || b.get(i + 1 + major) != Some(&b'.') {
+                continue;
+            }
+            let minor = digits(i + 2 + major);
+            if minor > 0 {
+                out.push(text[i..i + 2 + major + minor].to_owned());
+            }
+        }
+        out
+    };
+    let mut files = Vec::new();
+    let mut dirs = vec![
+        root.join("crates"),
+        root.join("tests"),
+        root.join("scenarios"),
+        root.join("data"),
+        root.join("docs"),
+    ];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("a folder").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p
+                .extension()
+                .is_some_and(|x| x == "rs" || x == "toml" || x == "md")
+            {
+                files.push(p);
+            }
+        }
+    }
+    files.push(root.join("README.md"));
+    files.push(root.join("ARCHITECTURE.md"));
+    let mut missing = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for id in ids(&text) {
+            if !defined.contains(&id) {
+                missing.push(format!("{}: {id}", f.display()));
+            }
+        }
+    }
+    for scenario in ["dawn_assault", "meeting_engagement", "night_recon"] {
+        let out = hexwar(&["run", &format!("scenarios/{scenario}.toml")]);
+        for id in ids(&stdout(&out)) {
+            if !defined.contains(&id) {
+                missing.push(format!("the narrative of {scenario}: {id}"));
+            }
+        }
+    }
+    assert!(files.len() > 50, "found only {} files", files.len());
+    assert!(
+        defined.len() >= 90,
+        "the rulebook has {} rules",
+        defined.len()
+    );
+    assert!(
+        missing.is_empty(),
+        "ids not in docs/rules.md:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// `hexwar rules` prints a rule with its decisions, lists rules by word, and refuses an unknown
+/// id with exit 2.
+#[test]
+fn the_rulebook_is_built_in() {
+    let out = hexwar(&["rules", "R11.2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("counts only for the failed units it applies to"),
+        "{text}"
+    );
+    let out = hexwar(&["rules", "overrun"]);
+    assert!(stdout(&out).contains("R10.1"), "{}", stdout(&out));
+    // Spelt in two pieces, so that the id scan above does not find it in this file.
+    let unknown = concat!("R4", "2.1");
+    let out = hexwar(&["rules", unknown]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!("no rule {unknown}")),
+        "{}",
+        stderr(&out)
+    );
+}

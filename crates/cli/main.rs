@@ -3,6 +3,7 @@
 mod batch;
 mod data;
 mod odds;
+mod rules;
 mod run;
 mod show;
 mod units;
@@ -224,6 +225,15 @@ enum Command {
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
+    },
+    /// Read the rulebook: the sections, one rule with hexwar's decisions, or every rule that
+    /// mentions a word. The rulebook is `docs/rules.md`, built into the binary.
+    #[command(
+        after_help = "Examples:\n  hexwar rules            # the sections\n  hexwar rules R9.4       # one rule and the decisions that complete it\n  hexwar rules R11        # a whole section\n  hexwar rules overrun    # every rule that mentions a word\n\nAn id or section the rulebook does not have, or a word no rule mentions, exits 2."
+    )]
+    Rules {
+        /// A rule id (`R9.4`), a section (`R9`), or a word (`overrun`).
+        query: Option<String>,
     },
     /// List the unit catalog as a table, or as JSON with every stat.
     #[command(after_help = "Examples:\n  hexwar units\n  hexwar units --json --catalog my_units/")]
@@ -602,6 +612,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     );
                 }
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Rules { query } => {
+            print!("{}", rules::answer(rules::RULEBOOK, query.as_deref())?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Units { json, catalog } => {

@@ -62,7 +62,7 @@ pub enum Fighting {
     /// Holding the hex in the first round (R9.3, R9.5: disorganized defenders hit on 6).
     Defend,
     /// A counterattack round (R11.4: R9.2 to R9.5 with roles swapped). Disorganized
-    /// counterattackers hit on 6 without the infantry bonuses (docs/rules-notes.md).
+    /// counterattackers hit on 6 without the infantry bonuses (docs/rules.md).
     Counterattack,
 }
 

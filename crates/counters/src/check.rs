@@ -110,7 +110,7 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
         return Err(RuleError::NotOnMap);
     };
     let hex = own_on_map(state, t, Phase::Movement)?;
-    // R3.1: a passenger that dismounts ends its move in the hex (docs/rules-notes.md).
+    // R3.1: a passenger that dismounts ends its move in the hex (docs/rules.md).
     if !room(state, rules, unit, hex, false) {
         return Err(RuleError::Stacking(label(hex)));
     }
@@ -296,7 +296,7 @@ fn check_assault(
         if rides {
             continue; // it enters with its transport
         }
-        // R13.1: an assault enters the hex (docs/rules-notes.md).
+        // R13.1: an assault enters the hex (docs/rules.md).
         night_limit(state, unit, 1)?;
         let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
             return Err(RuleError::Impassable(label(hex)));

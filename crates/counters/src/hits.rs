@@ -149,7 +149,7 @@ pub(crate) fn apply_hit_list(
 
 /// Emits an event that may destroy `unit` (a hit, no retreat, a capture) and, if it did and
 /// the unit carried passengers, applies R16.2: each passenger dismounts in the hex and receives
-/// one hit (no save: docs/rules-notes.md). Every way a transport is destroyed goes through
+/// one hit (no save: docs/rules.md). Every way a transport is destroyed goes through
 /// here. Returns the passengers still alive, standing in the hex.
 pub(crate) fn destroy_with(
     x: &mut Exec<'_, '_>,

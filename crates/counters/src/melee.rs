@@ -3,7 +3,7 @@
 //!
 //! Choices (counterattack or break off) come from the side's orders (`melee = "..."`) or the
 //! AI, which counterattacks when the exact odds of the next round favour it. Decisions where
-//! RULES.md is silent are in docs/rules-notes.md.
+//! RULES.md is silent are in docs/rules.md.
 
 use hexmap::{Budget, Hex, Label};
 use smallvec::SmallVec;
@@ -596,7 +596,7 @@ fn consolidate(
 /// R11.10: losers next to a winner after consolidation fall back one more hex away from it, or
 /// are captured (tanks cannot capture tanks). A vehicle takes a bog check as it drives out of a
 /// difficult hex and as it enters one (R5.6); one that bogs where it stands, next to a winner,
-/// or that was bogged already, is captured likewise (docs/rules-notes.md).
+/// or that was bogged already, is captured likewise (docs/rules.md).
 fn fall_back(
     x: &mut Exec<'_, '_>,
     m: &Melee,

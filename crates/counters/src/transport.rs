@@ -7,7 +7,7 @@ use crate::state::{Rules, State};
 
 /// Movement points the transport pays for passengers mounting (`unloading` false) or
 /// dismounting: half its movement, rounded down, once per turn for each of the two however many
-/// passengers it takes on or sets down (docs/rules-notes.md).
+/// passengers it takes on or sets down (docs/rules.md).
 #[must_use]
 pub(crate) fn cost(state: &State, rules: &Rules<'_>, transport: UnitId, unloading: bool) -> u8 {
     let t = state.unit(transport);
