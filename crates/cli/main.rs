@@ -125,6 +125,11 @@ enum Command {
         /// Counterattacks (R11): `on` computes the whole melee, `off` the first round only.
         #[arg(long, default_value = "on", value_parser = ["off", "on"])]
         counterattacks: String,
+        /// Who counterattacks in the melee: `doctrine` (the AI's choice: when the round would
+        /// score a hit with p >= 0.5), `always` (every unit that may), `never` (every unit breaks
+        /// off when it may); for both sides, or per side: `attacker=always,defender=never`.
+        #[arg(long, default_value = "doctrine", value_name = "CHOICES")]
+        choices: String,
         /// Print JSON (keys: attacker_wins, defender_destroyed, defender_retreats,
         /// defender_holds, attacker_hits, defender_hits, their means, exact).
         #[arg(long)]
@@ -357,6 +362,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             terrain,
             overrun,
             counterattacks,
+            choices,
             json,
             catalog,
         } => {
@@ -371,6 +377,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 overrun,
                 json,
                 counterattacks: counterattacks == "on",
+                choices: odds::parse_choices(&choices)?,
             };
             println!("{}", odds::run(&catalog, &table, &request)?.trim_end());
             Ok(ExitCode::SUCCESS)

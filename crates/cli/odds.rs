@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use counters::{
-    Catalog, Combatant, Command, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, UnitId, UnitState,
-    assault_odds, check, matchup, matchup_state, melee_odds, overrun_odds,
+    Catalog, Choices, Combatant, Command, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, Side,
+    UnitId, UnitState, assault_odds, check, matchup, matchup_state, melee_odds, overrun_odds,
+    set_choices,
 };
 use hexmap::TerrainTable;
 
@@ -22,6 +23,46 @@ pub struct Request<'a> {
     pub json: bool,
     /// Counterattacks (R11) on: the whole melee.
     pub counterattacks: bool,
+    /// The melee choices the odds assume: attacker, defender.
+    pub choices: [Choices; 2],
+}
+
+/// `--choices`: one kind for both sides, or `attacker=KIND,defender=KIND` (either may be left
+/// out, and is then `doctrine`).
+///
+/// # Errors
+/// An unknown side or kind.
+pub fn parse_choices(text: &str) -> Result<[Choices; 2], BadInput> {
+    let kind = |k: &str| {
+        k.parse::<Choices>().map_err(|()| {
+            BadInput(format!(
+                "--choices: unknown choice `{k}`: use doctrine, always or never"
+            ))
+        })
+    };
+    if !text.contains('=') {
+        let c = kind(text.trim())?;
+        return Ok([c, c]);
+    }
+    let mut out = [Choices::Doctrine; 2];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((side, k)) = part.split_once('=') else {
+            return Err(BadInput(format!(
+                "--choices: expected SIDE=KIND, got `{part}`"
+            )));
+        };
+        let i = match side.trim() {
+            "attacker" => 0,
+            "defender" => 1,
+            other => {
+                return Err(BadInput(format!(
+                    "--choices: unknown side `{other}`: use attacker or defender"
+                )));
+            }
+        };
+        out[i] = kind(k.trim())?;
+    }
+    Ok(out)
 }
 
 fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Combatant>, BadInput> {
@@ -76,6 +117,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     let (attackers, defenders) = (parse_side(catalog, att)?, parse_side(catalog, def)?);
     let mut scenario = matchup(catalog, table, terrain, &attackers, &defenders);
     scenario.rules.counterattacks = req.counterattacks;
+    set_choices(&mut scenario, Side::A, req.choices[0]);
+    set_choices(&mut scenario, Side::B, req.choices[1]);
     let rules = Rules::new(&scenario, catalog);
     let state = matchup_state(&scenario);
     let hex = MATCHUP_DEFENDERS.to_hex();
@@ -140,9 +183,24 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         if req.json {
             let mut v = serde_json::to_value(&m).unwrap_or_default();
             v["first_round"] = serde_json::to_value(&o).unwrap_or_default();
+            v["choices"] = serde_json::json!({
+                "attacker": req.choices[0].name(),
+                "defender": req.choices[1].name(),
+            });
             return Ok(serde_json::to_string_pretty(&v).unwrap_or_default());
         }
         let mut out = format!("ASSAULT with counterattacks: {head}\n");
+        let _ = writeln!(
+            out,
+            "  choices assumed       attacker {}, defender {}{}",
+            describe(req.choices[0]),
+            describe(req.choices[1]),
+            if req.choices.contains(&Choices::Doctrine) {
+                " (doctrine: counterattack when the round would score a hit with p >= 0.5)"
+            } else {
+                ""
+            }
+        );
         let _ = writeln!(out, "  attacker wins         {}", pct(m.attacker_wins));
         let _ = writeln!(out, "  defender wins         {}", pct(m.defender_wins));
         let _ = writeln!(
@@ -166,8 +224,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
             let _ = writeln!(
                 out,
                 "Exact: an absorbing Markov chain over {} states of both stacks, stopped with {:.1e}\n\
-                 of probability still in play (R7-R11); choices are the AI's; captures, which the\n\
-                 map decides, are left out.",
+                 of probability still in play (R7-R11), with the choices above (--choices changes\n\
+                 them); captures, which the map decides, are left out.",
                 m.states,
                 m.error_bound.max(0.0)
             );
@@ -206,6 +264,15 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
          counterattacks off; a retreat is assumed to find a legal hex (R9.9 depends on the map).\n",
     );
     Ok(out)
+}
+
+/// What a side's choices mean, in a few words.
+fn describe(c: Choices) -> &'static str {
+    match c {
+        Choices::Doctrine => "doctrine",
+        Choices::Always => "always counterattacks",
+        Choices::Never => "never counterattacks",
+    }
 }
 
 fn pct(p: f64) -> String {

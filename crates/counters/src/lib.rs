@@ -56,8 +56,8 @@ pub use melee_odds::{
     FALLBACK_SAMPLES, MASS_BOUND, MeleeOdds, OUTCOME_BUDGET, STATE_BUDGET, attacker_won, melee_odds,
 };
 pub use odds::{
-    AssaultOdds, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, OverrunOdds, assault_odds,
-    hits_distribution, matchup, matchup_state, overrun_odds,
+    AssaultOdds, Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, OverrunOdds,
+    assault_odds, hits_distribution, matchup, matchup_state, overrun_odds, set_choices,
 };
 pub use overrun::overrun_cost;
 pub use rally::in_command;

@@ -335,11 +335,6 @@ fn choose(
     side: Side,
     passed: &[UnitId],
 ) -> Result<Units, OutOfDice> {
-    let order = |x: &Exec<'_, '_>, u: UnitId| match melee_choice(x, u) {
-        Some(MeleeChoice::Counterattack) => Some(true),
-        Some(MeleeChoice::BreakOff) => Some(false),
-        Some(MeleeChoice::Stay) | None => None,
-    };
     let fighters = |x: &Exec<'_, '_>, units: &[UnitId]| -> Units {
         units
             .iter()
@@ -351,7 +346,7 @@ fn choose(
     let ai_says = favourable(x, m, side, &candidates);
     let mut counterattackers = Units::new();
     for &u in &candidates {
-        if order(x, u).unwrap_or(ai_says) {
+        if counterattacks(&x.rules, x.state.turn, u, ai_says) {
             counterattackers.push(u);
         } else {
             break_off(x, m, u, BreakOffReason::Chose)?;
@@ -370,6 +365,21 @@ fn choose(
     }
     join(x, m, side, &mut counterattackers);
     Ok(counterattackers)
+}
+
+/// R11.2, R11.4: whether a unit that passed its test counterattacks: as this turn's orders say
+/// (`melee = "counterattack"` or `"break_off"`), else as its side's AI says (`ai_says`). The
+/// engine and the odds decide through here.
+pub(crate) fn counterattacks(rules: &Rules<'_>, turn: u32, unit: UnitId, ai_says: bool) -> bool {
+    let order = rules.scenario.order_of(turn, unit, |a| match a {
+        OrderAction::Melee { choice } => Some(*choice),
+        _ => None,
+    });
+    match order {
+        Some(MeleeChoice::Counterattack) => true,
+        Some(MeleeChoice::BreakOff) => false,
+        Some(MeleeChoice::Stay) | None => ai_says,
+    }
 }
 
 /// The unit's melee choice in this turn's orders, if any.

@@ -693,17 +693,27 @@ impl Chain<'_, '_> {
                 self.hex,
                 Fighting::Counterattack,
             );
-            let favourable = crate::melee::counterattack_pays(&plan);
-            if !favourable {
-                for u in &candidates {
-                    self.leave(&mut s, u.index());
-                }
+            let ai_says = melee::counterattack_pays(&plan);
+            let (counter, leaving): (SmallVec<[UnitId; 8]>, SmallVec<[UnitId; 8]>) = candidates
+                .iter()
+                .copied()
+                .partition(|&u| melee::counterattacks(rules, state.turn, u, ai_says));
+            for u in &leaving {
+                self.leave(&mut s, u.index());
             }
-            if !favourable || plan.rolls.is_empty() {
+            let plan = plan_side(
+                &state,
+                self.rules,
+                &counter,
+                &struck,
+                self.hex,
+                Fighting::Counterattack,
+            );
+            if plan.rolls.is_empty() {
                 out.push((self.over(s, t), p));
                 continue;
             }
-            for (s_bog, strikers, pb) in self.charge(&state, &s, &candidates, &struck) {
+            for (s_bog, strikers, pb) in self.charge(&state, &s, &counter, &struck) {
                 for (s2, on_struck, _, q) in
                     self.exchange(&s_bog, &strikers, &struck, Fighting::Counterattack, false)?
                 {

@@ -335,6 +335,70 @@ pub fn matchup(
     }
 }
 
+/// Who counterattacks in the melee of a matchup (R11.2, R11.4): the choices the odds assume for
+/// a side's units that pass their test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Choices {
+    /// The doctrine AI's: counterattack when the round would score at least one hit with
+    /// probability 0.5 or more.
+    #[default]
+    Doctrine,
+    /// Every unit that may counterattack does.
+    Always,
+    /// Every unit breaks off when it may.
+    Never,
+}
+
+impl Choices {
+    /// The name, as `--choices` takes it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Doctrine => "doctrine",
+            Self::Always => "always",
+            Self::Never => "never",
+        }
+    }
+}
+
+impl std::str::FromStr for Choices {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "doctrine" => Ok(Self::Doctrine),
+            "always" => Ok(Self::Always),
+            "never" => Ok(Self::Never),
+            _ => Err(()),
+        }
+    }
+}
+
+/// Gives every unit of `side` in a matchup the melee orders of `choices` for its one turn, so
+/// that the engine and the odds alike make those choices (`always`: `melee = "counterattack"`,
+/// `never`: `melee = "break_off"`; `doctrine`: no orders, the AI decides).
+pub fn set_choices(scenario: &mut Scenario, side: Side, choices: Choices) {
+    let choice = match choices {
+        Choices::Doctrine => return,
+        Choices::Always => crate::scenario::MeleeChoice::Counterattack,
+        Choices::Never => crate::scenario::MeleeChoice::BreakOff,
+    };
+    let units: Vec<UnitId> = scenario
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| u.id)
+        .collect();
+    for unit in units {
+        scenario.orders.push(crate::scenario::Order {
+            turn: 1,
+            unit,
+            action: crate::scenario::OrderAction::Melee { choice },
+        });
+    }
+}
+
 /// The state of a matchup at the attacker's movement phase.
 #[must_use]
 pub fn matchup_state(scenario: &Scenario) -> State {

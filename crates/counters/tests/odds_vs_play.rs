@@ -202,31 +202,158 @@ fn overrun_odds_match_play() {
     }
 }
 
+/// The battlefield of a matchup written as a scenario file and loaded by the scenario loader, as
+/// any game's is: the same open 7 x 7 field and hexes as `matchup`, one formation a side whose HQ
+/// is the HQ the side lists (at most one here), or, where a side lists none, an HQ held in reserve
+/// off the map that never arrives, so that no HQ is in the fight and nobody re-rolls (R11.2).
+/// Choices are melee orders, as a player would write them. The odds are computed on `matchup`'s
+/// own battlefield: the two cannot share a mistake of the harness.
+fn scenario_text(
+    catalog: &counters::Catalog,
+    att: &str,
+    def: &str,
+    terrain: &str,
+    choices: [&str; 2],
+) -> String {
+    let mut units = String::new();
+    let mut hqs = [None, None];
+    let mut orders = String::new();
+    for (i, (spec, side, at)) in [(att, "red", "0304"), (def, "blue", "0404")]
+        .into_iter()
+        .enumerate()
+    {
+        for (j, item) in spec.split(',').enumerate() {
+            let mut parts = item.split(':');
+            let typ = parts.next().unwrap();
+            let id = format!("{side}{j}");
+            let mut state = String::new();
+            for p in parts {
+                state.push_str(&format!("{p} = true\n"));
+            }
+            units.push_str(&format!(
+                "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"f{side}\"\nat = \"{at}\"\n{state}\n"
+            ));
+            if catalog.get(catalog.id(typ).unwrap()).is_hq() {
+                hqs[i] = Some(id.clone());
+            }
+            let melee = match choices[i] {
+                "always" => Some("counterattack"),
+                "never" => Some("break_off"),
+                _ => None,
+            };
+            if let Some(m) = melee {
+                orders.push_str(&format!(
+                    "[[orders]]\nturn = 1\nunit = \"{id}\"\nmelee = \"{m}\"\n\n"
+                ));
+            }
+        }
+    }
+    let mut formations = String::new();
+    for (i, side) in ["red", "blue"].into_iter().enumerate() {
+        let hq = hqs[i].clone().unwrap_or_else(|| {
+            let hq_type = if side == "red" { "hq_mrb" } else { "hq_tf" };
+            units.push_str(&format!(
+                "[[units]]\nid = \"{side}_hq\"\ntype = \"{hq_type}\"\nformation = \"f{side}\"\nreserve = {{ turn = 99, zone = [\"0101\"] }}\n\n"
+            ));
+            format!("{side}_hq")
+        });
+        formations.push_str(&format!(
+            "[[formations]]\nid = \"f{side}\"\nside = \"{side}\"\nhq = \"{hq}\"\n\n"
+        ));
+    }
+    format!(
+        "title = \"odds against play\"\nturns = 1\nfirst = \"red\"\n\n[rules]\nstacking_limit = 12\n\n\
+         [map]\ncolumns = 7\nrows = 7\ndefault = \"clear\"\nhexes = {{ \"0404\" = \"{terrain}\" }}\n\n\
+         [[sides]]\nid = \"red\"\nname = \"Red\"\nnation = \"soviet\"\nrole = \"attacker\"\n\n\
+         [[sides]]\nid = \"blue\"\nname = \"Blue\"\nnation = \"nato\"\nrole = \"defender\"\n\n\
+         {formations}{units}{orders}"
+    )
+}
+
 #[test]
 fn melee_odds_match_play() {
     let catalog = bundled::catalog();
+    let table = bundled::terrain();
     let cases = [
-        ("mr_coy", "mech_inf", "clear"),
-        ("t72", "mech_inf", "clear"),
-        ("mr_coy,hq_mrb", "jaeger", "city"),
-        ("t72,mr_coy", "mech_inf,m113", "clear"),
-        ("vdv_coy", "m60", "clear"),
-        ("btr70,hq_mrr", "m2", "forest"),
-        ("mech_inf", "mr_coy,hq_mrb", "ruins"),
-        ("t80", "m1:disorganized", "clear"),
+        ("mr_coy", "mech_inf", "clear", ["doctrine", "doctrine"]),
+        ("t72", "mech_inf", "clear", ["doctrine", "doctrine"]),
+        ("mr_coy,hq_mrb", "jaeger", "city", ["doctrine", "doctrine"]),
+        (
+            "t72,mr_coy",
+            "mech_inf,m113",
+            "clear",
+            ["doctrine", "doctrine"],
+        ),
+        ("vdv_coy", "m60", "clear", ["doctrine", "doctrine"]),
+        ("btr70,hq_mrr", "m2", "forest", ["doctrine", "doctrine"]),
+        (
+            "mech_inf",
+            "mr_coy,hq_mrb",
+            "ruins",
+            ["doctrine", "doctrine"],
+        ),
+        ("t80", "m1:disorganized", "clear", ["doctrine", "doctrine"]),
+        // The issue's pair: no HQ listed, so nobody re-rolls, whatever comes first.
+        (
+            "mech_inf",
+            "scouts_on_foot:disorganized,vdv_coy",
+            "clear",
+            ["doctrine", "doctrine"],
+        ),
+        (
+            "mech_inf",
+            "vdv_coy,scouts_on_foot:disorganized",
+            "clear",
+            ["doctrine", "doctrine"],
+        ),
+        // An HQ with the defenders lets them re-roll their first test, then leaves (R11.1).
+        ("t72", "mech_inf,hq_tf", "clear", ["never", "always"]),
+        (
+            "t72,t72",
+            "jaeger,hq_hero_nato",
+            "forest",
+            ["always", "always"],
+        ),
+        (
+            "vdv_coy,hq_hero_sov",
+            "mech_inf",
+            "ruins",
+            ["always", "never"],
+        ),
+        ("t72", "mech_inf", "forest", ["always", "doctrine"]),
     ];
-    for (att, def, terrain) in cases {
-        let name = format!("{att} vs {def} in {terrain} (melee)");
-        let (scenario, start, attackers) = setup(&catalog, att, def, terrain);
-        let rules = Rules::new(&scenario, &catalog);
+    for (att, def, terrain, choices) in cases {
+        let name = format!("{att} vs {def} in {terrain}, choices {choices:?} (melee)");
+        // The odds, on the odds' own battlefield.
+        let (mut odds_field, odds_start, odds_attackers) = setup(&catalog, att, def, terrain);
+        for (side, c) in [
+            (counters::Side::A, choices[0]),
+            (counters::Side::B, choices[1]),
+        ] {
+            counters::set_choices(&mut odds_field, side, c.parse().unwrap());
+        }
+        let odds_rules = Rules::new(&odds_field, &catalog);
         let hex = MATCHUP_DEFENDERS.to_hex();
-        let odds = melee_odds(&start, &rules, &attackers, hex);
+        let odds = melee_odds(&odds_start, &odds_rules, &odds_attackers, hex);
         assert!(odds.exact, "{name}: small fights are computed exactly");
         assert!(odds.error_bound < 1e-9, "{name}: {}", odds.error_bound);
         assert!(
             (odds.attacker_wins + odds.defender_wins - 1.0).abs() < 1e-9,
             "{name}"
         );
+        // The games, on a battlefield loaded from scenario text.
+        let text = scenario_text(&catalog, att, def, terrain, choices);
+        let scenario = counters::ScenarioFile::parse("odds.toml", &text)
+            .validate(&catalog, &table)
+            .unwrap_or_else(|p| panic!("{name}: {p:?}\n{text}"));
+        let rules = Rules::new(&scenario, &catalog);
+        let start = matchup_state(&scenario);
+        let attackers: Vec<UnitId> = start
+            .units
+            .iter()
+            .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
+            .map(|u| u.id)
+            .collect();
         let command = Command::Assault {
             units: attackers.clone(),
             hex,
