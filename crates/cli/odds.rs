@@ -3,9 +3,8 @@
 use std::fmt::Write as _;
 
 use counters::{
-    Catalog, Choices, Combatant, Command, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, Side,
-    UnitId, UnitState, assault_odds, check, matchup, matchup_state, melee_odds, overrun_odds,
-    set_choices,
+    Catalog, Choices, Combatant, Command, MATCHUP_DEFENDERS, Rules, Side, UnitState, assault_odds,
+    check, matchup, matchup_state, melee_odds, overrun_odds, set_choices,
 };
 use hexmap::TerrainTable;
 
@@ -122,12 +121,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     let rules = Rules::new(&scenario, catalog);
     let state = matchup_state(&scenario);
     let hex = MATCHUP_DEFENDERS.to_hex();
-    let ids: Vec<UnitId> = state
-        .units
-        .iter()
-        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-        .map(|u| u.id)
-        .collect();
+    let ids = counters::matchup_attackers(&state);
     let names = |list: &[Combatant]| -> String {
         list.iter()
             .map(|c| catalog.get(c.type_id).id.as_str())

@@ -8,8 +8,8 @@
 use std::hint::black_box;
 
 use counters::{
-    Combatant, Command, Dice, GameRng, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, ScenarioFile,
-    UnitId, UnitState, bundled, execute_into, matchup, matchup_state, play,
+    Combatant, Command, Dice, GameRng, MATCHUP_DEFENDERS, Rules, ScenarioFile, UnitState, bundled,
+    execute_into, matchup, matchup_state, play,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -40,12 +40,7 @@ fn assault(c: &mut Criterion) {
     let melee_rules = Rules::new(&melee_scenario, &catalog);
     let rules = Rules::new(&scenario, &catalog);
     let start = matchup_state(&scenario);
-    let attackers: Vec<UnitId> = start
-        .units
-        .iter()
-        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-        .map(|u| u.id)
-        .collect();
+    let attackers = counters::matchup_attackers(&start);
     let command = Command::Assault {
         units: attackers,
         hex: MATCHUP_DEFENDERS.to_hex(),

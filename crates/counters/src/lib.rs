@@ -57,7 +57,8 @@ pub use melee_odds::{
 };
 pub use odds::{
     AssaultOdds, Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, OverrunOdds,
-    assault_odds, hits_distribution, matchup, matchup_state, overrun_odds, set_choices,
+    assault_odds, hits_distribution, matchup, matchup_attackers, matchup_state, overrun_odds,
+    set_choices,
 };
 pub use overrun::overrun_cost;
 pub use rally::in_command;

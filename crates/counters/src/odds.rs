@@ -399,6 +399,17 @@ pub fn set_choices(scenario: &mut Scenario, side: Side, choices: Choices) {
     }
 }
 
+/// The attacking units of a matchup: those standing in [`MATCHUP_ATTACKERS`].
+#[must_use]
+pub fn matchup_attackers(state: &State) -> Vec<UnitId> {
+    state
+        .units
+        .iter()
+        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
+        .map(|u| u.id)
+        .collect()
+}
+
 /// The state of a matchup at the attacker's movement phase.
 #[must_use]
 pub fn matchup_state(scenario: &Scenario) -> State {

@@ -4,8 +4,8 @@
 //! listed HQ gives it: a matchup with no HQ is the same whatever unit comes first.
 
 use counters::{
-    Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, UnitId, UnitState, assault_odds,
-    bundled, matchup, matchup_state, melee_odds, overrun_odds,
+    Combatant, MATCHUP_DEFENDERS, Rules, UnitId, UnitState, assault_odds, bundled, matchup,
+    matchup_state, melee_odds, overrun_odds,
 };
 use proptest::prelude::*;
 
@@ -74,12 +74,7 @@ fn odds(att: &[Combatant], def: &[Combatant], terrain: &str, counterattacks: boo
     scenario.rules.counterattacks = counterattacks;
     let state = matchup_state(&scenario);
     let rules = Rules::new(&scenario, &catalog);
-    let attackers: Vec<UnitId> = state
-        .units
-        .iter()
-        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-        .map(|u| u.id)
-        .collect();
+    let attackers = counters::matchup_attackers(&state);
     let hex = MATCHUP_DEFENDERS.to_hex();
     let m = melee_odds(&state, &rules, &attackers, hex);
     let f = assault_odds(&state, &rules, &attackers, hex);

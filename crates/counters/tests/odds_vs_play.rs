@@ -3,9 +3,9 @@
 //! of every exact probability and mean.
 
 use counters::{
-    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS,
-    Rules, UnitId, UnitState, assault_odds, attacker_won, bundled, execute, matchup, matchup_state,
-    melee_odds, overrun_odds,
+    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, UnitId,
+    UnitState, assault_odds, attacker_won, bundled, execute, matchup, matchup_state, melee_odds,
+    overrun_odds,
 };
 
 const SAMPLES: u32 = 200_000;
@@ -44,12 +44,7 @@ fn setup(
         &side(catalog, def),
     );
     let start = matchup_state(&scenario);
-    let attackers = start
-        .units
-        .iter()
-        .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-        .map(|u| u.id)
-        .collect();
+    let attackers = counters::matchup_attackers(&start);
     (scenario, start, attackers)
 }
 
@@ -348,12 +343,7 @@ fn melee_odds_match_play() {
             .unwrap_or_else(|p| panic!("{name}: {p:?}\n{text}"));
         let rules = Rules::new(&scenario, &catalog);
         let start = matchup_state(&scenario);
-        let attackers: Vec<UnitId> = start
-            .units
-            .iter()
-            .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
-            .map(|u| u.id)
-            .collect();
+        let attackers = counters::matchup_attackers(&start);
         let command = Command::Assault {
             units: attackers.clone(),
             hex,
