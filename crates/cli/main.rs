@@ -1,5 +1,6 @@
 //! The `hexwar` command line: a thin layer over the `hexmap` and `counters` crates.
 
+mod balance;
 mod batch;
 mod data;
 mod odds;
@@ -27,7 +28,7 @@ struct Cli {
 
 /// How games are played: the rule and AI overrides `run`, `batch` and `tune` share.
 #[derive(clap::Args)]
-struct PlayOptions {
+pub struct PlayOptions {
     /// Override the scenario's `counterattacks` rule (R11).
     #[arg(long, value_parser = ["on", "off"])]
     counterattacks: Option<String>,
@@ -39,7 +40,7 @@ struct PlayOptions {
 
 impl PlayOptions {
     /// Applies the overrides to a loaded scenario.
-    fn apply(&self, scenario: &mut counters::Scenario) -> Result<(), BadInput> {
+    pub fn apply(&self, scenario: &mut counters::Scenario) -> Result<(), BadInput> {
         if let Some(c) = &self.counterattacks {
             scenario.rules.counterattacks = c == "on";
         }
@@ -230,6 +231,39 @@ enum Command {
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
+    },
+    /// Check each scenario's balance expectations (`[expect]`): play its batch and report every
+    /// expectation as PASS (the measured value's whole 95% interval lies in the expected range),
+    /// FAIL (wholly outside it) or INCONCLUSIVE (across an end of it, with about how many games
+    /// would settle it).
+    #[command(
+        after_help = "Examples:\n  hexwar test scenarios/\n  hexwar test scenarios/dawn_assault.toml --runs 5000 --junit balance.xml\n\nExit status: 0 when no expectation fails; 1 when one fails (or, with --strict, when one is\ninconclusive: by default an inconclusive expectation is reported but does not fail the run,\nsince more games, not a change, would settle it); 2 for bad input (a broken scenario, no\n[expect] anywhere, a report that cannot be written).\n\nThe games are those of `hexwar batch FILE --runs N --seed S` with the runs and seed of the\nfile's [expect] (or --runs): the same numbers for any --threads."
+    )]
+    Test {
+        /// Scenario files, or folders whose `*.toml` files are scenarios.
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// Games per scenario (default: each file's `[expect] runs`, else 1000).
+        #[arg(long)]
+        runs: Option<u64>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Write a JUnit XML report here (one test case per expectation).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Inconclusive expectations fail the run too.
+        #[arg(long)]
+        strict: bool,
+        /// Print JSON: per scenario its file, title, runs, seed and findings (each with its
+        /// expectation, value, ci95, verdict and games_to_settle), and the counts.
+        #[arg(long)]
+        json: bool,
+        /// No progress bar.
+        #[arg(short, long)]
+        quiet: bool,
+        #[command(flatten)]
+        play: PlayOptions,
     },
     /// Read the rulebook: the sections, one rule with hexwar's decisions, or every rule that
     /// mentions a word. The rulebook is `docs/rules.md`, built into the binary.
@@ -621,6 +655,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Test {
+            paths,
+            runs,
+            threads,
+            junit,
+            strict,
+            json,
+            quiet,
+            play,
+        } => balance::run(
+            &paths,
+            &balance::Options {
+                runs,
+                threads,
+                junit,
+                strict,
+                play,
+                quiet,
+                json,
+            },
+        ),
         Command::Rules { query } => {
             print!("{}", rules::answer(rules::RULEBOOK, query.as_deref())?);
             Ok(ExitCode::SUCCESS)

@@ -15,6 +15,7 @@ mod dice;
 mod event;
 mod exec;
 mod execute;
+mod expect;
 mod fire;
 mod game;
 mod hits;
@@ -47,6 +48,9 @@ pub use event::{
     Phase, Roll, TankAssault, Units,
 };
 pub use execute::{PlayError, execute, execute_into};
+pub use expect::{
+    DEFAULT_RUNS, Expectation, Expectations, Finding, MAX_RUNS, Measure, Verdict, evaluate,
+};
 pub use fire::{concealed, fire_dice, hit_number, save_number};
 pub use game::{play, play_with, start_turn};
 pub use hits::hit_effect;

@@ -332,6 +332,7 @@ pub fn matchup(
         units,
         objectives: Vec::new(),
         orders: Vec::new(),
+        expect: None,
     }
 }
 

@@ -357,6 +357,8 @@ pub struct Scenario {
     pub objectives: Vec<Objective>,
     /// Orders.
     pub orders: Vec<Order>,
+    /// Balance expectations (`[expect]`), checked by `hexwar test`.
+    pub expect: Option<crate::expect::Expectations>,
 }
 
 impl Scenario {
@@ -535,12 +537,13 @@ pub struct ScenarioFile {
     units: Vec<Spanned<RawUnit>>,
     objectives: Vec<Spanned<RawObjective>>,
     orders: Vec<Spanned<RawOrder>>,
+    expect: Option<Spanned<crate::expect::RawExpect>>,
     whole: Range<usize>,
     syntax_failed: bool,
 }
 
 const TOP_KEYS: &str = "title, description, catalog, terrain, turns, first, recon_first, time_of_day, \
-                        fair_fight, rules, map, sides, formations, units, objectives, orders";
+                        fair_fight, rules, map, sides, formations, units, objectives, orders, expect";
 
 impl ScenarioFile {
     /// Reads the TOML of a scenario. Syntax and shape problems are kept and reported by
@@ -567,6 +570,7 @@ impl ScenarioFile {
             units: Vec::new(),
             objectives: Vec::new(),
             orders: Vec::new(),
+            expect: None,
             whole: 0..text.len().min(1),
             syntax_failed: false,
         };
@@ -593,6 +597,7 @@ impl ScenarioFile {
                 "units" => f.units = r.take_each("units", value),
                 "objectives" => f.objectives = r.take_each("objectives", value),
                 "orders" => f.orders = r.take_each("orders", value),
+                "expect" => f.expect = r.take(value),
                 other => r.problem(
                     key.span(),
                     format!("unknown key `{other}`; expected one of {TOP_KEYS}"),
@@ -1045,6 +1050,32 @@ impl ScenarioFile {
             }
         }
 
+        // Balance expectations.
+        let expect = self.expect.as_ref().and_then(|raw| {
+            let side_names: Vec<String> = sides.iter().map(|s| s.id.clone()).collect();
+            let mut types: Vec<String> = units
+                .iter()
+                .map(|u| catalog.get(u.type_id).id.clone())
+                .collect();
+            types.sort();
+            types.dedup();
+            match crate::expect::validate(
+                raw.get_ref(),
+                &side_names,
+                self.fair_fight,
+                &types,
+                catalog,
+            ) {
+                Ok(e) => Some(e),
+                Err(problems) => {
+                    for (span, message) in problems {
+                        v.at(span, format!("[expect]: {message}"));
+                    }
+                    None
+                }
+            }
+        });
+
         if !v.problems.is_empty() {
             return Err(v.problems);
         }
@@ -1071,6 +1102,7 @@ impl ScenarioFile {
             arrivals,
             objectives,
             orders,
+            expect,
         })
     }
 }

@@ -1,0 +1,362 @@
+//! `hexwar test`: plays each scenario's `[expect]` batch and reports every expectation as PASS,
+//! FAIL or INCONCLUSIVE, as text and optionally as a JUnit XML report.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use counters::{Finding, Measure, Scenario, Verdict, evaluate};
+
+use crate::batch;
+use crate::data::{BadInput, load_scenario};
+
+/// What the user asked for.
+pub struct Options {
+    /// Games per scenario, instead of each file's `runs`.
+    pub runs: Option<u64>,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Where to write a JUnit XML report.
+    pub junit: Option<PathBuf>,
+    /// Inconclusive expectations fail the run.
+    pub strict: bool,
+    /// Rule and AI overrides, as for `batch`.
+    pub play: crate::PlayOptions,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Print JSON instead of text.
+    pub json: bool,
+}
+
+/// One scenario's results.
+#[derive(serde::Serialize)]
+struct Tested {
+    file: String,
+    title: String,
+    runs: u64,
+    seed: u64,
+    findings: Vec<Finding>,
+    /// What each finding measures, in words.
+    names: Vec<String>,
+    #[serde(skip)]
+    seconds: f64,
+}
+
+/// The scenario files named: files as given, folders by their `*.toml` files (not recursive),
+/// in name order.
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| BadInput(format!("{}: cannot read: {e}", p.display())))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            inside.sort();
+            out.extend(inside);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `hexwar test`.
+pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
+    if opts.runs == Some(0) {
+        return Err(BadInput("--runs must be at least 1".to_owned()).into());
+    }
+    // Check the report can be written before any game is played.
+    if let Some(path) = &opts.junit {
+        std::fs::write(path, "")
+            .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    let mut tested = Vec::new();
+    let mut skipped = Vec::new();
+    // Load everything first: bad input stops the run before any game.
+    let mut loaded = Vec::new();
+    for file in files(paths)? {
+        let mut l = load_scenario(&file, None)?;
+        opts.play.apply(&mut l.scenario)?;
+        match l.scenario.expect.clone() {
+            Some(e) if !e.items.is_empty() => loaded.push((file, l, e)),
+            _ => skipped.push(file),
+        }
+    }
+    if loaded.is_empty() {
+        return Err(BadInput(format!(
+            "no scenario with an [expect] section among {} (docs/scenario-format.md says how to write one)",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into());
+    }
+    for (file, l, expect) in loaded {
+        let runs = opts.runs.unwrap_or(expect.runs);
+        let start = std::time::Instant::now();
+        let records = batch::play_games(
+            &l.scenario,
+            &l.catalog,
+            &batch::Options {
+                runs,
+                seed: expect.seed,
+                threads: opts.threads,
+                shard: batch::Shard::ALL,
+                progress: !opts.quiet,
+            },
+        )?;
+        let sides = l.scenario.sides.clone().map(|s| s.id);
+        let findings = evaluate(
+            &expect,
+            &sides,
+            &type_counts(&l.scenario, &l.catalog),
+            &records,
+        );
+        let names = findings
+            .iter()
+            .map(|f| describe(&f.expectation.measure, &l.scenario))
+            .collect();
+        let t = Tested {
+            file: file.display().to_string(),
+            title: l.scenario.title.clone(),
+            runs,
+            seed: expect.seed,
+            findings,
+            names,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if !opts.json {
+            print!("{}", render(&t));
+        }
+        tested.push(t);
+    }
+    if !opts.json {
+        for f in &skipped {
+            println!("{}: no [expect]: skipped", f.display());
+        }
+    }
+    let count = |v: Verdict| {
+        tested
+            .iter()
+            .flat_map(|t| &t.findings)
+            .filter(|f| f.verdict == v)
+            .count()
+    };
+    let (pass, fail, open) = (
+        count(Verdict::Pass),
+        count(Verdict::Fail),
+        count(Verdict::Inconclusive),
+    );
+    if opts.json {
+        let skipped: Vec<String> = skipped.iter().map(|f| f.display().to_string()).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "scenarios": tested,
+                "skipped": skipped,
+                "pass": pass,
+                "fail": fail,
+                "inconclusive": open,
+            }))?
+        );
+    } else {
+        println!(
+            "\nexpectations: {pass} pass, {fail} fail, {open} inconclusive{}",
+            if open > 0 && !opts.strict {
+                " (inconclusive ones do not fail the run without --strict)"
+            } else {
+                ""
+            }
+        );
+    }
+    if let Some(path) = &opts.junit {
+        std::fs::write(path, junit(&tested))
+            .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    Ok(if fail > 0 || (opts.strict && open > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Units of each catalog type in the scenario, for loss rates.
+fn type_counts(scenario: &Scenario, catalog: &counters::Catalog) -> Vec<(String, u32)> {
+    let mut counts: Vec<(String, u32)> = Vec::new();
+    for u in &scenario.units {
+        let id = &catalog.get(u.type_id).id;
+        match counts.iter_mut().find(|(t, _)| t == id) {
+            Some(c) => c.1 += 1,
+            None => counts.push((id.clone(), 1)),
+        }
+    }
+    counts
+}
+
+/// What an expectation measures, in words.
+fn describe(m: &Measure, scenario: &Scenario) -> String {
+    match m {
+        Measure::WinRate(Some(side)) => format!("win rate of {}", scenario.sides[side.index()].id),
+        Measure::WinRate(None) => "both sides lose".to_owned(),
+        Measure::EndReason(r) => format!("ended by {}", counters::reason_name(*r)),
+        Measure::GameLength => "game length (turns)".to_owned(),
+        Measure::LossRate(t) => format!("{t} units lost"),
+    }
+}
+
+/// A value as a percentage (shares) or a plain number (game length).
+fn fmt(m: &Measure, x: f64) -> String {
+    match m {
+        Measure::GameLength => format!("{x:.2}"),
+        _ => format!("{:.1}%", x * 100.0),
+    }
+}
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Pass => "PASS",
+        Verdict::Fail => "FAIL",
+        Verdict::Inconclusive => "INCONCLUSIVE",
+    }
+}
+
+/// The lines of one scenario.
+fn render(t: &Tested) -> String {
+    let mut out = format!(
+        "{}: {}, {} game{}, seed {}\n",
+        t.file,
+        t.title,
+        t.runs,
+        if t.runs == 1 { "" } else { "s" },
+        t.seed
+    );
+    for (f, name) in t.findings.iter().zip(&t.names) {
+        let m = &f.expectation.measure;
+        let _ = write!(
+            out,
+            "  {:<13} {:<24} {:>7}  [{}, {}]  expected {}..{}",
+            verdict_name(f.verdict),
+            name,
+            fmt(m, f.value),
+            fmt(m, f.ci95[0]),
+            fmt(m, f.ci95[1]),
+            fmt(m, f.expectation.between[0]),
+            fmt(m, f.expectation.between[1]),
+        );
+        match (f.verdict, f.games_to_settle) {
+            (Verdict::Inconclusive, Some(n)) => {
+                let _ = write!(out, "  (about {n} games would likely settle it)");
+            }
+            (Verdict::Inconclusive, None) => {
+                let _ = write!(out, "  (the value sits on the edge of the range)");
+            }
+            _ => {}
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The JUnit XML report: one test suite per scenario, one test case per expectation; a FAIL is
+/// a `<failure>`, an INCONCLUSIVE a `<skipped>`, both with the measured figures.
+fn junit(tested: &[Tested]) -> String {
+    let total = tested.iter().map(|t| t.findings.len()).sum::<usize>();
+    let failures = tested
+        .iter()
+        .flat_map(|t| &t.findings)
+        .filter(|f| f.verdict == Verdict::Fail)
+        .count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"hexwar test\" tests=\"{total}\" failures=\"{failures}\">"
+    );
+    for t in tested {
+        let fails = t
+            .findings
+            .iter()
+            .filter(|f| f.verdict == Verdict::Fail)
+            .count();
+        let skips = t
+            .findings
+            .iter()
+            .filter(|f| f.verdict == Verdict::Inconclusive)
+            .count();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{fails}\" skipped=\"{skips}\" errors=\"0\" time=\"{:.3}\">",
+            escape(&t.file),
+            t.findings.len(),
+            t.seconds
+        );
+        for (f, what) in t.findings.iter().zip(&t.names) {
+            let m = &f.expectation.measure;
+            let name = format!(
+                "{what} in {}..{}",
+                fmt(m, f.expectation.between[0]),
+                fmt(m, f.expectation.between[1])
+            );
+            let figures = format!(
+                "measured {} [{}, {}] over {} games (seed {})",
+                fmt(m, f.value),
+                fmt(m, f.ci95[0]),
+                fmt(m, f.ci95[1]),
+                t.runs,
+                t.seed
+            );
+            let _ = write!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{}\">",
+                escape(&t.file),
+                escape(&name)
+            );
+            match f.verdict {
+                Verdict::Pass => {}
+                Verdict::Fail => {
+                    let _ = write!(
+                        out,
+                        "<failure message=\"{}\" type=\"balance\"/>",
+                        escape(&figures)
+                    );
+                }
+                Verdict::Inconclusive => {
+                    let _ = write!(
+                        out,
+                        "<skipped message=\"inconclusive: {}\"/>",
+                        escape(&figures)
+                    );
+                }
+            }
+            out.push_str("</testcase>\n");
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn xml_text_is_escaped() {
+        assert_eq!(
+            escape("a<b & \"c\">'"),
+            "a&lt;b &amp; &quot;c&quot;&gt;&apos;"
+        );
+    }
+}

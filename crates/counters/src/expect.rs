@@ -1,0 +1,439 @@
+//! Balance expectations (`[expect]` in a scenario): what a batch of the scenario's games should
+//! show, and the verdict on a batch: each measured value with its 95% interval against the
+//! expected range. No I/O and no threads: the caller plays the games.
+
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::batch::{GameRecord, wilson};
+use crate::catalog::Catalog;
+use crate::event::EndReason;
+use crate::ids::Side;
+
+/// Games measured when `[expect]` does not say.
+pub const DEFAULT_RUNS: u64 = 1000;
+/// The most games `[expect]` may ask for.
+pub const MAX_RUNS: u64 = 10_000_000;
+
+/// `[expect]` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawExpect {
+    runs: Option<Spanned<u64>>,
+    seed: Option<u64>,
+    #[serde(default)]
+    win_rate: Vec<Spanned<RawWinRate>>,
+    #[serde(default)]
+    end_reason: Vec<Spanned<RawEndReason>>,
+    #[serde(default)]
+    game_length: Vec<Spanned<RawRange>>,
+    #[serde(default)]
+    loss_rate: Vec<Spanned<RawLossRate>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWinRate {
+    side: Spanned<String>,
+    between: Spanned<[f64; 2]>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEndReason {
+    reason: Spanned<String>,
+    between: Spanned<[f64; 2]>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRange {
+    between: Spanned<[f64; 2]>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLossRate {
+    #[serde(rename = "type")]
+    type_: Spanned<String>,
+    between: Spanned<[f64; 2]>,
+}
+
+/// What an expectation measures over a batch.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// The share of games a side wins (`None`: both lose a fair fight, R17.4).
+    WinRate(Option<Side>),
+    /// The share of games that end for this reason (R17.1).
+    EndReason(EndReason),
+    /// The mean number of game turns played.
+    GameLength,
+    /// The mean share of a unit type's units destroyed in a game (catalog id).
+    LossRate(String),
+}
+
+/// One expectation: a measure and the range it should lie in.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Expectation {
+    /// What is measured.
+    pub measure: Measure,
+    /// The expected range, both ends included.
+    pub between: [f64; 2],
+}
+
+/// A scenario's expectations and the batch to measure them on.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Expectations {
+    /// Games to play.
+    pub runs: u64,
+    /// The batch seed (game i is seeded from it and i, as in `hexwar batch`).
+    pub seed: u64,
+    /// In the order the file gives them: win rates, end reasons, game lengths, loss rates.
+    pub items: Vec<Expectation>,
+}
+
+/// Checks `[expect]` against the scenario's sides and unit types. Problems come back with
+/// their places in the file.
+pub(crate) fn validate(
+    raw: &RawExpect,
+    sides: &[String],
+    fair_fight: bool,
+    unit_types: &[String],
+    catalog: &Catalog,
+) -> Result<Expectations, Vec<(Range<usize>, String)>> {
+    let mut problems = Vec::new();
+    let mut items = Vec::new();
+    let mut range = |b: &Spanned<[f64; 2]>, lo: f64, hi: f64, what: &str| -> Option<[f64; 2]> {
+        let [a, z] = *b.get_ref();
+        if !(a.is_finite() && z.is_finite()) || a > z || a < lo || z > hi {
+            problems.push((
+                b.span(),
+                format!("`between` of {what} must be [LOW, HIGH] with {lo} <= LOW <= HIGH <= {hi}"),
+            ));
+            return None;
+        }
+        Some([a, z])
+    };
+    let mut named = Vec::new();
+    for w in &raw.win_rate {
+        let w = w.get_ref();
+        let name = w.side.get_ref();
+        let measure = if name == "none" {
+            if !fair_fight {
+                named.push((
+                    w.side.span(),
+                    "`side = \"none\"` (both lose) needs a fair fight (R17.4)".to_owned(),
+                ));
+                continue;
+            }
+            Measure::WinRate(None)
+        } else if let Some(i) = sides.iter().position(|s| s == name) {
+            Measure::WinRate(Some(if i == 0 { Side::A } else { Side::B }))
+        } else {
+            named.push((
+                w.side.span(),
+                format!(
+                    "unknown side `{name}`; expected {} or none (both lose)",
+                    sides.join(", ")
+                ),
+            ));
+            continue;
+        };
+        if let Some(between) = range(&w.between, 0.0, 1.0, "a win rate") {
+            items.push(Expectation { measure, between });
+        }
+    }
+    for e in &raw.end_reason {
+        let e = e.get_ref();
+        let reason = match e.reason.get_ref().as_str() {
+            "company_morale" => EndReason::CompanyMorale,
+            "objective" => EndReason::Objective,
+            "turn_limit" => EndReason::TurnLimit,
+            other => {
+                named.push((
+                    e.reason.span(),
+                    format!(
+                        "unknown end reason `{other}`; expected company_morale, objective or turn_limit"
+                    ),
+                ));
+                continue;
+            }
+        };
+        if let Some(between) = range(&e.between, 0.0, 1.0, "an end reason") {
+            items.push(Expectation {
+                measure: Measure::EndReason(reason),
+                between,
+            });
+        }
+    }
+    for g in &raw.game_length {
+        if let Some(between) = range(
+            &g.get_ref().between,
+            0.0,
+            f64::from(u32::MAX),
+            "a game length",
+        ) {
+            items.push(Expectation {
+                measure: Measure::GameLength,
+                between,
+            });
+        }
+    }
+    for l in &raw.loss_rate {
+        let l = l.get_ref();
+        let name = l.type_.get_ref();
+        if catalog.id(name).is_none() || !unit_types.contains(name) {
+            named.push((
+                l.type_.span(),
+                format!(
+                    "unit type `{name}` is not in this scenario; its types are {}",
+                    unit_types.join(", ")
+                ),
+            ));
+            continue;
+        }
+        if let Some(between) = range(&l.between, 0.0, 1.0, "a loss rate") {
+            items.push(Expectation {
+                measure: Measure::LossRate(name.clone()),
+                between,
+            });
+        }
+    }
+    let runs = match &raw.runs {
+        Some(r) if *r.get_ref() == 0 || *r.get_ref() > MAX_RUNS => {
+            problems.push((r.span(), format!("`runs` must be 1 to {MAX_RUNS}")));
+            0
+        }
+        Some(r) => *r.get_ref(),
+        None => DEFAULT_RUNS,
+    };
+    problems.extend(named);
+    problems.sort_by_key(|(span, _)| span.start);
+    if problems.is_empty() {
+        Ok(Expectations {
+            runs,
+            seed: raw.seed.unwrap_or(1),
+            items,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+/// How an expectation fared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The whole 95% interval lies inside the expected range.
+    Pass,
+    /// The whole interval lies outside it.
+    Fail,
+    /// The interval straddles an end of the range: more games are needed.
+    Inconclusive,
+}
+
+/// An expectation measured on a batch.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Finding {
+    /// The expectation.
+    pub expectation: Expectation,
+    /// The measured value.
+    pub value: f64,
+    /// Its 95% interval: Wilson for shares of games, the normal interval of the mean for game
+    /// length and loss rates.
+    pub ci95: [f64; 2],
+    /// The verdict.
+    pub verdict: Verdict,
+    /// For an inconclusive expectation, about how many games would likely settle it (the
+    /// interval shrinks as one over the root of the games); `None` when the value sits on an end
+    /// of the range, where no number of games settles it.
+    pub games_to_settle: Option<u64>,
+}
+
+/// Measures each expectation on the batch's records. `counts` gives, per unit type id, how
+/// many units of that type the scenario has (for loss rates).
+#[must_use]
+pub fn evaluate(
+    expectations: &Expectations,
+    sides: &[String; 2],
+    counts: &[(String, u32)],
+    records: &[GameRecord],
+) -> Vec<Finding> {
+    let n = records.len();
+    expectations
+        .items
+        .iter()
+        .map(|e| {
+            let (value, ci95) = match &e.measure {
+                Measure::WinRate(side) => {
+                    let id = side.map_or("none", |s| sides[s.index()].as_str());
+                    share(records, |r| r.winner == id)
+                }
+                Measure::EndReason(reason) => {
+                    let name = crate::batch::reason_name(*reason);
+                    share(records, |r| r.end == name)
+                }
+                Measure::GameLength => mean(records.iter().map(|r| f64::from(r.turns))),
+                Measure::LossRate(t) => {
+                    let of_type = counts
+                        .iter()
+                        .find(|(id, _)| id == t)
+                        .map_or(1, |&(_, c)| c.max(1));
+                    mean(records.iter().map(|r| {
+                        let lost = r.lost_types.iter().filter(|l| *l == t).count();
+                        lost as f64 / f64::from(of_type)
+                    }))
+                }
+            };
+            let [lo, hi] = e.between;
+            let verdict = if ci95[0] >= lo && ci95[1] <= hi {
+                Verdict::Pass
+            } else if ci95[1] < lo || ci95[0] > hi {
+                Verdict::Fail
+            } else {
+                Verdict::Inconclusive
+            };
+            let games_to_settle = (verdict == Verdict::Inconclusive)
+                .then(|| settle(n, value, ci95, e.between))
+                .flatten();
+            Finding {
+                expectation: e.clone(),
+                value,
+                ci95,
+                verdict,
+                games_to_settle,
+            }
+        })
+        .collect()
+}
+
+/// A share of games with its Wilson 95% interval.
+fn share(records: &[GameRecord], hit: impl Fn(&GameRecord) -> bool) -> (f64, [f64; 2]) {
+    let n = records.len() as u64;
+    let k = records.iter().filter(|r| hit(r)).count() as u64;
+    let value = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    (value, wilson(k, n))
+}
+
+/// A mean with the normal 95% interval of the mean (sample standard deviation).
+fn mean(values: impl Iterator<Item = f64>) -> (f64, [f64; 2]) {
+    let xs: Vec<f64> = values.collect();
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, [0.0, 0.0]);
+    }
+    let m = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() > 1 {
+        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / n).sqrt();
+    (m, [m - half, m + half])
+}
+
+/// About how many games would shrink the interval enough to clear the nearest end of the range
+/// it straddles, if the value stayed where it is.
+fn settle(n: usize, value: f64, ci95: [f64; 2], between: [f64; 2]) -> Option<u64> {
+    let half = (ci95[1] - ci95[0]) / 2.0;
+    let gap = between
+        .iter()
+        .filter(|&&b| ci95[0] <= b && b <= ci95[1])
+        .map(|&b| (value - b).abs())
+        .fold(f64::INFINITY, f64::min);
+    if !gap.is_finite() || gap <= 1e-12 || half <= 0.0 {
+        return None;
+    }
+    let games = n as f64 * (half / gap).powi(2);
+    // Round up to two significant figures: it is an estimate.
+    let games = games.ceil().min(1e12) as u64;
+    let scale = 10u64.pow(games.max(1).ilog10().saturating_sub(1));
+    Some(games.div_ceil(scale) * scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(winner: &str, end: &str, turns: u32) -> GameRecord {
+        GameRecord {
+            game: 0,
+            winner: winner.to_owned(),
+            end: end.to_owned(),
+            turns,
+            vp: [0, 0],
+            losses: [0, 0],
+            lost_types: vec!["t72".to_owned()],
+            objectives_taken: Vec::new(),
+            time_changed: None,
+        }
+    }
+
+    fn expect(measure: Measure, between: [f64; 2]) -> Expectations {
+        Expectations {
+            runs: 100,
+            seed: 1,
+            items: vec![Expectation { measure, between }],
+        }
+    }
+
+    fn verdict(records: &[GameRecord], measure: Measure, between: [f64; 2]) -> Finding {
+        let sides = ["red".to_owned(), "blue".to_owned()];
+        let counts = [("t72".to_owned(), 2)];
+        evaluate(&expect(measure, between), &sides, &counts, records).remove(0)
+    }
+
+    #[test]
+    fn an_interval_inside_passes_outside_fails_across_is_inconclusive() {
+        let games: Vec<GameRecord> = (0..1000)
+            .map(|i| record(if i % 2 == 0 { "red" } else { "blue" }, "turn_limit", 6))
+            .collect();
+        let red = Measure::WinRate(Some(Side::A));
+        let f = verdict(&games, red.clone(), [0.4, 0.6]);
+        assert_eq!(f.verdict, Verdict::Pass, "{f:?}");
+        assert!((f.value - 0.5).abs() < 1e-12);
+        assert_eq!(
+            verdict(&games, red.clone(), [0.6, 0.7]).verdict,
+            Verdict::Fail
+        );
+        let near = verdict(&games, red, [0.52, 0.7]);
+        assert_eq!(near.verdict, Verdict::Inconclusive, "{near:?}");
+        // Half-width about 0.031 at 1,000 games, 0.02 from the end: about 2,400 games.
+        let more = near.games_to_settle.expect("an estimate");
+        assert!((2000..3000).contains(&more), "{more}");
+    }
+
+    #[test]
+    fn a_value_on_the_end_of_the_range_cannot_be_settled() {
+        let games: Vec<GameRecord> = (0..100)
+            .map(|i| record(if i % 2 == 0 { "red" } else { "blue" }, "turn_limit", 6))
+            .collect();
+        let f = verdict(&games, Measure::WinRate(Some(Side::A)), [0.5, 0.9]);
+        assert_eq!(f.verdict, Verdict::Inconclusive);
+        assert_eq!(f.games_to_settle, None);
+    }
+
+    #[test]
+    fn means_and_loss_rates_use_the_interval_of_the_mean() {
+        let games: Vec<GameRecord> = (0..400)
+            .map(|i| record("red", "objective", if i % 2 == 0 { 4 } else { 6 }))
+            .collect();
+        let f = verdict(&games, Measure::GameLength, [4.5, 5.5]);
+        assert!((f.value - 5.0).abs() < 1e-12);
+        // sd 1.0 (sample), so 1.96 / 20 either side.
+        assert!(
+            (f.ci95[1] - 5.0 - 1.96 * 1.0012523486435176 / 20.0).abs() < 1e-9,
+            "{f:?}"
+        );
+        assert_eq!(f.verdict, Verdict::Pass);
+        // One of two T-72s lost in every game.
+        let l = verdict(&games, Measure::LossRate("t72".to_owned()), [0.4, 0.6]);
+        assert!((l.value - 0.5).abs() < 1e-12, "{l:?}");
+        assert_eq!(l.verdict, Verdict::Pass);
+        let e = verdict(&games, Measure::EndReason(EndReason::Objective), [0.9, 1.0]);
+        assert_eq!(e.verdict, Verdict::Pass, "{e:?}");
+    }
+}
