@@ -50,6 +50,16 @@ pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadI
     Ok(())
 }
 
+/// The dice and the random AI's generator of game `game` of a batch seeded with `seed`: every
+/// game of hexwar, in `batch`, `tune`, `test`, `run` and `show`, is seeded this way, so that any
+/// game of a batch can be played again alone (`hexwar run --seed S --game I`).
+pub fn game_dice(seed: u64, game: u64) -> (GameRng, GameRng) {
+    (
+        GameRng::for_game(seed, game),
+        GameRng::for_game(seed ^ AI_SALT, game),
+    )
+}
+
 /// Which games of a batch this process plays: those with `index % count == index_of_shard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
@@ -124,8 +134,7 @@ pub fn play_games(
         games
             .par_iter()
             .map(|&i| {
-                let mut dice = GameRng::for_game(opts.seed, i);
-                let ai = GameRng::for_game(opts.seed ^ AI_SALT, i);
+                let (mut dice, ai) = game_dice(opts.seed, i);
                 let (end, _) = play_with(&rules, &mut dice, ai)?;
                 bar.inc(1);
                 Ok(GameRecord::new(i, &rules, &end))
@@ -216,7 +225,8 @@ pub fn render(s: &Summary) -> String {
     if !s.objectives.is_empty() {
         let _ = writeln!(
             out,
-            "\nattacker holds the objective by the end of turn (share of games, cumulative):"
+            "\nthe attacker first held each objective by the end of turn (share of games, cumulative; \
+             it may have lost it again, so these are not wins):"
         );
         for o in &s.objectives {
             let _ = writeln!(
@@ -251,8 +261,9 @@ fn cumulative(by_turn: &std::collections::BTreeMap<u32, u64>, n: f64) -> String 
 pub fn csv(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> String {
     let a = &scenario.sides[0].id;
     let b = &scenario.sides[1].id;
-    let mut out =
-        format!("game,seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b},time_changed_turn\n");
+    let mut out = format!(
+        "game,batch_seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b},time_changed_turn\n"
+    );
     for r in records {
         let _ = writeln!(
             out,

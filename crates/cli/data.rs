@@ -24,6 +24,29 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// The largest file hexwar reads (scenarios, catalogs, terrain tables, batch summaries): far
+/// above any real one, and small enough that a wrong path (`/dev/zero`) is refused at once.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`].
+pub fn read_text(path: &Path) -> Result<String, BadInput> {
+    use std::io::Read as _;
+    let cannot = |e: &dyn fmt::Display| BadInput(format!("{}: cannot read: {e}", path.display()));
+    let file = fs::File::open(path).map_err(|e| cannot(&e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(BadInput(format!(
+            "{}: larger than {} MiB, the most hexwar reads: is it the right file?",
+            path.display(),
+            MAX_FILE_BYTES / 1024 / 1024
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| cannot(&"not UTF-8 text"))
+}
+
 use counters::bundled::{CATALOG as BUILTIN_CATALOG, TERRAIN as BUILTIN_TERRAIN};
 
 /// Files read, kept so that problems can be shown with line and column.
@@ -36,8 +59,7 @@ impl Texts {
     }
 
     fn read(&mut self, path: &Path) -> Result<(), BadInput> {
-        let text = fs::read_to_string(path)
-            .map_err(|e| BadInput(format!("{}: cannot read: {e}", path.display())))?;
+        let text = read_text(path)?;
         self.add(path.display().to_string(), text);
         Ok(())
     }
@@ -132,7 +154,8 @@ fn load_terrain(path: Option<&Path>, texts: &mut Texts) -> Result<TerrainTable, 
     };
     TerrainTable::from_toml(&text).map_err(|e| {
         let at = match &e {
-            hexmap::TerrainError::Toml { span: Some(s), .. } => {
+            hexmap::TerrainError::Toml { span: Some(s), .. }
+            | hexmap::TerrainError::At { span: s, .. } => {
                 let (l, c) = counters::line_col(&text, s.start);
                 format!(":{l}:{c}")
             }

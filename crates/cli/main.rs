@@ -74,9 +74,12 @@ enum Command {
         /// smoke marked `~`), instead of the start.
         #[arg(long, value_name = "TURNS")]
         after: Option<u32>,
-        /// Seed for the dice of that game.
+        /// Seed for the dice of that game (the batch seed, as for `run`).
         #[arg(long, default_value_t = 1, requires = "after")]
         seed: u64,
+        /// Game I of `hexwar batch --seed SEED`, as for `run`.
+        #[arg(long, value_name = "I", default_value_t = 0, requires = "after")]
+        game: u64,
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
@@ -91,9 +94,13 @@ enum Command {
     Run {
         /// The scenario file.
         file: PathBuf,
-        /// Seed for the dice.
+        /// Seed for the dice: with --game, the batch seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Play game I of `hexwar batch --seed SEED` (the `game` column of its CSV): the same
+        /// dice, the same game.
+        #[arg(long, value_name = "I", default_value_t = 0)]
+        game: u64,
         /// Play at most this many game turns (default: the scenario's limit).
         #[arg(long)]
         turns: Option<u32>,
@@ -131,8 +138,13 @@ enum Command {
         /// off when it may); for both sides, or per side: `attacker=always,defender=never`.
         #[arg(long, default_value = "doctrine", value_name = "CHOICES")]
         choices: String,
-        /// Print JSON (keys: attacker_wins, defender_destroyed, defender_retreats,
-        /// defender_holds, attacker_hits, defender_hits, their means, exact).
+        /// Print JSON. With counterattacks (the default), the whole melee: attacker_wins,
+        /// defender_wins, attacker_losses, defender_losses and their means, exact, error_bound,
+        /// states, samples, counterattacks, choices, and the first round under `first_round`.
+        /// With `--counterattacks off`, the first round: attacker_wins, defender_destroyed,
+        /// defender_retreats, defender_holds, attacker_hits, defender_hits and their means,
+        /// exact. With `--overrun`: all_break_through, defenders_destroyed, attacker_hits,
+        /// defender_hits and their means, exact.
         #[arg(long)]
         json: bool,
         /// Unit catalog folder.
@@ -316,7 +328,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     Ok(_) => println!("{}: ok", f.display()),
                     Err(e) => {
                         bad = true;
-                        println!("{e}");
+                        eprintln!("{e}");
                     }
                 }
             }
@@ -330,32 +342,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file,
             after,
             seed,
+            game,
             catalog,
         } => {
             let loaded = load_scenario(&file, catalog.as_deref())?;
-            let game = match after {
+            let position = match after {
                 None => None,
                 Some(0) => return Err(BadInput("--after must be at least 1".to_owned()).into()),
                 Some(t) => {
                     let mut short = loaded.scenario.clone();
                     short.turns = short.turns.min(t);
                     let rules = counters::Rules::new(&short, &loaded.catalog);
-                    // The same game as `hexwar run --seed S --turns T`.
-                    let mut dice = counters::GameRng::seed_from_u64(seed);
-                    let ai_rng = counters::GameRng::seed_from_u64(seed ^ batch::AI_SALT);
+                    // The same game as `hexwar run --seed S --game I --turns T`.
+                    let (mut dice, ai_rng) = batch::game_dice(seed, game);
                     let (end, _) = counters::play_with(&rules, &mut dice, ai_rng)?;
                     Some(end)
                 }
             };
             print!(
                 "{}",
-                show::render(&loaded.scenario, &loaded.catalog, game.as_ref())
+                show::render(&loaded.scenario, &loaded.catalog, position.as_ref())
             );
             Ok(ExitCode::SUCCESS)
         }
         Command::Run {
             file,
             seed,
+            game,
             turns,
             json,
             play,
@@ -370,9 +383,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 loaded.scenario.turns = loaded.scenario.turns.min(t);
             }
             let rules = counters::Rules::new(&loaded.scenario, &loaded.catalog);
-            // The same seeds a batch gives its game 0, so a batch's game can be replayed.
-            let mut dice = counters::GameRng::seed_from_u64(seed);
-            let ai_rng = counters::GameRng::seed_from_u64(seed ^ batch::AI_SALT);
+            // Game `game` of `hexwar batch --seed SEED`: any row of a batch can be replayed.
+            let (mut dice, ai_rng) = batch::game_dice(seed, game);
             let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             if json {
                 println!(
@@ -387,7 +399,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     serde_json::json!({ "result": end.outcome, "seed": seed })
                 );
             } else {
-                print!("{}", run::narrative(&rules, seed, &events, &end));
+                print!("{}", run::narrative(&rules, seed, game, &events, &end));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -459,8 +471,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge { files, json } => {
             let mut merged: Option<counters::Summary> = None;
             for f in &files {
-                let text = std::fs::read_to_string(f)
-                    .map_err(|e| BadInput(format!("{}: cannot read: {e}", f.display())))?;
+                let text = data::read_text(f)?;
                 let s: counters::Summary = serde_json::from_str(&text).map_err(|e| {
                     BadInput(format!(
                         "{}: not a batch summary (`hexwar batch --json`): {e}",
@@ -532,6 +543,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let side_id = loaded.scenario.sides[side_index].id.clone();
             if let Some(text) = vary {
                 let (stat, values) = batch::parse_vary(&text, &loaded.catalog)?;
+                // A type the scenario does not field would change nothing: say which it has.
+                let mut types: Vec<String> = Vec::new();
+                for u in &loaded.scenario.units {
+                    for t in std::iter::once(u.type_id).chain(loaded.catalog.dismounted(u.type_id))
+                    {
+                        types.push(loaded.catalog.get(t).id.clone());
+                    }
+                }
+                types.sort();
+                types.dedup();
+                if !types.contains(&stat.type_id) {
+                    return Err(BadInput(format!(
+                        "--vary `{text}`: unit type `{}` is not in this scenario, so varying it changes nothing; its types are {}",
+                        stat.type_id,
+                        types.join(", ")
+                    ))
+                    .into());
+                }
                 let mut rows = Vec::new();
                 for v in values {
                     let c = batch::with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;

@@ -141,7 +141,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
             ));
         }
         let command = Command::Overrun { unit: ids[0], hex };
-        check(&state, &rules, &command).map_err(|e| BadInput(format!("{head}: {e}")))?;
+        check(&state, &rules, &command)
+            .map_err(|e| BadInput(format!("{head}: {}", matchup_words(&e))))?;
         let o = overrun_odds(&state, &rules, ids[0], hex);
         if req.json {
             return Ok(serde_json::to_string_pretty(&o).unwrap_or_default());
@@ -166,11 +167,26 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         out.push_str("Exact: computed over every die and every random share of hits (R7, R10).\n");
         return Ok(out);
     }
+    // The defended hex must be one the attackers can enter (R5.1).
+    if let Some(c) = attackers.iter().find(|c| {
+        table
+            .get(terrain)
+            .cost
+            .get(catalog.get(c.type_id).move_class)
+            .is_none()
+    }) {
+        return Err(BadInput(format!(
+            "{head}: {} cannot enter {}, so it cannot be assaulted there (R5.1)",
+            catalog.get(c.type_id).id,
+            req.terrain
+        )));
+    }
     let command = Command::Assault {
         units: ids.clone(),
         hex,
     };
-    check(&state, &rules, &command).map_err(|e| BadInput(format!("{head}: {e}")))?;
+    check(&state, &rules, &command)
+        .map_err(|e| BadInput(format!("{head}: {}", matchup_words(&e))))?;
     let o = assault_odds(&state, &rules, &ids, hex);
     if req.counterattacks {
         let m = melee_odds(&state, &rules, &ids, hex);
@@ -258,6 +274,27 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
          counterattacks off; a retreat is assumed to find a legal hex (R9.9 depends on the map).\n",
     );
     Ok(out)
+}
+
+/// A refusal in the words of the matchup: its hexes are the odds' own, not the user's, so they
+/// are named by their part in the fight.
+fn matchup_words(e: &counters::RuleError) -> String {
+    e.to_string()
+        .replace(&MATCHUP_DEFENDERS.to_string(), "the defended hex")
+        .replace(
+            &counters::MATCHUP_ATTACKERS.to_string(),
+            "the attackers' hex",
+        )
+        .replace(&beyond_label(), "the hex beyond")
+}
+
+/// The label of the hex beyond the defended one, seen from the attackers (R10.1).
+fn beyond_label() -> String {
+    hexmap::Label::from_hex(hexmap::across(
+        counters::MATCHUP_ATTACKERS.to_hex(),
+        MATCHUP_DEFENDERS.to_hex(),
+    ))
+    .map_or_else(|| "off-map".to_owned(), |l| l.to_string())
 }
 
 /// What a side's choices mean, in a few words.

@@ -2,31 +2,95 @@
 
 use std::fmt::Write as _;
 
-use counters::{Event, Outcome, Roll, Rules, Side, State, UnitId};
+use counters::{
+    AssaultOutcome, BreakOffReason, EndReason, Event, HitEffect, Marker, Outcome, Roll, Rules,
+    Side, State, UnitId,
+};
 use hexmap::Hex;
 
 fn time_name(t: counters::TimeOfDay) -> &'static str {
     if t.is_night() { "night" } else { "day" }
 }
 
+/// `n` and the noun, singular or plural: "1 die", "2 dice".
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A hit's effect in words.
+fn effect_words(e: HitEffect) -> &'static str {
+    match e {
+        HitEffect::Disorganized => "disorganized",
+        HitEffect::Weakened => "weakened",
+        HitEffect::Destroyed => "destroyed",
+        HitEffect::NoEffect => "no effect",
+    }
+}
+
+/// Why a unit broke off, in words (R11).
+fn break_off_words(r: BreakOffReason) -> &'static str {
+    match r {
+        BreakOffReason::Independent => "an independent unit leaves at once",
+        BreakOffReason::Unarmored => "an unarmored vehicle leaves at once",
+        BreakOffReason::FailedTest => "it failed its test",
+        BreakOffReason::Chose => "by choice",
+        BreakOffReason::Lost => "its side lost the fight",
+    }
+}
+
+fn marker_words(m: Marker) -> &'static str {
+    match m {
+        Marker::Disorganized => "disorganized",
+        Marker::Pinned => "pinned",
+        Marker::Bogged => "bogged",
+    }
+}
+
 /// The narrative of a game: one line per event worth reading, then the result.
-pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) -> String {
+pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end: &State) -> String {
     let name = |u: &UnitId| end.units[u.index()].name.clone();
     let side = |s: &Side| rules.scenario.sides[s.index()].name.clone();
     let hex = |h: &Hex| rules.map().label(*h).to_string();
-    let dice = |r: &Roll| {
+    let dice = |r: &Roll, what: (&str, &str)| {
         let faces: Vec<String> = r.dice.iter().map(u8::to_string).collect();
         format!(
-            "{} dice [{}] need {}+ -> {} hits",
-            r.dice.len(),
+            "{} [{}] need {}+ -> {}",
+            count(r.dice.len(), "die", "dice"),
             faces.join(" "),
             r.need,
-            r.successes
+            count(usize::from(r.successes), what.0, what.1)
         )
     };
-    let mut out = format!("{}\nseed {seed}\n", rules.scenario.title);
+    let hits = ("hit", "hits");
+    let mut out = if game == 0 {
+        format!("{}\nseed {seed}\n", rules.scenario.title)
+    } else {
+        format!(
+            "{}\nseed {seed}, game {game} (hexwar batch --seed {seed}, row {game})\n",
+            rules.scenario.title
+        )
+    };
     let mut time = rules.scenario.time_of_day;
+    // The position as the events unfold, to say where units come from.
+    let mut state = State::new(rules.scenario);
+    // A recon deployment turn whose move is still to come (R15.4).
+    let mut deploying: Option<Side> = None;
     for e in events {
+        let was_at = |u: &UnitId| {
+            state
+                .hex_of(*u)
+                .map_or_else(|| "off the map".to_owned(), |h| hex(&h))
+        };
+        if let Some(s) = deploying
+            && !matches!(e, Event::Moved { .. })
+        {
+            deploying = None;
+            let _ = writeln!(
+                out,
+                "recon deployment: {} keeps its recon units where they are",
+                side(&s)
+            );
+        }
         let line = match e {
             Event::TurnStarted { turn, side: s } => {
                 format!("\n== Turn {turn}: {} ({}) ==", side(s), time_name(time))
@@ -52,9 +116,11 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                     roll.need
                 )
             }
-            Event::Visibility { unit, die } => {
-                format!("{} sees {die} hexes tonight (visibility die)", name(unit))
-            }
+            Event::Visibility { unit, die } => format!(
+                "{} sees {} tonight (visibility die)",
+                name(unit),
+                count(usize::from(*die), "hex", "hexes")
+            ),
             Event::NotSeen { unit, hex: h } => {
                 format!("  {} cannot see {} in the dark", name(unit), hex(h))
             }
@@ -87,13 +153,20 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 name(caller)
             ),
             Event::AirAttack { target, roll } => {
-                format!("  the sortie attacks {}: {}", name(target), dice(roll))
+                format!(
+                    "  the sortie attacks {}: {}",
+                    name(target),
+                    dice(roll, hits)
+                )
             }
             Event::AmbushPlaced { unit, hex: h } => {
                 format!("AMBUSH: {} is revealed in {}", name(unit), hex(h))
             }
             Event::ReconDeployment { side: s } => {
-                format!("recon deployment: {} moves a recon unit", side(s))
+                // Said with the move that follows.
+                deploying = Some(*s);
+                state.apply(rules, e);
+                continue;
             }
             Event::DeploymentEnded => "recon deployment is over".to_owned(),
             Event::DisengageTest {
@@ -103,23 +176,29 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 need,
                 passed,
             } => format!(
-                "  {} tries to disengage from {}: die {die} need {need}+ -> {}",
+                "  {}, fired on by {}, tries to disengage: die {die} need {need}+ -> {}",
                 name(unit),
                 name(firer),
                 if *passed { "passed" } else { "failed" }
             ),
             Event::Disengaged { unit, path } => format!(
-                "  {} disengages to {} and is reorganising",
+                "  {} disengages {} -> {} and is reorganising",
                 name(unit),
-                path.iter().map(hex).collect::<Vec<_>>().join(" ")
+                was_at(unit),
+                path.iter().map(hex).collect::<Vec<_>>().join(" -> ")
             ),
             Event::ShotsLost {
                 unit,
                 target,
                 dice: n,
             } => format!(
-                "  {}'s other {n} dice are lost: {} is out of range or sight",
+                "  {}'s other {} lost: {} is out of range or sight",
                 name(unit),
+                if *n == 1 {
+                    "die is".to_owned()
+                } else {
+                    format!("{n} dice are")
+                },
                 name(target)
             ),
             Event::EyesAndEars {
@@ -166,10 +245,14 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 need,
                 passed,
             } => format!(
-                "{} tests to remove {:?}: {:?} need {need}+ -> {}",
+                "{} tries to rally from {}: {} need {need}+ -> {}",
                 name(unit),
-                marker,
-                d,
+                marker_words(*marker),
+                match d.as_slice() {
+                    [one] => format!("die {one}"),
+                    [first, again] => format!("die {first}, re-roll {again} (in command)"),
+                    more => format!("dice {more:?}"),
+                },
                 if *passed { "passed" } else { "failed" }
             ),
             Event::Moved {
@@ -178,10 +261,15 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 cost,
                 double,
             } => format!(
-                "{} moves{} {} ({cost} MP)",
+                "{}{} moves{} {} -> {} ({cost} MP)",
+                deploying.take().map_or_else(String::new, |s| format!(
+                    "recon deployment ({}): ",
+                    side(&s)
+                )),
                 name(unit),
                 if *double { " at the double" } else { "" },
-                path.iter().map(hex).collect::<Vec<_>>().join(" ")
+                was_at(unit),
+                path.iter().map(hex).collect::<Vec<_>>().join(" -> ")
             ),
             Event::BogCheck {
                 unit,
@@ -193,14 +281,15 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 name(unit),
                 if *bogged { "bogged" } else { "clear" }
             ),
-            Event::Fired { unit, target, roll } => {
-                format!("{} fires at {}: {}", name(unit), name(target), dice(roll))
-            }
-            Event::Saves { unit, roll } => format!(
-                "  {} saves: {}",
+            Event::Fired { unit, target, roll } => format!(
+                "{} fires at {}: {}",
                 name(unit),
-                dice(roll).replace("hits", "saved")
+                name(target),
+                dice(roll, hits)
             ),
+            Event::Saves { unit, roll } => {
+                format!("  {} saves: {}", name(unit), dice(roll, ("saved", "saved")))
+            }
             Event::Pinned { unit } => format!("  {} is pinned", name(unit)),
             Event::AssaultDeclared {
                 hex: h,
@@ -215,15 +304,17 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
             Event::Leadership { hq, unit, bonus } => {
                 format!("  {} adds leadership {bonus} to {}", name(hq), name(unit))
             }
-            Event::AssaultRoll { unit, roll, .. } => format!("  {}: {}", name(unit), dice(roll)),
+            Event::AssaultRoll { unit, roll, .. } => {
+                format!("  {}: {}", name(unit), dice(roll, hits))
+            }
             Event::HitsShared {
                 side: s,
                 hits,
                 per_unit,
                 picks,
             } => format!(
-                "  {} hits on {}: {}{}",
-                hits,
+                "  {} on {}: {}{}",
+                count(usize::from(*hits), "hit", "hits"),
                 side(s),
                 per_unit
                     .iter()
@@ -233,16 +324,24 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 if picks.is_empty() {
                     String::new()
                 } else {
-                    format!(" (random picks {picks:?})")
+                    let faces: Vec<String> = picks.iter().map(u8::to_string).collect();
+                    format!(
+                        " (leftover hits to units picked by the dice: {})",
+                        faces.join(" ")
+                    )
                 }
             ),
-            Event::HitTaken { unit, effect } => format!("  {} is {effect:?}", name(unit))
-                .replace("is Destroyed", "is destroyed")
-                .replace("is Disorganized", "is disorganized")
-                .replace("is Weakened", "is weakened"),
-            Event::HqHit { unit, die, effect } => {
-                format!("  {} (HQ) hit: die {die} -> {effect:?}", name(unit))
+            Event::HitTaken { unit, effect } => {
+                format!("  {} is {}", name(unit), effect_words(*effect))
             }
+            Event::HqHit { unit, die, effect } => format!(
+                "  {} (HQ) is hit: die {die} -> {}",
+                name(unit),
+                match effect {
+                    HitEffect::NoEffect => "no effect (only a 1 counts)",
+                    other => effect_words(*other),
+                }
+            ),
             Event::Dismounted {
                 unit,
                 transport,
@@ -277,10 +376,18 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 outcome,
                 ..
             } => format!(
-                "  result: attackers took {attacker_hits}, defenders took {defender_hits}: {outcome:?}"
+                "  result: the attackers took {}, the defenders {}: {}",
+                count(usize::from(*attacker_hits), "hit", "hits"),
+                count(usize::from(*defender_hits), "hit", "hits"),
+                match outcome {
+                    AssaultOutcome::DefendersDestroyed => "the defenders are destroyed",
+                    AssaultOutcome::DefendersRetreat =>
+                        "the defenders retreat (they took more hits)",
+                    AssaultOutcome::DefendersHold => "the defenders hold",
+                }
             ),
-            Event::Retreated { unit, to, .. } => {
-                format!("  {} retreats to {}", name(unit), hex(to))
+            Event::Retreated { unit, from, to } => {
+                format!("  {} retreats {} -> {}", name(unit), hex(from), hex(to))
             }
             Event::NoRetreat { unit } => {
                 format!("  {} has no retreat and is destroyed", name(unit))
@@ -381,12 +488,17 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 format!("  {} joins the fight in {}", name(unit), hex(h))
             }
             Event::BrokeOff { unit, reason, path } => format!(
-                "  {} breaks off ({reason:?}){}",
+                "  {} breaks off ({}){}",
                 name(unit),
+                break_off_words(*reason),
                 if path.is_empty() {
                     " but cannot move".to_owned()
                 } else {
-                    format!(": {}", path.iter().map(hex).collect::<Vec<_>>().join(" "))
+                    format!(
+                        ": {} -> {}",
+                        was_at(unit),
+                        path.iter().map(hex).collect::<Vec<_>>().join(" -> ")
+                    )
                 }
             ),
             Event::Captured { unit } => format!("  {} is captured", name(unit)),
@@ -399,8 +511,13 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 winner,
                 rounds,
             } => format!(
-                "  the fight for {} is over after {rounds} counterattack rounds: {} wins",
+                "  the fight for {} is over after {}: {} wins",
                 hex(h),
+                count(
+                    usize::from(*rounds),
+                    "counterattack round",
+                    "counterattack rounds"
+                ),
                 side(winner)
             ),
             Event::ObjectiveTaken { objective, .. } => format!(
@@ -408,10 +525,15 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
                 side(&rules.scenario.attacker()),
                 rules.scenario.objectives[usize::from(*objective)].name
             ),
-            Event::BattleEnded { .. } | Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
+            Event::BattleEnded { outcome } => {
+                format!("the battle ends: {}", why(rules, outcome))
+            }
+            Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
+                state.apply(rules, e);
                 continue;
             }
         };
+        state.apply(rules, e);
         let _ = writeln!(out, "{line}");
     }
     if let Some(o) = &end.outcome {
@@ -420,26 +542,66 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, events: &[Event], end: &State) ->
     out
 }
 
-/// The result block.
+/// Why the battle ended, in words (R17.1, R17.2, R17.4).
+fn why(rules: &Rules<'_>, o: &Outcome) -> String {
+    let name = |s: Side| rules.scenario.sides[s.index()].name.clone();
+    match (o.reason, o.winner) {
+        (EndReason::CompanyMorale, Some(w)) => {
+            format!("the company morale of {} broke (R17.2)", name(w.other()))
+        }
+        (EndReason::Objective, Some(w)) => format!(
+            "{} holds an objective at the start of its turn (R17.1)",
+            name(w)
+        ),
+        (EndReason::TurnLimit, Some(_)) => "the turn limit is reached (R17.1)".to_owned(),
+        (_, None) => "the turn limit is reached with no winner in a fair fight (R17.4)".to_owned(),
+    }
+}
+
+/// The result block: the winner and why, the victory points and how they were scored (R17.3,
+/// R17.4), the losses.
 pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
     let name = |s: Side| rules.scenario.sides[s.index()].name.clone();
-    let winner = o.winner.map_or_else(
-        || "nobody: both sides lose the fair fight (R17.4)".to_owned(),
-        name,
-    );
+    let lost = |s: Side| count(o.losses[s.index()] as usize, "unit", "units");
+    let large = |s: Side| counters::starting_units(rules, s) >= 9;
+    let head = match o.winner {
+        Some(w) => format!("{} wins: {}", name(w), why(rules, o)),
+        None => format!("nobody wins: {}", why(rules, o)),
+    };
+    let scoring = match o.winner {
+        Some(w) => format!(
+            "{} lost {}{}, so it scores {} and {} scores {} (R17.3; transports are not counted)",
+            name(w),
+            lost(w),
+            if large(w) {
+                ", the first not counted as it began with nine or more"
+            } else {
+                ""
+            },
+            o.vp[w.index()],
+            name(w.other()),
+            o.vp[w.other().index()]
+        ),
+        None => format!(
+            "both lose the fair fight and each scores as the loser against the other: {} destroyed {} and scores {}, {} destroyed {} and scores {} (R17.4)",
+            name(Side::A),
+            lost(Side::B),
+            o.vp[0],
+            name(Side::B),
+            lost(Side::A),
+            o.vp[1]
+        ),
+    };
     format!(
-        "\nResult after turn {}: {} wins ({:?})\nVictory points: {} {}, {} {}\nLosses: {} {}, {} {}\n",
+        "\nResult after turn {}: {head}\nVictory points: {} {}, {} {}\n  {scoring}\nLosses: {} {}, {} {}\n",
         o.turn,
-        winner,
-        o.reason,
         name(Side::A),
         o.vp[0],
         name(Side::B),
         o.vp[1],
         name(Side::A),
-        o.losses[0],
+        lost(Side::A),
         name(Side::B),
-        o.losses[1]
+        lost(Side::B),
     )
-    .replace("nobody: both sides lose the fair fight (R17.4) wins", "nobody wins: both sides lose the fair fight (R17.4)")
 }

@@ -7,7 +7,10 @@ use std::fmt::Write as _;
 use counters::{Catalog, Location, Scenario, Side, State, Unit};
 use hexmap::{Hex, Label};
 
-const CELL: usize = 8;
+/// Columns start this many characters apart; a hex's text is at most [`CELL`] wide, which two
+/// columns apart (on the same lines) never overlap.
+const PITCH: usize = 7;
+const CELL: usize = 2 * PITCH - 1;
 
 /// One marker letter per side: the first letter of its id, or `A`/`B` when both share it.
 fn markers(s: &Scenario) -> [char; 2] {
@@ -26,9 +29,9 @@ fn markers(s: &Scenario) -> [char; 2] {
     }
 }
 
-/// Draws the map. Flat-topped hexes stand in columns two text lines high; odd columns sit one
-/// line lower (R0.4). Each hex shows its label and terrain letter, then its stack (`S2` = two
-/// units of side S), `*` for an objective and `~` for smoke (R14.3). With `game`, the position
+/// Draws the map. Flat-topped hexes stand in columns, a hex every two text lines; odd columns
+/// sit one line lower (R0.4). Each hex is one line: its label, its terrain letter, then its stack
+/// (`S2` = two units of side S), `*` for an objective and `~` for smoke (R14.3). With `game`, the position
 /// is that of a game in progress (units, markers, smoke, time of day), else the scenario's start.
 pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
     let map = &s.map;
@@ -45,43 +48,45 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
     }
     let objective = |h: Hex| s.objectives.iter().any(|o| o.hex == h);
 
-    let lines = usize::from(map.rows()) * 2 + 1;
-    let mut grid = vec![String::new(); lines];
+    // Each hex is one line of text, `CCRR t marks`, on its own hex's cell: odd columns sit one
+    // line lower (R0.4), so neighbouring columns never share a line and may overlap in width.
+    let lines = usize::from(map.rows()) * 2;
+    let width = usize::from(map.cols()) * PITCH + CELL;
+    let mut grid = vec![vec![' '; width]; lines];
     for col in 1..=map.cols() {
         let shift = usize::from(col % 2 == 1);
-        for (i, line) in grid.iter_mut().enumerate() {
-            let row_line = i.checked_sub(shift);
-            let text = match row_line {
-                Some(r) if r / 2 < usize::from(map.rows()) => {
-                    let label = Label::new(col, u16::try_from(r / 2 + 1).unwrap_or(0));
-                    let hex = label.to_hex();
-                    if r % 2 == 0 {
-                        let letter = map.terrain(hex).map_or('?', |t| t.letter);
-                        format!("{label} {letter}")
-                    } else {
-                        let mut t = String::new();
-                        if let Some(units) = stacks.get(&label) {
-                            for side in Side::BOTH {
-                                let n = units.iter().filter(|&&u| s.units[u].side == side).count();
-                                if n > 0 {
-                                    let _ = write!(t, "{}{n}", mark[side.index()]);
-                                }
-                            }
-                        }
-                        if objective(hex) {
-                            t.push('*');
-                        }
-                        if smoke(hex) {
-                            t.push('~');
-                        }
-                        t
+        for row in 1..=map.rows() {
+            let label = Label::new(col, row);
+            let hex = label.to_hex();
+            let letter = map.terrain(hex).map_or('?', |t| t.letter);
+            let mut text = format!("{label} {letter}");
+            let mut marks = String::new();
+            if let Some(units) = stacks.get(&label) {
+                for side in Side::BOTH {
+                    let n = units.iter().filter(|&&u| s.units[u].side == side).count();
+                    if n > 0 {
+                        let _ = write!(marks, "{}{n}", mark[side.index()]);
                     }
                 }
-                _ => String::new(),
-            };
-            let _ = write!(line, "{text:<CELL$}");
+            }
+            if objective(hex) {
+                marks.push('*');
+            }
+            if smoke(hex) {
+                marks.push('~');
+            }
+            if !marks.is_empty() {
+                text.push(' ');
+                text.push_str(&marks);
+            }
+            let line = (usize::from(row) - 1) * 2 + shift;
+            let x = (usize::from(col) - 1) * PITCH;
+            for (i, ch) in text.chars().take(CELL).enumerate() {
+                grid[line][x + i] = ch;
+            }
         }
     }
+    let grid: Vec<String> = grid.into_iter().map(|l| l.into_iter().collect()).collect();
     let mut out = format!(
         "{}\n{} x {} hexes, turn limit {}\n",
         s.title,
@@ -99,13 +104,26 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
             );
         }
         None => {
-            let _ = writeln!(out, "start: {:?}\n", s.time_of_day);
+            let _ = writeln!(
+                out,
+                "starts at {}\n",
+                match s.time_of_day {
+                    counters::TimeOfDay::Day => "day",
+                    counters::TimeOfDay::Night => "night",
+                    counters::TimeOfDay::Dawn => "dawn (night until day comes, R13.3)",
+                    counters::TimeOfDay::Dusk => "dusk (day until night comes, R13.3)",
+                }
+            );
         }
     }
     for line in grid {
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    let _ = writeln!(out, "\nTerrain:");
+    let _ = writeln!(
+        out,
+        "\nEach hex reads `CCRR t marks`: its label (column, row), its terrain letter, then `S2` for\n\
+         two units of side S, `*` for an objective, `~` for smoke. Odd columns sit half a hex lower.\n\nTerrain:"
+    );
     for (_, t) in map.table().iter() {
         let _ = writeln!(out, "  {}  {}", t.letter, t.id);
     }
@@ -156,7 +174,7 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
                     .filter(|p| p.location == Location::Aboard(u.id))
                     .map(|p| p.name.as_str())
                     .collect();
-                let mut text = format!("{}{} {} ({})", mark[u.side.index()], "", u.name, t.name);
+                let mut text = format!("{} {} ({})", mark[u.side.index()], u.name, t.name);
                 if !aboard.is_empty() {
                     let _ = write!(text, " carrying {}", aboard.join(", "));
                 }

@@ -74,7 +74,7 @@ pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};
 pub use time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
 pub use unit::{Location, Unit, UnitState};
-pub use victory::{attacker_holds, attacker_holds_objective, morale_number, score};
+pub use victory::{attacker_holds, attacker_holds_objective, morale_number, score, starting_units};
 
 #[cfg(test)]
 mod tests;

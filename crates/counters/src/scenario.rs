@@ -531,6 +531,8 @@ pub struct ScenarioFile {
     time_of_day: TimeOfDay,
     fair_fight: bool,
     rules: RuleSwitches,
+    /// Where `rules.stacking_limit` is written, to report a bad value there.
+    stacking_limit_at: Option<Range<usize>>,
     map: Option<Spanned<RawMap>>,
     sides: Vec<Spanned<RawSide>>,
     formations: Vec<Spanned<RawFormation>>,
@@ -564,6 +566,7 @@ impl ScenarioFile {
             time_of_day: TimeOfDay::Day,
             fair_fight: false,
             rules: RuleSwitches::default(),
+            stacking_limit_at: None,
             map: None,
             sides: Vec::new(),
             formations: Vec::new(),
@@ -590,7 +593,14 @@ impl ScenarioFile {
                 "recon_first" => f.recon_first = r.take(value),
                 "time_of_day" => f.time_of_day = r.take(value).unwrap_or_default(),
                 "fair_fight" => f.fair_fight = r.take(value).unwrap_or_default(),
-                "rules" => f.rules = r.take(value).unwrap_or_default(),
+                "rules" => {
+                    f.rules = r.take(value).unwrap_or_default();
+                    f.stacking_limit_at = value
+                        .get_ref()
+                        .as_table()
+                        .and_then(|t| t.get("stacking_limit"))
+                        .map(Spanned::span);
+                }
                 "map" => f.map = r.take(value),
                 "sides" => f.sides = r.take_each("sides", value),
                 "formations" => f.formations = r.take_each("formations", value),
@@ -639,7 +649,7 @@ impl ScenarioFile {
         };
         if self.rules.stacking_limit == 0 {
             v.at(
-                self.whole.clone(),
+                self.stacking_limit_at.clone().unwrap_or(self.whole.clone()),
                 "`rules.stacking_limit` must be at least 1",
             );
         }

@@ -102,7 +102,7 @@ pub struct TerrainTable {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TerrainFile {
-    terrain: Vec<Terrain>,
+    terrain: Vec<toml::Spanned<Terrain>>,
 }
 
 /// Why a terrain table is not usable.
@@ -128,6 +128,14 @@ pub enum TerrainError {
     /// More than 255 types.
     #[error("a terrain table holds at most 255 types")]
     TooMany,
+    /// One of the other problems, at its place in the TOML text.
+    #[error("{error}")]
+    At {
+        /// The problem.
+        error: Box<TerrainError>,
+        /// Byte range of the `[[terrain]]` table at fault.
+        span: std::ops::Range<usize>,
+    },
 }
 
 impl TerrainTable {
@@ -151,7 +159,21 @@ impl TerrainTable {
             message: e.message().to_owned(),
             span: e.span(),
         })?;
-        Self::new(file.terrain)
+        let spans: Vec<std::ops::Range<usize>> =
+            file.terrain.iter().map(toml::Spanned::span).collect();
+        let types: Vec<Terrain> = file
+            .terrain
+            .into_iter()
+            .map(toml::Spanned::into_inner)
+            .collect();
+        Self::check(&types).map_err(|(i, error)| match spans.get(i) {
+            Some(span) => TerrainError::At {
+                error: Box::new(error.clone()),
+                span: span.clone(),
+            },
+            None => error,
+        })?;
+        Ok(Self { types })
     }
 
     /// A table from its types.
@@ -159,23 +181,29 @@ impl TerrainTable {
     /// # Errors
     /// Duplicated names or letters, an elevation over 1, or more than 255 types.
     pub fn new(types: Vec<Terrain>) -> Result<Self, TerrainError> {
+        Self::check(&types).map_err(|(_, e)| e)?;
+        Ok(Self { types })
+    }
+
+    /// The first problem of a list of types, with the index of the type at fault.
+    fn check(types: &[Terrain]) -> Result<(), (usize, TerrainError)> {
         if types.len() > 255 {
-            return Err(TerrainError::TooMany);
+            return Err((255, TerrainError::TooMany));
         }
         let mut names = HashSet::new();
         let mut letters = HashSet::new();
-        for t in &types {
+        for (i, t) in types.iter().enumerate() {
             if t.elevation > 1 {
-                return Err(TerrainError::Elevation(t.id.clone()));
+                return Err((i, TerrainError::Elevation(t.id.clone())));
             }
             if MoveClass::ALL.iter().any(|&c| t.cost.get(c) == Some(0)) {
-                return Err(TerrainError::ZeroCost(t.id.clone()));
+                return Err((i, TerrainError::ZeroCost(t.id.clone())));
             }
             if !names.insert(t.id.as_str()) || !letters.insert(t.letter) {
-                return Err(TerrainError::Duplicate(t.id.clone()));
+                return Err((i, TerrainError::Duplicate(t.id.clone())));
             }
         }
-        Ok(Self { types })
+        Ok(())
     }
 
     /// The terrain type of an id. Ids come from this table, so this cannot fail for them.
