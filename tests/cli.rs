@@ -1217,7 +1217,10 @@ fn the_narrative_shows_no_internal_names() {
                 for word in line.split(|c: char| !c.is_alphanumeric()) {
                     let inner_capital = word.chars().skip(1).any(char::is_uppercase)
                         && word.chars().any(char::is_lowercase);
-                    assert!(!inner_capital, "{scenario} seed {seed}: `{word}` in: {line}");
+                    assert!(
+                        !inner_capital,
+                        "{scenario} seed {seed}: `{word}` in: {line}"
+                    );
                     assert!(
                         !VARIANTS.contains(&word),
                         "{scenario} seed {seed}: `{word}` in: {line}"

@@ -1,7 +1,8 @@
 //! The rules conformance suite: every `tests/rules/*.toml` is one small situation (a scenario),
 //! then a `[case]` section: the rule ids it proves, the side and phase, scripted dice, commands,
-//! and the expected event log, errors and end state. One failing case prints its rule ids, its
-//! file and a diff of the log.
+//! and the expected event log, errors and end state. The log is told by the one event renderer,
+//! `hexwar::narrate::Narrator` (the narrative of `hexwar run`, without indentation), so a case
+//! reads as a game does. One failing case prints its rule ids, its file and a diff of the log.
 
 use std::path::Path;
 
@@ -10,6 +11,7 @@ use counters::{
     State, execute,
 };
 use hexmap::{Hex, Label, TerrainTable};
+use hexwar::narrate::Narrator;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -127,306 +129,14 @@ fn hex(s: &str) -> Hex {
         .to_hex()
 }
 
-/// One compact line per event, naming units by their scenario ids.
-fn line(state: &State, e: &Event) -> Option<String> {
-    let n = |u: &counters::UnitId| state.units[u.index()].name.clone();
-    let l = |h: &Hex| Label::from_hex(*h).map_or_else(|| "off".into(), |l| l.to_string());
-    let dice = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
-    Some(match e {
-        Event::Moved {
-            unit, path, cost, ..
-        } => {
-            format!(
-                "moved {} {} cost {cost}",
-                n(unit),
-                path.iter().map(l).collect::<Vec<_>>().join(" ")
-            )
-        }
-        Event::BogCheck {
-            unit,
-            die,
-            need,
-            bogged,
-        } => {
-            format!(
-                "bog {} die {die} need {need} {}",
-                n(unit),
-                if *bogged { "bogged" } else { "clear" }
-            )
-        }
-        Event::Fired { unit, target, roll } => format!(
-            "fire {} -> {} [{}] need {} hits {}",
-            n(unit),
-            n(target),
-            dice(&roll.dice),
-            roll.need,
-            roll.successes
-        ),
-        Event::Saves { unit, roll } => {
-            format!(
-                "saves {} [{}] need {} saved {}",
-                n(unit),
-                dice(&roll.dice),
-                roll.need,
-                roll.successes
-            )
-        }
-        Event::Pinned { unit } => format!("pinned {}", n(unit)),
-        Event::TimeRoll { side, roll, now } => format!(
-            "time {side:?} [{}] need {} -> {now:?}",
-            dice(&roll.dice),
-            roll.need
-        ),
-        Event::Visibility { unit, die } => format!("visibility {} {die}", n(unit)),
-        Event::NotSeen { unit, hex } => format!("not_seen {} {}", n(unit), l(hex)),
-        Event::AirObserverArrived { side } => format!("air_op {side:?}"),
-        Event::Bombarded {
-            unit,
-            spotter,
-            hex,
-            smoke,
-        } => format!(
-            "{} {} {} spotter {}",
-            if *smoke { "smoke" } else { "bombard" },
-            n(unit),
-            l(hex),
-            spotter.as_ref().map_or_else(|| "air_op".to_owned(), n)
-        ),
-        Event::SmokeLifted { hex } => format!("smoke_lifted {}", l(hex)),
-        Event::AmbushPlaced { unit, hex } => format!("ambush {} {}", n(unit), l(hex)),
-        Event::ReconDeployment { side } => format!("deploy {side:?}"),
-        Event::DeploymentEnded => "deployment_ended".to_owned(),
-        Event::DisengageTest {
-            unit,
-            die,
-            need,
-            passed,
-            ..
-        } => format!(
-            "disengage_test {} die {die} need {need} {}",
-            n(unit),
-            if *passed { "passed" } else { "failed" }
-        ),
-        Event::Disengaged { unit, path } => format!(
-            "disengaged {} {}",
-            n(unit),
-            path.iter().map(l).collect::<Vec<_>>().join(" ")
-        ),
-        Event::ShotsLost { unit, target, dice } => {
-            format!("lost {} -> {} dice {dice}", n(unit), n(target))
-        }
-        Event::EyesAndEars {
-            unit,
-            target,
-            die,
-            need,
-            passed,
-        } => format!(
-            "eyes {} -> {} die {die} need {need} {}",
-            n(unit),
-            n(target),
-            if *passed { "passed" } else { "failed" }
-        ),
-        Event::RidersDismounted { unit, abandoned } => format!(
-            "riders_dismount {}{}",
-            n(unit),
-            if *abandoned { " abandoned" } else { "" }
-        ),
-        Event::Remounted { unit } => format!("remount {}", n(unit)),
-        Event::AirStrike { caller, hex, .. } => format!("air_strike {} by {}", l(hex), n(caller)),
-        Event::AirAttack { target, roll } => format!(
-            "air_attack {} [{}] need {} hits {}",
-            n(target),
-            dice(&roll.dice),
-            roll.need,
-            roll.successes
-        ),
-        Event::AssaultDeclared {
-            hex,
-            attackers,
-            defenders,
-        } => format!(
-            "assault {} by {} vs {}",
-            l(hex),
-            attackers.iter().map(n).collect::<Vec<_>>().join(","),
-            defenders.iter().map(n).collect::<Vec<_>>().join(",")
-        ),
-        Event::Leadership { hq, unit, bonus } => {
-            format!("leadership {} -> {} +{bonus}", n(hq), n(unit))
-        }
-        Event::AssaultRoll { unit, roll, .. } => {
-            format!(
-                "roll {} [{}] need {} hits {}",
-                n(unit),
-                dice(&roll.dice),
-                roll.need,
-                roll.successes
-            )
-        }
-        Event::HitsShared {
-            hits,
-            per_unit,
-            picks,
-            ..
-        } => format!(
-            "share {hits}: {}{}",
-            per_unit
-                .iter()
-                .map(|(u, k)| format!("{} {k}", n(u)))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if picks.is_empty() {
-                String::new()
-            } else {
-                format!(" picks [{}]", dice(picks))
-            }
-        ),
-        Event::HitTaken { unit, effect } => format!("hit {} {effect:?}", n(unit)),
-        Event::HqHit { unit, die, effect } => format!("hq_hit {} die {die} {effect:?}", n(unit)),
-        Event::Dismounted {
-            unit,
-            transport,
-            hex,
-            cost,
-        } => {
-            format!(
-                "dismounted {} from {} {} cost {cost}",
-                n(unit),
-                n(transport),
-                l(hex)
-            )
-        }
-        Event::Mounted {
-            unit,
-            transport,
-            cost,
-        } => format!("mounted {} on {} cost {cost}", n(unit), n(transport)),
-        Event::AssaultResult {
-            attacker_hits,
-            defender_hits,
-            outcome,
-            ..
-        } => {
-            format!("result attackers {attacker_hits} defenders {defender_hits} {outcome:?}")
-        }
-        Event::Retreated { unit, from, to } => {
-            format!("retreat {} {} -> {}", n(unit), l(from), l(to))
-        }
-        Event::NoRetreat { unit } => format!("no_retreat {}", n(unit)),
-        Event::Occupied { unit, hex } => format!("occupy {} {}", n(unit), l(hex)),
-        Event::OverrunDeclared {
-            unit,
-            hex,
-            beyond,
-            cost,
-        } => {
-            format!(
-                "overrun {} {} -> {} cost {cost}",
-                n(unit),
-                l(hex),
-                l(beyond)
-            )
-        }
-        Event::ImprovisedTankAssault { unit } => format!("improvised {}", n(unit)),
-        Event::TankAssault {
-            unit,
-            die,
-            rating,
-            armor,
-            effect,
-        } => {
-            format!(
-                "tank_assault {} die {die} + {rating} vs {armor} {effect:?}",
-                n(unit)
-            )
-        }
-        Event::MeleeTest {
-            side,
-            dice: d,
-            automatic,
-            passed,
-            failed,
-        } => format!(
-            "test {side:?} [{}]{} passed {} failed {}",
-            dice(d),
-            if *automatic { " automatic" } else { "" },
-            passed.iter().map(n).collect::<Vec<_>>().join(","),
-            failed.iter().map(n).collect::<Vec<_>>().join(",")
-        ),
-        Event::Counterattack { side, units } => {
-            format!(
-                "counterattack {side:?} {}",
-                units.iter().map(n).collect::<Vec<_>>().join(",")
-            )
-        }
-        Event::Joined { unit, hex } => format!("joined {} {}", n(unit), l(hex)),
-        Event::BrokeOff { unit, reason, path } => {
-            format!(
-                "broke_off {} {reason:?} {}",
-                n(unit),
-                path.iter().map(l).collect::<Vec<_>>().join(" ")
-            )
-        }
-        Event::Captured { unit } => format!("captured {}", n(unit)),
-        Event::Consolidated { unit, to } => format!("consolidated {} {}", n(unit), l(to)),
-        Event::Recovered { unit } => format!("recovered {}", n(unit)),
-        Event::MeleeEnded { winner, rounds, .. } => {
-            format!("melee_ended winner {winner:?} rounds {rounds}")
-        }
-        Event::TurnStarted { turn, side } => format!("turn {turn} {side:?}"),
-        Event::MoraleTest {
-            side,
-            die,
-            need,
-            passed,
-        } => {
-            format!(
-                "morale {side:?} die {die} need {need} {}",
-                if *passed { "passed" } else { "failed" }
-            )
-        }
-        Event::RallyTest {
-            unit,
-            marker,
-            dice: d,
-            need,
-            passed,
-        } => format!(
-            "rally {} {marker:?} [{}] need {need} {}",
-            n(unit),
-            dice(d),
-            if *passed { "passed" } else { "failed" }
-        ),
-        Event::Arrived { unit, hex } => format!("arrived {} {}", n(unit), l(hex)),
-        Event::OrderRejected {
-            unit,
-            order,
-            reason,
-            ..
-        } => format!("order rejected {} {order}: {reason}", n(unit)),
-        Event::BattleEnded { outcome } => format!(
-            "ended {:?} winner {} vp {}:{}",
-            outcome.reason,
-            outcome
-                .winner
-                .map_or("none".to_owned(), |w| format!("{w:?}")),
-            outcome.vp[0],
-            outcome.vp[1]
-        ),
-        Event::OverrunEnded {
-            unit,
-            broke_through,
-            at,
-        } => {
-            format!(
-                "overrun_end {} {} {}",
-                n(unit),
-                if *broke_through { "through" } else { "stopped" },
-                l(at)
-            )
-        }
-        _ => return None,
-    })
+/// The conformance log: the lines of the one event renderer, `hexwar::narrate::Narrator`,
+/// without their indentation.
+fn tell(narrator: &mut Narrator<'_>, events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .flat_map(|e| narrator.lines(e))
+        .map(|l| l.trim().to_owned())
+        .collect()
 }
 
 fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {
@@ -471,6 +181,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     };
     let mut dice = ScriptedDice::new(case.dice.clone());
     let mut log = Vec::new();
+    let mut narrator = Narrator::new(rules);
     for c in &case.los {
         let sees = scenario.map.sees(hex(&c.from), hex(&c.to), |_| false);
         if sees != c.sees {
@@ -488,7 +199,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         "game" => {
             let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
             state = end;
-            log.extend(events.iter().filter_map(|e| line(&state, e)));
+            log.extend(tell(&mut narrator, &events));
             Phase::End
         }
         other => return Err(format!("unknown phase `{other}`")),
@@ -497,7 +208,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         let side = side_of(&st.side)?;
         let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side)
             .map_err(|e| e.to_string())?;
-        log.extend(events.iter().filter_map(|e| line(&state, e)));
+        log.extend(tell(&mut narrator, &events));
     }
     if !case.starts.is_empty() {
         state.phase = match case.phase.as_str() {
@@ -520,7 +231,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             let turn = state.turn + u32::from(side == scenario.first);
             let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
                 .map_err(|e| e.to_string())?;
-            log.extend(events.iter().filter_map(|e| line(&state, e)));
+            log.extend(tell(&mut narrator, &events));
             state.phase = case_phase;
         }
         if let Some(p) = &c.phase {
@@ -599,7 +310,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             execute(&mut state, &rules, &command, &mut dice),
             &c.rejected,
         ) {
-            (Ok(events), None) => log.extend(events.iter().filter_map(|e| line(&state, e))),
+            (Ok(events), None) => log.extend(tell(&mut narrator, &events)),
             (Err(PlayError::Rule(e)), Some(want)) if e.to_string().contains(want.as_str()) => {
                 log.push(format!("rejected {e}"));
             }
@@ -616,7 +327,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         let turn = state.turn;
         let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
             .map_err(|e| e.to_string())?;
-        log.extend(events.iter().filter_map(|e| line(&state, e)));
+        log.extend(tell(&mut narrator, &events));
     }
     if std::env::var_os("HEXWAR_PRINT_LOG").is_some() {
         eprintln!("{}:\n  {}", path.display(), log.join("\n  "));

@@ -5,7 +5,6 @@ mod batch;
 mod data;
 mod odds;
 mod rules;
-mod run;
 mod show;
 mod units;
 
@@ -399,7 +398,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     serde_json::json!({ "result": end.outcome, "seed": seed })
                 );
             } else {
-                print!("{}", run::narrative(&rules, seed, game, &events, &end));
+                print!(
+                    "{}",
+                    hexwar::narrate::narrative(&rules, seed, game, &events, &end)
+                );
             }
             Ok(ExitCode::SUCCESS)
         }

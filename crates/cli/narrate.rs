@@ -48,20 +48,6 @@ fn marker_words(m: Marker) -> &'static str {
 
 /// The narrative of a game: one line per event worth reading, then the result.
 pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end: &State) -> String {
-    let name = |u: &UnitId| end.units[u.index()].name.clone();
-    let side = |s: &Side| rules.scenario.sides[s.index()].name.clone();
-    let hex = |h: &Hex| rules.map().label(*h).to_string();
-    let dice = |r: &Roll, what: (&str, &str)| {
-        let faces: Vec<String> = r.dice.iter().map(u8::to_string).collect();
-        format!(
-            "{} [{}] need {}+ -> {}",
-            count(r.dice.len(), "die", "dice"),
-            faces.join(" "),
-            r.need,
-            count(usize::from(r.successes), what.0, what.1)
-        )
-    };
-    let hits = ("hit", "hits");
     let mut out = if game == 0 {
         format!("{}\nseed {seed}\n", rules.scenario.title)
     } else {
@@ -70,37 +56,90 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
             rules.scenario.title
         )
     };
-    let mut time = rules.scenario.time_of_day;
-    // The position as the events unfold, to say where units come from.
-    let mut state = State::new(rules.scenario);
-    // A recon deployment turn whose move is still to come (R15.4).
-    let mut deploying: Option<Side> = None;
+    let mut narrator = Narrator::new(*rules);
     for e in events {
+        for line in narrator.lines(e) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if let Some(o) = &end.outcome {
+        out.push_str(&result(rules, o));
+    }
+    out
+}
+
+/// Tells a game event by event, the one renderer of events: the narrative of `run`, and the
+/// log of the conformance cases. It follows the position as the events unfold, to say where
+/// units come from.
+pub struct Narrator<'r> {
+    rules: Rules<'r>,
+    state: State,
+    time: counters::TimeOfDay,
+    /// A recon deployment turn whose move is still to come (R15.4).
+    deploying: Option<Side>,
+}
+
+impl<'r> Narrator<'r> {
+    /// A narrator at the start of the scenario.
+    #[must_use]
+    pub fn new(rules: Rules<'r>) -> Self {
+        Self {
+            rules,
+            state: State::new(rules.scenario),
+            time: rules.scenario.time_of_day,
+            deploying: None,
+        }
+    }
+
+    /// The lines that tell `e` (none for the bookkeeping of phases and turns' ends). Every event
+    /// is matched here by name, so that a new kind of event does not compile until it is told.
+    #[expect(clippy::too_many_lines, reason = "one arm per event, in one place")]
+    pub fn lines(&mut self, e: &Event) -> Vec<String> {
+        let rules = self.rules;
+        let name = |u: &UnitId| rules.scenario.units[u.index()].name.clone();
+        let side = |s: &Side| rules.scenario.sides[s.index()].name.clone();
+        let hex = |h: &Hex| rules.map().label(*h).to_string();
+        let dice = |r: &Roll, what: (&str, &str)| {
+            let faces: Vec<String> = r.dice.iter().map(u8::to_string).collect();
+            format!(
+                "{} [{}] need {}+ -> {}",
+                count(r.dice.len(), "die", "dice"),
+                faces.join(" "),
+                r.need,
+                count(usize::from(r.successes), what.0, what.1)
+            )
+        };
+        let hits = ("hit", "hits");
+        let mut lines = Vec::new();
+        let state = &self.state;
         let was_at = |u: &UnitId| {
             state
                 .hex_of(*u)
                 .map_or_else(|| "off the map".to_owned(), |h| hex(&h))
         };
-        if let Some(s) = deploying
+        if let Some(s) = self.deploying
             && !matches!(e, Event::Moved { .. })
         {
-            deploying = None;
-            let _ = writeln!(
-                out,
+            self.deploying = None;
+            lines.push(format!(
                 "recon deployment: {} keeps its recon units where they are",
                 side(&s)
-            );
+            ));
         }
         let line = match e {
             Event::TurnStarted { turn, side: s } => {
-                format!("\n== Turn {turn}: {} ({}) ==", side(s), time_name(time))
+                format!(
+                    "\n== Turn {turn}: {} ({}) ==",
+                    side(s),
+                    time_name(self.time)
+                )
             }
             Event::TimeRoll { side: s, roll, now } => {
-                let change = if *now == time {
+                let change = if *now == self.time {
                     "not yet".to_owned()
                 } else {
-                    time = *now;
-                    format!("it is {} now", time_name(time))
+                    self.time = *now;
+                    format!("it is {} now", time_name(self.time))
                 };
                 let faces: Vec<String> = roll.dice.iter().map(u8::to_string).collect();
                 format!(
@@ -164,9 +203,8 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
             }
             Event::ReconDeployment { side: s } => {
                 // Said with the move that follows.
-                deploying = Some(*s);
-                state.apply(rules, e);
-                continue;
+                self.deploying = Some(*s);
+                return lines_after(self, e, lines);
             }
             Event::DeploymentEnded => "recon deployment is over".to_owned(),
             Event::DisengageTest {
@@ -262,7 +300,7 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
                 double,
             } => format!(
                 "{}{} moves{} {} -> {} ({cost} MP)",
-                deploying.take().map_or_else(String::new, |s| format!(
+                self.deploying.take().map_or_else(String::new, |s| format!(
                     "recon deployment ({}): ",
                     side(&s)
                 )),
@@ -453,7 +491,7 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
                 failed,
             } => {
                 let need = |u: &UnitId| {
-                    let unit = &end.units[u.index()];
+                    let unit = state.unit(*u);
                     format!("{} {}+", unit.name, rules.typ(unit).motivation)
                 };
                 let list = |v: &[UnitId]| v.iter().map(need).collect::<Vec<_>>().join(", ");
@@ -526,20 +564,21 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
                 rules.scenario.objectives[usize::from(*objective)].name
             ),
             Event::BattleEnded { outcome } => {
-                format!("the battle ends: {}", why(rules, outcome))
+                format!("the battle ends: {}", why(&rules, outcome))
             }
             Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
-                state.apply(rules, e);
-                continue;
+                return lines_after(self, e, lines);
             }
         };
-        state.apply(rules, e);
-        let _ = writeln!(out, "{line}");
+        lines.push(line);
+        lines_after(self, e, lines)
     }
-    if let Some(o) = &end.outcome {
-        out.push_str(&result(rules, o));
-    }
-    out
+}
+
+/// Follows the position past `e` and hands back its lines.
+fn lines_after(n: &mut Narrator<'_>, e: &Event, lines: Vec<String>) -> Vec<String> {
+    n.state.apply(&n.rules, e);
+    lines
 }
 
 /// Why the battle ended, in words (R17.1, R17.2, R17.4).

@@ -1,0 +1,4 @@
+//! The rendering of the `hexwar` front end, shared by the binary and its tests: the narrative of
+//! events (`narrate`), the one place an event is told.
+
+pub mod narrate;
