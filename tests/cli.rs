@@ -1234,3 +1234,86 @@ fn the_narrative_shows_no_internal_names() {
         }
     }
 }
+
+/// `docs/events.schema.json` and `docs/events.md` are generated from the event types; they are
+/// in step with them (`HEXWAR_WRITE_DOCS=1 cargo test --test cli json` rewrites them; a change to
+/// the schema must also bump `hexwar::events_json::SCHEMA_VERSION`).
+#[test]
+fn the_json_schema_and_the_events_doc_are_in_step_with_the_types() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema = serde_json::to_string_pretty(&hexwar::events_json::schema()).unwrap() + "\n";
+    let doc = hexwar::events_json::events_doc();
+    let (schema_file, doc_file) = (
+        root.join("docs/events.schema.json"),
+        root.join("docs/events.md"),
+    );
+    if std::env::var_os("HEXWAR_WRITE_DOCS").is_some() {
+        std::fs::write(&schema_file, &schema).unwrap();
+        std::fs::write(&doc_file, &doc).unwrap();
+    }
+    let committed = std::fs::read_to_string(&schema_file).unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(&committed).unwrap_or_default();
+    assert_eq!(
+        v["$id"],
+        format!("hexwar-run-json-v{}", hexwar::events_json::SCHEMA_VERSION),
+        "docs/events.schema.json is of another version"
+    );
+    assert!(
+        committed == schema,
+        "the event types changed: bump SCHEMA_VERSION in crates/cli/events_json.rs, then run \
+         HEXWAR_WRITE_DOCS=1 cargo test --test cli json"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&doc_file).unwrap_or_default(),
+        doc,
+        "docs/events.md is out of step: HEXWAR_WRITE_DOCS=1 cargo test --test cli json"
+    );
+}
+
+/// Every line `hexwar run --json` writes for the bundled scenarios (seeds 1 to 3) is valid
+/// against the schema, and names units and sides by their scenario ids.
+#[test]
+fn run_json_is_valid_against_its_schema() {
+    let schema = hexwar::events_json::schema();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let mut kinds = std::collections::BTreeSet::new();
+    for scenario in ["dawn_assault", "meeting_engagement", "night_recon"] {
+        for seed in ["1", "2", "3"] {
+            let out = hexwar(&[
+                "run",
+                &format!("scenarios/{scenario}.toml"),
+                "--seed",
+                seed,
+                "--json",
+            ]);
+            let text = stdout(&out);
+            let lines: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("a JSON line"))
+                .collect();
+            let units: Vec<String> = lines[0]["units"]
+                .as_array()
+                .expect("the header lists the units")
+                .iter()
+                .map(|u| u["id"].as_str().unwrap_or_default().to_owned())
+                .collect();
+            for (i, line) in lines.iter().enumerate() {
+                if let Err(e) = validator.validate(line) {
+                    panic!("{scenario} seed {seed} line {}: {e}\n{line}", i + 1);
+                }
+                if let Some(kind) = line["event"].as_str() {
+                    kinds.insert(kind.to_owned());
+                }
+                if let Some(u) = line.get("unit").and_then(|u| u.as_str()) {
+                    assert!(units.iter().any(|n| n == u), "{u} is not a unit id");
+                }
+            }
+            assert!(lines.last().is_some_and(|l| l.get("result").is_some()));
+        }
+    }
+    assert!(
+        kinds.len() >= 30,
+        "only {} kinds of event seen",
+        kinds.len()
+    );
+}

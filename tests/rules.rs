@@ -132,11 +132,27 @@ fn hex(s: &str) -> Hex {
 /// The conformance log: the lines of the one event renderer, `hexwar::narrate::Narrator`,
 /// without their indentation.
 fn tell(narrator: &mut Narrator<'_>, events: &[Event]) -> Vec<String> {
+    for e in events {
+        check_json(narrator.rules(), e);
+    }
     events
         .iter()
         .flat_map(|e| narrator.lines(e))
         .map(|l| l.trim().to_owned())
         .collect()
+}
+
+/// Every event of every case, as `hexwar run --json` writes it, is valid against the published
+/// schema (`docs/events.schema.json`): the cases reach events the bundled games may not.
+fn check_json(rules: &Rules<'_>, e: &Event) {
+    static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let validator = VALIDATOR.get_or_init(|| {
+        jsonschema::validator_for(&hexwar::events_json::schema()).expect("a valid schema")
+    });
+    let v = hexwar::events_json::event(rules, e);
+    if let Err(err) = validator.validate(&v) {
+        panic!("an event not valid against the schema: {err}\n{v}");
+    }
 }
 
 fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {

@@ -386,16 +386,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let (mut dice, ai_rng) = batch::game_dice(seed, game);
             let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "seed": seed, "scenario": loaded.scenario.title })
-                );
+                use hexwar::events_json;
+                println!("{}", events_json::header(&rules, seed, game));
                 for e in &events {
-                    println!("{}", serde_json::to_string(e)?);
+                    println!("{}", events_json::event(&rules, e));
                 }
                 println!(
                     "{}",
-                    serde_json::json!({ "result": end.outcome, "seed": seed })
+                    events_json::result(&rules, end.outcome.as_ref(), seed, game)
                 );
             } else {
                 print!(

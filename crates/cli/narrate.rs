@@ -91,6 +91,12 @@ impl<'r> Narrator<'r> {
         }
     }
 
+    /// The rules it tells the game by.
+    #[must_use]
+    pub const fn rules(&self) -> &Rules<'r> {
+        &self.rules
+    }
+
     /// The lines that tell `e` (none for the bookkeeping of phases and turns' ends). Every event
     /// is matched here by name, so that a new kind of event does not compile until it is told.
     #[expect(clippy::too_many_lines, reason = "one arm per event, in one place")]

@@ -7,6 +7,23 @@ use smallvec::SmallVec;
 
 use crate::ids::{Side, UnitId};
 
+/// A hex as the JSON of events names it: its `CCRR` label (R0.4). Only its schema is used.
+struct HexLabel;
+
+impl schemars::JsonSchema for HexLabel {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HexLabel".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[0-9]{4}$",
+            "description": "A hex, by its CCRR label: two digits of column, two of row (R0.4)."
+        })
+    }
+}
+
 /// Faces of dice rolled together (inline up to 12, so rolling does not allocate).
 pub type Faces = SmallVec<[u8; 12]>;
 
@@ -17,7 +34,7 @@ pub type Units = SmallVec<[UnitId; 6]>;
 pub type Path = SmallVec<[Hex; 6]>;
 
 /// Dice rolled for one purpose: the faces, the number needed, and how many met it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Roll {
     /// Faces in the order rolled.
     pub dice: Faces,
@@ -44,7 +61,7 @@ impl Roll {
 }
 
 /// What one hit did to a unit (R6.6, R8.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum HitEffect {
     /// Now disorganized.
     Disorganized,
@@ -57,7 +74,7 @@ pub enum HitEffect {
 }
 
 /// How an assault ended (R9.8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum AssaultOutcome {
     /// Every defender was destroyed; the attackers occupy the hex.
     DefendersDestroyed,
@@ -68,7 +85,7 @@ pub enum AssaultOutcome {
 }
 
 /// What an infantry hit did to an armored vehicle (R11.12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum TankAssault {
     /// Die + rating beat the armor: the hit counts.
     Counts,
@@ -79,7 +96,7 @@ pub enum TankAssault {
 }
 
 /// Why a unit broke off (R11).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum BreakOffReason {
     /// An independent unit must break off at once (R11.1).
     Independent,
@@ -94,7 +111,7 @@ pub enum BreakOffReason {
 }
 
 /// Why the battle ended (R17.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub enum EndReason {
     /// A side failed its company morale test (R17.2).
     CompanyMorale,
@@ -105,7 +122,7 @@ pub enum EndReason {
 }
 
 /// The result of a battle (R17).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Outcome {
     /// The winner; `None` when both lose a fair fight (R17.4).
     pub winner: Option<Side>,
@@ -120,7 +137,7 @@ pub struct Outcome {
 }
 
 /// A phase of a player turn (R4.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum Phase {
     /// Start of turn: morale, objectives, rally.
     Start,
@@ -135,7 +152,7 @@ pub enum Phase {
 }
 
 /// Which marker a rally test removes (R12.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum Marker {
     /// Disorganized.
     Disorganized,
@@ -146,7 +163,7 @@ pub enum Marker {
 }
 
 /// Something that happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "event")]
 pub enum Event {
     /// A player turn begins (R4.2).
@@ -167,6 +184,7 @@ pub enum Event {
         unit: UnitId,
         /// Where.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// Company morale (R17.2).
@@ -199,6 +217,7 @@ pub enum Event {
         unit: UnitId,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
+        #[schemars(with = "Vec<HexLabel>")]
         path: Path,
         /// Movement points spent.
         cost: u8,
@@ -241,6 +260,7 @@ pub enum Event {
     AssaultDeclared {
         /// The assaulted hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
         /// The units entering.
         attackers: Units,
@@ -311,6 +331,7 @@ pub enum Event {
         transport: UnitId,
         /// Where it stands now.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
         /// Movement points the transport pays.
         cost: u8,
@@ -360,6 +381,7 @@ pub enum Event {
         unit: UnitId,
         /// The assaulted hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// A unit breaks off (R11.6): the hexes it moved through (empty if it could not move).
@@ -370,6 +392,7 @@ pub enum Event {
         reason: BreakOffReason,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
+        #[schemars(with = "Vec<HexLabel>")]
         path: Path,
     },
     /// A unit is captured and destroyed (R11.7, R11.10).
@@ -383,6 +406,7 @@ pub enum Event {
         unit: UnitId,
         /// Where it moves.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         to: Hex,
     },
     /// A bailed-out armored transport of the winners is operational again (R11.11).
@@ -394,6 +418,7 @@ pub enum Event {
     MeleeEnded {
         /// The assaulted hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
         /// The side that won.
         winner: Side,
@@ -404,6 +429,7 @@ pub enum Event {
     AssaultResult {
         /// The assaulted hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
         /// Hits scored on the attackers.
         attacker_hits: u8,
@@ -418,9 +444,11 @@ pub enum Event {
         unit: UnitId,
         /// From.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         from: Hex,
         /// To.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         to: Hex,
     },
     /// A unit with nowhere to retreat is destroyed (R9.9).
@@ -434,6 +462,7 @@ pub enum Event {
         unit: UnitId,
         /// The hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// An overrun is declared (R10.1).
@@ -442,9 +471,11 @@ pub enum Event {
         unit: UnitId,
         /// The enemy hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
         /// The hex beyond.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         beyond: Hex,
         /// Movement points it costs (terrain, +1, and the hex beyond).
         cost: u8,
@@ -457,12 +488,14 @@ pub enum Event {
         broke_through: bool,
         /// Where it ends.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         at: Hex,
     },
     /// The attacker holds an objective for the first time, at the end of a player turn (R17.1);
     /// recorded for batch statistics.
     ObjectiveTaken {
-        /// Index in the scenario's objectives.
+        /// Index in the scenario's objectives (in `hexwar run --json`, the objective's name).
+        #[schemars(with = "String")]
         objective: u16,
         /// Game turn.
         turn: u32,
@@ -507,6 +540,7 @@ pub enum Event {
         unit: UnitId,
         /// The hex it could not see.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// A side's air observation post arrives (R13.4, R14.5).
@@ -523,6 +557,7 @@ pub enum Event {
         spotter: Option<UnitId>,
         /// The target hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
         /// Smoke rather than high explosive.
         smoke: bool,
@@ -531,6 +566,7 @@ pub enum Event {
     SmokeLifted {
         /// The hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// An air sortie strikes a hex a friendly unit sees (R14.4).
@@ -541,6 +577,7 @@ pub enum Event {
         caller: UnitId,
         /// The hex.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// The sortie's dice against one unit in the struck hex (R14.4, R6.2).
@@ -556,6 +593,7 @@ pub enum Event {
         unit: UnitId,
         /// Where.
         #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[schemars(with = "HexLabel")]
         hex: Hex,
     },
     /// Recon deployment (R15.4): it is this side's turn to move one recon unit.
@@ -584,6 +622,7 @@ pub enum Event {
         unit: UnitId,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
+        #[schemars(with = "Vec<HexLabel>")]
         path: Path,
     },
     /// The firer's remaining dice miss: the disengaged target is out of range or sight (R15.5).

@@ -34,6 +34,34 @@ impl Side {
     }
 }
 
+/// In the JSON of events (`hexwar run --json`) a side is named by its id in the scenario.
+impl schemars::JsonSchema for Side {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Side".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A side, by its id in the scenario."
+        })
+    }
+}
+
+/// In the JSON of events (`hexwar run --json`) a unit is named by its id in the scenario.
+impl schemars::JsonSchema for UnitId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "UnitId".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A unit, by its id in the scenario."
+        })
+    }
+}
+
 macro_rules! index_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*

@@ -24,7 +24,9 @@ pub enum Role {
 }
 
 /// Time of day at the start (R13.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeOfDay {
     /// Daylight.
