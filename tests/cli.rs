@@ -1317,3 +1317,52 @@ fn run_json_is_valid_against_its_schema() {
         kinds.len()
     );
 }
+
+/// `show` writes every mark on its own hex's line (`0604 c *`: the church objective, `0203 = S1`:
+/// a Soviet unit on the road), explains how to read a cell, and says how the day starts in words.
+#[test]
+fn show_puts_each_mark_on_its_own_hex() {
+    let out = hexwar(&["show", "scenarios/meeting_engagement.toml"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let has = |cell: &str| text.lines().any(|l| l.contains(cell));
+    assert!(has("0604 c *"), "{text}");
+    assert!(has("0203 = S1"), "{text}");
+    assert!(has("1104 . U1"), "{text}");
+    assert!(text.contains("Each hex reads `CCRR t marks`"), "{text}");
+    assert!(text.contains("starts at day"), "{text}");
+    assert!(!text.contains("Day"), "{text}");
+}
+
+/// The words of batch and of odds' help match what they print: objectives "first held", and
+/// the JSON keys of `odds --json` named by `odds --help`.
+#[test]
+fn batch_and_odds_say_what_they_print() {
+    let out = hexwar(&["batch", "scenarios/dawn_assault.toml", "--runs", "50", "-q"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("the attacker first held each objective by the end of turn"),
+        "{text}"
+    );
+    assert!(text.contains("these are not wins"), "{text}");
+    let help = stdout(&hexwar(&["odds", "--help"]));
+    let json = stdout(&hexwar(&["odds", "t72", "vs", "mech_inf", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for key in v.as_object().unwrap().keys() {
+        assert!(help.contains(key.as_str()), "`{key}` is not in odds --help");
+    }
+    assert!(v["first_round"]["defender_holds"].is_number());
+    let off = stdout(&hexwar(&[
+        "odds",
+        "t72",
+        "vs",
+        "mech_inf",
+        "--json",
+        "--counterattacks",
+        "off",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&off).unwrap();
+    for key in v.as_object().unwrap().keys() {
+        assert!(help.contains(key.as_str()), "`{key}` is not in odds --help");
+    }
+}

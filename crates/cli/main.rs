@@ -138,12 +138,13 @@ enum Command {
         #[arg(long, default_value = "doctrine", value_name = "CHOICES")]
         choices: String,
         /// Print JSON. With counterattacks (the default), the whole melee: attacker_wins,
-        /// defender_wins, attacker_losses, defender_losses and their means, exact, error_bound,
-        /// states, samples, counterattacks, choices, and the first round under `first_round`.
-        /// With `--counterattacks off`, the first round: attacker_wins, defender_destroyed,
-        /// defender_retreats, defender_holds, attacker_hits, defender_hits and their means,
-        /// exact. With `--overrun`: all_break_through, defenders_destroyed, attacker_hits,
-        /// defender_hits and their means, exact.
+        /// defender_wins, attacker_losses, defender_losses, attacker_losses_mean,
+        /// defender_losses_mean, exact, error_bound, states, samples, counterattacks, choices,
+        /// and the first round under first_round. With `--counterattacks off`, the first round:
+        /// attacker_wins, defender_destroyed, defender_retreats, defender_holds, attacker_hits,
+        /// defender_hits, attacker_hits_mean, defender_hits_mean, exact, counterattacks. With
+        /// `--overrun`: all_break_through, defenders_destroyed, attacker_hits, defender_hits,
+        /// attacker_hits_mean, defender_hits_mean, exact.
         #[arg(long)]
         json: bool,
         /// Unit catalog folder.
