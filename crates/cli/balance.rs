@@ -302,11 +302,12 @@ fn junit(tested: &[Tested]) -> String {
                 fmt(m, f.expectation.between[1])
             );
             let figures = format!(
-                "measured {} [{}, {}] over {} games (seed {})",
+                "measured {} [{}, {}] over {} game{} (seed {})",
                 fmt(m, f.value),
                 fmt(m, f.ci95[0]),
                 fmt(m, f.ci95[1]),
                 t.runs,
+                if t.runs == 1 { "" } else { "s" },
                 t.seed
             );
             let _ = write!(

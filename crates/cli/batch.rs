@@ -158,7 +158,13 @@ pub fn summarize(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> Summ
 /// A readable summary table.
 pub fn render(s: &Summary) -> String {
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
-    let mut out = format!("{}: {} games, seed {}\n\n", s.scenario, s.runs, s.seed);
+    let mut out = format!(
+        "{}: {} game{}, seed {}\n\n",
+        s.scenario,
+        s.runs,
+        if s.runs == 1 { "" } else { "s" },
+        s.seed
+    );
     let _ = writeln!(
         out,
         "{:<12} {:>7} {:>9}  {:<18} VP MEAN ± SD",

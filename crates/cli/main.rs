@@ -590,8 +590,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     );
                 } else {
                     println!(
-                        "{}.{}: win rate of {side_id} over {runs} games per value (same seeds for every value)\n",
-                        stat.type_id, stat.field
+                        "{}.{}: win rate of {side_id} over {runs} game{} per value (same seeds for every value)\n",
+                        stat.type_id,
+                        stat.field,
+                        if runs == 1 { "" } else { "s" }
                     );
                     println!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
                     for (v, s) in &rows {
@@ -664,8 +666,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     );
                 } else {
                     println!(
-                        "win rate of {side_id}: {:.1}% over {runs} games; change in points for one step down / up:\n",
-                        base.win_rate * 100.0
+                        "win rate of {side_id}: {:.1}% over {runs} game{}; change in points for one step down / up:\n",
+                        base.win_rate * 100.0,
+                        if runs == 1 { "" } else { "s" }
                     );
                     println!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
                     let cell = |d: f64| {
