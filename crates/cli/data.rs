@@ -66,10 +66,14 @@ impl Texts {
 
     /// `file:line:col: message` for each problem.
     pub fn render(&self, problems: &[Problem]) -> String {
+        // One index of line starts per file: linear in the size of the files, whatever the
+        // number of problems.
+        let lines: Vec<counters::Lines> =
+            self.0.iter().map(|(_, t)| counters::Lines::new(t)).collect();
         problems
             .iter()
-            .map(|p| match self.0.iter().find(|(n, _)| *n == p.file) {
-                Some((_, text)) if p.span.is_some() => p.render(text),
+            .map(|p| match self.0.iter().position(|(n, _)| *n == p.file) {
+                Some(i) if p.span.is_some() => lines[i].render(&self.0[i].1, p),
                 _ => p.to_string(),
             })
             .collect::<Vec<_>>()

@@ -618,7 +618,7 @@ pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
             "{} lost {}{}, so it scores {} and {} scores {} (R17.3; transports are not counted)",
             name(w),
             lost(w),
-            if large(w) {
+            if large(w) && o.losses[w.index()] > 0 {
                 ", the first not counted as it began with nine or more"
             } else {
                 ""

@@ -55,7 +55,7 @@ pub use fire::{concealed, fire_dice, hit_number, save_number};
 pub use game::{play, play_with, start_turn};
 pub use hits::hit_effect;
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
-pub use load::{Problem, line_col};
+pub use load::{Lines, Problem, line_col};
 pub use melee_odds::{
     FALLBACK_SAMPLES, MASS_BOUND, MeleeOdds, OUTCOME_BUDGET, STATE_BUDGET, attacker_won, melee_odds,
 };

@@ -32,6 +32,9 @@ use crate::unit::Location;
 pub const STATE_BUDGET: usize = 50_000;
 /// See [`STATE_BUDGET`].
 pub const OUTCOME_BUDGET: usize = 3_000_000;
+/// The most units the exact chain deals hits to in one exchange (the random leftovers are
+/// enumerated as subsets); larger fights are sampled.
+pub const MAX_DEALT: usize = 16;
 /// Samples drawn when the chain is too large.
 pub const FALLBACK_SAMPLES: u32 = 100_000;
 /// The chain stops when the probability still in play is below this.
@@ -261,6 +264,9 @@ impl Chain<'_, '_> {
         hits: &[Option<u8>],
         selfs: &[(usize, u8)],
     ) -> Result<Vec<(Statuses, f64)>, TooLarge> {
+        if targets.len() > MAX_DEALT {
+            return Err(TooLarge);
+        }
         let mut out: HashMap<Statuses, f64> = HashMap::new();
         let order = crate::hits::dealing_order(self.base, targets);
         for (dealt, p) in dealings(targets, &order, hits) {
@@ -377,9 +383,11 @@ fn dealings(targets: &[UnitId], order: &[usize], hits: &[Option<u8>]) -> Vec<Dea
     if n == 0 || hits.is_empty() {
         return vec![(Vec::new(), 1.0)];
     }
+    // Callers keep stacks within `MAX_DEALT` (beyond it the chain is far over budget anyway).
+    debug_assert!(n <= MAX_DEALT, "dealing to {n} units");
     let each = hits.len() / n;
     let left = hits.len() % n;
-    let subsets: Vec<u32> = (0u32..(1 << n))
+    let subsets: Vec<u32> = (0u32..(1u32 << n.min(MAX_DEALT)))
         .filter(|m| m.count_ones() as usize == left)
         .collect();
     let p = 1.0 / subsets.len() as f64;

@@ -100,7 +100,9 @@ fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
 }
 
 /// Chance that every unit of `units` is destroyed by `h` hits shared by R7: `h / n` each, and
-/// the leftover hits to a uniformly random set of distinct units.
+/// the leftover hits to a uniformly random set of distinct units. A dynamic programme over the
+/// units (the weight of every way to give the leftovers to `j` of the first units, all of them
+/// destroyed), in `n²` steps whatever the stack, never `2ⁿ` subsets.
 fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> f64 {
     let n = units.len();
     if n == 0 {
@@ -108,21 +110,21 @@ fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> 
     }
     let each = h / n as u32;
     let left = h as usize % n;
-    let mut total = 0.0;
-    let mut count = 0u32;
-    // Every subset of size `left` is equally likely (R7.2).
-    for mask in 0u32..(1 << n) {
-        if mask.count_ones() as usize != left {
-            continue;
+    let mut ways = vec![0.0; left + 1];
+    ways[0] = 1.0;
+    for &u in units {
+        let (base, extra) = (
+            destroyed_by(state, rules, u, each),
+            destroyed_by(state, rules, u, each + 1),
+        );
+        for j in (0..=left).rev() {
+            let with_extra = if j > 0 { ways[j - 1] * extra } else { 0.0 };
+            ways[j] = ways[j] * base + with_extra;
         }
-        count += 1;
-        total += units
-            .iter()
-            .enumerate()
-            .map(|(i, &u)| destroyed_by(state, rules, u, each + (mask >> i & 1)))
-            .product::<f64>();
     }
-    total / f64::from(count)
+    // Every set of `left` units is equally likely (R7.2): divide by their number.
+    let sets: f64 = (0..left).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64);
+    ways[left] / sets
 }
 
 /// The exact odds of the first round of `attackers` assaulting `hex` as the state stands

@@ -429,3 +429,16 @@ fn the_engine_brings_dawn_as_often_as_the_exact_schedule_says() {
         );
     }
 }
+
+proptest::proptest! {
+    /// The index of line starts finds the same line and column as a scan from the start.
+    #[test]
+    fn line_index_agrees_with_a_scan(text in "[a-zé\n]{0,200}", at in 0usize..220) {
+        let lines = crate::load::Lines::new(&text);
+        let mut offset = at.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        proptest::prop_assert_eq!(lines.line_col(&text, offset), line_col(&text, offset));
+    }
+}
