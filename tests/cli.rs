@@ -381,7 +381,19 @@ fn batch_results_do_not_depend_on_threads_or_shards() {
     let merged = hexwar(&args);
     std::fs::remove_dir_all(&dir).ok();
     assert!(merged.status.success(), "{}", stderr(&merged));
-    assert_eq!(stdout(&merged), one, "three shards merged equal one run");
+    // Every count is the same; only the summary's record of its shards differs.
+    let counts = |text: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("identity");
+        o.remove("shards");
+        v
+    };
+    assert_eq!(
+        counts(&stdout(&merged)),
+        counts(&one),
+        "three shards merged equal one run"
+    );
     let v: serde_json::Value = serde_json::from_str(&one).unwrap();
     assert_eq!(v["runs"], 120);
     for key in [
@@ -572,7 +584,7 @@ fn batch_and_tune_reject_bad_input_with_status_2() {
     for (args, message) in [
         (
             vec!["batch", "scenarios/night_recon.toml", "--runs", "0"],
-            "--runs must be at least 1",
+            "--runs must be 1 to",
         ),
         (
             vec!["batch", "scenarios/night_recon.toml", "--shard", "3/3"],
@@ -1365,4 +1377,216 @@ fn batch_and_odds_say_what_they_print() {
     for key in v.as_object().unwrap().keys() {
         assert!(help.contains(key.as_str()), "`{key}` is not in odds --help");
     }
+}
+
+/// Large stacks within the limits are played, not hung or overflowed (a debug build once
+/// panicked on `1 << 33` weighing 33 defenders), and `odds` refuses stacks over its limit.
+#[test]
+fn large_stacks_within_the_limits_play() {
+    let out = hexwar(&[
+        "run",
+        "tests/data/three_against_thirty_three.toml",
+        "--catalog",
+        "data/units",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("Result after turn"));
+    let many = vec!["t72"; 13].join(",");
+    let out = hexwar(&["odds", &many, "vs", "mech_inf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("at most 12 a side"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A batch's sizes are checked before any game: too many threads, an unwritable CSV; a shard of
+/// a trillion-game batch is found by arithmetic, not by listing every index.
+#[test]
+fn batch_sizes_and_outputs_are_checked_first() {
+    let out = hexwar(&[
+        "batch",
+        "scenarios/night_recon.toml",
+        "--runs",
+        "10",
+        "--threads",
+        "20000",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--threads must be at most"),
+        "{}",
+        stderr(&out)
+    );
+    let out = hexwar(&[
+        "batch",
+        "scenarios/night_recon.toml",
+        "--runs",
+        "10",
+        "--csv",
+        "/nonexistent/dir/games.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).is_empty(),
+        "no game was played: {}",
+        stdout(&out)
+    );
+    let out = hexwar(&[
+        "batch",
+        "scenarios/night_recon.toml",
+        "--runs",
+        "1000000000000",
+        "--shard",
+        "0/10000000000",
+        "--json",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["runs"], 100);
+}
+
+/// `merge` adds only summaries of one batch, each shard once, with possible counts; it names a
+/// missing shard, and merges an incomplete set only with `--partial`.
+#[test]
+fn merge_refuses_what_is_not_one_batch() {
+    let dir = std::env::temp_dir().join(format!("hexwar-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let batch = |args: &[&str], name: &str| -> String {
+        let mut all = vec![
+            "batch",
+            "scenarios/night_recon.toml",
+            "--json",
+            "-q",
+            "--seed",
+            "3",
+        ];
+        all.extend_from_slice(args);
+        let out = hexwar(&all);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let path = dir.join(name);
+        std::fs::write(&path, stdout(&out)).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let s0 = batch(&["--runs", "60", "--shard", "0/3"], "s0.json");
+    let s1 = batch(&["--runs", "60", "--shard", "1/3"], "s1.json");
+    let s2 = batch(&["--runs", "60", "--shard", "2/3"], "s2.json");
+    let whole = batch(&["--runs", "60"], "whole.json");
+    let other_runs = batch(&["--runs", "90", "--shard", "2/3"], "runs.json");
+    let other_ai = batch(
+        &["--runs", "60", "--shard", "2/3", "--ai", "nato=passive"],
+        "ai.json",
+    );
+    let merge = |files: &[&str]| {
+        let mut all = vec!["merge", "--json"];
+        all.extend_from_slice(files);
+        hexwar(&all)
+    };
+    let ok = merge(&[&s0, &s1, &s2]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    let (m, w): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&stdout(&ok)).unwrap(),
+        serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap(),
+    );
+    assert_eq!(
+        m["sides"], w["sides"],
+        "three shards are exactly the whole batch"
+    );
+    for (files, says) in [
+        (vec![&s0, &s0], "shard 0/3 appears twice"),
+        (vec![&whole, &s1], "shard counts differ"),
+        (vec![&s0, &other_runs], "numbers of games (--runs) differ"),
+        (vec![&s0, &other_ai], "rules and AI settings differ"),
+        (vec![&s0, &s2], "2 of 3 shards; missing 1"),
+    ] {
+        let out = merge(&files.iter().map(|f| f.as_str()).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(2), "{says}");
+        assert!(stderr(&out).contains(says), "{says}: {}", stderr(&out));
+    }
+    let partial = hexwar(&["merge", "--json", "--partial", &s0, &s2]);
+    assert!(partial.status.success(), "{}", stderr(&partial));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&partial)).unwrap();
+    assert_eq!(v["complete"], false);
+    // Hand-edited counts: more wins than games, and a count at the edge of 64 bits.
+    let text = std::fs::read_to_string(&s1).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["sides"][0]["wins"] = serde_json::json!(1_000_000);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, v.to_string()).unwrap();
+    let out = merge(&[&s0, bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("impossible"), "{}", stderr(&out));
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["turns_sum"] = serde_json::json!(u64::MAX);
+    std::fs::write(&bad, v.to_string()).unwrap();
+    let out = merge(&[&s0, bad.to_str().unwrap(), &s2]);
+    let mut v0: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&s0).unwrap()).unwrap();
+    v0["turns_sum"] = serde_json::json!(u64::MAX);
+    std::fs::write(dir.join("max.json"), v0.to_string()).unwrap();
+    let out2 = merge(&[
+        dir.join("max.json").to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out2.status.code(), Some(2), "{}", stdout(&out2));
+    assert!(
+        stderr(&out2).contains("beyond 64 bits"),
+        "{}",
+        stderr(&out2)
+    );
+    drop(out);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Ctrl-C during a long batch stops it between chunks of games: the summary of the games
+/// played is printed, marked incomplete, the CSV holds their rows, and `merge --partial` takes
+/// the summary (plain `merge` refuses it).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_batch_keeps_what_it_played() {
+    let dir = std::env::temp_dir().join(format!("hexwar-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("games.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "batch",
+            "scenarios/night_recon.toml",
+            "--runs",
+            "100000000",
+            "--json",
+            "-q",
+            "--threads",
+            "2",
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["complete"], false);
+    let runs = v["runs"].as_u64().unwrap();
+    assert!(runs > 0 && runs < 100_000_000, "{runs}");
+    let rows = std::fs::read_to_string(&csv).unwrap().lines().count() as u64;
+    assert_eq!(rows, runs + 1, "the CSV holds every game counted");
+    let summary = dir.join("partial.json");
+    std::fs::write(&summary, stdout(&out)).unwrap();
+    let plain = hexwar(&["merge", summary.to_str().unwrap()]);
+    assert_eq!(plain.status.code(), Some(2));
+    assert!(stderr(&plain).contains("interrupted"), "{}", stderr(&plain));
+    let partial = hexwar(&["merge", "--partial", summary.to_str().unwrap()]);
+    assert!(partial.status.success(), "{}", stderr(&partial));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -106,19 +106,36 @@ pub struct Options {
     pub progress: bool,
 }
 
-/// Plays the batch's games (the shard's share) in parallel and returns their records in game
-/// order. The results do not depend on the number of threads.
-pub fn play_games(
+/// Games played between two checks for an interrupt, and the most records held at once: memory
+/// stays flat whatever `--runs`.
+const CHUNK: u64 = 4096;
+
+/// The most games a batch may ask for, and the most worker threads.
+pub const MAX_RUNS: u64 = 1_000_000_000_000;
+/// See [`MAX_RUNS`].
+pub const MAX_THREADS: usize = 1024;
+
+/// How many of the batch's games are this shard's: those with `index % count == shard index`,
+/// counted, not listed.
+pub fn shard_games(opts: &Options) -> u64 {
+    opts.runs
+        .checked_sub(opts.shard.index)
+        .map_or(0, |n| n.div_ceil(opts.shard.count))
+}
+
+/// Plays the shard's games in parallel, a chunk at a time, handing each chunk's records, in game
+/// order, to `each`; stops early, between chunks, when the user interrupts. Returns whether every
+/// game was played. The results do not depend on the number of threads.
+pub fn play_chunks(
     scenario: &Scenario,
     catalog: &Catalog,
     opts: &Options,
-) -> anyhow::Result<Vec<GameRecord>> {
+    mut each: impl FnMut(Vec<GameRecord>) -> anyhow::Result<()>,
+) -> anyhow::Result<bool> {
     let rules = Rules::new(scenario, catalog);
-    let games: Vec<u64> = (0..opts.runs)
-        .filter(|i| i % opts.shard.count == opts.shard.index)
-        .collect();
+    let mine = shard_games(opts);
     let bar = if opts.progress && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(games.len() as u64);
+        let bar = ProgressBar::new(mine);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -127,43 +144,87 @@ pub fn play_games(
     } else {
         ProgressBar::hidden()
     };
+    let threads = opts
+        .threads
+        .min(MAX_THREADS)
+        .min(usize::try_from(mine).unwrap_or(MAX_THREADS).max(1));
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
+        .num_threads(threads)
         .build()?;
-    let records: Result<Vec<GameRecord>, counters::OutOfDice> = pool.install(|| {
-        games
-            .par_iter()
-            .map(|&i| {
-                let (mut dice, ai) = game_dice(opts.seed, i);
-                let (end, _) = play_with(&rules, &mut dice, ai)?;
-                bar.inc(1);
-                Ok(GameRecord::new(i, &rules, &end))
-            })
-            .collect()
-    });
+    let mut k = 0;
+    while k < mine {
+        if crate::interrupt::requested() {
+            bar.finish_and_clear();
+            return Ok(false);
+        }
+        let end = k.saturating_add(CHUNK).min(mine);
+        let records: Result<Vec<GameRecord>, counters::OutOfDice> = pool.install(|| {
+            (k..end)
+                .into_par_iter()
+                .map(|j| {
+                    let i = opts.shard.index + j * opts.shard.count;
+                    let (mut dice, ai) = game_dice(opts.seed, i);
+                    let (end, _) = play_with(&rules, &mut dice, ai)?;
+                    bar.inc(1);
+                    Ok(GameRecord::new(i, &rules, &end))
+                })
+                .collect()
+        });
+        each(records?)?;
+        k = end;
+    }
     bar.finish_and_clear();
-    Ok(records?)
+    Ok(true)
 }
 
-/// The summary of records.
-pub fn summarize(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> Summary {
-    let mut s = Summary::new(scenario, seed);
-    for r in records {
-        s.add(r);
-    }
-    s.finish();
-    s
+/// Plays the batch's games (the shard's share) and returns their records in game order (for
+/// the few callers that need every record; `batch` and `tune` fold them as they come).
+pub fn play_games(
+    scenario: &Scenario,
+    catalog: &Catalog,
+    opts: &Options,
+) -> anyhow::Result<Vec<GameRecord>> {
+    let mut all = Vec::new();
+    play_chunks(scenario, catalog, opts, |records| {
+        all.extend(records);
+        Ok(())
+    })?;
+    Ok(all)
+}
+
+/// The summary of the batch's games, folded as they are played; `complete` is false when the
+/// user interrupted.
+pub fn summary_of(
+    scenario: &Scenario,
+    catalog: &Catalog,
+    opts: &Options,
+) -> anyhow::Result<Summary> {
+    let mut summary = Summary::new(scenario, opts.seed);
+    let complete = play_chunks(scenario, catalog, opts, |records| {
+        for r in &records {
+            summary.add(r);
+        }
+        Ok(())
+    })?;
+    summary.complete = complete;
+    summary.finish();
+    Ok(summary)
 }
 
 /// A readable summary table.
 pub fn render(s: &Summary) -> String {
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
     let mut out = format!(
-        "{}: {} game{}, seed {}\n\n",
+        "{}: {} game{}, seed {}{}\n\n",
         s.scenario,
         s.runs,
         if s.runs == 1 { "" } else { "s" },
-        s.seed
+        s.seed,
+        if s.complete {
+            ""
+        } else {
+            " (INTERRUPTED: only the games finished are counted)"
+        }
     );
     let _ = writeln!(
         out,
@@ -263,29 +324,27 @@ fn cumulative(by_turn: &std::collections::BTreeMap<u32, u64>, n: f64) -> String 
     }
 }
 
-/// One CSV row per game.
-pub fn csv(scenario: &Scenario, seed: u64, records: &[GameRecord]) -> String {
+/// The CSV's first line: one row per game follows.
+pub fn csv_header(scenario: &Scenario) -> String {
     let a = &scenario.sides[0].id;
     let b = &scenario.sides[1].id;
-    let mut out = format!(
-        "game,batch_seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b},time_changed_turn\n"
-    );
-    for r in records {
-        let _ = writeln!(
-            out,
-            "{},{seed},{},{},{},{},{},{},{},{}",
-            r.game,
-            r.winner,
-            r.end,
-            r.turns,
-            r.vp[0],
-            r.vp[1],
-            r.losses[0],
-            r.losses[1],
-            r.time_changed.map_or_else(String::new, |t| t.to_string())
-        );
-    }
-    out
+    format!("game,batch_seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b},time_changed_turn\n")
+}
+
+/// One CSV row (see [`csv_header`]).
+pub fn csv_row(seed: u64, r: &GameRecord) -> String {
+    format!(
+        "{},{seed},{},{},{},{},{},{},{},{}\n",
+        r.game,
+        r.winner,
+        r.end,
+        r.turns,
+        r.vp[0],
+        r.vp[1],
+        r.losses[0],
+        r.losses[1],
+        r.time_changed.map_or_else(String::new, |t| t.to_string())
+    )
 }
 
 /// A stat to vary: `TYPE.FIELD`.

@@ -68,8 +68,11 @@ impl Texts {
     pub fn render(&self, problems: &[Problem]) -> String {
         // One index of line starts per file: linear in the size of the files, whatever the
         // number of problems.
-        let lines: Vec<counters::Lines> =
-            self.0.iter().map(|(_, t)| counters::Lines::new(t)).collect();
+        let lines: Vec<counters::Lines> = self
+            .0
+            .iter()
+            .map(|(_, t)| counters::Lines::new(t))
+            .collect();
         problems
             .iter()
             .map(|p| match self.0.iter().position(|(n, _)| *n == p.file) {
@@ -175,6 +178,21 @@ pub struct Loaded {
     pub scenario: Scenario,
     /// Its catalog.
     pub catalog: Catalog,
+    /// Content hashes of the scenario, catalog and terrain table texts (FNV-1a, hex): what a
+    /// batch summary names so that `merge` adds only games of the same batch.
+    pub hashes: [String; 3],
+}
+
+/// FNV-1a, 64 bits, of texts in order: a content hash that is the same on every machine.
+pub fn fnv(texts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for t in texts {
+        for b in t.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
 }
 
 /// Reads and checks a scenario with its catalog and terrain table. Every problem is rendered
@@ -199,10 +217,29 @@ pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loa
         Some(rel) => Some(dir.join(rel)),
         None => find_upward(dir, "data/terrain.toml"),
     };
+    let before_terrain = texts.0.len();
     let terrain = load_terrain(terrain_path.as_deref(), &mut texts)?;
+    let before_catalog = texts.0.len();
     let catalog = catalog_dir.load(&mut texts)?;
     let scenario = file
         .validate(&catalog, &terrain)
         .map_err(|p| BadInput(texts.render(&p)))?;
-    Ok(Loaded { scenario, catalog })
+    let of = |range: std::ops::Range<usize>| -> Vec<&str> {
+        texts.0[range].iter().map(|(_, t)| t.as_str()).collect()
+    };
+    let terrain_texts = if before_catalog > before_terrain {
+        of(before_terrain..before_catalog)
+    } else {
+        vec![BUILTIN_TERRAIN]
+    };
+    let hashes = [
+        fnv(&[&text]),
+        fnv(&of(before_catalog..texts.0.len())),
+        fnv(&terrain_texts),
+    ];
+    Ok(Loaded {
+        scenario,
+        catalog,
+        hashes,
+    })
 }

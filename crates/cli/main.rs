@@ -3,11 +3,13 @@
 mod balance;
 mod batch;
 mod data;
+mod interrupt;
 mod odds;
 mod rules;
 mod show;
 mod units;
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -199,6 +201,10 @@ enum Command {
         /// Print JSON rather than the table.
         #[arg(long)]
         json: bool,
+        /// Merge an incomplete set: shards missing, or summaries of interrupted batches. The
+        /// result is marked incomplete.
+        #[arg(long)]
+        partial: bool,
     },
     /// Vary a unit stat and find where a scenario is balanced, with the same seeds for every
     /// value (common random numbers); or rank which stats move the win rate most.
@@ -296,6 +302,22 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
     },
+}
+
+/// The rule switches and AI settings of a scenario as played, for a batch summary's identity.
+fn settings(s: &counters::Scenario) -> String {
+    let r = &s.rules;
+    let mut out = format!(
+        "stacking_limit={} counterattacks={} tank_assault={}",
+        r.stacking_limit, r.counterattacks, r.tank_assault
+    );
+    for side in &s.sides {
+        out.push_str(&format!(
+            " {}={:?}:{}",
+            side.id, side.ai, side.assault_threshold
+        ));
+    }
+    out
 }
 
 fn main() -> ExitCode {
@@ -441,8 +463,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             play,
             catalog,
         } => {
-            if runs == 0 {
-                return Err(BadInput("--runs must be at least 1".to_owned()).into());
+            if runs == 0 || runs > batch::MAX_RUNS {
+                return Err(BadInput(format!(
+                    "--runs must be 1 to {} (a trillion)",
+                    batch::MAX_RUNS
+                ))
+                .into());
+            }
+            if threads > batch::MAX_THREADS {
+                return Err(
+                    BadInput(format!("--threads must be at most {}", batch::MAX_THREADS)).into(),
+                );
             }
             let shard = shard
                 .as_deref()
@@ -456,12 +487,54 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 shard,
                 progress: !quiet,
             };
-            let records = batch::play_games(&loaded.scenario, &loaded.catalog, &opts)?;
-            if let Some(path) = csv {
-                std::fs::write(&path, batch::csv(&loaded.scenario, seed, &records))
-                    .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?;
+            // Outputs are checked before the first game: nothing played is lost to a bad path.
+            let mut csv_out = match &csv {
+                Some(path) => {
+                    let cannot = |e: std::io::Error| {
+                        BadInput(format!("{}: cannot write: {e}", path.display()))
+                    };
+                    let mut w =
+                        std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+                    w.write_all(batch::csv_header(&loaded.scenario).as_bytes())
+                        .map_err(cannot)?;
+                    Some(w)
+                }
+                None => None,
+            };
+            interrupt::install();
+            let mut summary = counters::Summary::new(&loaded.scenario, seed);
+            let complete =
+                batch::play_chunks(&loaded.scenario, &loaded.catalog, &opts, |records| {
+                    for r in &records {
+                        summary.add(r);
+                        if let Some(w) = &mut csv_out {
+                            w.write_all(batch::csv_row(seed, r).as_bytes())?;
+                        }
+                    }
+                    Ok(())
+                })?;
+            if let Some(mut w) = csv_out {
+                w.flush()?;
             }
-            let summary = batch::summarize(&loaded.scenario, seed, &records);
+            summary.complete = complete;
+            summary.identity = Some(counters::Identity {
+                scenario_hash: loaded.hashes[0].clone(),
+                catalog_hash: loaded.hashes[1].clone(),
+                terrain_hash: loaded.hashes[2].clone(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                settings: settings(&loaded.scenario),
+                runs,
+                shard_count: opts.shard.count,
+            });
+            summary.shards = vec![opts.shard.index];
+            summary.finish();
+            if !complete {
+                eprintln!(
+                    "interrupted: the summary counts the {} games played of {}",
+                    summary.runs,
+                    batch::shard_games(&opts)
+                );
+            }
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
@@ -469,7 +542,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Merge { files, json } => {
+        Command::Merge {
+            files,
+            json,
+            partial,
+        } => {
             let mut merged: Option<counters::Summary> = None;
             for f in &files {
                 let text = data::read_text(f)?;
@@ -479,6 +556,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         f.display()
                     ))
                 })?;
+                s.check()
+                    .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
+                if s.identity.is_none() {
+                    return Err(BadInput(format!(
+                        "{}: {}",
+                        f.display(),
+                        counters::MergeError::NoIdentity
+                    ))
+                    .into());
+                }
                 match &mut merged {
                     None => merged = Some(s),
                     Some(m) => m
@@ -487,6 +574,28 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             }
             let mut summary = merged.unwrap_or_default();
+            let missing = summary.missing_shards();
+            let count = summary.identity.as_ref().map_or(1, |i| i.shard_count);
+            if !partial && (!missing.is_empty() || !summary.complete) {
+                let why = if missing.is_empty() {
+                    "a summary of an interrupted batch".to_owned()
+                } else {
+                    format!(
+                        "{} of {count} shards; missing {}",
+                        count - missing.len() as u64,
+                        missing
+                            .iter()
+                            .map(u64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                return Err(BadInput(format!(
+                    "an incomplete batch: {why} (--partial merges it anyway, marked incomplete)"
+                ))
+                .into());
+            }
+            summary.complete &= missing.is_empty();
             summary.finish();
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
@@ -538,8 +647,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 progress: false,
             };
             let rate = |catalog: &counters::Catalog| -> anyhow::Result<counters::SideStats> {
-                let records = batch::play_games(&loaded.scenario, catalog, &opts)?;
-                Ok(batch::summarize(&loaded.scenario, seed, &records).sides[side_index].clone())
+                let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
+                if !summary.complete {
+                    return Err(anyhow::anyhow!("interrupted"));
+                }
+                Ok(summary.sides[side_index].clone())
             };
             let side_id = loaded.scenario.sides[side_index].id.clone();
             if let Some(text) = vary {

@@ -146,6 +146,40 @@ pub struct Summary {
     /// Dawn and dusk scenarios (R13.3): games in which the change came in each game turn.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub time_changed_in_turn: BTreeMap<u32, u64>,
+    /// False when the batch was interrupted: the counts are those of the games finished.
+    #[serde(default = "yes")]
+    pub complete: bool,
+    /// Which batch these games belong to; `merge` adds only summaries of the same one.
+    #[serde(default)]
+    pub identity: Option<Identity>,
+    /// The shards these games come from (`I` of `--shard I/N`), so that no shard is counted
+    /// twice and a missing one is named.
+    #[serde(default)]
+    pub shards: Vec<u64>,
+}
+
+/// What makes two summaries parts of one batch: the same scenario, catalog and terrain (by
+/// content), hexwar version, rules and AI settings, seed, number of games and shard count.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// Content hash of the scenario file.
+    pub scenario_hash: String,
+    /// Content hash of the unit catalog's files.
+    pub catalog_hash: String,
+    /// Content hash of the terrain table.
+    pub terrain_hash: String,
+    /// The hexwar version that played the games.
+    pub version: String,
+    /// The rule switches and AI settings the games were played with.
+    pub settings: String,
+    /// `--runs` of the whole batch.
+    pub runs: u64,
+    /// `N` of `--shard I/N` (1 for a batch played whole).
+    pub shard_count: u64,
+}
+
+const fn yes() -> bool {
+    true
 }
 
 /// Why two summaries do not merge.
@@ -154,6 +188,21 @@ pub enum MergeError {
     /// Different scenarios or seeds.
     #[error("summaries of different batches: `{0}` seed {1} and `{2}` seed {3}")]
     Different(String, u64, String, u64),
+    /// A summary that does not say which batch it belongs to.
+    #[error("a summary without the batch it belongs to (made by an older hexwar): replay it")]
+    NoIdentity,
+    /// Summaries of batches that differ in one respect.
+    #[error("summaries of different batches: their {0} differ ({1} and {2})")]
+    Mismatch(&'static str, String, String),
+    /// The same shard twice: its games would be counted twice.
+    #[error("shard {0}/{1} appears twice: its games would be counted twice")]
+    Overlap(u64, u64),
+    /// A side of one summary is not a side of the other.
+    #[error("side `{0}` is not a side of the other summary")]
+    UnknownSide(String),
+    /// Counts that cannot be (more wins than games, or beyond what 64 bits hold).
+    #[error("the counts are impossible: {0}")]
+    Impossible(&'static str),
 }
 
 impl Summary {
@@ -182,6 +231,7 @@ impl Summary {
                     first_held_in_turn: BTreeMap::new(),
                 })
                 .collect(),
+            complete: true,
             ..Self::default()
         }
     }
@@ -217,10 +267,39 @@ impl Summary {
         }
     }
 
-    /// Adds another summary of the same batch (another shard).
+    /// Whether the counts are possible: no more wins, both-lose games or end reasons than games,
+    /// no sum beyond 64 bits.
     ///
     /// # Errors
-    /// [`MergeError`] when the scenarios or seeds differ.
+    /// [`MergeError::Impossible`] naming what is wrong.
+    pub fn check(&self) -> Result<(), MergeError> {
+        let wins = self
+            .sides
+            .iter()
+            .try_fold(self.both_lose, |acc, s| acc.checked_add(s.wins))
+            .ok_or(MergeError::Impossible("wins overflow"))?;
+        if wins > self.runs {
+            return Err(MergeError::Impossible(
+                "more wins and both-lose games than games",
+            ));
+        }
+        let ended = self
+            .end_reasons
+            .values()
+            .try_fold(0u64, |acc, n| acc.checked_add(*n))
+            .ok_or(MergeError::Impossible("end reasons overflow"))?;
+        if ended > self.runs {
+            return Err(MergeError::Impossible("more end reasons than games"));
+        }
+        Ok(())
+    }
+
+    /// Adds another summary of the same batch (another shard, or the rest of an interrupted
+    /// one): every count is added, sides matched by id. Refused when the summaries are of
+    /// different batches, share a shard, or hold impossible counts.
+    ///
+    /// # Errors
+    /// The [`MergeError`] naming the difference or the problem.
     pub fn merge(&mut self, other: &Self) -> Result<(), MergeError> {
         if self.scenario != other.scenario || self.seed != other.seed {
             return Err(MergeError::Different(
@@ -230,33 +309,88 @@ impl Summary {
                 other.seed,
             ));
         }
-        self.runs += other.runs;
-        for (a, b) in self.sides.iter_mut().zip(&other.sides) {
-            a.wins += b.wins;
-            a.vp_sum += b.vp_sum;
-            a.vp_sq_sum += b.vp_sq_sum;
-        }
-        self.both_lose += other.both_lose;
-        for (k, v) in &other.end_reasons {
-            *self.end_reasons.entry(k.clone()).or_default() += v;
-        }
-        self.turns_sum += other.turns_sum;
-        self.turns_sq_sum += other.turns_sq_sum;
-        for (k, v) in &other.losses_by_type {
-            *self.losses_by_type.entry(k.clone()).or_default() += v;
-        }
-        for (t, n) in &other.time_changed_in_turn {
-            *self.time_changed_in_turn.entry(*t).or_default() += n;
-        }
-        for (a, b) in self.objectives.iter_mut().zip(&other.objectives) {
-            for (t, n) in &b.first_held_in_turn {
-                *a.first_held_in_turn.entry(*t).or_default() += n;
+        let (Some(a), Some(b)) = (&self.identity, &other.identity) else {
+            return Err(MergeError::NoIdentity);
+        };
+        for (what, x, y) in [
+            ("scenarios", &a.scenario_hash, &b.scenario_hash),
+            ("unit catalogs", &a.catalog_hash, &b.catalog_hash),
+            ("terrain tables", &a.terrain_hash, &b.terrain_hash),
+            ("hexwar versions", &a.version, &b.version),
+            ("rules and AI settings", &a.settings, &b.settings),
+        ] {
+            if x != y {
+                return Err(MergeError::Mismatch(what, x.clone(), y.clone()));
             }
         }
+        if a.runs != b.runs {
+            return Err(MergeError::Mismatch(
+                "numbers of games (--runs)",
+                a.runs.to_string(),
+                b.runs.to_string(),
+            ));
+        }
+        if a.shard_count != b.shard_count {
+            return Err(MergeError::Mismatch(
+                "shard counts",
+                a.shard_count.to_string(),
+                b.shard_count.to_string(),
+            ));
+        }
+        if let Some(&twice) = other.shards.iter().find(|i| self.shards.contains(i)) {
+            return Err(MergeError::Overlap(twice, a.shard_count));
+        }
+        self.check()?;
+        other.check()?;
+        let add = |x: &mut u64, y: u64| -> Result<(), MergeError> {
+            *x = x
+                .checked_add(y)
+                .ok_or(MergeError::Impossible("a count beyond 64 bits"))?;
+            Ok(())
+        };
+        add(&mut self.runs, other.runs)?;
+        for b in &other.sides {
+            let a = self
+                .sides
+                .iter_mut()
+                .find(|s| s.id == b.id)
+                .ok_or_else(|| MergeError::UnknownSide(b.id.clone()))?;
+            add(&mut a.wins, b.wins)?;
+            add(&mut a.vp_sum, b.vp_sum)?;
+            add(&mut a.vp_sq_sum, b.vp_sq_sum)?;
+        }
+        add(&mut self.both_lose, other.both_lose)?;
+        for (k, v) in &other.end_reasons {
+            add(self.end_reasons.entry(k.clone()).or_default(), *v)?;
+        }
+        add(&mut self.turns_sum, other.turns_sum)?;
+        add(&mut self.turns_sq_sum, other.turns_sq_sum)?;
+        for (k, v) in &other.losses_by_type {
+            add(self.losses_by_type.entry(k.clone()).or_default(), *v)?;
+        }
+        for (t, n) in &other.time_changed_in_turn {
+            add(self.time_changed_in_turn.entry(*t).or_default(), *n)?;
+        }
+        for b in &other.objectives {
+            if let Some(a) = self.objectives.iter_mut().find(|o| o.name == b.name) {
+                for (t, n) in &b.first_held_in_turn {
+                    add(a.first_held_in_turn.entry(*t).or_default(), *n)?;
+                }
+            }
+        }
+        self.complete &= other.complete;
+        self.shards.extend(other.shards.iter().copied());
+        self.shards.sort_unstable();
         Ok(())
     }
 
-    /// Recomputes rates, intervals, means and spreads from the counts.
+    /// The shards of the batch that no merged summary covers.
+    #[must_use]
+    pub fn missing_shards(&self) -> Vec<u64> {
+        let n = self.identity.as_ref().map_or(1, |i| i.shard_count);
+        (0..n).filter(|i| !self.shards.contains(i)).collect()
+    }
+
     pub fn finish(&mut self) {
         let n = self.runs;
         let nf = n.max(1) as f64;

@@ -38,7 +38,9 @@ mod victory;
 
 pub use artillery::spotter_for;
 pub use assault::{AssaultDice, Fighting, SidePlan, plan_side, retreat_hex};
-pub use batch::{GameRecord, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson};
+pub use batch::{
+    GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
+};
 pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use check::{check, points_left};
 pub use command::{Command, RuleError};

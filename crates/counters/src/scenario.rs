@@ -546,6 +546,16 @@ pub struct ScenarioFile {
     syntax_failed: bool,
 }
 
+/// The most units a scenario may hold.
+pub const MAX_UNITS: usize = 1000;
+/// The most orders a scenario may hold.
+pub const MAX_ORDERS: usize = 20_000;
+/// The longest turn limit.
+pub const MAX_TURNS: u32 = 200;
+/// The largest stacking limit (R3.1): assaults of whole stacks stay quick to resolve and to
+/// weigh for the AI.
+pub const MAX_STACKING_LIMIT: u8 = 40;
+
 const TOP_KEYS: &str = "title, description, catalog, terrain, turns, first, recon_first, time_of_day, \
                         fair_fight, rules, map, sides, formations, units, objectives, orders, expect";
 
@@ -639,8 +649,8 @@ impl ScenarioFile {
         };
         let map = v.map(self.map.as_ref(), terrain, &self.whole);
         let turns = match self.turns {
-            Some(t) if *t.get_ref() == 0 => {
-                v.at(t.span(), "`turns` must be at least 1");
+            Some(t) if *t.get_ref() == 0 || *t.get_ref() > MAX_TURNS => {
+                v.at(t.span(), format!("`turns` must be 1 to {MAX_TURNS}"));
                 1
             }
             Some(t) => t.into_inner(),
@@ -649,10 +659,28 @@ impl ScenarioFile {
                 1
             }
         };
-        if self.rules.stacking_limit == 0 {
+        if self.rules.stacking_limit == 0 || self.rules.stacking_limit > MAX_STACKING_LIMIT {
             v.at(
                 self.stacking_limit_at.clone().unwrap_or(self.whole.clone()),
-                "`rules.stacking_limit` must be at least 1",
+                if self.rules.stacking_limit == 0 {
+                    "`rules.stacking_limit` must be at least 1".to_owned()
+                } else {
+                    format!("`rules.stacking_limit` must be at most {MAX_STACKING_LIMIT}")
+                },
+            );
+        }
+        // Sizes every game can afford (docs/scenario-format.md): beyond them, a clear refusal
+        // rather than a game that does not end.
+        if let Some(extra) = self.units.get(MAX_UNITS) {
+            v.at(
+                extra.span(),
+                format!("a scenario holds at most {MAX_UNITS} units"),
+            );
+        }
+        if let Some(extra) = self.orders.get(MAX_ORDERS) {
+            v.at(
+                extra.span(),
+                format!("a scenario holds at most {MAX_ORDERS} orders"),
             );
         }
 

@@ -335,13 +335,28 @@ fn summaries_of_shards_merge_into_the_summary_of_one_run() {
             GameRecord::new(i, &rules, &end)
         })
         .collect();
+    let identity = crate::Identity {
+        runs: 40,
+        shard_count: 2,
+        ..crate::Identity::default()
+    };
     let mut whole = Summary::new(&s, 9);
     records.iter().for_each(|r| whole.add(r));
+    whole.identity = Some(identity.clone());
+    whole.shards = vec![0, 1];
     let mut a = Summary::new(&s, 9);
     let mut b = Summary::new(&s, 9);
+    a.identity = Some(identity.clone());
+    b.identity = Some(identity);
+    a.shards = vec![0];
+    b.shards = vec![1];
     for r in &records {
         if r.game % 3 == 0 { a.add(r) } else { b.add(r) }
     }
+    assert!(matches!(
+        a.clone().merge(&a),
+        Err(MergeError::Overlap(0, 2))
+    ));
     a.merge(&b).unwrap();
     a.finish();
     whole.finish();
