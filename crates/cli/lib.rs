@@ -3,3 +3,4 @@
 
 pub mod events_json;
 pub mod narrate;
+pub mod odds_spec;

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use counters::{
-    Catalog, Choices, Combatant, Command, MATCHUP_DEFENDERS, Rules, Side, UnitState, assault_odds,
-    check, matchup, matchup_state, melee_odds, overrun_odds, set_choices,
+    Catalog, Choices, Combatant, Command, MATCHUP_DEFENDERS, Rules, Side, assault_odds, check,
+    matchup, matchup_state, melee_odds, overrun_odds, set_choices,
 };
 use hexmap::TerrainTable;
 
@@ -64,48 +64,8 @@ pub fn parse_choices(text: &str) -> Result<[Choices; 2], BadInput> {
     Ok(out)
 }
 
-/// The most units a side of `hexwar odds` may list: within it every answer takes seconds at
-/// most (12 against 12 is sampled in about 13 s on one core).
-pub const MAX_SIDE: usize = 12;
-
 fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Combatant>, BadInput> {
-    let mut out = Vec::new();
-    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let mut parts = item.split(':');
-        let id = parts.next().unwrap_or_default();
-        let type_id = catalog
-            .id(id)
-            .ok_or_else(|| BadInput(format!("unknown unit type `{id}` (see `hexwar units`)")))?;
-        let mut state = UnitState::default();
-        for p in parts {
-            match p {
-                "weakened" => state.weakened = true,
-                "disorganized" => state.disorganized = true,
-                other => {
-                    return Err(BadInput(format!(
-                        "unknown state `{other}` for `{id}`: use :weakened or :disorganized"
-                    )));
-                }
-            }
-        }
-        if state.weakened && catalog.get(type_id).steps < 2 {
-            return Err(BadInput(format!(
-                "`{id}` has one step and cannot be weakened"
-            )));
-        }
-        out.push(Combatant { type_id, state });
-    }
-    if out.is_empty() {
-        return Err(BadInput("each side needs at least one unit".to_owned()));
-    }
-    if out.len() > MAX_SIDE {
-        return Err(BadInput(format!(
-            "{} units on one side: hexwar odds takes at most {MAX_SIDE} a side (two hexes' \
-             stacks and their HQs); larger fights take minutes to sample",
-            out.len()
-        )));
-    }
-    Ok(out)
+    hexwar::odds_spec::parse_side(catalog, text).map_err(BadInput)
 }
 
 /// Computes and renders the odds.

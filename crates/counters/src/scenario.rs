@@ -993,6 +993,31 @@ impl ScenarioFile {
             }
         }
 
+        // No hex holds units of both sides (R5.4): the first unit placed in a hex of the
+        // other side's is refused.
+        let mut held: BTreeMap<Label, Side> = BTreeMap::new();
+        for (unit, su) in units.iter().zip(&self.units) {
+            if let Location::Map(hex) = unit.location
+                && let Some(label) = Label::from_hex(hex)
+            {
+                match held.get(&label) {
+                    Some(&side) if side != unit.side => {
+                        let at = su.get_ref().at.as_ref().map_or(su.span(), Spanned::span);
+                        v.at(
+                            at,
+                            format!(
+                                "unit `{}` starts in {label}, which holds units of the other side (R5.4)",
+                                su.get_ref().id.get_ref()
+                            ),
+                        );
+                    }
+                    _ => {
+                        held.insert(label, unit.side);
+                    }
+                }
+            }
+        }
+
         // Stacking at the start (R3.1).
         if types_known {
             let mut counts: BTreeMap<(Side, Label), (usize, Range<usize>)> = BTreeMap::new();

@@ -1,0 +1,156 @@
+//! The properties the fuzzer checks on every input, one function per target. Each returns
+//! `Err` with what went wrong; a panic is caught by the caller. `tests/regressions.rs` replays
+//! every saved input through the same functions, so a crash once found stays fixed.
+
+use counters::{Catalog, Location, Rules, ScenarioFile, Source, State, bundled};
+use hexmap::TerrainTable;
+
+/// The targets: what kind of text an input is.
+pub const TARGETS: [&str; 4] = ["scenario", "catalog", "terrain", "odds"];
+
+/// Checks one input of a target.
+///
+/// # Errors
+/// What property failed.
+pub fn check(target: &str, text: &str) -> Result<(), String> {
+    match target {
+        "scenario" => scenario(text),
+        "catalog" => catalog(text),
+        "terrain" => terrain(text),
+        "odds" => odds(text),
+        other => Err(format!("unknown target {other}")),
+    }
+}
+
+/// Scenario text: parsing and validation never panic; every refusal is located inside the
+/// text; an accepted scenario plays two turns, and the position stays legal.
+fn scenario(text: &str) -> Result<(), String> {
+    let catalog = bundled::catalog();
+    let terrain = bundled::terrain();
+    let mut s = match ScenarioFile::parse("fuzz.toml", text).validate(&catalog, &terrain) {
+        Ok(s) => s,
+        Err(problems) => return located(text, &problems),
+    };
+    s.turns = s.turns.min(2);
+    let rules = Rules::new(&s, &catalog);
+    let mut dice = counters::GameRng::seed_from_u64(7);
+    let (end, _) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
+    legal(&rules, &end)
+}
+
+/// Unit catalog text.
+fn catalog(text: &str) -> Result<(), String> {
+    match Catalog::load(&[Source {
+        name: "fuzz.toml",
+        text,
+    }]) {
+        Ok(_) => Ok(()),
+        Err(problems) => located(text, &problems),
+    }
+}
+
+/// Terrain table text: a table or an error, never a panic; a located error lies in the text.
+fn terrain(text: &str) -> Result<(), String> {
+    match TerrainTable::from_toml(text) {
+        Ok(_) => Ok(()),
+        Err(
+            hexmap::TerrainError::Toml { span: Some(s), .. }
+            | hexmap::TerrainError::At { span: s, .. },
+        ) if s.start > text.len() => Err(format!("an error placed at {s:?}, beyond the text")),
+        Err(_) => Ok(()),
+    }
+}
+
+/// An odds spec (`ATTACKERS vs DEFENDERS` on its first line, a terrain name on its second):
+/// refused in words, or answered with probabilities that are numbers summing to 1. Stacks of
+/// more than three a side are only parsed (their exact odds take seconds each).
+fn odds(text: &str) -> Result<(), String> {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let mut lines = text.lines();
+    let spec = lines.next().unwrap_or_default();
+    let terrain = lines
+        .next()
+        .and_then(|t| table.by_name(t.trim()))
+        .unwrap_or_else(|| table.by_name("clear").expect("clear"));
+    let Some((a, d)) = spec.split_once(" vs ") else {
+        return Ok(());
+    };
+    let (Ok(att), Ok(def)) = (
+        hexwar::odds_spec::parse_side(&catalog, a),
+        hexwar::odds_spec::parse_side(&catalog, d),
+    ) else {
+        return Ok(());
+    };
+    if att.len() > 3 || def.len() > 3 {
+        return Ok(());
+    }
+    let scenario = counters::matchup(&catalog, &table, terrain, &att, &def);
+    let rules = Rules::new(&scenario, &catalog);
+    let state = counters::matchup_state(&scenario);
+    let attackers = counters::matchup_attackers(&state);
+    let hex = counters::MATCHUP_DEFENDERS.to_hex();
+    let command = counters::Command::Assault {
+        units: attackers.clone(),
+        hex,
+    };
+    if counters::check(&state, &rules, &command).is_err() {
+        return Ok(());
+    }
+    let first = counters::assault_odds(&state, &rules, &attackers, hex);
+    let sum = first.defender_destroyed + first.defender_retreats + first.defender_holds;
+    if !sum.is_finite() || (sum - 1.0).abs() > 1e-9 {
+        return Err(format!("first-round outcomes sum to {sum}"));
+    }
+    Ok(())
+}
+
+/// Every problem of a refused file has a place inside it, and a message.
+fn located(text: &str, problems: &[counters::Problem]) -> Result<(), String> {
+    if problems.is_empty() {
+        return Err("refused without a problem".to_owned());
+    }
+    for p in problems {
+        match &p.span {
+            Some(s) if s.start <= text.len() && !p.message.is_empty() => {}
+            other => {
+                return Err(format!(
+                    "problem not located in the text: {other:?} {}",
+                    p.message
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The position is legal: units on the map stand in its hexes, in terrain their class enters, no
+/// hex holds both sides, passengers ride transports on the map.
+fn legal(rules: &Rules<'_>, state: &State) -> Result<(), String> {
+    let map = rules.map();
+    for u in &state.units {
+        match u.location {
+            Location::Map(h) => {
+                if !map.contains(h) {
+                    return Err(format!("{} off the map", u.name));
+                }
+                if map.enter_cost(rules.typ(u).move_class, h).is_none() {
+                    return Err(format!("{} in impassable terrain", u.name));
+                }
+                if state.occupied_by(h, u.side.other()) {
+                    return Err(format!("{} shares a hex with the enemy", u.name));
+                }
+            }
+            Location::Aboard(t) => {
+                if !matches!(state.unit(t).location, Location::Map(_)) {
+                    return Err(format!(
+                        "{} rides a transport that is not on the map",
+                        u.name
+                    ));
+                }
+            }
+            Location::OffMap | Location::Destroyed => {}
+        }
+    }
+    Ok(())
+}
