@@ -1391,6 +1391,13 @@ fn large_stacks_within_the_limits_play() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("Result after turn"));
+    let out = hexwar(&[
+        "run",
+        "tests/data/thirty_tanks_against_twenty_companies.toml",
+        "--catalog",
+        "data/units",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
     let many = vec!["t72"; 13].join(",");
     let out = hexwar(&["odds", &many, "vs", "mech_inf"]);
     assert_eq!(out.status.code(), Some(2));
@@ -1505,6 +1512,17 @@ fn merge_refuses_what_is_not_one_batch() {
         assert_eq!(out.status.code(), Some(2), "{says}");
         assert!(stderr(&out).contains(says), "{says}: {}", stderr(&out));
     }
+    // Sides are matched by id, not by their place in the file.
+    let mut swapped: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    let sides = swapped["sides"].as_array().unwrap().clone();
+    swapped["sides"] = serde_json::json!([sides[1], sides[0]]);
+    let swapped_file = dir.join("swapped.json");
+    std::fs::write(&swapped_file, swapped.to_string()).unwrap();
+    let out = merge(&[&s0, swapped_file.to_str().unwrap(), &s2]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["sides"], w["sides"], "sides matched by id");
     let partial = hexwar(&["merge", "--json", "--partial", &s0, &s2]);
     assert!(partial.status.success(), "{}", stderr(&partial));
     let v: serde_json::Value = serde_json::from_str(&stdout(&partial)).unwrap();

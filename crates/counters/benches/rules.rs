@@ -113,5 +113,39 @@ fn whole_game(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, assault, whole_game);
+/// Loading a scenario 1, 10 and 100 times the size of the dawn assault (its units repeated
+/// under new ids in their own hexes, so that the copies over the stacking limit are problems to
+/// place and render too):
+/// parse, validate, and render every problem with its line and column. Linear in the size.
+fn loading(c: &mut Criterion) {
+    let catalog = bundled::catalog();
+    let terrain = bundled::terrain();
+    let text = include_str!("../../../scenarios/dawn_assault.toml");
+    let (head, units) = text.split_at(text.find("[[units]]").unwrap());
+    let units = units.split("[[objectives]]").next().unwrap();
+    let mut group = c.benchmark_group("load");
+    for times in [1usize, 10, 100] {
+        let mut big = head.to_owned();
+        for k in 0..times {
+            big.push_str(&units.replace("id = \"", &format!("id = \"c{k}_")));
+        }
+        group.throughput(Throughput::Bytes(big.len() as u64));
+        group.bench_function(format!("dawn_assault_x{times}"), |b| {
+            b.iter(|| {
+                let problems = ScenarioFile::parse("big.toml", black_box(&big))
+                    .validate(&catalog, &terrain)
+                    .err()
+                    .unwrap_or_default();
+                let lines = counters::Lines::new(&big);
+                problems
+                    .iter()
+                    .map(|p| lines.render(&big, p).len())
+                    .sum::<usize>()
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, assault, whole_game, loading);
 criterion_main!(benches);
