@@ -213,7 +213,7 @@ pub(crate) fn strike(
             let roll = x.roll(u32::from(r.dice), r.need)?;
             sources[i].extend((0..roll.successes).map(|_| r.tank_assault));
             if r.improvised {
-                let ones = roll.dice.iter().filter(|&&d| d == 1).count() as u8;
+                let ones = count_u8(roll.dice.iter().filter(|&&d| d == 1).count());
                 if ones > 0 {
                     self_hits.push((r.unit, ones));
                 }
@@ -227,8 +227,8 @@ pub(crate) fn strike(
         }
     }
     let mut out = Strike {
-        on_struck: sources[0].len() as u8,
-        on_strikers: sources[1].len() as u8,
+        on_struck: count_u8(sources[0].len()),
+        on_strikers: count_u8(sources[1].len()),
         hit: Units::new(),
     };
     let [on_struck, on_strikers] = &mut sources;
@@ -236,7 +236,7 @@ pub(crate) fn strike(
         (struck, side.other(), on_struck),
         (strikers, side, on_strikers),
     ] {
-        let shares = share(x, target_side, targets, hits.len() as u8)?;
+        let shares = share(x, target_side, targets, count_u8(hits.len()))?;
         sort_hits(hits);
         let order = dealing_order(x.state, targets);
         for (unit, dealt) in deal(&shares, &order, hits) {
@@ -251,6 +251,12 @@ pub(crate) fn strike(
         apply_hit_list(x, unit, &vec![None; usize::from(n)])?;
     }
     Ok(out)
+}
+
+/// A count of dice or hits as the events carry it: at most 255, which no unit survives (every
+/// unit dies by its third hit), so a larger count is held at 255 rather than wrapped.
+pub(crate) fn count_u8(n: usize) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
 }
 
 /// The hits dealt to one unit: each the tank assault rating of the infantry that scored it, if

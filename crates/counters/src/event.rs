@@ -51,7 +51,8 @@ impl Roll {
         let successes = dice
             .iter()
             .filter(|&&d| crate::dice::passes(d, need))
-            .count() as u8;
+            .count();
+        let successes = u8::try_from(successes).unwrap_or(u8::MAX);
         Self {
             dice,
             need,

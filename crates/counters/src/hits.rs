@@ -41,7 +41,12 @@ pub(crate) fn share(
     let per_unit: SmallVec<[(UnitId, u8); 6]> = units
         .iter()
         .enumerate()
-        .map(|(i, &u)| (u, (each + usize::from(picks.contains(&i))) as u8))
+        .map(|(i, &u)| {
+            (
+                u,
+                crate::assault::count_u8(each + usize::from(picks.contains(&i))),
+            )
+        })
         .collect();
     x.emit(Event::HitsShared {
         side,

@@ -240,7 +240,7 @@ impl Chain<'_, '_> {
                     crate::hits::sort_hits(&mut h);
                     let mut sh = selfs.clone();
                     if o > 0 {
-                        sh.push((r.unit.index(), o as u8));
+                        sh.push((r.unit.index(), u8::try_from(o).unwrap_or(u8::MAX)));
                     }
                     *merged.entry((h, sh)).or_default() += p * q;
                 }
@@ -361,7 +361,8 @@ impl Chain<'_, '_> {
                         let merged: Statuses = (0..status.len())
                             .map(|i| if s2[i] != status[i] { s2[i] } else { s1[i] })
                             .collect();
-                        *out.entry((merged, hits_a.len() as u8, hits_b.len() as u8))
+                        let count = |n: usize| u8::try_from(n).unwrap_or(u8::MAX);
+                        *out.entry((merged, count(hits_a.len()), count(hits_b.len())))
                             .or_default() += pa * pb * q1 * q2;
                     }
                 }

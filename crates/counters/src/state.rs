@@ -436,7 +436,8 @@ impl State {
                 let cost = rules
                     .map()
                     .enter_cost(rules.typ(&self.units[i]).move_class, *hex);
-                self.spent[i] = self.spent[i].saturating_add(cost.unwrap_or(0) as u8);
+                let cost = u8::try_from(cost.unwrap_or(0)).unwrap_or(u8::MAX);
+                self.spent[i] = self.spent[i].saturating_add(cost);
             }
             Event::OverrunDeclared {
                 unit, hex, cost, ..
