@@ -646,13 +646,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 shard: batch::Shard::ALL,
                 progress: false,
             };
-            let rate = |catalog: &counters::Catalog| -> anyhow::Result<counters::SideStats> {
-                let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
-                if !summary.complete {
-                    return Err(anyhow::anyhow!("interrupted"));
-                }
-                Ok(summary.sides[side_index].clone())
-            };
+            interrupt::install();
+            // `None` once the user interrupts: the values already played are kept and shown.
+            let rate =
+                |catalog: &counters::Catalog| -> anyhow::Result<Option<counters::SideStats>> {
+                    let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
+                    Ok(summary.complete.then(|| summary.sides[side_index].clone()))
+                };
             let side_id = loaded.scenario.sides[side_index].id.clone();
             if let Some(text) = vary {
                 let (stat, values) = batch::parse_vary(&text, &loaded.catalog)?;
@@ -675,9 +675,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .into());
                 }
                 let mut rows = Vec::new();
+                let asked = values.len();
                 for v in values {
                     let c = batch::with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
-                    rows.push((v, rate(&c)?));
+                    match rate(&c)? {
+                        Some(r) => rows.push((v, r)),
+                        None => break,
+                    }
+                }
+                if rows.len() < asked {
+                    eprintln!(
+                        "interrupted: {} of {asked} values played; the table shows those",
+                        rows.len()
+                    );
                 }
                 let best = rows
                     .iter()
@@ -731,7 +741,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     }
                 }
             } else {
-                let base = rate(&loaded.catalog)?;
+                let Some(base) = rate(&loaded.catalog)? else {
+                    return Err(anyhow::anyhow!("interrupted before any stat was played"));
+                };
+                let mut interrupted = false;
                 let mut types: Vec<String> = loaded
                     .scenario
                     .units
@@ -741,7 +754,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 types.sort();
                 types.dedup();
                 let mut rows: Vec<(String, i64, i64, f64, f64)> = Vec::new();
-                for t in &types {
+                'types: for t in &types {
                     let Some(id) = loaded.catalog.id(t) else {
                         continue;
                     };
@@ -756,11 +769,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         let mut deltas = [f64::NAN; 2];
                         for (k, d) in [-1i64, 1].into_iter().enumerate() {
                             if let Ok(c) = batch::with_stat(&loaded.catalog, &stat, now + d) {
-                                deltas[k] = rate(&c)?.win_rate - base.win_rate;
+                                let Some(r) = rate(&c)? else {
+                                    interrupted = true;
+                                    break 'types;
+                                };
+                                deltas[k] = r.win_rate - base.win_rate;
                             }
                         }
                         rows.push((format!("{t}.{field}"), now, 0, deltas[0], deltas[1]));
                     }
+                }
+                if interrupted {
+                    eprintln!(
+                        "interrupted: {} stats ranked; the table shows those",
+                        rows.len()
+                    );
                 }
                 let size = |r: &(String, i64, i64, f64, f64)| r.3.abs().max(r.4.abs()).max(0.0);
                 rows.retain(|r| !(r.3.is_nan() && r.4.is_nan()));
