@@ -144,20 +144,18 @@ pub fn schema() -> Value {
             defs.extend(d.clone());
         }
     }
-    let mut event_def = event.clone();
-    if let Value::Object(m) = &mut event_def {
-        m.remove("$defs");
-        m.remove("$schema");
-        m.remove("title");
-    }
-    defs.insert("Event".to_owned(), event_def);
-    let mut outcome_def = outcome.clone();
-    if let Value::Object(m) = &mut outcome_def {
-        m.remove("$defs");
-        m.remove("$schema");
-        m.remove("title");
-    }
-    defs.insert("Outcome".to_owned(), outcome_def);
+    // A root schema as a definition among the others: without its own header.
+    let as_def = |root: &Value| {
+        let mut d = root.clone();
+        if let Value::Object(m) = &mut d {
+            for key in ["$defs", "$schema", "title"] {
+                m.remove(key);
+            }
+        }
+        d
+    };
+    defs.insert("Event".to_owned(), as_def(&event));
+    defs.insert("Outcome".to_owned(), as_def(&outcome));
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("hexwar-run-json-v{SCHEMA_VERSION}"),
