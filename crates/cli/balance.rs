@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::{Finding, Measure, Scenario, Verdict, evaluate};
+use counters::{Finding, Measure, Scenario, Tally, Verdict};
 
 use crate::batch;
 use crate::data::{BadInput, load_scenario};
@@ -65,9 +65,10 @@ fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
 
 /// Runs `hexwar test`.
 pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
-    if opts.runs == Some(0) {
-        return Err(BadInput("--runs must be at least 1".to_owned()).into());
+    if opts.runs.is_some_and(|r| r == 0 || r > batch::MAX_RUNS) {
+        return Err(BadInput(format!("--runs must be 1 to {}", batch::MAX_RUNS)).into());
     }
+    crate::interrupt::install();
     // Check the report can be written before any game is played.
     if let Some(path) = &opts.junit {
         std::fs::write(path, "")
@@ -99,7 +100,9 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
     for (file, l, expect) in loaded {
         let runs = opts.runs.unwrap_or(expect.runs);
         let start = std::time::Instant::now();
-        let records = batch::play_games(
+        let sides = l.scenario.sides.clone().map(|s| s.id);
+        let mut tally = Tally::new(&expect, &sides, &type_counts(&l.scenario, &l.catalog));
+        let complete = batch::play_chunks(
             &l.scenario,
             &l.catalog,
             &batch::Options {
@@ -109,14 +112,17 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
                 shard: batch::Shard::ALL,
                 progress: !opts.quiet,
             },
+            |records| {
+                for r in &records {
+                    tally.add(r);
+                }
+                Ok(())
+            },
         )?;
-        let sides = l.scenario.sides.clone().map(|s| s.id);
-        let findings = evaluate(
-            &expect,
-            &sides,
-            &type_counts(&l.scenario, &l.catalog),
-            &records,
-        );
+        if !complete {
+            return Err(anyhow::anyhow!("interrupted"));
+        }
+        let findings = tally.findings();
         let names = findings
             .iter()
             .map(|f| describe(&f.expectation.measure, &l.scenario))

@@ -177,21 +177,6 @@ pub fn play_chunks(
     Ok(true)
 }
 
-/// Plays the batch's games (the shard's share) and returns their records in game order (for
-/// the few callers that need every record; `batch` and `tune` fold them as they come).
-pub fn play_games(
-    scenario: &Scenario,
-    catalog: &Catalog,
-    opts: &Options,
-) -> anyhow::Result<Vec<GameRecord>> {
-    let mut all = Vec::new();
-    play_chunks(scenario, catalog, opts, |records| {
-        all.extend(records);
-        Ok(())
-    })?;
-    Ok(all)
-}
-
 /// The summary of the batch's games, folded as they are played; `complete` is false when the
 /// user interrupted.
 pub fn summary_of(

@@ -253,8 +253,8 @@ pub struct Finding {
     pub games_to_settle: Option<u64>,
 }
 
-/// Measures each expectation on the batch's records. `counts` gives, per unit type id, how
-/// many units of that type the scenario has (for loss rates).
+/// Measures each expectation on a batch's records. `counts` gives, per unit type id, how many
+/// units of that type the scenario has (for loss rates).
 #[must_use]
 pub fn evaluate(
     expectations: &Expectations,
@@ -262,76 +262,141 @@ pub fn evaluate(
     counts: &[(String, u32)],
     records: &[GameRecord],
 ) -> Vec<Finding> {
-    let n = records.len();
-    expectations
-        .items
-        .iter()
-        .map(|e| {
-            let (value, ci95) = match &e.measure {
+    let mut tally = Tally::new(expectations, sides, counts);
+    for r in records {
+        tally.add(r);
+    }
+    tally.findings()
+}
+
+/// The expectations of a batch measured game by game, so that a batch of any size is judged in
+/// constant memory: per expectation, a count of games (shares) or a sum and a sum of squares
+/// (means).
+#[derive(Clone, Debug)]
+pub struct Tally {
+    expectations: Expectations,
+    /// Per expectation: what makes a game count, as a value per game.
+    probes: Vec<Probe>,
+    games: u64,
+    sums: Vec<(f64, f64)>,
+}
+
+#[derive(Clone, Debug)]
+enum Probe {
+    Winner(String),
+    End(&'static str),
+    Turns,
+    Lost(String, f64),
+}
+
+impl Tally {
+    /// An empty tally of `expectations` for a scenario with these sides and unit type counts.
+    #[must_use]
+    pub fn new(expectations: &Expectations, sides: &[String; 2], counts: &[(String, u32)]) -> Self {
+        let probes: Vec<Probe> = expectations
+            .items
+            .iter()
+            .map(|e| match &e.measure {
                 Measure::WinRate(side) => {
-                    let id = side.map_or("none", |s| sides[s.index()].as_str());
-                    share(records, |r| r.winner == id)
+                    Probe::Winner(side.map_or("none".to_owned(), |s| sides[s.index()].clone()))
                 }
-                Measure::EndReason(reason) => {
-                    let name = crate::batch::reason_name(*reason);
-                    share(records, |r| r.end == name)
-                }
-                Measure::GameLength => mean(records.iter().map(|r| f64::from(r.turns))),
+                Measure::EndReason(reason) => Probe::End(crate::batch::reason_name(*reason)),
+                Measure::GameLength => Probe::Turns,
                 Measure::LossRate(t) => {
                     let of_type = counts
                         .iter()
                         .find(|(id, _)| id == t)
                         .map_or(1, |&(_, c)| c.max(1));
-                    mean(records.iter().map(|r| {
-                        let lost = r.lost_types.iter().filter(|l| *l == t).count();
-                        lost as f64 / f64::from(of_type)
-                    }))
+                    Probe::Lost(t.clone(), f64::from(of_type))
+                }
+            })
+            .collect();
+        Self {
+            sums: vec![(0.0, 0.0); probes.len()],
+            probes,
+            expectations: expectations.clone(),
+            games: 0,
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        for (probe, (sum, sq)) in self.probes.iter().zip(&mut self.sums) {
+            let x = match probe {
+                Probe::Winner(id) => f64::from(u8::from(r.winner == *id)),
+                Probe::End(name) => f64::from(u8::from(r.end == *name)),
+                Probe::Turns => f64::from(r.turns),
+                Probe::Lost(t, of_type) => {
+                    r.lost_types.iter().filter(|l| *l == t).count() as f64 / of_type
                 }
             };
-            let [lo, hi] = e.between;
-            let verdict = if ci95[0] >= lo && ci95[1] <= hi {
-                Verdict::Pass
-            } else if ci95[1] < lo || ci95[0] > hi {
-                Verdict::Fail
-            } else {
-                Verdict::Inconclusive
-            };
-            let games_to_settle = (verdict == Verdict::Inconclusive)
-                .then(|| settle(n, value, ci95, e.between))
-                .flatten();
-            Finding {
-                expectation: e.clone(),
-                value,
-                ci95,
-                verdict,
-                games_to_settle,
-            }
-        })
-        .collect()
+            *sum += x;
+            *sq += x * x;
+        }
+    }
+
+    /// The findings over the games counted.
+    #[must_use]
+    pub fn findings(&self) -> Vec<Finding> {
+        let n = self.games;
+        self.expectations
+            .items
+            .iter()
+            .zip(self.probes.iter().zip(&self.sums))
+            .map(|(e, (probe, &(sum, sq)))| {
+                let (value, ci95) = match probe {
+                    // Shares of games: Wilson's interval (the sum is a whole count).
+                    Probe::Winner(_) | Probe::End(_) => {
+                        let k = sum.round() as u64;
+                        (if n == 0 { 0.0 } else { sum / n as f64 }, wilson(k, n))
+                    }
+                    Probe::Turns | Probe::Lost(..) => mean(n, sum, sq),
+                };
+                let [lo, hi] = e.between;
+                let verdict = if ci95[0] >= lo && ci95[1] <= hi {
+                    Verdict::Pass
+                } else if ci95[1] < lo || ci95[0] > hi {
+                    Verdict::Fail
+                } else {
+                    Verdict::Inconclusive
+                };
+                let games_to_settle = (verdict == Verdict::Inconclusive)
+                    .then(|| {
+                        settle(
+                            usize::try_from(n).unwrap_or(usize::MAX),
+                            value,
+                            ci95,
+                            e.between,
+                        )
+                    })
+                    .flatten();
+                Finding {
+                    expectation: e.clone(),
+                    value,
+                    ci95,
+                    verdict,
+                    games_to_settle,
+                }
+            })
+            .collect()
+    }
 }
 
-/// A share of games with its Wilson 95% interval.
-fn share(records: &[GameRecord], hit: impl Fn(&GameRecord) -> bool) -> (f64, [f64; 2]) {
-    let n = records.len() as u64;
-    let k = records.iter().filter(|r| hit(r)).count() as u64;
-    let value = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    (value, wilson(k, n))
-}
-
-/// A mean with the normal 95% interval of the mean (sample standard deviation).
-fn mean(values: impl Iterator<Item = f64>) -> (f64, [f64; 2]) {
-    let xs: Vec<f64> = values.collect();
-    let n = xs.len() as f64;
-    if xs.is_empty() {
+/// A mean with the normal 95% interval of the mean (sample standard deviation), from the sum
+/// and the sum of squares of `n` values.
+fn mean(n: u64, sum: f64, sq: f64) -> (f64, [f64; 2]) {
+    if n == 0 {
         return (0.0, [0.0, 0.0]);
     }
-    let m = xs.iter().sum::<f64>() / n;
-    let var = if xs.len() > 1 {
-        xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0)
+    let nf = n as f64;
+    let m = sum / nf;
+    let var = if n > 1 {
+        ((sq - nf * m * m) / (nf - 1.0)).max(0.0)
     } else {
         0.0
     };
-    let half = 1.96 * (var / n).sqrt();
+    let half = 1.96 * (var / nf).sqrt();
     (m, [m - half, m + half])
 }
 

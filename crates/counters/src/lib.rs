@@ -51,7 +51,7 @@ pub use event::{
 };
 pub use execute::{PlayError, execute, execute_into};
 pub use expect::{
-    DEFAULT_RUNS, Expectation, Expectations, Finding, MAX_RUNS, Measure, Verdict, evaluate,
+    DEFAULT_RUNS, Expectation, Expectations, Finding, MAX_RUNS, Measure, Tally, Verdict, evaluate,
 };
 pub use fire::{concealed, fire_dice, hit_number, save_number};
 pub use game::{play, play_with, start_turn};
