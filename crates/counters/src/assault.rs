@@ -8,7 +8,7 @@ use crate::catalog::UnitClass;
 use crate::dice::OutOfDice;
 use crate::event::{AssaultOutcome, Event, Units};
 use crate::exec::Exec;
-use crate::hits::{apply_hit_list, dealing_order, destroy_with, share, sort_hits};
+use crate::hits::{apply_hit_list, count_u8, dealing_order, destroy_with, share, sort_hits};
 use crate::ids::UnitId;
 use crate::state::{Rules, State};
 
@@ -251,12 +251,6 @@ pub(crate) fn strike(
         apply_hit_list(x, unit, &vec![None; usize::from(n)])?;
     }
     Ok(out)
-}
-
-/// A count of dice or hits as the events carry it: at most 255, which no unit survives (every
-/// unit dies by its third hit), so a larger count is held at 255 rather than wrapped.
-pub(crate) fn count_u8(n: usize) -> u8 {
-    u8::try_from(n).unwrap_or(u8::MAX)
 }
 
 /// The hits dealt to one unit: each the tank assault rating of the infantry that scored it, if

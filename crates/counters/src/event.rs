@@ -525,7 +525,7 @@ pub enum Event {
         /// The dice.
         roll: Roll,
         /// The time of day after the roll.
-        now: crate::scenario::TimeOfDay,
+        now: crate::day::TimeOfDay,
     },
     /// A unit's night visibility for this turn, in hexes (R13.2, R13.4).
     Visibility {

@@ -10,6 +10,12 @@ use crate::ids::{Side, UnitId};
 use crate::state::State;
 use crate::unit::Location;
 
+/// A count of dice or hits as the events carry it: at most 255, which no unit survives (every
+/// unit dies by its third hit), so a larger count is held at 255 rather than wrapped.
+pub(crate) fn count_u8(n: usize) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
+
 /// The effect of one hit on a unit that is not an HQ (R6.6).
 #[must_use]
 pub fn hit_effect(disorganized: bool, steps_left: u8) -> HitEffect {
@@ -41,12 +47,7 @@ pub(crate) fn share(
     let per_unit: SmallVec<[(UnitId, u8); 6]> = units
         .iter()
         .enumerate()
-        .map(|(i, &u)| {
-            (
-                u,
-                crate::assault::count_u8(each + usize::from(picks.contains(&i))),
-            )
-        })
+        .map(|(i, &u)| (u, count_u8(each + usize::from(picks.contains(&i)))))
         .collect();
     x.emit(Event::HitsShared {
         side,

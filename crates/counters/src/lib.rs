@@ -11,6 +11,7 @@ pub mod bundled;
 mod catalog;
 mod check;
 mod command;
+mod day;
 mod dice;
 mod event;
 mod exec;
@@ -31,6 +32,7 @@ mod recon;
 mod scenario;
 mod stacking;
 mod state;
+mod tally;
 mod time;
 mod transport;
 mod unit;
@@ -50,9 +52,7 @@ pub use event::{
     Phase, Roll, TankAssault, Units,
 };
 pub use execute::{PlayError, execute, execute_into};
-pub use expect::{
-    DEFAULT_RUNS, Expectation, Expectations, Finding, MAX_RUNS, Measure, Tally, Verdict, evaluate,
-};
+pub use expect::{DEFAULT_RUNS, Expectation, Expectations, MAX_RUNS, Measure};
 pub use fire::{concealed, fire_dice, hit_number, save_number};
 pub use game::{play, play_with, start_turn};
 pub use hits::hit_effect;
@@ -74,6 +74,7 @@ pub use scenario::{
 };
 pub use stacking::{room_for_one, stack_count};
 pub use state::{Rules, State};
+pub use tally::{Finding, Tally, Verdict, evaluate};
 pub use time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
 pub use unit::{Location, Unit, UnitState};
 pub use victory::{attacker_holds, attacker_holds_objective, morale_number, score, starting_units};

@@ -23,22 +23,7 @@ pub enum Role {
     Defender,
 }
 
-/// Time of day at the start (R13.3).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum TimeOfDay {
-    /// Daylight.
-    #[default]
-    Day,
-    /// Night.
-    Night,
-    /// Night until dawn comes (R13.3).
-    Dawn,
-    /// Day until dusk comes (R13.3).
-    Dusk,
-}
+pub use crate::day::TimeOfDay;
 
 /// Scenario rule switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]

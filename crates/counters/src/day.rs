@@ -1,0 +1,21 @@
+//! R13.3: the times of day a scenario may start at. A leaf of the model: events and scenarios
+//! both name it; its rules (`is_night`, dawn and dusk) are in `time.rs`.
+
+use serde::Deserialize;
+
+/// Time of day at the start (R13.3).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeOfDay {
+    /// Daylight.
+    #[default]
+    Day,
+    /// Night.
+    Night,
+    /// Night until dawn comes (R13.3).
+    Dawn,
+    /// Day until dusk comes (R13.3).
+    Dusk,
+}
