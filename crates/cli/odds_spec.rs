@@ -9,6 +9,14 @@ pub const MAX_SIDE: usize = 12;
 /// One side of `hexwar odds`: catalog ids, each with optional `:weakened` and
 /// `:disorganized`, separated by commas.
 ///
+/// ```
+/// let catalog = counters::bundled::catalog();
+/// let side = hexwar::odds_spec::parse_side(&catalog, "t72, mr_coy:weakened").unwrap();
+/// assert_eq!(side.len(), 2);
+/// assert!(side[1].state.weakened);
+/// assert!(hexwar::odds_spec::parse_side(&catalog, "t55").is_err());
+/// ```
+///
 /// # Errors
 /// What is wrong with the text, in words.
 pub fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Combatant>, String> {

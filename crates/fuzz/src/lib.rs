@@ -8,7 +8,13 @@ use hexmap::TerrainTable;
 /// The targets: what kind of text an input is.
 pub const TARGETS: [&str; 4] = ["scenario", "catalog", "terrain", "odds"];
 
-/// Checks one input of a target.
+/// Checks one input of a target: broken text is fine when it is refused cleanly.
+///
+/// ```
+/// assert_eq!(hexwar_fuzz::check("terrain", "[[terrain]] = ["), Ok(()));
+/// assert_eq!(hexwar_fuzz::check("scenario", "turns = 0"), Ok(()));
+/// assert!(hexwar_fuzz::check("weather", "").is_err());
+/// ```
 ///
 /// # Errors
 /// What property failed.
