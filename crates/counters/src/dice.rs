@@ -5,7 +5,8 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use smallvec::SmallVec;
 
-use crate::event::Faces;
+/// Faces of dice rolled together (inline up to 12, so rolling does not allocate).
+pub type Faces = SmallVec<[u8; 12]>;
 
 /// Running out of scripted dice: the only way a roll can fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

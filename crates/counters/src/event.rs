@@ -24,8 +24,7 @@ impl schemars::JsonSchema for HexLabel {
     }
 }
 
-/// Faces of dice rolled together (inline up to 12, so rolling does not allocate).
-pub type Faces = SmallVec<[u8; 12]>;
+pub use crate::dice::Faces;
 
 /// Units named by an event (inline up to 6).
 pub type Units = SmallVec<[UnitId; 6]>;

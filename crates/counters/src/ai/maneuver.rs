@@ -4,6 +4,7 @@
 
 use hexmap::Hex;
 
+use super::advance::{advance, advance_covered};
 use super::own;
 use super::scouting::{motorcycles, watching};
 use crate::check::check;
@@ -209,9 +210,6 @@ fn exposure(state: &State, rules: &crate::state::Rules<'_>, side: Side) -> Vec<b
 /// with more than this probability.
 const FALL_BACK_AT: f64 = 0.75;
 
-/// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
-const EXPOSED_PENALTY: u32 = 2;
-
 /// The defender's movement: every objective it does not stand on draws its nearest free
 /// fighting unit (not an independent HQ, not artillery, not already on an objective).
 fn hold_objectives(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
@@ -334,72 +332,6 @@ fn fall_back(
         if check(x.state, &rules, &c).is_ok() {
             x.command(&c)?.ok();
         }
-    }
-    Ok(())
-}
-
-/// Moves a unit as far as it legally can along the cheapest path towards `goal`, stopping next
-/// to it if the enemy holds it.
-pub(super) fn advance(x: &mut Exec<'_, '_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
-    advance_covered(x, unit, goal, &[])
-}
-
-/// As [`advance`], with the route priced by terrain plus a penalty for each hex in `exposed`
-/// (by map index): the covered route, walked as far as the unit's movement allows.
-fn advance_covered(
-    x: &mut Exec<'_, '_>,
-    unit: UnitId,
-    goal: Hex,
-    exposed: &[bool],
-) -> Result<(), OutOfDice> {
-    let rules = x.rules;
-    let map = rules.map();
-    let u = x.state.unit(unit);
-    if u.state.moved || u.state.assaulted || u.state.bogged {
-        return Ok(());
-    }
-    let Some(at) = x.state.hex_of(unit) else {
-        return Ok(());
-    };
-    if at == goal {
-        return Ok(());
-    }
-    let class = rules.typ(u).move_class;
-    let enemy = u.side.other();
-    // Enemy hexes by map index, looked up once rather than per step of the search.
-    let mut held = vec![false; map.len()];
-    for e in x.state.units.iter().filter(|e| e.side == enemy) {
-        if let Some(i) = e.hex().and_then(|h| map.index(h)) {
-            held[i] = true;
-        }
-    }
-    let Some((_, mut path)) = map.cheapest_path(at, goal, |_, to| {
-        let i = map.index(to)?;
-        if to != goal && held[i] {
-            None
-        } else {
-            let risk = exposed.get(i).is_some_and(|&e| e);
-            map.enter_cost(class, to)
-                .map(|c| c + if risk { EXPOSED_PENALTY } else { 0 })
-        }
-    }) else {
-        return Ok(());
-    };
-    if path.last().is_some_and(|&h| x.state.occupied_by(h, enemy)) {
-        path.pop();
-    }
-    // The longest legal prefix of the path.
-    while !path.is_empty() {
-        let c = Command::Move {
-            unit,
-            path: path.clone(),
-            double: false,
-        };
-        if check(x.state, &rules, &c).is_ok() {
-            x.command(&c)?.ok();
-            break;
-        }
-        path.pop();
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! `passive` does nothing on its own; `random` picks among legal moves and targets; `doctrine`
 //! plays by the book: maneuver (`maneuver.rs`), fires (`fires.rs`) and recon (`scouting.rs`).
 
+mod advance;
 mod fires;
 mod maneuver;
 mod scouting;

@@ -3,7 +3,7 @@
 
 use hexmap::Hex;
 
-use super::maneuver::advance;
+use super::advance::advance;
 use super::{expected_hits, own};
 use crate::check::check;
 use crate::command::Command;
