@@ -10,19 +10,12 @@ use crate::ids::{Side, UnitId};
 /// A hex as the JSON of events names it: its `CCRR` label (R0.4). Only its schema is used.
 struct HexLabel;
 
-impl schemars::JsonSchema for HexLabel {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "HexLabel".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "pattern": "^[0-9]{4}$",
-            "description": "A hex, by its CCRR label: two digits of column, two of row (R0.4)."
-        })
-    }
-}
+crate::ids::string_schema!(
+    HexLabel,
+    "HexLabel",
+    "A hex, by its CCRR label: two digits of column, two of row (R0.4).",
+    pattern = "^[0-9]{4}$"
+);
 
 pub use crate::dice::Faces;
 

@@ -34,33 +34,29 @@ impl Side {
     }
 }
 
-/// In the JSON of events (`hexwar run --json`) a side is named by its id in the scenario.
-impl schemars::JsonSchema for Side {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Side".into()
-    }
+/// A JSON Schema of a string for a type that the JSON of events (`hexwar run --json`) writes as
+/// a name: a side or a unit by its id in the scenario, a hex by its label.
+macro_rules! string_schema {
+    ($ty:ty, $name:literal, $description:literal $(, pattern = $pattern:literal)?) => {
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                $name.into()
+            }
 
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "A side, by its id in the scenario."
-        })
-    }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "type": "string",
+                    $("pattern": $pattern,)?
+                    "description": $description
+                })
+            }
+        }
+    };
 }
+pub(crate) use string_schema;
 
-/// In the JSON of events (`hexwar run --json`) a unit is named by its id in the scenario.
-impl schemars::JsonSchema for UnitId {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "UnitId".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "A unit, by its id in the scenario."
-        })
-    }
-}
+string_schema!(Side, "Side", "A side, by its id in the scenario.");
+string_schema!(UnitId, "UnitId", "A unit, by its id in the scenario.");
 
 macro_rules! index_id {
     ($(#[$doc:meta])* $name:ident) => {

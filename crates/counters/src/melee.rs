@@ -506,7 +506,7 @@ fn break_off(
     };
     // R13.1: at night no farther than the hexes it may still enter this turn.
     let room = |end: Hex| {
-        crate::recon::within_hexes_left(state, unit, start, m.hex, end)
+        state.may_move_away(unit, start, m.hex, end)
             && (is_hq
                 || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit)
     };

@@ -358,27 +358,11 @@ fn disengage_path(x: &Exec<'_, '_>, unit: UnitId, firer: UnitId) -> Option<Vec<H
             }
         },
         |h| {
-            within_hexes_left(x.state, unit, start, away, h)
+            x.state.may_move_away(unit, start, away, h)
                 && (typ.is_hq() || stack_count(&x.state.units, x.rules.catalog, u.side, h) < limit)
         },
     )?;
     Some(route.path)
-}
-
-/// R13.1 for moves that step farther from `away` at every hex (disengage, break off): the
-/// move to `end` enters as many hexes as it gains in distance, and at night that may not exceed
-/// what the unit has left this turn.
-pub(crate) fn within_hexes_left(
-    state: &State,
-    unit: UnitId,
-    start: Hex,
-    away: Hex,
-    end: Hex,
-) -> bool {
-    let gained = end
-        .unsigned_distance_to(away)
-        .saturating_sub(start.unsigned_distance_to(away));
-    state.hexes_left(unit).is_none_or(|left| gained <= left)
 }
 
 /// Fire at a recon unit that may disengage (R15.5), in place of a plain shot. Returns `false`

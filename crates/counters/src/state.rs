@@ -257,6 +257,17 @@ impl State {
             .then(|| 2u32.saturating_sub(u32::from(self.entered[unit.index()])))
     }
 
+    /// R13.1 for moves that step farther from `away` at every hex (disengage, break off): the
+    /// move from `start` to `end` enters as many hexes as it gains in distance, and at night that
+    /// may not exceed what the unit has left this turn.
+    #[must_use]
+    pub fn may_move_away(&self, unit: UnitId, start: Hex, away: Hex, end: Hex) -> bool {
+        let gained = end
+            .unsigned_distance_to(away)
+            .saturating_sub(start.unsigned_distance_to(away));
+        self.hexes_left(unit).is_none_or(|left| gained <= left)
+    }
+
     fn enter(&mut self, unit: UnitId, hexes: usize) {
         let e = &mut self.entered[unit.index()];
         *e = e.saturating_add(u8::try_from(hexes).unwrap_or(u8::MAX));
