@@ -3,7 +3,6 @@
 
 use hexmap::Hex;
 
-use crate::check::{label, own_on_map};
 use crate::command::RuleError;
 use crate::dice::OutOfDice;
 use crate::event::{Event, Phase};
@@ -93,7 +92,7 @@ pub(crate) fn check_bombard(
     smoke: bool,
     spotter: Option<UnitId>,
 ) -> Result<(), RuleError> {
-    let at = own_on_map(state, unit, Phase::Fire)?;
+    let at = state.own_on_map(unit, Phase::Fire)?;
     let u = state.unit(unit);
     let Some(fire) = rules.typ(u).fire.filter(|f| f.indirect) else {
         return Err(RuleError::CannotBombard("the unit has no indirect fire"));
@@ -113,7 +112,7 @@ pub(crate) fn check_bombard(
         return Err(RuleError::CannotBombard("the hex is out of range"));
     }
     if !smoke && !state.occupied_by(hex, u.side.other()) {
-        return Err(RuleError::NoEnemy(label(hex)));
+        return Err(RuleError::NoEnemy(hex));
     }
     let spotted = match spotter {
         Some(s) => can_spot(state, rules, u.side, s, hex),
@@ -122,7 +121,7 @@ pub(crate) fn check_bombard(
     if spotted {
         Ok(())
     } else {
-        Err(RuleError::NoSpotter(label(hex)))
+        Err(RuleError::NoSpotter(hex))
     }
 }
 
@@ -133,7 +132,7 @@ pub(crate) fn check_air_strike(
     caller: UnitId,
     hex: Hex,
 ) -> Result<(), RuleError> {
-    let at = own_on_map(state, caller, Phase::Fire)?;
+    let at = state.own_on_map(caller, Phase::Fire)?;
     let side = state.unit(caller).side;
     let Some(air) = rules.scenario.sides[side.index()].air_sorties else {
         return Err(RuleError::CannotStrike("the side has no air sorties"));
@@ -148,7 +147,7 @@ pub(crate) fn check_air_strike(
         return Err(RuleError::CannotStrike("every sortie has flown"));
     }
     if !state.occupied_by(hex, side.other()) {
-        return Err(RuleError::NoEnemy(label(hex)));
+        return Err(RuleError::NoEnemy(hex));
     }
     if !state.sees(rules, at, hex) {
         return Err(RuleError::CannotStrike(

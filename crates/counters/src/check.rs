@@ -1,19 +1,16 @@
 //! R3, R4.4, R5, R6.1, R9.1, R10.1: the one pure `check` that says whether a command is legal.
 //! The executor, the orders and the AI all ask it.
 
-use hexmap::{Hex, Label, across};
+use hexmap::{Hex, across};
 
 use crate::catalog::UnitClass;
 use crate::command::{Command, RuleError};
 use crate::event::Phase;
 use crate::ids::UnitId;
-use crate::stacking::stack_count;
+use crate::round::{rolls_dice, takes_part};
+use crate::stacking::has_room;
 use crate::state::{Rules, State};
 use crate::unit::Location;
-
-pub(crate) fn label(h: Hex) -> String {
-    Label::from_hex(h).map_or_else(|| "off-map".to_owned(), |l| l.to_string())
-}
 
 /// Whether `command` is legal now. Pure: reads the state, changes nothing.
 ///
@@ -70,7 +67,7 @@ fn fighting_from(
             .map(|h| (h, true))
             .ok_or(RuleError::NotOnMap);
     }
-    own_on_map(state, unit, phase).map(|h| (h, false))
+    state.own_on_map(unit, phase).map(|h| (h, false))
 }
 
 /// R16.1: infantry boards a friendly transport in its hex, which has room and half its
@@ -81,8 +78,8 @@ fn check_mount(
     unit: UnitId,
     transport: UnitId,
 ) -> Result<(), RuleError> {
-    let at = own_on_map(state, unit, Phase::Movement)?;
-    let there = own_on_map(state, transport, Phase::Movement)?;
+    let at = state.own_on_map(unit, Phase::Movement)?;
+    let there = state.own_on_map(transport, Phase::Movement)?;
     let (u, t) = (state.unit(unit), state.unit(transport));
     let carrier = rules.typ(t);
     let Some(capacity) = carrier.transport else {
@@ -109,25 +106,13 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
     let Location::Aboard(t) = u.location else {
         return Err(RuleError::NotOnMap);
     };
-    let hex = own_on_map(state, t, Phase::Movement)?;
+    let hex = state.own_on_map(t, Phase::Movement)?;
     // R3.1: a passenger that dismounts ends its move in the hex (docs/rules.md).
-    if !room(state, rules, unit, hex, false) {
-        return Err(RuleError::Stacking(label(hex)));
+    if !has_room(state, rules, unit, hex, false) {
+        return Err(RuleError::Stacking(hex));
     }
     let cost = u32::from(crate::transport::cost(state, rules, t, true));
     afford(state, rules, t, cost, false, false)
-}
-
-/// The unit's hex if it is the active side's and on the map in the given phase.
-pub(crate) fn own_on_map(state: &State, unit: UnitId, phase: Phase) -> Result<Hex, RuleError> {
-    let u = state.unit(unit);
-    if u.side != state.active || state.phase != phase {
-        return Err(RuleError::WrongPhase);
-    }
-    match u.location {
-        Location::Map(h) => Ok(h),
-        _ => Err(RuleError::NotOnMap),
-    }
 }
 
 /// Movement points the unit has left this turn (R5.1, R5.2).
@@ -159,18 +144,6 @@ fn afford(
     Ok(())
 }
 
-/// Whether one more of this unit may stand in `hex` (R3.1); `entering_only`: only passing
-/// through, which R3.2 forbids just for hexes already over the limit.
-fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, entering_only: bool) -> bool {
-    let u = state.unit(unit);
-    if rules.typ(u).is_hq() {
-        return true;
-    }
-    let limit = usize::from(rules.scenario.rules.stacking_limit);
-    let n = stack_count(&state.units, rules.catalog, u.side, hex);
-    if entering_only { n <= limit } else { n < limit }
-}
-
 fn check_move(
     state: &State,
     rules: &Rules<'_>,
@@ -185,7 +158,7 @@ fn check_move(
     } else {
         Phase::Movement
     };
-    let start = own_on_map(state, unit, phase)?;
+    let start = state.own_on_map(unit, phase)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
     if u.state.bogged {
@@ -203,7 +176,7 @@ fn check_move(
     }
     night_limit(state, unit, path.len())?;
     let Some(&end) = path.last() else {
-        return Err(RuleError::NotAdjacent("an empty path".to_owned()));
+        return Err(RuleError::EmptyPath);
     };
     let enemy = u.side.other();
     let map = rules.map();
@@ -216,13 +189,13 @@ fn check_move(
     let mut cost = 0;
     for &step in path {
         if step.unsigned_distance_to(prev) != 1 || !map.contains(step) {
-            return Err(RuleError::NotAdjacent(label(step)));
+            return Err(RuleError::NotAdjacent(step));
         }
         let Some(c) = map.enter_cost(typ.move_class, step) else {
-            return Err(RuleError::Impassable(label(step)));
+            return Err(RuleError::Impassable(step));
         };
         if state.occupied_by(step, enemy) {
-            return Err(RuleError::EnemyHex(label(step)));
+            return Err(RuleError::EnemyHex(step));
         }
         if shaken
             && map
@@ -232,8 +205,8 @@ fn check_move(
         {
             return Err(RuleError::ClosingWhileShaken);
         }
-        if !room(state, rules, unit, step, step != end) {
-            return Err(RuleError::Stacking(label(step)));
+        if !has_room(state, rules, unit, step, step != end) {
+            return Err(RuleError::Stacking(step));
         }
         cost += c;
         prev = step;
@@ -260,12 +233,12 @@ fn check_assault(
     };
     let enemy = state.unit(first).side.other();
     if !state.occupied_by(hex, enemy) {
-        return Err(RuleError::NoEnemy(label(hex)));
+        return Err(RuleError::NoEnemy(hex));
     }
     let mut dice = false;
     for (i, &unit) in units.iter().enumerate() {
         if units[..i].contains(&unit) {
-            return Err(RuleError::CannotAssault(label(hex)));
+            return Err(RuleError::CannotAssault(hex));
         }
         let (at, rides) = fighting_from(state, rules, unit, Phase::Movement, Some(units))?;
         let u = state.unit(unit);
@@ -274,7 +247,7 @@ fn check_assault(
             return Err(RuleError::WrongSide);
         }
         if at.unsigned_distance_to(hex) != 1 || u.state.assaulted {
-            return Err(RuleError::CannotAssault(label(hex)));
+            return Err(RuleError::CannotAssault(hex));
         }
         if u.state.moved_double {
             return Err(RuleError::MovedAtTheDouble);
@@ -286,12 +259,12 @@ fn check_assault(
             return Err(RuleError::Reorganising);
         }
         if u.state.observing {
-            return Err(RuleError::CannotAssault(label(hex)));
+            return Err(RuleError::CannotAssault(hex));
         }
-        let rolls = typ.assault.is_some() && (!typ.is_hq() || typ.hero);
-        if !rolls && !typ.is_hq() {
+        if !takes_part(typ) {
             return Err(RuleError::NoAssaultFactor);
         }
+        let rolls = rolls_dice(typ);
         dice |= rolls;
         if rides {
             continue; // it enters with its transport
@@ -299,7 +272,7 @@ fn check_assault(
         // R13.1: an assault enters the hex (docs/rules.md).
         night_limit(state, unit, 1)?;
         let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
-            return Err(RuleError::Impassable(label(hex)));
+            return Err(RuleError::Impassable(hex));
         };
         afford(state, rules, unit, cost, false, true)?;
     }
@@ -316,12 +289,12 @@ fn check_overrun(
     unit: UnitId,
     hex: Hex,
 ) -> Result<(), RuleError> {
-    let from = own_on_map(state, unit, Phase::Movement)?;
+    let from = state.own_on_map(unit, Phase::Movement)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
     let map = rules.map();
     let enemy = u.side.other();
-    let why = |w: &'static str| Err(RuleError::CannotOverrun(label(hex), w));
+    let why = |w: &'static str| Err(RuleError::CannotOverrun(hex, w));
     if typ.class != UnitClass::Vehicle || typ.assault_dice(u.state.weakened).is_none() {
         return why("only a vehicle with an assault factor overruns");
     }
@@ -338,7 +311,7 @@ fn check_overrun(
         return Err(RuleError::Reorganising);
     }
     if !state.occupied_by(hex, enemy) {
-        return Err(RuleError::NoEnemy(label(hex)));
+        return Err(RuleError::NoEnemy(hex));
     }
     if !map.terrain(hex).is_some_and(|t| t.open) {
         return why("only open terrain (clear or hills) can be overrun");
@@ -353,11 +326,11 @@ fn check_overrun(
     if !map.contains(beyond) || state.occupied_by(beyond, enemy) {
         return why("the hex beyond must be on the map and hold no enemy");
     }
-    if !room(state, rules, unit, beyond, false) {
-        return Err(RuleError::Stacking(label(beyond)));
+    if !has_room(state, rules, unit, beyond, false) {
+        return Err(RuleError::Stacking(beyond));
     }
     if state.overrun.contains(&(unit, hex)) {
-        return Err(RuleError::OverrunTwice(label(hex)));
+        return Err(RuleError::OverrunTwice(hex));
     }
     // R13.1: the overrun enters the enemy hex and the hex beyond.
     night_limit(state, unit, 2)?;

@@ -1,6 +1,6 @@
 //! R4.4: commands a side gives, and the typed reasons the rules refuse one.
 
-use hexmap::Hex;
+use hexmap::{Hex, Label};
 
 use crate::ids::UnitId;
 
@@ -93,8 +93,21 @@ pub enum Command {
     },
 }
 
-/// Why the rules refuse a command. Each names the rule it breaks.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// A hex as a message names it: its label (R0.4), or "off-map".
+struct At(Hex);
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match Label::from_hex(self.0) {
+            Some(l) => write!(f, "{l}"),
+            None => f.write_str("off-map"),
+        }
+    }
+}
+
+/// Why the rules refuse a command. Each names the rule it breaks. Small `Copy` data (hexes,
+/// static reasons), so a refused `check` allocates nothing; the text is made only when shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
     /// R4.2: not this side's turn or not this phase.
     #[error("R4.2: not allowed in this phase or by this side")]
@@ -102,12 +115,15 @@ pub enum RuleError {
     /// The unit is not on the map (destroyed, off the map, or a passenger).
     #[error("R4.4: the unit is not on the map")]
     NotOnMap,
+    /// R5.1: a move that names no hex.
+    #[error("R5.1: a move names at least one hex to enter")]
+    EmptyPath,
     /// R5.1: a step to a hex that is not adjacent.
-    #[error("R5.1: {0} is not adjacent to the unit's hex")]
-    NotAdjacent(String),
+    #[error("R5.1: {} is not adjacent to the unit's hex", At(*.0))]
+    NotAdjacent(Hex),
     /// R5.1: terrain the unit cannot enter.
-    #[error("R5.1: the unit cannot enter {0}")]
-    Impassable(String),
+    #[error("R5.1: the unit cannot enter {}", At(*.0))]
+    Impassable(Hex),
     /// R5.1: not enough movement points.
     #[error("R5.1: the move costs {cost} movement points, {left} left")]
     NotEnoughMovePoints {
@@ -117,8 +133,8 @@ pub enum RuleError {
         left: u32,
     },
     /// R5.4: only assaults and overruns enter enemy hexes.
-    #[error("R5.4: {0} holds enemy units; enter it by assault or overrun")]
-    EnemyHex(String),
+    #[error("R5.4: {} holds enemy units; enter it by assault or overrun", At(*.0))]
+    EnemyHex(Hex),
     /// R5.3: disorganized or pinned units may not close in on the enemy.
     #[error(
         "R5.3: a disorganized or pinned unit may not move next to an enemy unit it was not already next to"
@@ -128,8 +144,8 @@ pub enum RuleError {
     #[error("R5.3: a disorganized or pinned unit may not assault")]
     AssaultWhileShaken,
     /// R3.1, R3.2: stacking.
-    #[error("R3.1: {0} is full (stacking limit)")]
-    Stacking(String),
+    #[error("R3.1: {} is full (stacking limit)", At(*.0))]
+    Stacking(Hex),
     /// R5.6: a bogged vehicle cannot move.
     #[error("R5.6: the vehicle is bogged")]
     Bogged,
@@ -146,17 +162,17 @@ pub enum RuleError {
     #[error("R9.10: the unit has no assault factor and cannot attack")]
     NoAssaultFactor,
     /// R9.1: the target hex holds no enemy.
-    #[error("R9.1: {0} holds no enemy unit")]
-    NoEnemy(String),
+    #[error("R9.1: {} holds no enemy unit", At(*.0))]
+    NoEnemy(Hex),
     /// R9.1: assault together from adjacent hexes only; a unit assaults once a turn.
-    #[error("R9.1: the unit cannot assault {0} (not adjacent, or already assaulted this turn)")]
-    CannotAssault(String),
+    #[error("R9.1: the unit cannot assault {} (not adjacent, or already assaulted this turn)", At(*.0))]
+    CannotAssault(Hex),
     /// R10.1: overrun conditions.
-    #[error("R10.1: cannot overrun {0}: {1}")]
-    CannotOverrun(String, &'static str),
+    #[error("R10.1: cannot overrun {}: {}", At(*.0), .1)]
+    CannotOverrun(Hex, &'static str),
     /// R10.5: never twice through the same hex in one movement phase.
-    #[error("R10.5: the vehicle already overran {0} this movement phase")]
-    OverrunTwice(String),
+    #[error("R10.5: the vehicle already overran {} this movement phase", At(*.0))]
+    OverrunTwice(Hex),
     /// R6.1: fire conditions.
     #[error("R6.1: cannot fire: {0}")]
     CannotFire(&'static str),
@@ -181,8 +197,8 @@ pub enum RuleError {
     #[error("R14.1: cannot bombard: {0}")]
     CannotBombard(&'static str),
     /// R14.1, R14.2, R13.4: no spotter can see the hex.
-    #[error("R14.1: no friendly spotter sees {0}")]
-    NoSpotter(String),
+    #[error("R14.1: no friendly spotter sees {}", At(*.0))]
+    NoSpotter(Hex),
     /// R14.4, R13.4: air strike conditions.
     #[error("R14.4: no air strike: {0}")]
     CannotStrike(&'static str),

@@ -148,6 +148,37 @@ pub fn passes(die: u8, need: u8) -> bool {
     die == 6 || (die != 1 && die >= need)
 }
 
+/// The chance that one die meets `need` (R0.1: a 6 always passes, a 1 always fails): the one
+/// home of the hit chance, used by the odds and by the AI's estimates.
+#[must_use]
+pub fn chance(need: u8) -> f64 {
+    f64::from(7 - need.clamp(2, 6)) / 6.0
+}
+
+/// The exact distribution of the successes of several groups of dice, `(dice, need)` each
+/// (index = successes).
+#[must_use]
+pub fn hits_distribution(groups: &[(u32, u8)]) -> Vec<f64> {
+    let mut dist = vec![1.0];
+    for &(n, need) in groups {
+        let p = chance(need);
+        for _ in 0..n {
+            let mut next = vec![0.0; dist.len() + 1];
+            for (k, &q) in dist.iter().enumerate() {
+                next[k] += q * (1.0 - p);
+                next[k + 1] += q * p;
+            }
+            dist = next;
+        }
+    }
+    dist
+}
+
+/// The mean of a distribution over counts (index = count).
+pub(crate) fn mean(dist: &[f64]) -> f64 {
+    dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
+}
+
 /// Clamps a hit or test number to 2..=6 (R0.1).
 #[must_use]
 pub fn clamp_need(need: i32) -> u8 {

@@ -5,7 +5,10 @@ use crate::command::{Command, RuleError};
 use crate::dice::{Dice, OutOfDice};
 use crate::event::Event;
 use crate::exec::Exec;
+use crate::ids::UnitId;
 use crate::state::{Rules, State};
+use crate::unit::Location;
+use crate::{artillery, assault, check, disengage, fire, movement, overrun, recon, time};
 
 /// Why a command was not executed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,4 +57,68 @@ pub fn execute_into(
     };
     x.command(command)??;
     Ok(())
+}
+
+impl Exec<'_, '_> {
+    /// Checks a command and, if legal, executes it. The outer error is the dice running out;
+    /// the inner one is the rule that forbids the command (nothing was changed).
+    pub fn command(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice> {
+        if let Err(why) = check::check(self.state, &self.rules, command) {
+            return Ok(Err(why));
+        }
+        match command {
+            Command::Move { unit, path, double } => movement::execute(self, *unit, path, *double)?,
+            Command::Assault { units, hex } => {
+                assault::resolve(self, units, *hex)?;
+            }
+            Command::Overrun { unit, hex } => overrun::resolve(self, *unit, *hex)?,
+            Command::Fire { unit, target } => fire_command(self, *unit, *target)?,
+            Command::Bombard {
+                unit,
+                hex,
+                smoke,
+                spotter,
+            } => artillery::bombard(self, *unit, *hex, *smoke, *spotter)?,
+            Command::AirStrike { caller, hex } => artillery::air_strike(self, *caller, *hex)?,
+            Command::Place { unit, hex } => recon::place(self, *unit, *hex),
+            Command::EyesAndEars { unit, target } => recon::eyes_and_ears(self, *unit, *target)?,
+            Command::DismountRiders { unit } => recon::dismount_riders(self, *unit),
+            Command::Remount { unit } => recon::remount(self, *unit)?,
+            Command::Mount { unit, transport } => {
+                let cost = crate::transport::cost(self.state, &self.rules, *transport, false);
+                self.emit(Event::Mounted {
+                    unit: *unit,
+                    transport: *transport,
+                    cost,
+                });
+            }
+            Command::Dismount { unit } => {
+                if let Location::Aboard(t) = self.state.unit(*unit).location
+                    && let Some(hex) = self.state.hex_of(t)
+                {
+                    let cost = crate::transport::cost(self.state, &self.rules, t, true);
+                    self.emit(Event::Dismounted {
+                        unit: *unit,
+                        transport: t,
+                        hex,
+                        cost,
+                    });
+                }
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// Fires a checked shot. At night the firer first rolls its visibility (R13.2): a target beyond
+/// it is not seen, and the unit has not fired. A recon target may then disengage (R15.5);
+/// otherwise the shot is fired (R6).
+fn fire_command(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
+    if !time::sees_in_the_dark(x, unit, target)? {
+        return Ok(());
+    }
+    if disengage::fire_with_disengage(x, unit, target)? {
+        return Ok(());
+    }
+    fire::shoot(x, unit, target)
 }

@@ -91,18 +91,6 @@ pub fn save_number(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
     clamp_need(i32::from(typ.save) - i32::from(covered))
 }
 
-/// Fires a checked shot. At night the firer first rolls its visibility (R13.2); a target
-/// beyond it is not seen, and the unit has not fired.
-pub(crate) fn execute(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
-    if !crate::time::sees_in_the_dark(x, unit, target)? {
-        return Ok(());
-    }
-    if crate::recon::fire_with_disengage(x, unit, target)? {
-        return Ok(());
-    }
-    shoot(x, unit, target)
-}
-
 /// One unit's fire dice at one target, and what they do (R6.1 to R6.7); also each unit attacked
 /// by a bombardment (R14.1).
 pub(crate) fn shoot(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {

@@ -227,7 +227,6 @@ fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice
 
 /// Reserves due this turn enter in the first free hex of their zone.
 fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
-    let limit = usize::from(x.rules.scenario.rules.stacking_limit);
     for (i, arrival) in x.rules.scenario.arrivals.iter().enumerate() {
         let u = &x.state.units[i];
         if u.side != side || u.location != Location::OffMap {
@@ -239,7 +238,7 @@ fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
         };
         let free = zone.iter().copied().find(|&h| {
             !x.state.occupied_by(h, side.other())
-                && crate::stacking::stack_count(&x.state.units, x.rules.catalog, side, h) < limit
+                && crate::stacking::has_room(x.state, &x.rules, UnitId(i as u16), h, false)
         });
         if let Some(hex) = free {
             x.emit(Event::Arrived {

@@ -28,6 +28,61 @@ pub fn hit_effect(disorganized: bool, steps_left: u8) -> HitEffect {
     }
 }
 
+/// How many hits destroy a unit that is not an HQ (R6.6), counted with [`hit_effect`].
+#[must_use]
+pub fn hits_to_destroy(disorganized: bool, steps_left: u8) -> u32 {
+    let (mut dis, mut steps, mut hits) = (disorganized, steps_left, 0);
+    loop {
+        hits += 1;
+        match hit_effect(dis, steps) {
+            HitEffect::Destroyed => return hits,
+            HitEffect::Disorganized => dis = true,
+            HitEffect::Weakened => steps = 1,
+            HitEffect::NoEffect => {}
+        }
+    }
+}
+
+/// What a hit does to an HQ in combat (R8.2): its die of 1 weakens it, or destroys it when it
+/// is weakened already.
+#[must_use]
+pub fn hq_hit(weakened: bool, die: u8) -> HitEffect {
+    match (die, weakened) {
+        (1, false) => HitEffect::Weakened,
+        (1, true) => HitEffect::Destroyed,
+        _ => HitEffect::NoEffect,
+    }
+}
+
+/// A hit carrying the tank assault `rating` of the infantry that scored it, on an armored
+/// vehicle of `armor` (R11.12): the die plus the rating above the armor counts, equal only
+/// disorganizes, below does nothing.
+#[must_use]
+pub fn armor_test(armor: u8, rating: u8, die: u8) -> TankAssault {
+    let total = die + rating;
+    if total > armor {
+        TankAssault::Counts
+    } else if total == armor {
+        TankAssault::Disorganizes
+    } else {
+        TankAssault::Bounces
+    }
+}
+
+/// On how many faces of a die `holds` is true: how the odds weigh the die of the two functions
+/// above.
+pub(crate) fn faces_where(holds: impl Fn(u8) -> bool) -> u8 {
+    count_u8((1..=6).filter(|&d| holds(d)).count())
+}
+
+/// R7.1: how `hits` divide among `n` units: each unit's even share, and the leftover hits,
+/// which go one each to distinct units picked at random (R7.2). The one home of hit sharing:
+/// the engine deals by it, and the odds weigh every set of picks.
+#[must_use]
+pub const fn shares(hits: usize, n: usize) -> (usize, usize) {
+    (hits / n, hits % n)
+}
+
 /// Shares `hits` evenly among `units` (R7.1): each gets `hits / n`, and the leftover hits go to
 /// distinct units picked at random with the dice (R7.2). Emits `HitsShared` and returns the
 /// hits per unit.
@@ -41,8 +96,7 @@ pub(crate) fn share(
         return Ok(SmallVec::new());
     }
     let n = units.len();
-    let each = usize::from(hits) / n;
-    let left = usize::from(hits) % n;
+    let (each, left) = shares(usize::from(hits), n);
     let (picks, dice) = pick_distinct(x.dice, n, left)?;
     let per_unit: SmallVec<[(UnitId, u8); 6]> = units
         .iter()
@@ -107,14 +161,7 @@ pub(crate) fn apply_hit_list(
         if let (Some(rating), true) = (source, typ.is_armored_vehicle()) {
             let armor = typ.armor.unwrap_or(0);
             let die = x.d6()?;
-            let total = die + rating;
-            let effect = if total > armor {
-                TankAssault::Counts
-            } else if total == armor {
-                TankAssault::Disorganizes
-            } else {
-                TankAssault::Bounces
-            };
+            let effect = armor_test(armor, rating, die);
             x.emit(Event::TankAssault {
                 unit,
                 die,
@@ -138,11 +185,7 @@ pub(crate) fn apply_hit_list(
         }
         if typ.is_hq() {
             let die = x.d6()?;
-            let effect = match (die, weakened) {
-                (1, false) => HitEffect::Weakened,
-                (1, true) => HitEffect::Destroyed,
-                _ => HitEffect::NoEffect,
-            };
+            let effect = hq_hit(weakened, die);
             x.emit(Event::HqHit { unit, die, effect });
         } else {
             let steps_left = if weakened { 1 } else { typ.steps };

@@ -13,6 +13,7 @@ mod check;
 mod command;
 mod day;
 mod dice;
+mod disengage;
 mod event;
 mod exec;
 mod execute;
@@ -29,6 +30,7 @@ mod odds;
 mod overrun;
 mod rally;
 mod recon;
+mod round;
 mod scenario;
 mod stacking;
 mod state;
@@ -39,14 +41,17 @@ mod unit;
 mod victory;
 
 pub use artillery::spotter_for;
-pub use assault::{AssaultDice, Fighting, SidePlan, plan_side, retreat_hex};
+pub use assault::retreat_hex;
 pub use batch::{
     GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
 };
 pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use check::{check, points_left};
 pub use command::{Command, RuleError};
-pub use dice::{Dice, GameRng, OutOfDice, ScriptedDice, clamp_need, passes, pick_distinct};
+pub use dice::{
+    Dice, GameRng, OutOfDice, ScriptedDice, chance, clamp_need, hits_distribution, passes,
+    pick_distinct,
+};
 pub use event::{
     AssaultOutcome, BreakOffReason, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path,
     Phase, Roll, TankAssault, Units,
@@ -63,16 +68,16 @@ pub use melee_odds::{
 };
 pub use odds::{
     AssaultOdds, Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, OverrunOdds,
-    assault_odds, hits_distribution, matchup, matchup_attackers, matchup_state, overrun_odds,
-    set_choices,
+    assault_odds, matchup, matchup_attackers, matchup_state, overrun_odds, set_choices,
 };
 pub use overrun::overrun_cost;
 pub use rally::in_command;
+pub use round::{AssaultDice, Fighting, SidePlan, plan_side, takes_part};
 pub use scenario::{
     AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
     RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,
 };
-pub use stacking::{room_for_one, stack_count};
+pub use stacking::{has_room, stack_count};
 pub use state::{Rules, State};
 pub use tally::{Finding, Tally, Verdict, evaluate};
 pub use time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};

@@ -8,13 +8,13 @@
 use hexmap::{Budget, Hex, Label};
 use smallvec::SmallVec;
 
-use crate::assault::{Fighting, SidePlan, Strike, plan_side, strike};
 use crate::catalog::{UnitClass, UnitType};
 use crate::dice::{OutOfDice, passes};
 use crate::event::{BreakOffReason, Event, Faces, Path, Units};
 use crate::exec::Exec;
 use crate::hits::destroy_with;
 use crate::ids::{Side, UnitId};
+use crate::round::{Fighting, SidePlan, Strike, plan_side, strike, takes_part};
 use crate::scenario::{MeleeChoice, OrderAction};
 use crate::state::Rules;
 use crate::unit::Location;
@@ -282,12 +282,6 @@ pub(crate) fn may_reroll(rules: &Rules<'_>, unit: &Unit, present: &[UnitId]) -> 
     hq.is_some_and(|h| present.contains(&h)) || senior.is_some_and(|s| present.contains(&s))
 }
 
-/// R11.4, R9.10: whether a unit that passed its test may be one of the counterattackers: a
-/// unit with assault dice, or an HQ (a hero fights, any HQ lends leadership).
-pub(crate) fn counterattack_candidate(typ: &UnitType) -> bool {
-    typ.assault.is_some() || typ.is_hq()
-}
-
 /// R11.4 (seed 000): in a counterattack round against units in a difficult hex, each vehicle
 /// of the counterattacking side takes a bog check first, though it does not move; a vehicle
 /// that bogs, or was bogged, does not strike this round. Returns the units that strike.
@@ -339,7 +333,7 @@ fn choose(
         units
             .iter()
             .copied()
-            .filter(|&u| counterattack_candidate(x.rules.typ(x.state.unit(u))))
+            .filter(|&u| takes_part(x.rules.typ(x.state.unit(u))))
             .collect()
     };
     let candidates = fighters(x, passed);
@@ -491,8 +485,6 @@ fn break_off(
             .chain(std::iter::once(h))
             .any(|n| state.units_in(n, enemy).any(|e| !m.ever.contains(&e.id)))
     };
-    let limit = usize::from(x.rules.scenario.rules.stacking_limit);
-    let is_hq = typ.is_hq();
     let budget = Budget {
         points: u32::from(typ.movement_points(u.state.weakened)),
         min_one_hex: true,
@@ -507,8 +499,7 @@ fn break_off(
     // R13.1: at night no farther than the hexes it may still enter this turn.
     let room = |end: Hex| {
         state.may_move_away(unit, start, m.hex, end)
-            && (is_hq
-                || crate::stacking::stack_count(&state.units, x.rules.catalog, side, end) < limit)
+            && crate::stacking::has_room(state, &x.rules, unit, end, false)
     };
     // An order may name the hex to break off to, if the unit can legally end there.
     let wanted = x.rules.scenario.order_of(x.state.turn, unit, |a| match a {

@@ -12,15 +12,16 @@ use std::collections::HashMap;
 use hexmap::Hex;
 use smallvec::SmallVec;
 
-use crate::assault::{Fighting, SidePlan, plan_side};
 use crate::catalog::UnitClass;
 use crate::command::Command;
 use crate::dice::{GameRng, passes};
-use crate::event::{AssaultOutcome, Event};
+use crate::dice::{chance, hits_distribution, mean};
+use crate::event::{AssaultOutcome, Event, HitEffect, TankAssault};
 use crate::execute::execute_into;
+use crate::hits::{armor_test, faces_where, hit_effect, hq_hit, shares};
 use crate::ids::{Side, UnitId};
 use crate::melee;
-use crate::odds::{AssaultOdds, hits_distribution};
+use crate::round::{Fighting, SidePlan, plan_side, takes_part};
 use crate::state::{Rules, State};
 use crate::unit::Location;
 
@@ -172,27 +173,37 @@ impl Chain<'_, '_> {
                 }
                 let dis = (c - FRESH) & DISORGANIZED != 0;
                 let weak = (c - FRESH) & WEAKENED != 0;
+                // The condition after a hit effect.
+                let after = |effect: HitEffect| match effect {
+                    HitEffect::Disorganized => marked(c, true, weak),
+                    HitEffect::Weakened => marked(c, dis, true),
+                    HitEffect::Destroyed => GONE,
+                    HitEffect::NoEffect => c,
+                };
                 let plain = |p: f64, add: &mut dyn FnMut(u8, f64)| {
                     if typ.is_hq() {
-                        // R8.2: a 1 weakens, then destroys.
-                        add(if weak { GONE } else { marked(c, dis, true) }, p / 6.0);
-                        add(c, p * 5.0 / 6.0);
-                    } else if !dis {
-                        add(marked(c, true, weak), p);
-                    } else if !weak && typ.steps >= 2 {
-                        add(marked(c, true, true), p);
+                        // R8.2: the faces of the HQ's die that harm it, then the others.
+                        let harm = if weak {
+                            HitEffect::Destroyed
+                        } else {
+                            HitEffect::Weakened
+                        };
+                        let ones = faces_where(|d| hq_hit(weak, d) == harm);
+                        add(after(harm), p * f64::from(ones) / 6.0);
+                        add(c, p * f64::from(6 - ones) / 6.0);
                     } else {
-                        add(GONE, p);
+                        let steps_left = if weak { 1 } else { typ.steps };
+                        add(after(hit_effect(dis, steps_left)), p);
                     }
                 };
                 match (source, typ.is_armored_vehicle()) {
                     (Some(rating), true) => {
                         let armor = typ.armor.unwrap_or(0);
-                        let faces = |f: &dyn Fn(u8) -> bool| {
-                            f64::from((1..=6u8).filter(|&d| f(d + rating)).count() as u8) / 6.0
+                        let faces = |effect: TankAssault| {
+                            f64::from(faces_where(|d| armor_test(armor, rating, d) == effect)) / 6.0
                         };
-                        let counts = faces(&|t| t > armor);
-                        let equal = faces(&|t| t == armor);
+                        let counts = faces(TankAssault::Counts);
+                        let equal = faces(TankAssault::Disorganizes);
                         plain(p * counts, &mut add);
                         add(marked(c, true, weak), p * equal);
                         add(c, p * (1.0 - counts - equal));
@@ -213,7 +224,7 @@ impl Chain<'_, '_> {
             let n = u32::from(r.dice);
             // (successes, ones) with their probability.
             let mut each: Vec<(u32, u32, f64)> = Vec::new();
-            let p_hit = f64::from(7 - r.need.clamp(2, 6)) / 6.0;
+            let p_hit = chance(r.need);
             if r.improvised {
                 let p_one = 1.0 / 6.0;
                 let p_other = 1.0 - p_hit - p_one;
@@ -386,8 +397,7 @@ fn dealings(targets: &[UnitId], order: &[usize], hits: &[Option<u8>]) -> Vec<Dea
     }
     // Callers keep stacks within `MAX_DEALT` (beyond it the chain is far over budget anyway).
     debug_assert!(n <= MAX_DEALT, "dealing to {n} units");
-    let each = hits.len() / n;
-    let left = hits.len() % n;
+    let (each, left) = shares(hits.len(), n);
     let subsets: Vec<u32> = (0u32..(1u32 << n.min(MAX_DEALT)))
         .filter(|m| m.count_ones() as usize == left)
         .collect();
@@ -436,15 +446,16 @@ pub fn melee_odds(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: H
     }
 }
 
-/// The first-round odds (R9.8) computed by the exchange, exact with tank assault too; `None`
-/// when it would take more than `budget` enumerated outcomes.
+/// The first round (R9.8) computed by the exchange, exact with tank assault too: the chances
+/// that the defenders are destroyed and that they retreat; `None` when it would take more than
+/// `budget` enumerated outcomes.
 pub(crate) fn first_round(
     state: &State,
     rules: &Rules<'_>,
     attackers: &[UnitId],
     hex: Hex,
     budget: usize,
-) -> Option<AssaultOdds> {
+) -> Option<(f64, f64)> {
     let mut chain = Chain {
         rules,
         base: state,
@@ -466,19 +477,7 @@ pub(crate) fn first_round(
             retreats += p;
         }
     }
-    let on_def = plan_side(state, rules, attackers, &defenders, hex, Fighting::Attack).hits();
-    let on_att = plan_side(state, rules, &defenders, attackers, hex, Fighting::Defend).hits();
-    Some(AssaultOdds {
-        attacker_wins: destroyed + retreats,
-        defender_destroyed: destroyed,
-        defender_retreats: retreats,
-        defender_holds: 1.0 - destroyed - retreats,
-        attacker_hits_mean: crate::odds::mean(&on_def),
-        defender_hits_mean: crate::odds::mean(&on_att),
-        attacker_hits: on_def,
-        defender_hits: on_att,
-        exact: true,
-    })
+    Some((destroyed, retreats))
 }
 
 fn code(u: &crate::unit::Unit) -> u8 {
@@ -626,7 +625,7 @@ impl Chain<'_, '_> {
 
     /// One test-and-round of the melee: the loop of `melee::fight`, over every die, with the
     /// melee's own rule functions (R11.1 `breaks_off_at_once`, R11.2 `may_reroll`, R11.4
-    /// `counterattack_candidate`) and the AI's `counterattack_pays`.
+    /// `takes_part`) and the AI's `counterattack_pays`.
     fn step(&mut self, node: Node) -> Result<Vec<(Step, f64)>, TooLarge> {
         let mut status = node.status;
         let def = self.attackers.other();
@@ -690,7 +689,7 @@ impl Chain<'_, '_> {
             let candidates: SmallVec<[UnitId; 8]> = eligible
                 .iter()
                 .copied()
-                .filter(|u| !failed.contains(u) && melee::counterattack_candidate(typ(u.index())))
+                .filter(|u| !failed.contains(u) && takes_part(typ(u.index())))
                 .collect();
             let state = self.materialize(&s);
             let struck = self.in_fight(&s, other);
@@ -778,7 +777,7 @@ impl Chain<'_, '_> {
                 } else if bogged(&s, c) {
                     next.push((s, strikers, p));
                 } else {
-                    let pass = (f64::from(7 - typ(c).skill.clamp(2, 6)) / 6.0).powi(checks);
+                    let pass = chance(typ(c).skill).powi(checks);
                     let mut st = strikers.clone();
                     st.push(c);
                     next.push((s.clone(), st, p * pass));
@@ -825,7 +824,6 @@ fn summarize(
         d[ld.min(d_n)] += p;
     }
     let total: f64 = results.values().sum();
-    let mean = crate::odds::mean;
     let n = f64::from(samples.max(1));
     MeleeOdds {
         attacker_wins: won,

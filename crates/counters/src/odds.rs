@@ -4,9 +4,12 @@
 
 use hexmap::{Hex, Label, Map, TerrainId, TerrainTable};
 
-use crate::assault::{Fighting, plan_side};
-use crate::catalog::{Catalog, UnitClass};
+use crate::catalog::Catalog;
+use crate::dice::{hits_distribution, mean};
+use crate::event::HitEffect;
+use crate::hits::{faces_where, hits_to_destroy, hq_hit, shares};
 use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
+use crate::round::{Fighting, plan_side};
 use crate::scenario::{Arrival, Formation, Role, RuleSwitches, Scenario, SideInfo, TimeOfDay};
 use crate::state::{Rules, State};
 use crate::unit::{Location, Unit, UnitState};
@@ -53,50 +56,27 @@ pub struct OverrunOdds {
     pub exact: bool,
 }
 
-/// Chance that one die meets `need` (R0.1: need is 2..=6).
-fn p_hit(need: u8) -> f64 {
-    f64::from(7 - need.clamp(2, 6)) / 6.0
-}
-
-/// Distribution of successes of several groups of dice: `(dice, need)` each.
-#[must_use]
-pub fn hits_distribution(groups: &[(u32, u8)]) -> Vec<f64> {
-    let mut dist = vec![1.0];
-    for &(n, need) in groups {
-        let p = p_hit(need);
-        for _ in 0..n {
-            let mut next = vec![0.0; dist.len() + 1];
-            for (k, &q) in dist.iter().enumerate() {
-                next[k] += q * (1.0 - p);
-                next[k + 1] += q * p;
-            }
-            dist = next;
-        }
-    }
-    dist
-}
-
-pub(crate) fn mean(dist: &[f64]) -> f64 {
-    dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum()
-}
-
 /// Chance that a unit is destroyed by `h` hits (R6.6, R8.2).
 fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
     let u = state.unit(unit);
     let typ = rules.typ(u);
     if typ.is_hq() {
-        // R8.2: each hit rolls a die; a 1 weakens, a second 1 destroys.
-        let miss: f64 = 5.0 / 6.0;
+        // R8.2: each hit rolls a die; the faces that weaken, then destroy.
+        let ones = faces_where(|d| hq_hit(false, d) != HitEffect::NoEffect);
+        let miss: f64 = f64::from(6 - ones) / 6.0;
         let none = miss.powi(h as i32);
         if u.state.weakened {
             return 1.0 - none;
         }
-        let one = f64::from(h) / 6.0 * miss.powi(h as i32 - 1);
+        let one = f64::from(h) * f64::from(ones) / 6.0 * miss.powi(h as i32 - 1);
         return if h == 0 { 0.0 } else { 1.0 - none - one };
     }
     let steps = if u.state.weakened { 1 } else { typ.steps };
-    let needed = u32::from(steps) + u32::from(!u.state.disorganized);
-    if h >= needed { 1.0 } else { 0.0 }
+    if h >= hits_to_destroy(u.state.disorganized, steps) {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// Chance that every unit of `units` is destroyed by `h` hits shared by R7: `h / n` each, and
@@ -108,8 +88,8 @@ fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> 
     if n == 0 {
         return 1.0;
     }
-    let each = h / n as u32;
-    let left = h as usize % n;
+    let (each, left) = shares(h as usize, n);
+    let each = each as u32;
     let mut ways = vec![0.0; left + 1];
     ways[0] = 1.0;
     for &u in units {
@@ -136,14 +116,30 @@ pub fn assault_odds(
     attackers: &[UnitId],
     hex: Hex,
 ) -> AssaultOdds {
-    crate::melee_odds::first_round(
+    let Some((destroyed, retreats)) = crate::melee_odds::first_round(
         state,
         rules,
         attackers,
         hex,
         crate::melee_odds::OUTCOME_BUDGET,
-    )
-    .unwrap_or_else(|| closed_form(state, rules, attackers, hex))
+    ) else {
+        return closed_form(state, rules, attackers, hex);
+    };
+    let side = state.unit(attackers[0]).side;
+    let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
+    let on_def = plan_side(state, rules, attackers, &defenders, hex, Fighting::Attack).hits();
+    let on_att = plan_side(state, rules, &defenders, attackers, hex, Fighting::Defend).hits();
+    AssaultOdds {
+        attacker_wins: destroyed + retreats,
+        defender_destroyed: destroyed,
+        defender_retreats: retreats,
+        defender_holds: 1.0 - destroyed - retreats,
+        attacker_hits_mean: mean(&on_def),
+        defender_hits_mean: mean(&on_att),
+        attacker_hits: on_def,
+        defender_hits: on_att,
+        exact: true,
+    }
 }
 
 /// The attackers' chance to take the hex in the first round, cheaply: exact for R9 (it leaves
@@ -193,18 +189,9 @@ fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex)
 pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex) -> OverrunOdds {
     let v = state.unit(vehicle);
     let defenders: Vec<UnitId> = state.units_in(hex, v.side.other()).map(|u| u.id).collect();
-    let dice = 3 * u32::from(rules.typ(v).assault_dice(v.state.weakened).unwrap_or(0));
-    let on_def = hits_distribution(&[(dice, 4)]);
-    let back: Vec<(u32, u8)> = defenders
-        .iter()
-        .map(|&d| state.unit(d))
-        .filter(|u| rules.typ(u).class == UnitClass::Infantry)
-        .filter_map(|u| {
-            let n = rules.typ(u).assault_dice(u.state.weakened)?;
-            Some((u32::from(n), if u.state.disorganized { 6 } else { 4 }))
-        })
-        .collect();
-    let on_att = hits_distribution(&back);
+    let plan = crate::overrun::plan(state, rules, vehicle, hex);
+    let on_def = hits_distribution(&[(plan.vehicle_dice, crate::overrun::OVERRUN_NEED)]);
+    let on_att = hits_distribution(&plan.back_groups());
     // R10.4: any hit disorganizes a vehicle that was not (check forbids shaken overruns), and a
     // weakened vehicle never breaks through.
     let through = if v.state.weakened { 0.0 } else { on_att[0] };

@@ -3,6 +3,7 @@
 //! disorganized or weakened.
 
 use hexmap::{Hex, across};
+use smallvec::SmallVec;
 
 use crate::catalog::UnitClass;
 use crate::dice::OutOfDice;
@@ -27,6 +28,58 @@ pub fn overrun_cost(
     Some(map.enter_cost(class, hex)? + 1 + map.enter_cost(class, across(from, hex))?)
 }
 
+/// The dice of an overrun (R10.1, R10.2): the one home of its dice plan, rolled by the engine
+/// and weighed by the odds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverrunPlan {
+    /// The vehicle's dice, three times its assault factor, each hitting on 4.
+    pub vehicle_dice: u32,
+    /// Each infantry defender that fires back: its dice and the number it needs.
+    pub fire_back: SmallVec<[(UnitId, u8, u8); 4]>,
+}
+
+/// The number an overrun's dice need (R10.1).
+pub const OVERRUN_NEED: u8 = 4;
+
+impl OverrunPlan {
+    /// The fire back as `(dice, need)` groups.
+    #[must_use]
+    pub fn back_groups(&self) -> Vec<(u32, u8)> {
+        self.fire_back
+            .iter()
+            .map(|&(_, n, need)| (u32::from(n), need))
+            .collect()
+    }
+}
+
+/// The dice plan of `vehicle` overrunning `hex` as the position stands.
+#[must_use]
+pub fn plan(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex) -> OverrunPlan {
+    let v = state.unit(vehicle);
+    let vehicle_dice = 3 * u32::from(rules.typ(v).assault_dice(v.state.weakened).unwrap_or(0));
+    // R10.2: infantry fires back with its own factor; disorganized infantry hits on 6.
+    let fire_back = state
+        .units_in(hex, v.side.other())
+        .filter(|u| rules.typ(u).class == UnitClass::Infantry)
+        .filter_map(|u| {
+            let n = rules.typ(u).assault_dice(u.state.weakened)?;
+            Some((
+                u.id,
+                n,
+                if u.state.disorganized {
+                    6
+                } else {
+                    OVERRUN_NEED
+                },
+            ))
+        })
+        .collect();
+    OverrunPlan {
+        vehicle_dice,
+        fire_back,
+    }
+}
+
 /// Resolves an overrun (already checked).
 pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<(), OutOfDice> {
     let from = x.state.hex_of(unit).unwrap_or(hex);
@@ -41,23 +94,12 @@ pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<()
         beyond,
         cost: u8::try_from(cost).unwrap_or(u8::MAX),
     });
-    let v = x.state.unit(unit);
-    let dice = 3 * u32::from(x.rules.typ(v).assault_dice(v.state.weakened).unwrap_or(0));
-    let roll = x.roll(dice, 4)?;
+    let plan = plan(x.state, &x.rules, unit, hex);
+    let roll = x.roll(plan.vehicle_dice, OVERRUN_NEED)?;
     let on_defenders = roll.successes;
     x.emit(Event::AssaultRoll { unit, side, roll });
-    // R10.2: infantry fires back with its own factor; disorganized infantry hits on 6.
     let mut on_vehicle = 0;
-    for &d in &defenders {
-        let u = x.state.unit(d);
-        let typ = x.rules.typ(u);
-        if typ.class != UnitClass::Infantry {
-            continue;
-        }
-        let Some(n) = typ.assault_dice(u.state.weakened) else {
-            continue;
-        };
-        let need = if u.state.disorganized { 6 } else { 4 };
+    for &(d, n, need) in &plan.fire_back {
         let roll = x.roll(u32::from(n), need)?;
         on_vehicle += roll.successes;
         x.emit(Event::AssaultRoll {

@@ -1,16 +1,16 @@
-//! R15.1 to R15.8: reconnaissance. Ambush placement, recon deployment, disengage, eyes and
-//! ears, and motorcycle recon. Cautious movement (R15.2) lives in `State::apply`.
+//! R15.1 to R15.8: reconnaissance. Ambush placement, recon deployment, eyes and ears, and
+//! motorcycle recon. Disengage (R15.5) is `disengage.rs`; cautious movement (R15.2) lives in
+//! `State::apply`.
 
-use hexmap::{Budget, Hex};
+use hexmap::Hex;
 
-use crate::check::{label, own_on_map};
 use crate::command::RuleError;
 use crate::dice::{OutOfDice, passes};
-use crate::event::{Event, Path, Phase};
+use crate::event::{Event, Phase};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
-use crate::scenario::{AiKind, Arrival};
-use crate::stacking::stack_count;
+use crate::scenario::Arrival;
+use crate::stacking::has_room;
 use crate::state::{Rules, State};
 use crate::unit::Location;
 
@@ -83,18 +83,17 @@ pub(crate) fn check_place(
         return Err(RuleError::CannotPlace("the hex is not in its ambush zone"));
     }
     if state.occupied_by(hex, u.side.other()) {
-        return Err(RuleError::EnemyHex(label(hex)));
+        return Err(RuleError::EnemyHex(hex));
     }
     if rules
         .map()
         .enter_cost(rules.typ(u).move_class, hex)
         .is_none()
     {
-        return Err(RuleError::Impassable(label(hex)));
+        return Err(RuleError::Impassable(hex));
     }
-    let limit = usize::from(rules.scenario.rules.stacking_limit);
-    if !rules.typ(u).is_hq() && stack_count(&state.units, rules.catalog, u.side, hex) >= limit {
-        return Err(RuleError::Stacking(label(hex)));
+    if !has_room(state, rules, unit, hex, false) {
+        return Err(RuleError::Stacking(hex));
     }
     match ambush_hex_problem(state, rules, u.side, hex) {
         None => Ok(()),
@@ -159,7 +158,7 @@ pub(crate) fn check_eyes_and_ears(
     unit: UnitId,
     target: UnitId,
 ) -> Result<(), RuleError> {
-    let at = own_on_map(state, unit, Phase::Fire)?;
+    let at = state.own_on_map(unit, Phase::Fire)?;
     let u = state.unit(unit);
     let why = |w: &'static str| Err(RuleError::CannotObserve(w));
     if !rules.typ(u).recon {
@@ -202,7 +201,7 @@ pub(crate) fn check_dismount_riders(
     rules: &Rules<'_>,
     unit: UnitId,
 ) -> Result<(), RuleError> {
-    own_on_map(state, unit, Phase::Movement)?;
+    state.own_on_map(unit, Phase::Movement)?;
     let u = state.unit(unit);
     if u.state.dismounted || rules.catalog.dismounted(u.type_id).is_none() {
         return Err(RuleError::Motorcycles(
@@ -225,7 +224,7 @@ pub(crate) fn check_remount(
     rules: &Rules<'_>,
     unit: UnitId,
 ) -> Result<(), RuleError> {
-    let at = own_on_map(state, unit, Phase::Movement)?;
+    let at = state.own_on_map(unit, Phase::Movement)?;
     let u = state.unit(unit);
     let why = |w: &'static str| Err(RuleError::Motorcycles(w));
     if !u.state.dismounted {
@@ -300,162 +299,4 @@ pub(crate) fn remount(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), OutOfDic
         crate::movement::bog_check(x, unit)?;
     }
     Ok(())
-}
-
-/// R15.5: whether `target` may disengage from fire now: a recon unit on the map, fired on in
-/// the enemy's fire phase, which did not move at the double, fire, bombard or assault in its own
-/// last turn, not yet disengaged this phase, neither bogged nor a bailed-out (disorganized)
-/// vehicle.
-fn may_disengage(x: &Exec<'_, '_>, target: UnitId) -> bool {
-    let t = x.state.unit(target);
-    let bailed_out = x.rules.typ(t).is_vehicle() && t.state.disorganized;
-    !bailed_out
-        && t.side != x.state.active
-        && x.state.phase == Phase::Fire
-        && matches!(t.location, Location::Map(_))
-        && x.rules.typ(t).recon
-        && !t.state.busy_last_turn
-        && !t.state.disengaged
-        && !t.state.bogged
-}
-
-/// Whether the target's owner disengages: every AI does when it may, except the random AI,
-/// which tosses its own coin.
-fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId) -> bool {
-    let side = x.state.unit(target).side;
-    match x.rules.scenario.sides[side.index()].ai {
-        AiKind::Random => crate::dice::pick_distinct(&mut x.ai_rng, 2, 1)
-            .is_ok_and(|(p, _)| p.first() == Some(&0)),
-        AiKind::Doctrine | AiKind::Passive => true,
-    }
-}
-
-/// The disengage move (R15.5): up to the unit's movement, every step farther from the firer,
-/// never into an enemy hex, ending where it may stack; the farthest such hex. At night at most
-/// the hexes it may still enter this turn (R13.1).
-fn disengage_path(x: &Exec<'_, '_>, unit: UnitId, firer: UnitId) -> Option<Vec<Hex>> {
-    let (Some(start), Some(away)) = (x.state.hex_of(unit), x.state.hex_of(firer)) else {
-        return None;
-    };
-    let u = x.state.unit(unit);
-    let typ = x.rules.typ(u);
-    let map = x.rules.map();
-    let enemy = u.side.other();
-    let limit = usize::from(x.rules.scenario.rules.stacking_limit);
-    let budget = Budget {
-        points: u32::from(typ.movement_points(u.state.weakened)),
-        min_one_hex: true,
-    };
-    let route = map.break_off(
-        start,
-        away,
-        budget,
-        |_, to| {
-            if x.state.occupied_by(to, enemy) {
-                None
-            } else {
-                map.enter_cost(typ.move_class, to)
-            }
-        },
-        |h| {
-            x.state.may_move_away(unit, start, away, h)
-                && (typ.is_hq() || stack_count(&x.state.units, x.rules.catalog, u.side, h) < limit)
-        },
-    )?;
-    Some(route.path)
-}
-
-/// Fire at a recon unit that may disengage (R15.5), in place of a plain shot. Returns `false`
-/// when there is no disengage and the shot is to be fired as usual.
-pub(crate) fn fire_with_disengage(
-    x: &mut Exec<'_, '_>,
-    firer: UnitId,
-    target: UnitId,
-) -> Result<bool, OutOfDice> {
-    if !may_disengage(x, target) || !wants_to_disengage(x, target) {
-        return Ok(false);
-    }
-    let dice = crate::fire::fire_dice(x.state, &x.rules, firer);
-    // A single-die weapon fires after the attempt; others fire one die first.
-    let first = u8::from(dice > 1);
-    if first == 1 {
-        crate::fire::shoot_dice(x, firer, target, 1)?;
-    }
-    let t = x.state.unit(target);
-    let bailed_out = x.rules.typ(t).is_vehicle() && t.state.disorganized;
-    if !t.alive() || t.state.bogged || bailed_out {
-        return finish(x, firer, target, dice - first);
-    }
-    let need = x.rules.typ(t).skill;
-    let die = x.d6()?;
-    let passed = passes(die, need);
-    x.emit(Event::DisengageTest {
-        unit: target,
-        firer,
-        die,
-        need,
-        passed,
-    });
-    if passed && let Some(path) = disengage_path(x, target, firer) {
-        move_away(x, target, &path)?;
-    }
-    finish(x, firer, target, dice - first)
-}
-
-/// The disengage move along `path`, with bog checks (R5.6) that end it early.
-fn move_away(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex]) -> Result<(), OutOfDice> {
-    let typ = x.rules.typ(x.state.unit(unit));
-    let mut done = Path::new();
-    let mut bogged = false;
-    for &step in path {
-        done.push(step);
-        let difficult = x.rules.map().terrain(step).is_some_and(|t| t.difficult);
-        if typ.is_vehicle() && difficult {
-            x.emit(Event::Disengaged {
-                unit,
-                path: std::mem::take(&mut done),
-            });
-            bogged = crate::movement::bog_check(x, unit)?;
-            if bogged {
-                break;
-            }
-        }
-    }
-    if !bogged && !done.is_empty() {
-        x.emit(Event::Disengaged { unit, path: done });
-    }
-    Ok(())
-}
-
-/// The firer's remaining dice at the target where it is now, or lost if it is out of range or
-/// sight (R15.5).
-fn finish(
-    x: &mut Exec<'_, '_>,
-    firer: UnitId,
-    target: UnitId,
-    rest: u8,
-) -> Result<bool, OutOfDice> {
-    if rest == 0 || !x.state.unit(target).alive() {
-        return Ok(true);
-    }
-    let reach = x
-        .state
-        .hex_of(firer)
-        .zip(x.state.hex_of(target))
-        .is_some_and(|(a, b)| {
-            let range = x.rules.typ(x.state.unit(firer)).fire.map_or(0, |f| f.range);
-            a.unsigned_distance_to(b) <= u32::from(range)
-                && x.state.sees(&x.rules, a, b)
-                && crate::time::within_night_sight(x.state, firer, target)
-        });
-    if reach {
-        crate::fire::shoot_dice(x, firer, target, rest)?;
-    } else {
-        x.emit(Event::ShotsLost {
-            unit: firer,
-            target,
-            dice: rest,
-        });
-    }
-    Ok(true)
 }

@@ -3,7 +3,8 @@
 use hexmap::Hex;
 
 use crate::catalog::Catalog;
-use crate::ids::Side;
+use crate::ids::{Side, UnitId};
+use crate::state::{Rules, State};
 use crate::unit::{Location, Unit};
 
 /// Units of `side` in `hex` that count against the stacking limit (R3.1): HQs and passengers
@@ -22,9 +23,17 @@ pub fn stack_count<'a>(
         .count()
 }
 
-/// Whether one more counting unit may end a move in the hex (R3.1). A hex already over the
-/// limit after an assault may not be entered (R3.2).
+/// Whether `unit` may end a move in `hex` with the stacks as they stand (R3.1), or, when
+/// `passing`, only pass through it, which R3.2 forbids just for a hex already over the limit
+/// (after an assault). HQs never count, so always have room. The one home of stacking room:
+/// moves, mounts, overruns, ambushes, arrivals, break-offs and disengages ask it.
 #[must_use]
-pub const fn room_for_one(count: usize, limit: u8) -> bool {
-    count < limit as usize
+pub fn has_room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, passing: bool) -> bool {
+    let u = state.unit(unit);
+    if rules.typ(u).is_hq() {
+        return true;
+    }
+    let limit = usize::from(rules.scenario.rules.stacking_limit);
+    let n = stack_count(&state.units, rules.catalog, u.side, hex);
+    if passing { n <= limit } else { n < limit }
 }

@@ -3,6 +3,7 @@
 use hexmap::{Hex, Map};
 
 use crate::catalog::{Catalog, UnitType};
+use crate::command::RuleError;
 use crate::event::{Event, HitEffect, Outcome, Phase};
 use crate::ids::{Side, UnitId};
 use crate::scenario::{Scenario, TimeOfDay};
@@ -137,6 +138,22 @@ impl Clone for State {
 }
 
 impl State {
+    /// The unit's hex, if it is the active side's and on the map, in the given phase (R4.2,
+    /// R4.4): the first condition of every command a unit gives.
+    ///
+    /// # Errors
+    /// [`RuleError::WrongPhase`] or [`RuleError::NotOnMap`].
+    pub(crate) fn own_on_map(&self, unit: UnitId, phase: Phase) -> Result<Hex, RuleError> {
+        let u = self.unit(unit);
+        if u.side != self.active || self.phase != phase {
+            return Err(RuleError::WrongPhase);
+        }
+        match u.location {
+            Location::Map(h) => Ok(h),
+            _ => Err(RuleError::NotOnMap),
+        }
+    }
+
     /// The state at the start of a scenario.
     #[must_use]
     pub fn new(scenario: &Scenario) -> Self {

@@ -15,17 +15,12 @@ use maneuver::doctrine_movement;
 
 use crate::check::check;
 use crate::command::Command;
-use crate::dice::OutOfDice;
+use crate::dice::{OutOfDice, chance};
 use crate::exec::Exec;
 use crate::ids::{Side, UnitId};
 use crate::scenario::AiKind;
 use crate::state::State;
 use crate::unit::Location;
-
-/// The chance that one die meets `need` (R0.1: 6 always, 1 never).
-fn p(need: u8) -> f64 {
-    f64::from(7 - need.clamp(2, 6)) / 6.0
-}
 
 /// The side's units on the map, less those in `skip` (units with orders this turn).
 fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
@@ -127,5 +122,5 @@ fn random_fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), 
 
 /// Expected unsaved hits of `dice` dice needing `need` on a unit saving on `save` (R6.2, R6.3).
 fn expected_hits(dice: u8, need: u8, save: u8) -> f64 {
-    f64::from(dice) * p(need) * (1.0 - p(save))
+    f64::from(dice) * chance(need) * (1.0 - chance(save))
 }
