@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::EndReason;
-use crate::ids::Side;
+use crate::model::event::EndReason;
+use crate::model::ids::Side;
+use crate::model::unit::Location;
+use crate::rules::state::{Rules, State};
 use crate::scenario::Scenario;
-use crate::state::{Rules, State};
-use crate::unit::Location;
 
 /// What one game of a batch came to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -3,7 +3,7 @@
 
 use hexmap::TerrainTable;
 
-use crate::catalog::{Catalog, Source};
+use crate::model::catalog::{Catalog, Source};
 
 /// The bundled terrain table's text.
 pub const TERRAIN: &str = include_str!("../../../data/terrain.toml");

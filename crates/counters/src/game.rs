@@ -5,15 +5,15 @@
 use hexmap::Hex;
 
 use crate::ai;
-use crate::command::Command;
-use crate::dice::{Dice, OutOfDice};
-use crate::event::{EndReason, Event, Phase};
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
+use crate::model::command::Command;
+use crate::model::dice::{Dice, OutOfDice};
+use crate::model::event::{EndReason, Event, Phase};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::state::{Rules, State};
+use crate::rules::{rally, victory};
 use crate::scenario::{Arrival, OrderAction, Role};
-use crate::state::{Rules, State};
-use crate::unit::Location;
-use crate::{rally, victory};
 
 /// Plays a whole game from the scenario's start and returns every event. The random AI, if a
 /// side uses it, draws from a generator seeded with 0; see [`play_with`].
@@ -21,7 +21,7 @@ use crate::{rally, victory};
 /// # Errors
 /// Only [`OutOfDice`], with scripted dice.
 pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>), OutOfDice> {
-    play_with(rules, dice, crate::dice::GameRng::seed_from_u64(0))
+    play_with(rules, dice, crate::model::dice::GameRng::seed_from_u64(0))
 }
 
 /// Plays a whole game; `ai_rng` is the random AI's own generator, never used for the game's
@@ -32,7 +32,7 @@ pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>
 pub fn play_with(
     rules: &Rules<'_>,
     dice: &mut dyn Dice,
-    ai_rng: crate::dice::GameRng,
+    ai_rng: crate::model::dice::GameRng,
 ) -> Result<(State, Vec<Event>), OutOfDice> {
     let mut state = State::new(rules.scenario);
     let mut events = Vec::new();
@@ -77,7 +77,7 @@ pub fn start_turn(
         rules: *rules,
         dice,
         events: &mut events,
-        ai_rng: crate::dice::GameRng::seed_from_u64(0),
+        ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
     };
     start_of_turn(&mut x, turn, side)?;
     Ok(events)
@@ -118,8 +118,8 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
 /// (R17.1), arrivals, ambushes (R15.3), rally (R12).
 pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
     x.emit(Event::TurnStarted { turn, side });
-    crate::time::start(x, turn, side)?;
-    crate::artillery::start(x, side);
+    crate::rules::time::start(x, turn, side)?;
+    crate::rules::artillery::start(x, side);
     // R4.2: company morale (R17.2) before the objectives (R17.1).
     victory::company_morale(x, side)?;
     if x.state.outcome.is_some() {
@@ -238,7 +238,7 @@ fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
         };
         let free = zone.iter().copied().find(|&h| {
             !x.state.occupied_by(h, side.other())
-                && crate::stacking::has_room(x.state, &x.rules, UnitId(i as u16), h, false)
+                && crate::rules::stacking::has_room(x.state, &x.rules, UnitId(i as u16), h, false)
         });
         if let Some(hex) = free {
             x.emit(Event::Arrived {

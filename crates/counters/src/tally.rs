@@ -3,7 +3,7 @@
 //! memory. No I/O and no threads: the caller plays the games.
 
 use crate::batch::{GameRecord, wilson};
-use crate::expect::{Expectation, Expectations, Measure};
+use crate::scenario::expect::{Expectation, Expectations, Measure};
 
 /// How an expectation fared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -204,8 +204,8 @@ fn settle(n: usize, value: f64, ci95: [f64; 2], between: [f64; 2]) -> Option<u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::EndReason;
-    use crate::ids::Side;
+    use crate::model::event::EndReason;
+    use crate::model::ids::Side;
 
     fn record(winner: &str, end: &str, turns: u32) -> GameRecord {
         GameRecord {

@@ -4,11 +4,11 @@
 
 use hexmap::Hex;
 
-use crate::check::check;
-use crate::command::Command;
-use crate::dice::OutOfDice;
-use crate::exec::Exec;
-use crate::ids::UnitId;
+use crate::model::command::Command;
+use crate::model::dice::OutOfDice;
+use crate::model::ids::UnitId;
+use crate::rules::check::check;
+use crate::rules::exec::Exec;
 
 /// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
 pub(super) const EXPOSED_PENALTY: u32 = 2;

@@ -5,15 +5,15 @@ use hexmap::Hex;
 
 use super::scouting::eyes_and_ears;
 use super::{expected_hits, own};
-use crate::check::check;
-use crate::command::Command;
-use crate::dice::OutOfDice;
-use crate::exec::Exec;
-use crate::fire::{fire_dice, hit_number, save_number};
-use crate::ids::{Side, UnitId};
+use crate::model::command::Command;
+use crate::model::dice::OutOfDice;
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::check::check;
+use crate::rules::exec::Exec;
+use crate::rules::fire::{fire_dice, hit_number, save_number};
+use crate::rules::state::State;
 use crate::scenario::Role;
-use crate::state::State;
-use crate::unit::Location;
 
 /// R13.2: the chance that a unit which has not rolled its visibility yet sees `distance` hexes
 /// at night (certain by day, or when the target fired in its last turn).
@@ -102,7 +102,7 @@ fn hex_value(x: &Exec<'_, '_>, side: Side, hex: Hex, dice: u8, anti_tank: bool) 
         .map(|t| {
             expected_hits(
                 dice,
-                crate::fire::hit_number_against(x.state, rules, anti_tank, t.id),
+                crate::rules::fire::hit_number_against(x.state, rules, anti_tank, t.id),
                 save_number(x.state, rules, t.id),
             )
         })

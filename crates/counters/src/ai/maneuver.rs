@@ -7,15 +7,15 @@ use hexmap::Hex;
 use super::advance::{advance, advance_covered};
 use super::own;
 use super::scouting::{motorcycles, watching};
-use crate::check::check;
-use crate::command::Command;
-use crate::dice::OutOfDice;
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
-use crate::odds::quick_attacker_wins;
+use crate::model::command::Command;
+use crate::model::dice::OutOfDice;
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::odds::first::quick_attacker_wins;
+use crate::rules::check::check;
+use crate::rules::exec::Exec;
+use crate::rules::state::State;
 use crate::scenario::Role;
-use crate::state::State;
-use crate::unit::Location;
 
 /// Movement phase of the doctrine AI: assaults that favour the side, then the attacker's
 /// advance or the defender's hold on the objectives.
@@ -152,7 +152,7 @@ fn main_effort(x: &Exec<'_, '_>, side: Side, goals: &[Hex]) -> Option<Hex> {
 /// keep its units in command range (R12.2).
 fn led_unit_nearest(
     state: &State,
-    rules: &crate::state::Rules<'_>,
+    rules: &crate::rules::state::Rules<'_>,
     hq: UnitId,
     goal: Hex,
 ) -> Option<Hex> {
@@ -162,7 +162,7 @@ fn led_unit_nearest(
         .formations
         .iter()
         .position(|f| f.hq == Some(hq))
-        .map(|i| crate::ids::FormationId(i as u16));
+        .map(|i| crate::model::ids::FormationId(i as u16));
     state
         .units
         .iter()
@@ -179,7 +179,7 @@ fn led_unit_nearest(
 /// Hexes (by map index) that enemy fire reaches by day: within range and sight of an enemy unit
 /// that can fire, and without concealing terrain or smoke. Empty at night, when everyone is
 /// concealed anyway (R13.2).
-fn exposure(state: &State, rules: &crate::state::Rules<'_>, side: Side) -> Vec<bool> {
+fn exposure(state: &State, rules: &crate::rules::state::Rules<'_>, side: Side) -> Vec<bool> {
     let map = rules.map();
     let mut exposed = vec![false; map.len()];
     if state.time.is_night() {
@@ -281,7 +281,7 @@ fn fall_back(
         }
         let class = t.move_class;
         let budget = hexmap::Budget {
-            points: crate::check::points_left(x.state, &rules, unit, false),
+            points: crate::rules::check::points_left(x.state, &rules, unit, false),
             min_one_hex: true,
         };
         let enemy = side.other();
@@ -341,13 +341,13 @@ fn fall_back(
 /// its assault dice needing 4, each disorganized one needing 6.
 fn overrun_breaks_through(
     state: &State,
-    rules: &crate::state::Rules<'_>,
+    rules: &crate::rules::state::Rules<'_>,
     hex: Hex,
     side: Side,
 ) -> f64 {
     state
         .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == crate::catalog::UnitClass::Infantry)
+        .filter(|u| rules.typ(u).class == crate::model::catalog::UnitClass::Infantry)
         .map(|u| {
             let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
             let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };

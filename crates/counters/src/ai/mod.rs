@@ -13,14 +13,14 @@ pub(crate) use scouting::{ambushes, deploy};
 use fires::doctrine_fire;
 use maneuver::doctrine_movement;
 
-use crate::check::check;
-use crate::command::Command;
-use crate::dice::{OutOfDice, chance};
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
+use crate::model::command::Command;
+use crate::model::dice::{OutOfDice, chance};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::check::check;
+use crate::rules::exec::Exec;
+use crate::rules::state::State;
 use crate::scenario::AiKind;
-use crate::state::State;
-use crate::unit::Location;
 
 /// The side's units on the map, less those in `skip` (units with orders this turn).
 fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
@@ -57,7 +57,7 @@ fn pick(x: &mut Exec<'_, '_>, n: usize) -> Option<usize> {
     if n == 0 {
         return None;
     }
-    crate::dice::pick_distinct(&mut x.ai_rng, n, 1)
+    crate::model::dice::pick_distinct(&mut x.ai_rng, n, 1)
         .ok()?
         .0
         .first()

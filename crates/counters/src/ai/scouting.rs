@@ -5,15 +5,15 @@ use hexmap::Hex;
 
 use super::advance::advance;
 use super::{expected_hits, own};
-use crate::check::check;
-use crate::command::Command;
-use crate::dice::OutOfDice;
-use crate::exec::Exec;
-use crate::fire::{hit_number, save_number};
-use crate::ids::{Side, UnitId};
+use crate::model::command::Command;
+use crate::model::dice::OutOfDice;
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::check::check;
+use crate::rules::exec::Exec;
+use crate::rules::fire::{hit_number, save_number};
+use crate::rules::state::State;
 use crate::scenario::AiKind;
-use crate::state::State;
-use crate::unit::Location;
 
 /// R15.4: a recon unit's deployment move: the doctrine AI screens forward, towards the nearest
 /// enemy unit that is not an HQ, as far as the deployment rules let it; the passive and random
@@ -85,7 +85,12 @@ pub(crate) fn ambushes(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice
 }
 
 /// Expected unsaved hits of a unit's full fire from `hex` on the best enemy it could see there.
-fn ambush_value(state: &State, rules: &crate::state::Rules<'_>, unit: UnitId, hex: Hex) -> f64 {
+fn ambush_value(
+    state: &State,
+    rules: &crate::rules::state::Rules<'_>,
+    unit: UnitId,
+    hex: Hex,
+) -> f64 {
     let u = state.unit(unit);
     let Some(fire) = rules.typ(u).fire else {
         return 0.0;

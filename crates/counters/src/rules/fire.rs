@@ -1,13 +1,13 @@
 //! R6: ranged fire: dice, hit numbers, concealment and gone to ground, saves and cover,
 //! pinning, and the hit effect.
 
-use crate::catalog::UnitClass;
-use crate::dice::{OutOfDice, clamp_need};
-use crate::event::Event;
-use crate::exec::Exec;
-use crate::hits::apply_hits;
-use crate::ids::UnitId;
-use crate::state::{Rules, State};
+use crate::model::catalog::UnitClass;
+use crate::model::dice::{OutOfDice, clamp_need};
+use crate::model::event::Event;
+use crate::model::ids::UnitId;
+use crate::rules::exec::Exec;
+use crate::rules::hits::apply_hits;
+use crate::rules::state::{Rules, State};
 
 /// Fire dice of a unit now: its (weakened) value, halved rounding up if it moved (R6.1).
 #[must_use]
@@ -16,7 +16,7 @@ pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
     let dice = rules.typ(u).fire_dice(u.state.weakened);
     // A passenger firing from its transport moved if the transport did (R16.1).
     let carried = match u.location {
-        crate::unit::Location::Aboard(t) => state.unit(t).state.moved,
+        crate::model::unit::Location::Aboard(t) => state.unit(t).state.moved,
         _ => false,
     };
     if u.state.moved || carried || u.state.reorganising {

@@ -12,18 +12,18 @@ use std::collections::HashMap;
 use hexmap::Hex;
 use smallvec::SmallVec;
 
-use crate::catalog::UnitClass;
-use crate::command::Command;
-use crate::dice::{GameRng, passes};
-use crate::dice::{chance, hits_distribution, mean};
-use crate::event::{AssaultOutcome, Event, HitEffect, TankAssault};
-use crate::execute::execute_into;
-use crate::hits::{armor_test, faces_where, hit_effect, hq_hit, shares};
-use crate::ids::{Side, UnitId};
-use crate::melee;
-use crate::round::{Fighting, SidePlan, plan_side, takes_part};
-use crate::state::{Rules, State};
-use crate::unit::Location;
+use crate::model::catalog::UnitClass;
+use crate::model::command::Command;
+use crate::model::dice::{GameRng, passes};
+use crate::model::dice::{chance, hits_distribution, mean};
+use crate::model::event::{AssaultOutcome, Event, HitEffect, TankAssault};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::execute::execute_into;
+use crate::rules::hits::{armor_test, faces_where, hit_effect, hq_hit, shares};
+use crate::rules::melee;
+use crate::rules::round::{Fighting, SidePlan, plan_side, takes_part};
+use crate::rules::state::{Rules, State};
 
 /// The chain gives up on exactness beyond this many distinct states, or this many enumerated
 /// dice outcomes in all (about a second of work on one core), and samples instead. In practice
@@ -248,7 +248,7 @@ impl Chain<'_, '_> {
                 for &(s, o, q) in &each {
                     let mut h = hits.clone();
                     h.extend(std::iter::repeat_n(r.tank_assault, s as usize));
-                    crate::hits::sort_hits(&mut h);
+                    crate::rules::hits::sort_hits(&mut h);
                     let mut sh = selfs.clone();
                     if o > 0 {
                         sh.push((r.unit.index(), u8::try_from(o).unwrap_or(u8::MAX)));
@@ -279,7 +279,7 @@ impl Chain<'_, '_> {
             return Err(TooLarge);
         }
         let mut out: HashMap<Statuses, f64> = HashMap::new();
-        let order = crate::hits::dealing_order(self.base, targets);
+        let order = crate::rules::hits::dealing_order(self.base, targets);
         for (dealt, p) in dealings(targets, &order, hits) {
             let mut per: SmallVec<[(usize, Vec<Option<u8>>); 8]> =
                 dealt.into_iter().map(|(u, h)| (u.index(), h)).collect();
@@ -480,7 +480,7 @@ pub(crate) fn first_round(
     Some((destroyed, retreats))
 }
 
-fn code(u: &crate::unit::Unit) -> u8 {
+fn code(u: &crate::model::unit::Unit) -> u8 {
     match u.location {
         Location::Destroyed => GONE,
         Location::Map(_) => {

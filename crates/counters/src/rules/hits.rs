@@ -3,12 +3,12 @@
 
 use smallvec::SmallVec;
 
-use crate::dice::{OutOfDice, pick_distinct};
-use crate::event::{Event, HitEffect, TankAssault, Units};
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
-use crate::state::State;
-use crate::unit::Location;
+use crate::model::dice::{OutOfDice, pick_distinct};
+use crate::model::event::{Event, HitEffect, TankAssault, Units};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::state::State;
 
 /// A count of dice or hits as the events carry it: at most 255, which no unit survives (every
 /// unit dies by its third hit), so a larger count is held at 255 rather than wrapped.

@@ -1,16 +1,16 @@
 //! R17: ending the battle: company morale, objectives, the turn limit, victory points and the
 //! fair fight.
 
-use crate::dice::{OutOfDice, passes};
-use crate::event::{EndReason, Event, Outcome};
-use crate::exec::Exec;
-use crate::ids::Side;
+use crate::model::dice::{OutOfDice, passes};
+use crate::model::event::{EndReason, Event, Outcome};
+use crate::model::ids::Side;
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::state::{Rules, State};
 use crate::scenario::Role;
-use crate::state::{Rules, State};
-use crate::unit::Location;
 
 /// Units a side counts for morale and victory points: all but transports (R17.2, R17.3).
-fn counted(rules: &Rules<'_>, u: &crate::unit::Unit) -> bool {
+fn counted(rules: &Rules<'_>, u: &crate::model::unit::Unit) -> bool {
     rules.typ(u).transport.is_none()
 }
 
@@ -39,7 +39,7 @@ pub fn losses(state: &State, rules: &Rules<'_>, side: Side) -> u32 {
 #[must_use]
 pub fn morale_number(state: &State, rules: &Rules<'_>, side: Side) -> u8 {
     let info = &rules.scenario.sides[side.index()];
-    let alive_hq = |id: crate::ids::UnitId| {
+    let alive_hq = |id: crate::model::ids::UnitId| {
         state
             .unit(id)
             .alive()

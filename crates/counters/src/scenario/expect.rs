@@ -6,9 +6,9 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::catalog::Catalog;
-use crate::event::EndReason;
-use crate::ids::Side;
+use crate::model::catalog::Catalog;
+use crate::model::event::EndReason;
+use crate::model::ids::Side;
 
 /// Games measured when `[expect]` does not say.
 pub const DEFAULT_RUNS: u64 = 1000;

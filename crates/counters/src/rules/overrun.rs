@@ -5,13 +5,13 @@
 use hexmap::{Hex, across};
 use smallvec::SmallVec;
 
-use crate::catalog::UnitClass;
-use crate::dice::OutOfDice;
-use crate::event::Event;
-use crate::exec::Exec;
-use crate::hits::{apply_hits, share};
-use crate::ids::UnitId;
-use crate::state::{Rules, State};
+use crate::model::catalog::UnitClass;
+use crate::model::dice::OutOfDice;
+use crate::model::event::Event;
+use crate::model::ids::UnitId;
+use crate::rules::exec::Exec;
+use crate::rules::hits::{apply_hits, share};
+use crate::rules::state::{Rules, State};
 
 /// Movement points an overrun of `hex` from `from` costs: the terrain, one more (R10.1), and
 /// entering the hex beyond. `None` where a hex cannot be entered.
@@ -86,7 +86,7 @@ pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<()
     let beyond = across(from, hex);
     let cost = overrun_cost(&x.rules, x.state, unit, from, hex).unwrap_or(0);
     let side = x.state.unit(unit).side;
-    let defenders: crate::event::Units =
+    let defenders: crate::model::event::Units =
         x.state.units_in(hex, side.other()).map(|u| u.id).collect();
     x.emit(Event::OverrunDeclared {
         unit,

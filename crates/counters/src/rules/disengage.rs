@@ -3,13 +3,13 @@
 
 use hexmap::{Budget, Hex};
 
-use crate::dice::{OutOfDice, passes};
-use crate::event::{Event, Path, Phase};
-use crate::exec::Exec;
-use crate::ids::UnitId;
+use crate::model::dice::{OutOfDice, passes};
+use crate::model::event::{Event, Path, Phase};
+use crate::model::ids::UnitId;
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::stacking::has_room;
 use crate::scenario::AiKind;
-use crate::stacking::has_room;
-use crate::unit::Location;
 
 /// R15.5: whether `target` may disengage from fire now: a recon unit on the map, fired on in
 /// the enemy's fire phase, which did not move at the double, fire, bombard or assault in its own
@@ -33,7 +33,7 @@ fn may_disengage(x: &Exec<'_, '_>, target: UnitId) -> bool {
 fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId) -> bool {
     let side = x.state.unit(target).side;
     match x.rules.scenario.sides[side.index()].ai {
-        AiKind::Random => crate::dice::pick_distinct(&mut x.ai_rng, 2, 1)
+        AiKind::Random => crate::model::dice::pick_distinct(&mut x.ai_rng, 2, 1)
             .is_ok_and(|(p, _)| p.first() == Some(&0)),
         AiKind::Doctrine | AiKind::Passive => true,
     }
@@ -83,11 +83,11 @@ pub(crate) fn fire_with_disengage(
     if !may_disengage(x, target) || !wants_to_disengage(x, target) {
         return Ok(false);
     }
-    let dice = crate::fire::fire_dice(x.state, &x.rules, firer);
+    let dice = crate::rules::fire::fire_dice(x.state, &x.rules, firer);
     // A single-die weapon fires after the attempt; others fire one die first.
     let first = u8::from(dice > 1);
     if first == 1 {
-        crate::fire::shoot_dice(x, firer, target, 1)?;
+        crate::rules::fire::shoot_dice(x, firer, target, 1)?;
     }
     let t = x.state.unit(target);
     let bailed_out = x.rules.typ(t).is_vehicle() && t.state.disorganized;
@@ -123,7 +123,7 @@ fn move_away(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex]) -> Result<(), Out
                 unit,
                 path: std::mem::take(&mut done),
             });
-            bogged = crate::movement::bog_check(x, unit)?;
+            bogged = crate::rules::movement::bog_check(x, unit)?;
             if bogged {
                 break;
             }
@@ -154,10 +154,10 @@ fn finish(
             let range = x.rules.typ(x.state.unit(firer)).fire.map_or(0, |f| f.range);
             a.unsigned_distance_to(b) <= u32::from(range)
                 && x.state.sees(&x.rules, a, b)
-                && crate::time::within_night_sight(x.state, firer, target)
+                && crate::rules::time::within_night_sight(x.state, firer, target)
         });
     if reach {
-        crate::fire::shoot_dice(x, firer, target, rest)?;
+        crate::rules::fire::shoot_dice(x, firer, target, rest)?;
     } else {
         x.emit(Event::ShotsLost {
             unit: firer,

@@ -2,13 +2,13 @@
 
 use hexmap::Hex;
 
-use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
+use crate::model::ids::{FormationId, Side, UnitId, UnitTypeId};
 
 /// Where a unit is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Location {
     /// On the map, in a hex.
-    Map(#[serde(serialize_with = "crate::unit::ser_hex")] Hex),
+    Map(#[serde(serialize_with = "crate::model::unit::ser_hex")] Hex),
     /// Carried by a transport (R16); it is where the transport is.
     Aboard(UnitId),
     /// Not yet on the map: a reserve or an ambush (R15.3).

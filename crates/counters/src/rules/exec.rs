@@ -3,9 +3,9 @@
 //! command see its earlier effects; state changes only by `State::apply`. Which rule area
 //! executes which command is `execute.rs`.
 
-use crate::dice::{Dice, OutOfDice};
-use crate::event::{Event, Roll};
-use crate::state::{Rules, State};
+use crate::model::dice::{Dice, OutOfDice};
+use crate::model::event::{Event, Roll};
+use crate::rules::state::{Rules, State};
 
 /// Carries what playing needs: the state, the rules, the dice and the event log.
 pub(crate) struct Exec<'s, 'r> {
@@ -14,7 +14,7 @@ pub(crate) struct Exec<'s, 'r> {
     pub dice: &'s mut dyn Dice,
     pub events: &'s mut Vec<Event>,
     /// The AI's own generator (the random AI); never the game's dice.
-    pub ai_rng: crate::dice::GameRng,
+    pub ai_rng: crate::model::dice::GameRng,
 }
 
 impl Exec<'_, '_> {

@@ -1,10 +1,10 @@
 //! R12 rally, and R5.6 freeing bogged vehicles: tests at the start of a side's turn.
 
-use crate::dice::{OutOfDice, passes};
-use crate::event::{Event, Faces, Marker};
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
-use crate::state::{Rules, State};
+use crate::model::dice::{OutOfDice, passes};
+use crate::model::event::{Event, Faces, Marker};
+use crate::model::ids::{Side, UnitId};
+use crate::rules::exec::Exec;
+use crate::rules::state::{Rules, State};
 
 /// Whether the unit is within its formation HQ's command range (R12.2).
 #[must_use]

@@ -2,8 +2,8 @@
 //! other commands (`check.rs`); R16.2 (a destroyed transport) is in `hits.rs`, R16.3 (making way
 //! for a counterattack) in `melee.rs`.
 
-use crate::ids::UnitId;
-use crate::state::{Rules, State};
+use crate::model::ids::UnitId;
+use crate::rules::state::{Rules, State};
 
 /// Movement points the transport pays for passengers mounting (`unloading` false) or
 /// dismounting: half its movement, rounded down, once per turn for each of the two however many

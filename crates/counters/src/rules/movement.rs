@@ -2,10 +2,10 @@
 
 use hexmap::Hex;
 
-use crate::dice::{OutOfDice, passes};
-use crate::event::{Event, Path};
-use crate::exec::Exec;
-use crate::ids::UnitId;
+use crate::model::dice::{OutOfDice, passes};
+use crate::model::event::{Event, Path};
+use crate::model::ids::UnitId;
+use crate::rules::exec::Exec;
 
 /// Moves a unit along a checked path. A vehicle entering a difficult hex takes a bog check on
 /// its skill (R5.6; at night a pass must be passed twice, R13.1); a failure ends the move there.

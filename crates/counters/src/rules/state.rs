@@ -2,12 +2,12 @@
 
 use hexmap::{Hex, Map};
 
-use crate::catalog::{Catalog, UnitType};
-use crate::command::RuleError;
-use crate::event::{Event, HitEffect, Outcome, Phase};
-use crate::ids::{Side, UnitId};
+use crate::model::catalog::{Catalog, UnitType};
+use crate::model::command::RuleError;
+use crate::model::event::{Event, HitEffect, Outcome, Phase};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::{Location, Unit, UnitState};
 use crate::scenario::{Scenario, TimeOfDay};
-use crate::unit::{Location, Unit, UnitState};
 
 /// What the rules read but never change: the scenario and its catalog.
 #[derive(Clone, Copy, Debug)]
@@ -363,9 +363,9 @@ impl State {
             } => {
                 let s = &mut self.units[unit.index()].state;
                 match marker {
-                    crate::event::Marker::Disorganized => s.disorganized = false,
-                    crate::event::Marker::Pinned => s.pinned = false,
-                    crate::event::Marker::Bogged => s.bogged = false,
+                    crate::model::event::Marker::Disorganized => s.disorganized = false,
+                    crate::model::event::Marker::Pinned => s.pinned = false,
+                    crate::model::event::Marker::Bogged => s.bogged = false,
                 }
             }
             Event::Moved {

@@ -4,15 +4,15 @@
 
 use hexmap::Hex;
 
-use crate::command::RuleError;
-use crate::dice::{OutOfDice, passes};
-use crate::event::{Event, Phase};
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
+use crate::model::command::RuleError;
+use crate::model::dice::{OutOfDice, passes};
+use crate::model::event::{Event, Phase};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::stacking::has_room;
+use crate::rules::state::{Rules, State};
 use crate::scenario::Arrival;
-use crate::stacking::has_room;
-use crate::state::{Rules, State};
-use crate::unit::Location;
 
 /// Whether the terrain of a hex conceals (R6.4); night does not count here (R13.2).
 fn concealed_by_terrain(rules: &Rules<'_>, hex: Hex) -> bool {
@@ -189,7 +189,7 @@ pub(crate) fn check_eyes_and_ears(
     if at.unsigned_distance_to(there) > 4 || !state.sees(rules, at, there) {
         return why("the target is not within 4 hexes and in sight");
     }
-    if !crate::time::within_night_sight(state, unit, target) {
+    if !crate::rules::time::within_night_sight(state, unit, target) {
         return Err(RuleError::NotSeenAtNight);
     }
     Ok(())
@@ -265,7 +265,7 @@ pub(crate) fn eyes_and_ears(
     unit: UnitId,
     target: UnitId,
 ) -> Result<(), OutOfDice> {
-    if !crate::time::sees_in_the_dark(x, unit, target)? {
+    if !crate::rules::time::sees_in_the_dark(x, unit, target)? {
         return Ok(());
     }
     let need = x.rules.typ(x.state.unit(unit)).skill;
@@ -296,7 +296,7 @@ pub(crate) fn remount(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), OutOfDic
         .and_then(|h| x.rules.map().terrain(h))
         .is_some_and(|t| t.difficult);
     if typ.is_vehicle() && difficult {
-        crate::movement::bog_check(x, unit)?;
+        crate::rules::movement::bog_check(x, unit)?;
     }
     Ok(())
 }

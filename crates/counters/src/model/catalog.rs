@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use hexmap::MoveClass;
 use serde::{Deserialize, Serialize};
 
-use crate::ids::UnitTypeId;
 use crate::load::{Problem, Reader};
+use crate::model::ids::UnitTypeId;
 
 /// What kind of counter a unit type is (R2.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]

@@ -1,12 +1,12 @@
 //! R13.2, R13.3, R13.4: time of day. The dawn and dusk schedule, night visibility rolls, and the
 //! exact chance that day (or night) has come by each player turn.
 
-use crate::dice::OutOfDice;
-use crate::event::Event;
-use crate::exec::Exec;
-use crate::ids::{Side, UnitId};
+use crate::model::dice::OutOfDice;
+use crate::model::event::Event;
+use crate::model::ids::{Side, UnitId};
+use crate::rules::exec::Exec;
+use crate::rules::state::State;
 use crate::scenario::{Role, Scenario, TimeOfDay};
-use crate::state::State;
 
 /// R13.3: a die of 5 or more brings day (dawn) or night (dusk).
 pub const CHANGE_ON: u8 = 5;

@@ -3,14 +3,14 @@
 
 use hexmap::{Hex, across};
 
-use crate::catalog::UnitClass;
-use crate::command::{Command, RuleError};
-use crate::event::Phase;
-use crate::ids::UnitId;
-use crate::round::{rolls_dice, takes_part};
-use crate::stacking::has_room;
-use crate::state::{Rules, State};
-use crate::unit::Location;
+use crate::model::catalog::UnitClass;
+use crate::model::command::{Command, RuleError};
+use crate::model::event::Phase;
+use crate::model::ids::UnitId;
+use crate::model::unit::Location;
+use crate::rules::round::{rolls_dice, takes_part};
+use crate::rules::stacking::has_room;
+use crate::rules::state::{Rules, State};
 
 /// Whether `command` is legal now. Pure: reads the state, changes nothing.
 ///
@@ -29,18 +29,18 @@ pub fn check(state: &State, rules: &Rules<'_>, command: &Command) -> Result<(), 
             hex,
             smoke,
             spotter,
-        } => crate::artillery::check_bombard(state, rules, *unit, *hex, *smoke, *spotter),
+        } => crate::rules::artillery::check_bombard(state, rules, *unit, *hex, *smoke, *spotter),
         Command::AirStrike { caller, hex } => {
-            crate::artillery::check_air_strike(state, rules, *caller, *hex)
+            crate::rules::artillery::check_air_strike(state, rules, *caller, *hex)
         }
-        Command::Place { unit, hex } => crate::recon::check_place(state, rules, *unit, *hex),
+        Command::Place { unit, hex } => crate::rules::recon::check_place(state, rules, *unit, *hex),
         Command::EyesAndEars { unit, target } => {
-            crate::recon::check_eyes_and_ears(state, rules, *unit, *target)
+            crate::rules::recon::check_eyes_and_ears(state, rules, *unit, *target)
         }
         Command::DismountRiders { unit } => {
-            crate::recon::check_dismount_riders(state, rules, *unit)
+            crate::rules::recon::check_dismount_riders(state, rules, *unit)
         }
-        Command::Remount { unit } => crate::recon::check_remount(state, rules, *unit),
+        Command::Remount { unit } => crate::rules::recon::check_remount(state, rules, *unit),
     }
 }
 
@@ -96,7 +96,9 @@ fn check_mount(
     if state.passengers(transport).count() >= usize::from(capacity) {
         return Err(RuleError::CannotMount("the transport is full"));
     }
-    let cost = u32::from(crate::transport::cost(state, rules, transport, false));
+    let cost = u32::from(crate::rules::transport::cost(
+        state, rules, transport, false,
+    ));
     afford(state, rules, transport, cost, false, false)
 }
 
@@ -111,7 +113,7 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
     if !has_room(state, rules, unit, hex, false) {
         return Err(RuleError::Stacking(hex));
     }
-    let cost = u32::from(crate::transport::cost(state, rules, t, true));
+    let cost = u32::from(crate::rules::transport::cost(state, rules, t, true));
     afford(state, rules, t, cost, false, false)
 }
 
@@ -168,7 +170,7 @@ fn check_move(
         return Err(RuleError::Reorganising);
     }
     if deploying {
-        crate::recon::check_deployment_path(state, rules, unit, start, path, double)?;
+        crate::rules::recon::check_deployment_path(state, rules, unit, start, path, double)?;
     }
     let night = state.time.is_night();
     if double && (u.state.fired || u.state.assaulted || night) {
@@ -334,7 +336,7 @@ fn check_overrun(
     }
     // R13.1: the overrun enters the enemy hex and the hex beyond.
     night_limit(state, unit, 2)?;
-    let Some(cost) = crate::overrun::overrun_cost(rules, state, unit, from, hex) else {
+    let Some(cost) = crate::rules::overrun::overrun_cost(rules, state, unit, from, hex) else {
         return why("the vehicle cannot enter the hex or the hex beyond");
     };
     afford(state, rules, unit, cost, false, false)
@@ -389,7 +391,7 @@ fn check_fire(
     if at.unsigned_distance_to(there) > u32::from(fire.range) || !state.sees(rules, at, there) {
         return Err(RuleError::OutOfReach);
     }
-    if !crate::time::within_night_sight(state, unit, target) {
+    if !crate::rules::time::within_night_sight(state, unit, target) {
         return Err(RuleError::NotSeenAtNight);
     }
     Ok(())

@@ -2,7 +2,7 @@
 
 use hexmap::{Hex, Label};
 
-use crate::ids::UnitId;
+use crate::model::ids::UnitId;
 
 /// What a player (orders or AI) asks a unit to do.
 #[derive(Clone, Debug, PartialEq, Eq)]

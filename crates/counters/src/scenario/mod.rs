@@ -1,6 +1,8 @@
 //! R3.1, R4.1, R4.4, R13.3, R17: scenario files: the map, the sides, the order of battle,
 //! objectives, rule switches and orders, read from TOML and checked all at once.
 
+pub(crate) mod expect;
+
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
@@ -8,10 +10,10 @@ use hexmap::{Hex, Label, Map, TerrainTable};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::catalog::{Catalog, UnitClass};
-use crate::ids::{FormationId, Side, UnitId, UnitTypeId};
 use crate::load::{Problem, Reader};
-use crate::unit::{Location, Unit, UnitState};
+use crate::model::catalog::{Catalog, UnitClass};
+use crate::model::ids::{FormationId, Side, UnitId, UnitTypeId};
+use crate::model::unit::{Location, Unit, UnitState};
 
 /// Attacker or defender (R4.1): the defender holds the objectives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -23,7 +25,7 @@ pub enum Role {
     Defender,
 }
 
-pub use crate::day::TimeOfDay;
+pub use crate::model::day::TimeOfDay;
 
 /// Scenario rule switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -205,7 +207,7 @@ pub struct Objective {
     /// Display name.
     pub name: String,
     /// Where it is.
-    #[serde(serialize_with = "crate::unit::ser_hex")]
+    #[serde(serialize_with = "crate::model::unit::ser_hex")]
     pub hex: Hex,
 }
 
@@ -224,13 +226,13 @@ pub enum OrderAction {
     /// assault together.
     Assault {
         /// The enemy hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         hex: Hex,
     },
     /// Overrun through an enemy hex (R10.1).
     Overrun {
         /// The enemy hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         hex: Hex,
     },
     /// Fire at an enemy unit (R6.1).
@@ -260,13 +262,13 @@ pub enum OrderAction {
     /// Where the unit breaks off to, if it must and can reach it (R11.6).
     BreakOffTo {
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         hex: Hex,
     },
     /// A battery fires on a hex, or smokes it, through a spotter (R14.1, R14.3).
     Bombard {
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         hex: Hex,
         /// Smoke rather than high explosive.
         smoke: bool,
@@ -276,13 +278,13 @@ pub enum OrderAction {
     /// The unit calls an air strike on a hex it sees (R14.4).
     AirStrike {
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         hex: Hex,
     },
     /// A unit held in ambush is placed here at the start of the turn (R15.3).
     Place {
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         hex: Hex,
     },
     /// Dismounted motorcycle riders remount (R15.7).
@@ -345,7 +347,7 @@ pub struct Scenario {
     /// Orders.
     pub orders: Vec<Order>,
     /// Balance expectations (`[expect]`), checked by `hexwar test`.
-    pub expect: Option<crate::expect::Expectations>,
+    pub expect: Option<crate::scenario::expect::Expectations>,
 }
 
 impl Scenario {
@@ -526,7 +528,7 @@ pub struct ScenarioFile {
     units: Vec<Spanned<RawUnit>>,
     objectives: Vec<Spanned<RawObjective>>,
     orders: Vec<Spanned<RawOrder>>,
-    expect: Option<Spanned<crate::expect::RawExpect>>,
+    expect: Option<Spanned<crate::scenario::expect::RawExpect>>,
     whole: Range<usize>,
     syntax_failed: bool,
 }
@@ -1109,7 +1111,7 @@ impl ScenarioFile {
                 .collect();
             types.sort();
             types.dedup();
-            match crate::expect::validate(
+            match crate::scenario::expect::validate(
                 raw.get_ref(),
                 &side_names,
                 self.fair_fight,

@@ -8,17 +8,17 @@
 use hexmap::{Budget, Hex, Label};
 use smallvec::SmallVec;
 
-use crate::catalog::{UnitClass, UnitType};
-use crate::dice::{OutOfDice, passes};
-use crate::event::{BreakOffReason, Event, Faces, Path, Units};
-use crate::exec::Exec;
-use crate::hits::destroy_with;
-use crate::ids::{Side, UnitId};
-use crate::round::{Fighting, SidePlan, Strike, plan_side, strike, takes_part};
+use crate::model::catalog::{UnitClass, UnitType};
+use crate::model::dice::{OutOfDice, passes};
+use crate::model::event::{BreakOffReason, Event, Faces, Path, Units};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::model::unit::Unit;
+use crate::rules::exec::Exec;
+use crate::rules::hits::destroy_with;
+use crate::rules::round::{Fighting, SidePlan, Strike, plan_side, strike, takes_part};
+use crate::rules::state::Rules;
 use crate::scenario::{MeleeChoice, OrderAction};
-use crate::state::Rules;
-use crate::unit::Location;
-use crate::unit::Unit;
 
 /// A fight that lasts longer than this many counterattack rounds ends with the defenders
 /// holding (with dice it ends far sooner; the cap only guarantees termination).
@@ -302,7 +302,7 @@ fn charge(
         let u = x.state.unit(c);
         if difficult
             && x.rules.typ(u).is_vehicle()
-            && (u.state.bogged || crate::movement::bog_check(x, c)?)
+            && (u.state.bogged || crate::rules::movement::bog_check(x, c)?)
         {
             continue;
         }
@@ -499,7 +499,7 @@ fn break_off(
     // R13.1: at night no farther than the hexes it may still enter this turn.
     let room = |end: Hex| {
         state.may_move_away(unit, start, m.hex, end)
-            && crate::stacking::has_room(state, &x.rules, unit, end, false)
+            && crate::rules::stacking::has_room(state, &x.rules, unit, end, false)
     };
     // An order may name the hex to break off to, if the unit can legally end there.
     let wanted = x.rules.scenario.order_of(x.state.turn, unit, |a| match a {
@@ -588,7 +588,7 @@ fn consolidate(
         }
         x.emit(Event::Consolidated { unit: w, to: m.hex });
         if typ.is_vehicle() && map.terrain(m.hex).is_some_and(|t| t.difficult) {
-            crate::movement::bog_check(x, w)?;
+            crate::rules::movement::bog_check(x, w)?;
         }
     }
     Ok(())
@@ -646,7 +646,7 @@ fn fall_back(
         options.sort_by_key(|&h| Label::from_hex(h));
         let stuck = x.state.unit(u).state.bogged
             || options.is_empty()
-            || typ.is_vehicle() && difficult(at) && crate::movement::bog_check(x, u)?;
+            || typ.is_vehicle() && difficult(at) && crate::rules::movement::bog_check(x, u)?;
         match options.first() {
             Some(&to) if !stuck => {
                 x.emit(Event::Retreated {
@@ -655,7 +655,7 @@ fn fall_back(
                     to,
                 });
                 if typ.is_vehicle() && difficult(to) {
-                    crate::movement::bog_check(x, u)?;
+                    crate::rules::movement::bog_check(x, u)?;
                 }
             }
             _ if spared => {}

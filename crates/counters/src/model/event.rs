@@ -5,19 +5,19 @@ use hexmap::Hex;
 use serde::Serialize;
 use smallvec::SmallVec;
 
-use crate::ids::{Side, UnitId};
+use crate::model::ids::{Side, UnitId};
 
 /// A hex as the JSON of events names it: its `CCRR` label (R0.4). Only its schema is used.
 struct HexLabel;
 
-crate::ids::string_schema!(
+crate::model::ids::string_schema!(
     HexLabel,
     "HexLabel",
     "A hex, by its CCRR label: two digits of column, two of row (R0.4).",
     pattern = "^[0-9]{4}$"
 );
 
-pub use crate::dice::Faces;
+pub use crate::model::dice::Faces;
 
 /// Units named by an event (inline up to 6).
 pub type Units = SmallVec<[UnitId; 6]>;
@@ -42,7 +42,7 @@ impl Roll {
     pub fn score(dice: Faces, need: u8) -> Self {
         let successes = dice
             .iter()
-            .filter(|&&d| crate::dice::passes(d, need))
+            .filter(|&&d| crate::model::dice::passes(d, need))
             .count();
         let successes = u8::try_from(successes).unwrap_or(u8::MAX);
         Self {
@@ -176,7 +176,7 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// Where.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },
@@ -252,7 +252,7 @@ pub enum Event {
     /// An assault is declared (R9.1).
     AssaultDeclared {
         /// The assaulted hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
         /// The units entering.
@@ -323,7 +323,7 @@ pub enum Event {
         /// The transport it leaves.
         transport: UnitId,
         /// Where it stands now.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
         /// Movement points the transport pays.
@@ -373,7 +373,7 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// The assaulted hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },
@@ -398,7 +398,7 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// Where it moves.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         to: Hex,
     },
@@ -410,7 +410,7 @@ pub enum Event {
     /// The fight is over (R11.5).
     MeleeEnded {
         /// The assaulted hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
         /// The side that won.
@@ -421,7 +421,7 @@ pub enum Event {
     /// The result of an assault round (R9.8).
     AssaultResult {
         /// The assaulted hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
         /// Hits scored on the attackers.
@@ -436,11 +436,11 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// From.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         from: Hex,
         /// To.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         to: Hex,
     },
@@ -454,7 +454,7 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },
@@ -463,11 +463,11 @@ pub enum Event {
         /// The vehicle.
         unit: UnitId,
         /// The enemy hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
         /// The hex beyond.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         beyond: Hex,
         /// Movement points it costs (terrain, +1, and the hex beyond).
@@ -480,7 +480,7 @@ pub enum Event {
         /// Broke through to the hex beyond; otherwise stays where it came from.
         broke_through: bool,
         /// Where it ends.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         at: Hex,
     },
@@ -517,7 +517,7 @@ pub enum Event {
         /// The dice.
         roll: Roll,
         /// The time of day after the roll.
-        now: crate::day::TimeOfDay,
+        now: crate::model::day::TimeOfDay,
     },
     /// A unit's night visibility for this turn, in hexes (R13.2, R13.4).
     Visibility {
@@ -532,7 +532,7 @@ pub enum Event {
         /// The unit that looked.
         unit: UnitId,
         /// The hex it could not see.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },
@@ -549,7 +549,7 @@ pub enum Event {
         /// Who spotted.
         spotter: Option<UnitId>,
         /// The target hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
         /// Smoke rather than high explosive.
@@ -558,7 +558,7 @@ pub enum Event {
     /// Smoke clears at the start of the firing side's next turn (R14.3).
     SmokeLifted {
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },
@@ -569,7 +569,7 @@ pub enum Event {
         /// The unit that sees the hex.
         caller: UnitId,
         /// The hex.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },
@@ -585,7 +585,7 @@ pub enum Event {
         /// The unit.
         unit: UnitId,
         /// Where.
-        #[serde(serialize_with = "crate::unit::ser_hex")]
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[schemars(with = "HexLabel")]
         hex: Hex,
     },

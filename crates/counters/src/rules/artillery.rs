@@ -3,14 +3,14 @@
 
 use hexmap::Hex;
 
-use crate::command::RuleError;
-use crate::dice::OutOfDice;
-use crate::event::{Event, Phase};
-use crate::exec::Exec;
-use crate::fire::{hit_number_against, shoot, take_hits};
-use crate::ids::{Side, UnitId};
-use crate::state::{Rules, State};
-use crate::unit::Location;
+use crate::model::command::RuleError;
+use crate::model::dice::OutOfDice;
+use crate::model::event::{Event, Phase};
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::fire::{hit_number_against, shoot, take_hits};
+use crate::rules::state::{Rules, State};
 
 /// R14.1: recon units, HQs and observers spot for the guns.
 fn spotter_type(rules: &Rules<'_>, state: &State, unit: UnitId) -> bool {
@@ -31,7 +31,7 @@ fn within_night_spot(state: &State, spotter: UnitId, hex: Hex) -> bool {
     {
         return true;
     }
-    let seen = crate::time::night_reach(state, spotter);
+    let seen = crate::rules::time::night_reach(state, spotter);
     state
         .hex_of(spotter)
         .is_some_and(|h| h.unsigned_distance_to(hex) <= seen)
@@ -179,7 +179,7 @@ pub(crate) fn bombard(
     if let Some(s) = spotter
         && x.state.time.is_night()
     {
-        crate::time::visibility(x, s)?;
+        crate::rules::time::visibility(x, s)?;
         if !within_night_spot(x.state, s, hex) {
             x.emit(Event::NotSeen { unit: s, hex });
             return Ok(());

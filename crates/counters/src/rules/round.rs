@@ -5,13 +5,13 @@
 use hexmap::Hex;
 use smallvec::SmallVec;
 
-use crate::catalog::{UnitClass, UnitType};
-use crate::dice::OutOfDice;
-use crate::event::{Event, Units};
-use crate::exec::Exec;
-use crate::hits::{apply_hit_list, count_u8, dealing_order, share, sort_hits};
-use crate::ids::UnitId;
-use crate::state::{Rules, State};
+use crate::model::catalog::{UnitClass, UnitType};
+use crate::model::dice::OutOfDice;
+use crate::model::event::{Event, Units};
+use crate::model::ids::UnitId;
+use crate::rules::exec::Exec;
+use crate::rules::hits::{apply_hit_list, count_u8, dealing_order, share, sort_hits};
+use crate::rules::state::{Rules, State};
 
 /// R9.10: whether a unit may take part in an assault, a defence or a counterattack: a unit with
 /// assault dice, or an HQ (a hero fights, any HQ lends leadership).
@@ -65,7 +65,7 @@ impl SidePlan {
     /// The distribution of the hits the plan scores (index = hits), exact.
     #[must_use]
     pub fn hits(&self) -> Vec<f64> {
-        crate::dice::hits_distribution(&self.groups())
+        crate::model::dice::hits_distribution(&self.groups())
     }
 }
 

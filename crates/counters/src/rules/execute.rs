@@ -1,14 +1,14 @@
 //! R4.4: executing a command from outside the crate: `check` first, then the events of the rule
 //! area it belongs to.
 
-use crate::command::{Command, RuleError};
-use crate::dice::{Dice, OutOfDice};
-use crate::event::Event;
-use crate::exec::Exec;
-use crate::ids::UnitId;
-use crate::state::{Rules, State};
-use crate::unit::Location;
-use crate::{artillery, assault, check, disengage, fire, movement, overrun, recon, time};
+use crate::model::command::{Command, RuleError};
+use crate::model::dice::{Dice, OutOfDice};
+use crate::model::event::Event;
+use crate::model::ids::UnitId;
+use crate::model::unit::Location;
+use crate::rules::exec::Exec;
+use crate::rules::state::{Rules, State};
+use crate::rules::{artillery, assault, check, disengage, fire, movement, overrun, recon, time};
 
 /// Why a command was not executed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,7 +53,7 @@ pub fn execute_into(
         rules: *rules,
         dice,
         events,
-        ai_rng: crate::dice::GameRng::seed_from_u64(0),
+        ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
     };
     x.command(command)??;
     Ok(())
@@ -85,7 +85,8 @@ impl Exec<'_, '_> {
             Command::DismountRiders { unit } => recon::dismount_riders(self, *unit),
             Command::Remount { unit } => recon::remount(self, *unit)?,
             Command::Mount { unit, transport } => {
-                let cost = crate::transport::cost(self.state, &self.rules, *transport, false);
+                let cost =
+                    crate::rules::transport::cost(self.state, &self.rules, *transport, false);
                 self.emit(Event::Mounted {
                     unit: *unit,
                     transport: *transport,
@@ -96,7 +97,7 @@ impl Exec<'_, '_> {
                 if let Location::Aboard(t) = self.state.unit(*unit).location
                     && let Some(hex) = self.state.hex_of(t)
                 {
-                    let cost = crate::transport::cost(self.state, &self.rules, t, true);
+                    let cost = crate::rules::transport::cost(self.state, &self.rules, t, true);
                     self.emit(Event::Dismounted {
                         unit: *unit,
                         transport: t,

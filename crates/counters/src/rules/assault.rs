@@ -4,13 +4,13 @@
 use hexmap::{Hex, across};
 use smallvec::SmallVec;
 
-use crate::dice::OutOfDice;
-use crate::event::{AssaultOutcome, Event, Units};
-use crate::exec::Exec;
-use crate::hits::destroy_with;
-use crate::ids::UnitId;
-use crate::round::{Fighting, strike};
-use crate::state::{Rules, State};
+use crate::model::dice::OutOfDice;
+use crate::model::event::{AssaultOutcome, Event, Units};
+use crate::model::ids::UnitId;
+use crate::rules::exec::Exec;
+use crate::rules::hits::destroy_with;
+use crate::rules::round::{Fighting, strike};
+use crate::rules::state::{Rules, State};
 
 /// Resolves an assault on `hex` by `attackers` (already checked), R9.1 to R9.10, and the melee
 /// that follows when the defenders hold and counterattacks are on (R11).
@@ -78,7 +78,7 @@ pub(crate) fn resolve(
                 .collect();
             // With every attacker gone there is nobody left to fight.
             if !living.is_empty() {
-                crate::melee::fight(x, hex, &living, &survivors, &round)?;
+                crate::rules::melee::fight(x, hex, &living, &survivors, &round)?;
             }
         }
         AssaultOutcome::DefendersHold => {}

@@ -2,10 +2,10 @@
 
 use hexmap::Hex;
 
-use crate::catalog::Catalog;
-use crate::ids::{Side, UnitId};
-use crate::state::{Rules, State};
-use crate::unit::{Location, Unit};
+use crate::model::catalog::Catalog;
+use crate::model::ids::{Side, UnitId};
+use crate::model::unit::{Location, Unit};
+use crate::rules::state::{Rules, State};
 
 /// Units of `side` in `hex` that count against the stacking limit (R3.1): HQs and passengers
 /// do not count.
