@@ -181,12 +181,14 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             .ok_or_else(|| format!("unknown unit `{s}` in [case]"))
     };
     let rules = Rules::new(&scenario, catalog);
+    // The case's side has the turn: the position is set up by events, as a game's is.
     let mut state = State::new(&scenario);
-    state.active = if scenario.sides[0].id == case.side {
+    let side = if scenario.sides[0].id == case.side {
         Side::A
     } else {
         Side::B
     };
+    state.apply(&rules, &Event::TurnStarted { turn: 1, side });
     let side_of = |name: &str| -> Result<Side, String> {
         scenario
             .sides
@@ -207,19 +209,22 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             ));
         }
     }
-    state.phase = match case.phase.as_str() {
-        "movement" => Phase::Movement,
-        "fire" => Phase::Fire,
-        "start" => Phase::Start,
-        "deployment" => Phase::Deployment,
+    let phase = match case.phase.as_str() {
+        "movement" => Some(Phase::Movement),
+        "fire" => Some(Phase::Fire),
+        "start" => Some(Phase::Start),
+        "deployment" => Some(Phase::Deployment),
         "game" => {
             let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
             state = end;
             log.extend(tell(&mut narrator, &events));
-            Phase::End
+            None
         }
         other => return Err(format!("unknown phase `{other}`")),
     };
+    if let Some(phase) = phase {
+        state.apply(&rules, &Event::PhaseStarted { phase });
+    }
     for st in &case.starts {
         let side = side_of(&st.side)?;
         let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side)
@@ -227,13 +232,16 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         log.extend(tell(&mut narrator, &events));
     }
     if !case.starts.is_empty() {
-        state.phase = match case.phase.as_str() {
-            "movement" => Phase::Movement,
-            "fire" => Phase::Fire,
-            _ => state.phase,
+        let phase = match case.phase.as_str() {
+            "movement" => Some(Phase::Movement),
+            "fire" => Some(Phase::Fire),
+            _ => None,
         };
+        if let Some(phase) = phase {
+            state.apply(&rules, &Event::PhaseStarted { phase });
+        }
     }
-    let case_phase = state.phase;
+    let case_phase = state.phase();
     let phase_named = |p: &str| match p {
         "movement" => Ok(Phase::Movement),
         "fire" => Ok(Phase::Fire),
@@ -243,12 +251,17 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     for c in &case.commands {
         if let Some(next) = &c.next {
             let side = side_of(next)?;
-            state.apply(&rules, &Event::TurnEnded { side: state.active });
-            let turn = state.turn + u32::from(side == scenario.first);
+            state.apply(
+                &rules,
+                &Event::TurnEnded {
+                    side: state.active(),
+                },
+            );
+            let turn = state.turn() + u32::from(side == scenario.first);
             let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
                 .map_err(|e| e.to_string())?;
             log.extend(tell(&mut narrator, &events));
-            state.phase = case_phase;
+            state.apply(&rules, &Event::PhaseStarted { phase: case_phase });
         }
         if let Some(p) = &c.phase {
             // Entering a phase clears the phase's marks, as the turn engine does.
@@ -340,7 +353,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     }
     if let Some(next) = &case.then_start {
         let side = side_of(next)?;
-        let turn = state.turn;
+        let turn = state.turn();
         let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
             .map_err(|e| e.to_string())?;
         log.extend(tell(&mut narrator, &events));
@@ -378,7 +391,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
     }
     if let Some(r) = &case.result {
-        let o = state.outcome.as_ref().ok_or("the battle did not end")?;
+        let o = state.outcome().ok_or("the battle did not end")?;
         let winner = o
             .winner
             .map_or("none".to_owned(), |w| scenario.sides[w.index()].id.clone());
@@ -409,7 +422,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         check("reorganising", e.reorganising, u.state.reorganising)?;
         if let Some(want) = &e.aboard {
             let got = match u.location {
-                Location::Aboard(t) => state.unit(t).name.clone(),
+                Location::Aboard(t) => scenario.unit_name(t).to_owned(),
                 _ => String::new(),
             };
             if &got != want {

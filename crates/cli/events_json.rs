@@ -45,7 +45,7 @@ pub fn header(rules: &Rules<'_>, seed: u64, game: u64) -> Value {
         .iter()
         .map(|u| {
             json!({
-                "id": u.name,
+                "id": s.unit_name(u.id),
                 "type": rules.catalog.get(u.type_id).id,
                 "side": s.sides[u.side.index()].id,
                 "formation": s.formations[u.formation.index()].id,
@@ -84,8 +84,8 @@ fn name_ids(rules: &Rules<'_>, v: &mut Value) {
         match x.as_u64() {
             Some(i) => usize::try_from(i)
                 .ok()
-                .and_then(|i| rules.scenario.units.get(i))
-                .map_or(Value::Null, |u| Value::String(u.name.clone())),
+                .and_then(|i| rules.scenario.unit_names.get(i))
+                .map_or(Value::Null, |name| Value::String(name.clone())),
             None => x.clone(),
         }
     };

@@ -414,10 +414,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 for e in &events {
                     println!("{}", events_json::event(&rules, e));
                 }
-                println!(
-                    "{}",
-                    events_json::result(&rules, end.outcome.as_ref(), seed, game)
-                );
+                println!("{}", events_json::result(&rules, end.outcome(), seed, game));
             } else {
                 print!(
                     "{}",

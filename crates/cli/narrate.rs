@@ -62,7 +62,7 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
             let _ = writeln!(out, "{line}");
         }
     }
-    if let Some(o) = &end.outcome {
+    if let Some(o) = end.outcome() {
         out.push_str(&result(rules, o));
     }
     out
@@ -102,7 +102,7 @@ impl<'r> Narrator<'r> {
     #[expect(clippy::too_many_lines, reason = "one arm per event, in one place")]
     pub fn lines(&mut self, e: &Event) -> Vec<String> {
         let rules = self.rules;
-        let name = |u: &UnitId| rules.scenario.units[u.index()].name.clone();
+        let name = |u: &UnitId| rules.scenario.unit_name(*u).to_owned();
         let side = |s: &Side| rules.scenario.sides[s.index()].name.clone();
         let hex = |h: &Hex| rules.map().label(*h).to_string();
         let dice = |r: &Roll, what: (&str, &str)| {
@@ -498,7 +498,11 @@ impl<'r> Narrator<'r> {
             } => {
                 let need = |u: &UnitId| {
                     let unit = state.unit(*u);
-                    format!("{} {}+", unit.name, rules.typ(unit).motivation)
+                    format!(
+                        "{} {}+",
+                        rules.scenario.unit_name(*u),
+                        rules.typ(unit).motivation
+                    )
                 };
                 let list = |v: &[UnitId]| v.iter().map(need).collect::<Vec<_>>().join(", ");
                 format!(

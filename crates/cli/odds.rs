@@ -90,7 +90,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     set_choices(&mut scenario, Side::A, req.choices[0]);
     set_choices(&mut scenario, Side::B, req.choices[1]);
     let rules = Rules::new(&scenario, catalog);
-    let state = matchup_state(&scenario);
+    let state = matchup_state(&rules);
     let hex = MATCHUP_DEFENDERS.to_hex();
     let ids = counters::matchup_attackers(&state);
     let names = |list: &[Combatant]| -> String {

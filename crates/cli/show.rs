@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use counters::{Catalog, Location, Scenario, Side, State, Unit};
+use counters::{Catalog, Location, Rules, Scenario, Side, State, Unit};
 use hexmap::{Hex, Label};
 
 /// Columns start this many characters apart; a hex's text is at most [`CELL`] wide, which two
@@ -35,8 +35,9 @@ fn markers(s: &Scenario) -> [char; 2] {
 /// is that of a game in progress (units, markers, smoke, time of day), else the scenario's start.
 pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
     let map = &s.map;
+    let rules = Rules::new(s, catalog);
     let mark = markers(s);
-    let units: &[Unit] = game.map_or(&s.units, |g| &g.units);
+    let units: &[Unit] = game.map_or(&s.units, |g| g.units());
     let smoke = |h: Hex| game.is_some_and(|g| g.smoke_at(h));
     let mut stacks: BTreeMap<Label, Vec<usize>> = BTreeMap::new();
     for (i, u) in units.iter().enumerate() {
@@ -99,8 +100,8 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
             let _ = writeln!(
                 out,
                 "after game turn {}, {}\n",
-                g.turn,
-                if g.time.is_night() { "night" } else { "day" }
+                g.turn(),
+                if g.time().is_night() { "night" } else { "day" }
             );
         }
         None => {
@@ -147,10 +148,10 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
         }
     }
     if let Some(g) = game
-        && !g.smoke.is_empty()
+        && !g.smoke().is_empty()
     {
         let hexes: Vec<String> = g
-            .smoke
+            .smoke()
             .iter()
             .map(|&(h, _)| map.label(h).to_string())
             .collect();
@@ -163,18 +164,18 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
             .map(|&i| {
                 let u = &units[i];
                 // Dismounted motorcycle recon shows its riders' type (R15.8).
-                let t = catalog.get(
-                    catalog
-                        .dismounted(u.type_id)
-                        .filter(|_| u.state.dismounted)
-                        .unwrap_or(u.type_id),
-                );
+                let t = rules.typ(u);
                 let aboard: Vec<&str> = units
                     .iter()
                     .filter(|p| p.location == Location::Aboard(u.id))
-                    .map(|p| p.name.as_str())
+                    .map(|p| s.unit_name(p.id))
                     .collect();
-                let mut text = format!("{} {} ({})", mark[u.side.index()], u.name, t.name);
+                let mut text = format!(
+                    "{} {} ({})",
+                    mark[u.side.index()],
+                    s.unit_name(u.id),
+                    t.name
+                );
                 if !aboard.is_empty() {
                     let _ = write!(text, " carrying {}", aboard.join(", "));
                 }
@@ -198,7 +199,7 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
     let off: Vec<&str> = units
         .iter()
         .filter(|u| u.location == Location::OffMap)
-        .map(|u| u.name.as_str())
+        .map(|u| s.unit_name(u.id))
         .collect();
     if !off.is_empty() {
         let _ = writeln!(

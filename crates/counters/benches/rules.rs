@@ -39,7 +39,7 @@ fn assault(c: &mut Criterion) {
     melee_scenario.rules.tank_assault = true;
     let melee_rules = Rules::new(&melee_scenario, &catalog);
     let rules = Rules::new(&scenario, &catalog);
-    let start = matchup_state(&scenario);
+    let start = matchup_state(&rules);
     let attackers = counters::matchup_attackers(&start);
     let command = Command::Assault {
         units: attackers,
@@ -63,7 +63,7 @@ fn assault(c: &mut Criterion) {
     group.bench_function("restore_state", |b| {
         b.iter(|| {
             state.clone_from(&start);
-            black_box(state.units.len())
+            black_box(state.units().len())
         });
     });
     // The whole assault with counterattacks and tank assault on (R9, R11).

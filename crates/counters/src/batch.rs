@@ -42,8 +42,8 @@ impl GameRecord {
     #[must_use]
     pub fn new(game: u64, rules: &Rules<'_>, end: &State) -> Self {
         let s = rules.scenario;
-        let (winner, reason, vp, losses, turns) = end.outcome.as_ref().map_or(
-            (None, EndReason::TurnLimit, [0, 0], [0, 0], end.turn),
+        let (winner, reason, vp, losses, turns) = end.outcome().map_or(
+            (None, EndReason::TurnLimit, [0, 0], [0, 0], end.turn()),
             |o| (o.winner, o.reason, o.vp, o.losses, o.turn),
         );
         Self {
@@ -54,13 +54,13 @@ impl GameRecord {
             vp,
             losses,
             lost_types: end
-                .units
+                .units()
                 .iter()
                 .filter(|u| u.location == Location::Destroyed)
                 .map(|u| rules.typ(u).id.clone())
                 .collect(),
-            objectives_taken: end.objectives_taken.clone(),
-            time_changed: end.time_changed,
+            objectives_taken: end.objectives_taken().to_vec(),
+            time_changed: end.time_changed(),
         }
     }
 }

@@ -48,12 +48,12 @@ pub fn play_with(
     'game: for turn in 1..=rules.scenario.turns {
         for side in order {
             player_turn(&mut x, turn, side)?;
-            if x.state.outcome.is_some() {
+            if x.state.outcome().is_some() {
                 break 'game;
             }
         }
     }
-    if x.state.outcome.is_none() {
+    if x.state.outcome().is_none() {
         victory::turn_limit(&mut x);
     }
     Ok((state, events))
@@ -86,7 +86,7 @@ pub fn start_turn(
 /// One player turn (R4.2): start, movement, fire, end.
 pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
     start_of_turn(x, turn, side)?;
-    if x.state.outcome.is_some() {
+    if x.state.outcome().is_some() {
         return Ok(());
     }
     x.emit(Event::PhaseStarted {
@@ -100,7 +100,7 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
     ai::fire(x, side, &ordered)?;
     x.emit(Event::PhaseStarted { phase: Phase::End });
     for (i, o) in x.rules.scenario.objectives.iter().enumerate() {
-        if x.state.objectives_taken[i].is_none()
+        if x.state.objectives_taken()[i].is_none()
             && victory::attacker_holds(x.state, &x.rules, o.hex)
         {
             x.emit(Event::ObjectiveTaken {
@@ -122,7 +122,7 @@ pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Resu
     crate::rules::artillery::start(x, side);
     // R4.2: company morale (R17.2) before the objectives (R17.1).
     victory::company_morale(x, side)?;
-    if x.state.outcome.is_some() {
+    if x.state.outcome().is_some() {
         return Ok(());
     }
     if x.rules.scenario.sides[side.index()].role == Role::Attacker
@@ -143,7 +143,7 @@ fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
     let rules = x.rules;
     let recon_of = |state: &State, side: Side, done: &[UnitId]| -> Vec<UnitId> {
         state
-            .units
+            .units()
             .iter()
             .filter(|u| {
                 u.side == side
@@ -228,7 +228,7 @@ fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice
 /// Reserves due this turn enter in the first free hex of their zone.
 fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
     for (i, arrival) in x.rules.scenario.arrivals.iter().enumerate() {
-        let u = &x.state.units[i];
+        let u = x.state.units()[i];
         if u.side != side || u.location != Location::OffMap {
             continue;
         }
@@ -366,15 +366,15 @@ fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
         OrderAction::Assault { hex } => format!("assault {}", l(hex)),
         OrderAction::Overrun { hex } => format!("overrun {}", l(hex)),
         OrderAction::Fire { target } => {
-            format!("fire at {}", rules.scenario.units[target.index()].name)
+            format!("fire at {}", rules.scenario.unit_name(*target))
         }
         OrderAction::Hold => "hold".to_owned(),
         OrderAction::Mount { transport } => {
-            format!("mount {}", rules.scenario.units[transport.index()].name)
+            format!("mount {}", rules.scenario.unit_name(*transport))
         }
         OrderAction::Dismount => "dismount".to_owned(),
         OrderAction::Melee { choice } => format!("melee {choice:?}"),
-        OrderAction::Lead { unit } => format!("lead {}", rules.scenario.units[unit.index()].name),
+        OrderAction::Lead { unit } => format!("lead {}", rules.scenario.unit_name(*unit)),
         OrderAction::BreakOffTo { hex } => format!("break off to {}", l(hex)),
         OrderAction::Bombard { hex, smoke, .. } => {
             format!("{} {}", if *smoke { "smoke" } else { "bombard" }, l(hex))

@@ -428,7 +428,7 @@ fn the_engine_brings_dawn_as_often_as_the_exact_schedule_says() {
             start_turn(&mut state, &rules, &mut dice, turn, side).unwrap();
             // Clear the marks of the turn as the end of a player turn does.
             state.apply(&rules, &Event::TurnEnded { side });
-            if !state.time.is_night() {
+            if !state.time().is_night() {
                 day_by[k] += 1;
             }
         }

@@ -72,8 +72,8 @@ fn odds(att: &[Combatant], def: &[Combatant], terrain: &str, counterattacks: boo
         def,
     );
     scenario.rules.counterattacks = counterattacks;
-    let state = matchup_state(&scenario);
     let rules = Rules::new(&scenario, &catalog);
+    let state = matchup_state(&rules);
     let attackers = counters::matchup_attackers(&state);
     let hex = MATCHUP_DEFENDERS.to_hex();
     let m = melee_odds(&state, &rules, &attackers, hex);
@@ -161,8 +161,8 @@ proptest! {
         let clear = table.by_name("clear").expect("clear");
         let of = |d: &[Combatant]| {
             let scenario = matchup(&catalog, &table, clear, &a, d);
-            let state = matchup_state(&scenario);
-            let rules = Rules::new(&scenario, &catalog);
+                        let rules = Rules::new(&scenario, &catalog);
+            let state = matchup_state(&rules);
             let o = overrun_odds(&state, &rules, UnitId(0), MATCHUP_DEFENDERS.to_hex());
             (o.all_break_through, o.defenders_destroyed)
         };

@@ -180,7 +180,7 @@ fn odds(senior: bool) -> (f64, f64) {
         .validate(&catalog, &bundled::terrain())
         .unwrap_or_else(|p| panic!("{p:?}"));
     let rules = Rules::new(&scenario, &catalog);
-    let state = matchup_state(&scenario);
+    let state = matchup_state(&rules);
     let tank = vec![scenario.unit_id("tank").map_or(UnitId(0), |u| u)];
     let hex = MATCHUP_DEFENDERS.to_hex();
     let melee = melee_odds(&state, &rules, &tank, hex);

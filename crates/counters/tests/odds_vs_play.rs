@@ -43,7 +43,7 @@ fn setup(
         &side(catalog, att),
         &side(catalog, def),
     );
-    let start = matchup_state(&scenario);
+    let start = matchup_state(&counters::Rules::new(&scenario, catalog));
     let attackers = counters::matchup_attackers(&start);
     (scenario, start, attackers)
 }
@@ -164,7 +164,7 @@ fn overrun_odds_match_play() {
             &side(&catalog, def),
         );
         let rules = Rules::new(&scenario, &catalog);
-        let start = matchup_state(&scenario);
+        let start = matchup_state(&rules);
         let hex = MATCHUP_DEFENDERS.to_hex();
         let odds = overrun_odds(&start, &rules, UnitId(0), hex);
         let command = Command::Overrun {
@@ -342,7 +342,7 @@ fn melee_odds_match_play() {
             .validate(&catalog, &table)
             .unwrap_or_else(|p| panic!("{name}: {p:?}\n{text}"));
         let rules = Rules::new(&scenario, &catalog);
-        let start = matchup_state(&scenario);
+        let start = matchup_state(&rules);
         let attackers = counters::matchup_attackers(&start);
         let command = Command::Assault {
             units: attackers.clone(),
@@ -354,7 +354,7 @@ fn melee_odds_match_play() {
             let mut state = start.clone();
             let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal assault");
             won += u32::from(attacker_won(&events, counters::Side::A));
-            for (u, before) in state.units.iter().zip(&start.units) {
+            for (u, before) in state.units().iter().zip(start.units()) {
                 if before.alive() && !u.alive() {
                     if u.side == counters::Side::A {
                         lost_a += 1;

@@ -8,8 +8,8 @@
 //!   (R5.4), and every passenger rides a transport that is still on the map (R16.2).
 
 use counters::{
-    Catalog, Command, GameRng, Location, Phase, PlayError, Rules, Scenario, ScenarioFile, State,
-    UnitId, bundled, check, execute, play,
+    Catalog, Command, Event, GameRng, Location, Phase, PlayError, Rules, Scenario, ScenarioFile,
+    State, UnitId, bundled, check, execute, play,
 };
 use hexmap::Hex;
 use proptest::prelude::*;
@@ -74,18 +74,28 @@ fn command(kind: u8, unit: UnitId, other: UnitId, hex: Hex, flag: bool) -> Comma
 /// Whether a position is legal as far as where units stand goes.
 fn legal(state: &State, rules: &Rules<'_>) -> Result<(), String> {
     let map = rules.map();
-    for u in &state.units {
+    for u in state.units() {
         match u.location {
             Location::Map(h) => {
                 if map.enter_cost(rules.typ(u).move_class, h).is_none() {
-                    return Err(format!("{} stands where it cannot go", u.name));
+                    return Err(format!(
+                        "{} stands where it cannot go",
+                        rules.scenario.unit_name(u.id)
+                    ));
                 }
                 if state.occupied_by(h, u.side.other()) {
-                    return Err(format!("{} shares {} with the enemy", u.name, map.label(h)));
+                    return Err(format!(
+                        "{} shares {} with the enemy",
+                        rules.scenario.unit_name(u.id),
+                        map.label(h)
+                    ));
                 }
             }
             Location::Aboard(t) if state.unit(t).hex().is_none() => {
-                return Err(format!("{} rides a transport that is gone", u.name));
+                return Err(format!(
+                    "{} rides a transport that is gone",
+                    rules.scenario.unit_name(u.id)
+                ));
             }
             _ => {}
         }
@@ -117,18 +127,21 @@ proptest! {
         // A position from the middle of a game played by the AIs.
         let mut dice = GameRng::seed_from_u64(seed);
         let (mut state, _) = play(&rules, &mut dice).unwrap();
-        state.outcome = None;
         let hexes: Vec<Hex> = s.map.hexes().collect();
-        let n = state.units.len() as u16;
+        let n = state.units().len() as u16;
         for (kind, a, b, h, flag, phase) in commands {
-            state.phase = [Phase::Start, Phase::Movement, Phase::Fire][usize::from(phase)];
             // Mostly commands of the side whose turn it is, to near hexes and enemy targets, so
-            // that many are legal; some of each kind are not.
+            // that many are legal; some of each kind are not. The turn and phase are set by
+            // events, as a game sets them.
             let unit = UnitId(a % n);
             let side = state.unit(unit).side;
-            state.active = if a % 7 == 0 { side.other() } else { side };
+            let active = if a % 7 == 0 { side.other() } else { side };
+            let turn = state.turn();
+            state.apply(&rules, &Event::TurnStarted { turn, side: active });
+            let phase = [Phase::Start, Phase::Movement, Phase::Fire][usize::from(phase)];
+            state.apply(&rules, &Event::PhaseStarted { phase });
             let pool: Vec<UnitId> = state
-                .units
+                .units()
                 .iter()
                 .filter(|u| (u.side != side) == (b % 3 != 0))
                 .map(|u| u.id)

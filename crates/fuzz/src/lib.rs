@@ -93,7 +93,7 @@ fn odds(text: &str) -> Result<(), String> {
     }
     let scenario = counters::matchup(&catalog, &table, terrain, &att, &def);
     let rules = Rules::new(&scenario, &catalog);
-    let state = counters::matchup_state(&scenario);
+    let state = counters::matchup_state(&rules);
     let attackers = counters::matchup_attackers(&state);
     let hex = counters::MATCHUP_DEFENDERS.to_hex();
     let command = counters::Command::Assault {
@@ -134,24 +134,30 @@ fn located(text: &str, problems: &[counters::Problem]) -> Result<(), String> {
 /// hex holds both sides, passengers ride transports on the map.
 fn legal(rules: &Rules<'_>, state: &State) -> Result<(), String> {
     let map = rules.map();
-    for u in &state.units {
+    for u in state.units() {
         match u.location {
             Location::Map(h) => {
                 if !map.contains(h) {
-                    return Err(format!("{} off the map", u.name));
+                    return Err(format!("{} off the map", rules.scenario.unit_name(u.id)));
                 }
                 if map.enter_cost(rules.typ(u).move_class, h).is_none() {
-                    return Err(format!("{} in impassable terrain", u.name));
+                    return Err(format!(
+                        "{} in impassable terrain",
+                        rules.scenario.unit_name(u.id)
+                    ));
                 }
                 if state.occupied_by(h, u.side.other()) {
-                    return Err(format!("{} shares a hex with the enemy", u.name));
+                    return Err(format!(
+                        "{} shares a hex with the enemy",
+                        rules.scenario.unit_name(u.id)
+                    ));
                 }
             }
             Location::Aboard(t) => {
                 if !matches!(state.unit(t).location, Location::Map(_)) {
                     return Err(format!(
                         "{} rides a transport that is not on the map",
-                        u.name
+                        rules.scenario.unit_name(u.id)
                     ));
                 }
             }

@@ -43,7 +43,7 @@ pub(super) fn advance_covered(
     let enemy = u.side.other();
     // Enemy hexes by map index, looked up once rather than per step of the search.
     let mut held = vec![false; map.len()];
-    for e in x.state.units.iter().filter(|e| e.side == enemy) {
+    for e in x.state.units().iter().filter(|e| e.side == enemy) {
         if let Some(i) = e.hex().and_then(|h| map.index(h)) {
             held[i] = true;
         }

@@ -18,14 +18,14 @@ use crate::scenario::Role;
 /// R13.2: the chance that a unit which has not rolled its visibility yet sees `distance` hexes
 /// at night (certain by day, or when the target fired in its last turn).
 fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
-    if !state.time.is_night() || state.unit(target).state.fired_last_turn {
+    if !state.time().is_night() || state.unit(target).state.fired_last_turn {
         return 1.0;
     }
     let (Some(a), Some(b)) = (state.hex_of(viewer), state.hex_of(target)) else {
         return 0.0;
     };
     let d = a.unsigned_distance_to(b);
-    match state.visibility[viewer.index()] {
+    match state.visibility()[viewer.index()] {
         0 => f64::from(7u32.saturating_sub(d.max(1))) / 6.0,
         v if d <= u32::from(v) => 1.0,
         _ => 0.0,
@@ -50,7 +50,7 @@ pub(super) fn doctrine_fire(
             let mut best: Option<(f64, UnitId)> = None;
             for t in x
                 .state
-                .units
+                .units()
                 .iter()
                 .filter(|t| t.side != side && matches!(t.location, Location::Map(_)))
             {
@@ -82,7 +82,7 @@ fn enemy_hexes(x: &Exec<'_, '_>, side: Side) -> Vec<Hex> {
     let map = x.rules.map();
     let mut hexes: Vec<Hex> = x
         .state
-        .units
+        .units()
         .iter()
         .filter(|u| u.side != side)
         .filter_map(|u| u.hex())
@@ -169,7 +169,7 @@ fn artillery(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), Ou
         let value = best.map_or(0.0, |(v, _)| v);
         let mission = match (best, exposed) {
             (_, Some((threat, h)))
-                if threat >= SMOKE_THREAT && value < 1.0 && !x.state.time.is_night() =>
+                if threat >= SMOKE_THREAT && value < 1.0 && !x.state.time().is_night() =>
             {
                 Some((h, true))
             }
@@ -213,7 +213,7 @@ fn exposed_hex(x: &Exec<'_, '_>, side: Side) -> Option<(u32, Hex)> {
         }
         let threat: u32 = x
             .state
-            .units
+            .units()
             .iter()
             .filter(|e| e.side != side && !e.state.disorganized)
             .filter_map(|e| {

@@ -29,7 +29,7 @@ pub(super) fn doctrine_movement(
     // R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
     let riders: Vec<UnitId> = x
         .state
-        .units
+        .units()
         .iter()
         .filter(|u| u.side == side && !skip.contains(&u.id))
         .filter_map(|u| match u.location {
@@ -38,7 +38,7 @@ pub(super) fn doctrine_movement(
         })
         .filter(|&(_, t)| {
             x.state.hex_of(t).is_some_and(|h| {
-                x.state.units.iter().any(|e| {
+                x.state.units().iter().any(|e| {
                     e.side != side && e.hex().is_some_and(|eh| eh.unsigned_distance_to(h) <= 2)
                 })
             })
@@ -164,7 +164,7 @@ fn led_unit_nearest(
         .position(|f| f.hq == Some(hq))
         .map(|i| crate::model::ids::FormationId(i as u16));
     state
-        .units
+        .units()
         .iter()
         .filter(|u| {
             u.side == side
@@ -182,11 +182,11 @@ fn led_unit_nearest(
 fn exposure(state: &State, rules: &crate::rules::state::Rules<'_>, side: Side) -> Vec<bool> {
     let map = rules.map();
     let mut exposed = vec![false; map.len()];
-    if state.time.is_night() {
+    if state.time().is_night() {
         return exposed;
     }
     let shooters: Vec<(Hex, u32)> = state
-        .units
+        .units()
         .iter()
         .filter(|e| e.side != side && !e.state.disorganized)
         .filter_map(|e| {

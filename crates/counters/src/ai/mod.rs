@@ -25,7 +25,7 @@ use crate::scenario::AiKind;
 /// The side's units on the map, less those in `skip` (units with orders this turn).
 fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
     state
-        .units
+        .units()
         .iter()
         .filter(|u| {
             u.side == side && matches!(u.location, Location::Map(_)) && !skip.contains(&u.id)
@@ -103,7 +103,7 @@ fn random_fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), 
     for unit in own(x.state, side, skip) {
         let targets: Vec<UnitId> = x
             .state
-            .units
+            .units()
             .iter()
             .filter(|t| t.side != side)
             .map(|t| t.id)

@@ -28,7 +28,7 @@ pub(crate) fn deploy(x: &mut Exec<'_, '_>, side: Side, unit: UnitId) -> Result<(
     let rules = x.rules;
     let nearest = x
         .state
-        .units
+        .units()
         .iter()
         .filter(|e| e.side != side && !rules.typ(e).is_hq())
         .filter_map(|e| e.hex())
@@ -50,7 +50,7 @@ pub(crate) fn ambushes(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice
     }
     let waiting: Vec<(UnitId, Vec<Hex>)> = x
         .state
-        .units
+        .units()
         .iter()
         .filter(|u| u.side == side && u.location == Location::OffMap)
         .filter_map(|u| match &rules.scenario.arrivals[u.id.index()] {
@@ -96,7 +96,7 @@ fn ambush_value(
         return 0.0;
     };
     state
-        .units
+        .units()
         .iter()
         .filter(|e| e.side != u.side)
         .filter_map(|e| {
@@ -127,7 +127,7 @@ pub(super) fn eyes_and_ears(
         .collect();
     for scout in scouts {
         let mut best: Option<(usize, UnitId)> = None;
-        for t in x.state.units.iter().filter(|t| t.side != side) {
+        for t in x.state.units().iter().filter(|t| t.side != side) {
             let c = Command::EyesAndEars {
                 unit: scout,
                 target: t.id,
@@ -181,7 +181,7 @@ pub(super) fn motorcycles(
         let Some(at) = u.hex() else { continue };
         let nearest = x
             .state
-            .units
+            .units()
             .iter()
             .filter(|e| e.side != side)
             .filter_map(|e| e.hex())
@@ -218,7 +218,7 @@ pub(super) fn watching(x: &Exec<'_, '_>, unit: UnitId) -> bool {
     let Some(at) = x.state.hex_of(unit) else {
         return false;
     };
-    x.state.units.iter().any(|e| {
+    x.state.units().iter().any(|e| {
         e.side != u.side
             && e.state.gone_to_ground
             && e.hex().is_some_and(|h| {
@@ -226,7 +226,7 @@ pub(super) fn watching(x: &Exec<'_, '_>, unit: UnitId) -> bool {
                     && !x.state.smoke_at(h)
                     && x.state.sees(&x.rules, at, h)
                     && x.state
-                        .units
+                        .units()
                         .iter()
                         .filter(|f| {
                             f.side == u.side && f.id != unit && !x.rules.typ(f).recon && {

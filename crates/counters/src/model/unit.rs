@@ -75,13 +75,12 @@ pub struct UnitState {
     pub unloaded: bool,
 }
 
-/// One unit of the order of battle.
-#[derive(Debug, PartialEq, Eq, serde::Serialize)]
+/// One unit of the order of battle: small `Copy` data. Its name is the scenario's
+/// (`Scenario::unit_name`), since it never changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Unit {
     /// Its id in this game.
     pub id: UnitId,
-    /// Its name in the scenario (`t72_1`).
-    pub name: String,
     /// Its type in the catalog.
     pub type_id: UnitTypeId,
     /// Its side.
@@ -92,25 +91,6 @@ pub struct Unit {
     pub location: Location,
     /// Its state.
     pub state: UnitState,
-}
-
-impl Clone for Unit {
-    fn clone(&self) -> Self {
-        Self {
-            name: self.name.clone(),
-            ..*self
-        }
-    }
-
-    fn clone_from(&mut self, other: &Self) {
-        self.name.clone_from(&other.name);
-        self.id = other.id;
-        self.type_id = other.type_id;
-        self.side = other.side;
-        self.formation = other.formation;
-        self.location = other.location;
-        self.state = other.state;
-    }
 }
 
 impl Unit {

@@ -7,7 +7,7 @@ use hexmap::{Label, Map, TerrainId, TerrainTable};
 use crate::model::catalog::Catalog;
 use crate::model::ids::{FormationId, Side, UnitId, UnitTypeId};
 use crate::model::unit::{Location, Unit, UnitState};
-use crate::rules::state::State;
+use crate::rules::state::{Rules, State};
 use crate::scenario::{Arrival, Formation, Role, RuleSwitches, Scenario, SideInfo, TimeOfDay};
 
 /// A unit of a matchup: its type and starting state.
@@ -42,15 +42,16 @@ pub fn matchup(
     let mut map = Map::new(table.clone(), 7, 7, clear);
     map.set_terrain(MATCHUP_DEFENDERS.to_hex(), terrain);
     let mut units = Vec::new();
+    let mut unit_names = Vec::new();
     for (side, list, at) in [
         (Side::A, attackers, MATCHUP_ATTACKERS),
         (Side::B, defenders, MATCHUP_DEFENDERS),
     ] {
         for c in list {
             let id = UnitId(units.len() as u16);
+            unit_names.push(format!("{}{}", catalog.get(c.type_id).id, id.0));
             units.push(Unit {
                 id,
-                name: format!("{}{}", catalog.get(c.type_id).id, id.0),
                 type_id: c.type_id,
                 side,
                 formation: FormationId(side.index() as u16),
@@ -118,6 +119,7 @@ pub fn matchup(
             .collect(),
         arrivals: vec![Arrival::OnMap; units.len()],
         units,
+        unit_names,
         objectives: Vec::new(),
         orders: Vec::new(),
         expect: None,
@@ -192,7 +194,7 @@ pub fn set_choices(scenario: &mut Scenario, side: Side, choices: Choices) {
 #[must_use]
 pub fn matchup_attackers(state: &State) -> Vec<UnitId> {
     state
-        .units
+        .units()
         .iter()
         .filter(|u| u.hex() == Some(MATCHUP_ATTACKERS.to_hex()))
         .map(|u| u.id)
@@ -201,8 +203,9 @@ pub fn matchup_attackers(state: &State) -> Vec<UnitId> {
 
 /// The state of a matchup at the attacker's movement phase.
 #[must_use]
-pub fn matchup_state(scenario: &Scenario) -> State {
-    let mut s = State::new(scenario);
-    s.phase = crate::model::event::Phase::Movement;
+pub fn matchup_state(rules: &Rules<'_>) -> State {
+    let mut s = State::new(rules.scenario);
+    let phase = crate::model::event::Phase::Movement;
+    s.apply(rules, &crate::model::event::Event::PhaseStarted { phase });
     s
 }

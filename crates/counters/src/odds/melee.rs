@@ -122,7 +122,7 @@ struct Chain<'a, 'r> {
 
 impl Chain<'_, '_> {
     fn side_of(&self, i: usize) -> Side {
-        self.base.units[i].side
+        self.base.units()[i].side
     }
 
     fn in_fight(&self, status: &Statuses, side: Side) -> SmallVec<[UnitId; 8]> {
@@ -132,19 +132,45 @@ impl Chain<'_, '_> {
             .collect()
     }
 
-    /// A state with the units as the chain has them (gone and left units off the map).
+    /// The position with the units as the chain has them, built as a game builds one: by
+    /// applying the events of the branch (hits and bogs only add marks within a melee). Units
+    /// that left stay where they stood; the chain itself names who fights, so nothing reads
+    /// them.
     fn materialize(&self, status: &Statuses) -> State {
         let mut s = self.base.clone();
         for (i, &c) in status.iter().enumerate() {
-            let u = &mut s.units[i];
-            match c {
-                GONE => u.location = Location::Destroyed,
-                LEFT => u.location = Location::OffMap,
-                _ => {
-                    u.state.disorganized = (c - FRESH) & DISORGANIZED != 0;
-                    u.state.weakened = (c - FRESH) & WEAKENED != 0;
-                    u.state.bogged = (c - FRESH) & BOGGED != 0;
-                }
+            let unit = UnitId(i as u16);
+            let before = code(self.base.unit(unit));
+            if c == before || c == LEFT || before < FRESH {
+                continue;
+            }
+            if c == GONE {
+                let effect = HitEffect::Destroyed;
+                s.apply(self.rules, &Event::HitTaken { unit, effect });
+                continue;
+            }
+            let (was, now) = (before - FRESH, c - FRESH);
+            let gained = |mark: u8| now & mark != 0 && was & mark == 0;
+            if gained(DISORGANIZED) {
+                let effect = HitEffect::Disorganized;
+                s.apply(self.rules, &Event::HitTaken { unit, effect });
+            }
+            if gained(WEAKENED) {
+                // Weakened alone, as an HQ is (R8.2); a unit's disorganization came above.
+                let (die, effect) = (1, HitEffect::Weakened);
+                s.apply(self.rules, &Event::HqHit { unit, die, effect });
+            }
+            if gained(BOGGED) {
+                let (die, need) = (1, 2);
+                s.apply(
+                    self.rules,
+                    &Event::BogCheck {
+                        unit,
+                        die,
+                        need,
+                        bogged: true,
+                    },
+                );
             }
         }
         s
@@ -153,7 +179,7 @@ impl Chain<'_, '_> {
     /// Distribution of one unit's condition after a list of hits, as `hits::apply_hit_list`
     /// deals them: R6.6, R8.2, and the R11.12 armor test for infantry hits on armored vehicles.
     fn after_hits(&self, i: usize, start: u8, hits: &[Option<u8>]) -> SmallVec<[(u8, f64); 4]> {
-        let typ = self.rules.catalog.get(self.base.units[i].type_id);
+        let typ = self.rules.catalog.get(self.base.units()[i].type_id);
         let mut dist: SmallVec<[(u8, f64); 4]> = SmallVec::from_slice(&[(start, 1.0)]);
         for &source in hits {
             let mut next: SmallVec<[(u8, f64); 4]> = SmallVec::new();
@@ -464,7 +490,7 @@ pub(crate) fn first_round(
         outcomes: 0,
         budget,
     };
-    let status: Statuses = state.units.iter().map(code).collect();
+    let status: Statuses = state.units().iter().map(code).collect();
     let defenders = chain.in_fight(&status, chain.attackers.other());
     let outcomes = chain
         .exchange(&status, attackers, &defenders, Fighting::Attack, true)
@@ -507,7 +533,7 @@ fn exact(
         outcomes: 0,
         budget: OUTCOME_BUDGET,
     };
-    let start: Statuses = state.units.iter().map(code).collect();
+    let start: Statuses = state.units().iter().map(code).collect();
     let defenders = chain.in_fight(&start, def);
     let mut results: Results = HashMap::new();
     let mut play: HashMap<Node, f64> = HashMap::new();
@@ -601,7 +627,7 @@ enum Step {
 impl Chain<'_, '_> {
     /// Takes a unit out of the fight (mirrors `melee::break_off`): guns in the hex are lost.
     fn leave(&self, status: &mut Statuses, i: usize) {
-        let typ = self.rules.catalog.get(self.base.units[i].type_id);
+        let typ = self.rules.catalog.get(self.base.units()[i].type_id);
         let in_hex = self.side_of(i) != self.attackers;
         status[i] = if typ.class == UnitClass::Gun && in_hex {
             GONE
@@ -632,7 +658,7 @@ impl Chain<'_, '_> {
         let t = node.testing;
         let other = t.other();
         let rules = self.rules;
-        let typ = |i: usize| rules.catalog.get(self.base.units[i].type_id);
+        let typ = |i: usize| rules.catalog.get(self.base.units()[i].type_id);
         // R11.2 with R11.1: the HQs with the defenders when they hold count for their first test.
         let present = self.in_fight(&status, t);
         if node.first {
@@ -705,7 +731,7 @@ impl Chain<'_, '_> {
             let (counter, leaving): (SmallVec<[UnitId; 8]>, SmallVec<[UnitId; 8]>) = candidates
                 .iter()
                 .copied()
-                .partition(|&u| melee::counterattacks(rules, state.turn, u, ai_says));
+                .partition(|&u| melee::counterattacks(rules, state.turn(), u, ai_says));
             for u in &leaving {
                 self.leave(&mut s, u.index());
             }
@@ -765,7 +791,7 @@ impl Chain<'_, '_> {
         let bogged = |s: &Statuses, u: UnitId| (s[u.index()] - FRESH) & BOGGED != 0;
         let mut out: Vec<(Statuses, SmallVec<[UnitId; 8]>, f64)> =
             vec![(status.clone(), SmallVec::new(), 1.0)];
-        let checks = if state.time.is_night() { 2 } else { 1 };
+        let checks = if state.time().is_night() { 2 } else { 1 };
         for &c in candidates {
             let tests = difficult && typ(c).is_vehicle();
             let mut next = Vec::with_capacity(out.len() * 2);
@@ -807,7 +833,7 @@ fn summarize(
     let _ = rules;
     let count = |side: Side| {
         state
-            .units
+            .units()
             .iter()
             .filter(|u| u.side == side && u.alive())
             .count()
@@ -864,9 +890,9 @@ fn sampled(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> 
         }
         let won = attacker_won(&events, att);
         let losses = |side: Side| {
-            s.units
+            s.units()
                 .iter()
-                .zip(&state.units)
+                .zip(state.units())
                 .filter(|(u, before)| u.side == side && before.alive() && !u.alive())
                 .count()
         };

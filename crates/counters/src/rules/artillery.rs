@@ -21,7 +21,7 @@ fn spotter_type(rules: &Rules<'_>, state: &State, unit: UnitId) -> bool {
 /// R13.4: at night the hex must lie within the spotter's visibility (6 before it has rolled),
 /// unless an enemy unit in it fired in its own last turn.
 fn within_night_spot(state: &State, spotter: UnitId, hex: Hex) -> bool {
-    if !state.time.is_night() {
+    if !state.time().is_night() {
         return true;
     }
     let side = state.unit(spotter).side;
@@ -55,7 +55,7 @@ pub fn can_spot(state: &State, rules: &Rules<'_>, side: Side, spotter: UnitId, h
 
 /// R14.5, R13.4: the air observation post spots any hex, by day, once it has arrived.
 fn air_op_spots(state: &State, side: Side) -> bool {
-    state.air_op[side.index()] && !state.time.is_night()
+    state.air_op()[side.index()] && !state.time().is_night()
 }
 
 /// The spotter a side would use for `hex`: the nearest unit that can spot it (lowest id among
@@ -68,7 +68,7 @@ pub fn spotter_for(
     hex: Hex,
 ) -> Option<Option<UnitId>> {
     let nearest = state
-        .units
+        .units()
         .iter()
         .filter(|u| can_spot(state, rules, side, u.id, hex))
         .min_by_key(|u| {
@@ -137,13 +137,13 @@ pub(crate) fn check_air_strike(
     let Some(air) = rules.scenario.sides[side.index()].air_sorties else {
         return Err(RuleError::CannotStrike("the side has no air sorties"));
     };
-    if state.time.is_night() {
+    if state.time().is_night() {
         return Err(RuleError::CannotStrike("no air strikes at night (R13.4)"));
     }
-    if state.air_struck {
+    if state.air_struck() {
         return Err(RuleError::CannotStrike("one strike per turn"));
     }
-    if state.sorties_flown[side.index()] >= air.sorties {
+    if state.sorties_flown()[side.index()] >= air.sorties {
         return Err(RuleError::CannotStrike("every sortie has flown"));
     }
     if !state.occupied_by(hex, side.other()) {
@@ -177,7 +177,7 @@ pub(crate) fn bombard(
         None => spotter_for(x.state, &x.rules, side, hex).flatten(),
     };
     if let Some(s) = spotter
-        && x.state.time.is_night()
+        && x.state.time().is_night()
     {
         crate::rules::time::visibility(x, s)?;
         if !within_night_spot(x.state, s, hex) {
@@ -227,7 +227,7 @@ pub(crate) fn air_strike(x: &mut Exec<'_, '_>, caller: UnitId, hex: Hex) -> Resu
 pub(crate) fn start(x: &mut Exec<'_, '_>, side: Side) {
     let lifting: Vec<Hex> = x
         .state
-        .smoke
+        .smoke()
         .iter()
         .filter(|&&(_, s)| s == side)
         .map(|&(h, _)| h)
@@ -236,8 +236,8 @@ pub(crate) fn start(x: &mut Exec<'_, '_>, side: Side) {
         x.emit(Event::SmokeLifted { hex });
     }
     if x.rules.scenario.sides[side.index()].air_observation_post
-        && !x.state.air_op[side.index()]
-        && !x.state.time.is_night()
+        && !x.state.air_op()[side.index()]
+        && !x.state.time().is_night()
     {
         x.emit(Event::AirObserverArrived { side });
     }

@@ -56,7 +56,7 @@ fn fighting_from(
 ) -> Result<(Hex, bool), RuleError> {
     let u = state.unit(unit);
     if let Location::Aboard(t) = u.location {
-        if u.side != state.active || state.phase != phase {
+        if u.side != state.active() || state.phase() != phase {
             return Err(RuleError::WrongPhase);
         }
         if !rules.typ(state.unit(t)).mounted_assault || with.is_some_and(|w| !w.contains(&t)) {
@@ -125,7 +125,7 @@ pub fn points_left(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool)
     if double {
         mp = mp * 3 / 2;
     }
-    mp.saturating_sub(u32::from(state.spent[unit.index()]))
+    mp.saturating_sub(u32::from(state.spent()[unit.index()]))
 }
 
 /// Whether the unit can pay `cost` movement points (R5.1); `one_hex`: the move is a single
@@ -139,7 +139,7 @@ fn afford(
     one_hex: bool,
 ) -> Result<(), RuleError> {
     let left = points_left(state, rules, unit, double);
-    let first_move = !state.unit(unit).state.moved && state.spent[unit.index()] == 0;
+    let first_move = !state.unit(unit).state.moved && state.spent()[unit.index()] == 0;
     if cost > left && !(first_move && one_hex) {
         return Err(RuleError::NotEnoughMovePoints { cost, left });
     }
@@ -154,7 +154,7 @@ fn check_move(
     double: bool,
 ) -> Result<(), RuleError> {
     // R15.4: before the first turn, recon units make their deployment move.
-    let deploying = state.phase == Phase::Deployment;
+    let deploying = state.phase() == Phase::Deployment;
     let phase = if deploying {
         Phase::Deployment
     } else {
@@ -172,7 +172,7 @@ fn check_move(
     if deploying {
         crate::rules::recon::check_deployment_path(state, rules, unit, start, path, double)?;
     }
-    let night = state.time.is_night();
+    let night = state.time().is_night();
     if double && (u.state.fired || u.state.assaulted || night) {
         return Err(RuleError::NoDouble);
     }
@@ -331,7 +331,7 @@ fn check_overrun(
     if !has_room(state, rules, unit, beyond, false) {
         return Err(RuleError::Stacking(beyond));
     }
-    if state.overrun.contains(&(unit, hex)) {
+    if state.overrun().contains(&(unit, hex)) {
         return Err(RuleError::OverrunTwice(hex));
     }
     // R13.1: the overrun enters the enemy hex and the hex beyond.

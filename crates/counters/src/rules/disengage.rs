@@ -19,8 +19,8 @@ fn may_disengage(x: &Exec<'_, '_>, target: UnitId) -> bool {
     let t = x.state.unit(target);
     let bailed_out = x.rules.typ(t).is_vehicle() && t.state.disorganized;
     !bailed_out
-        && t.side != x.state.active
-        && x.state.phase == Phase::Fire
+        && t.side != x.state.active()
+        && x.state.phase() == Phase::Fire
         && matches!(t.location, Location::Map(_))
         && x.rules.typ(t).recon
         && !t.state.busy_last_turn

@@ -30,7 +30,7 @@ pub fn fire_dice(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
 /// (R13.2).
 #[must_use]
 pub fn concealed(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
-    state.time.is_night()
+    state.time().is_night()
         || state.hex_of(unit).is_some_and(|h| {
             state.smoke_at(h) || rules.map().terrain(h).is_some_and(|t| t.concealment)
         })
@@ -126,7 +126,7 @@ pub(crate) fn take_hits(x: &mut Exec<'_, '_>, target: UnitId, hits: u8) -> Resul
         roll: saves,
     });
     let t = x.state.unit(target);
-    if x.state.hits_this_phase[target.index()] >= 2 && !t.state.pinned && t.alive() {
+    if x.state.hits_this_phase()[target.index()] >= 2 && !t.state.pinned && t.alive() {
         x.emit(Event::Pinned { unit: target });
     }
     apply_hits(x, target, unsaved)

@@ -340,7 +340,7 @@ fn choose(
     let ai_says = favourable(x, m, side, &candidates);
     let mut counterattackers = Units::new();
     for &u in &candidates {
-        if counterattacks(&x.rules, x.state.turn, u, ai_says) {
+        if counterattacks(&x.rules, x.state.turn(), u, ai_says) {
             counterattackers.push(u);
         } else {
             break_off(x, m, u, BreakOffReason::Chose)?;
@@ -378,10 +378,12 @@ pub(crate) fn counterattacks(rules: &Rules<'_>, turn: u32, unit: UnitId, ai_says
 
 /// The unit's melee choice in this turn's orders, if any.
 fn melee_choice(x: &Exec<'_, '_>, unit: UnitId) -> Option<MeleeChoice> {
-    x.rules.scenario.order_of(x.state.turn, unit, |a| match a {
-        OrderAction::Melee { choice } => Some(*choice),
-        _ => None,
-    })
+    x.rules
+        .scenario
+        .order_of(x.state.turn(), unit, |a| match a {
+            OrderAction::Melee { choice } => Some(*choice),
+            _ => None,
+        })
 }
 
 /// The AI's test: the counterattack round scores at least one hit with probability of at least
@@ -502,10 +504,13 @@ fn break_off(
             && crate::rules::stacking::has_room(state, &x.rules, unit, end, false)
     };
     // An order may name the hex to break off to, if the unit can legally end there.
-    let wanted = x.rules.scenario.order_of(x.state.turn, unit, |a| match a {
-        OrderAction::BreakOffTo { hex } => Some(*hex),
-        _ => None,
-    });
+    let wanted = x
+        .rules
+        .scenario
+        .order_of(x.state.turn(), unit, |a| match a {
+            OrderAction::BreakOffTo { hex } => Some(*hex),
+            _ => None,
+        });
     let route = wanted
         .and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)))
         .or_else(|| map.break_off(start, m.hex, budget, step, room));
@@ -513,7 +518,7 @@ fn break_off(
     // there.
     let mut path = Path::new();
     let mut bogged = false;
-    let checks = if x.state.time.is_night() { 2 } else { 1 };
+    let checks = if x.state.time().is_night() { 2 } else { 1 };
     'walk: for step in route.map(|r| r.path).unwrap_or_default() {
         path.push(step);
         if typ.is_vehicle() && map.terrain(step).is_some_and(|t| t.difficult) {

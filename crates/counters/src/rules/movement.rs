@@ -49,7 +49,7 @@ pub(crate) fn execute(
 /// vehicle bogged.
 pub(crate) fn bog_check(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<bool, OutOfDice> {
     let skill = x.rules.typ(x.state.unit(unit)).skill;
-    let checks = if x.state.time.is_night() { 2 } else { 1 };
+    let checks = if x.state.time().is_night() { 2 } else { 1 };
     for _ in 0..checks {
         let die = x.d6()?;
         let bogged = !passes(die, skill);

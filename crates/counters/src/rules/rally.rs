@@ -25,7 +25,7 @@ pub(crate) fn rally(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
     for marker in [Marker::Disorganized, Marker::Pinned] {
         let units: Vec<UnitId> = x
             .state
-            .units
+            .units()
             .iter()
             .filter(|u| u.side == side && x.state.hex_of(u.id).is_some())
             .filter(|u| match marker {
@@ -47,7 +47,7 @@ pub(crate) fn rally(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
 pub(crate) fn unbog(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
     let units: Vec<UnitId> = x
         .state
-        .units
+        .units()
         .iter()
         .filter(|u| u.side == side && u.state.bogged && u.alive())
         .map(|u| u.id)

@@ -22,7 +22,7 @@ fn concealed_by_terrain(rules: &Rules<'_>, hex: Hex) -> bool {
 /// Enemy units on the map, with their hexes.
 fn enemies<'s>(state: &'s State, side: Side) -> impl Iterator<Item = (UnitId, Hex)> + 's {
     state
-        .units
+        .units()
         .iter()
         .filter(move |u| u.side != side)
         .filter_map(|u| u.hex().map(|h| (u.id, h)))
@@ -65,7 +65,7 @@ pub(crate) fn check_place(
     hex: Hex,
 ) -> Result<(), RuleError> {
     let u = state.unit(unit);
-    if u.side != state.active || state.phase != Phase::Start {
+    if u.side != state.active() || state.phase() != Phase::Start {
         return Err(RuleError::WrongPhase);
     }
     let Arrival::Ambush { zone } = &rules.scenario.arrivals[unit.index()] else {
@@ -74,7 +74,7 @@ pub(crate) fn check_place(
     if u.location != Location::OffMap {
         return Err(RuleError::CannotPlace("the unit is already on the map"));
     }
-    if state.turn < 2 {
+    if state.turn() < 2 {
         return Err(RuleError::CannotPlace(
             "ambushes are placed from the second turn",
         ));
@@ -164,7 +164,7 @@ pub(crate) fn check_eyes_and_ears(
     if !rules.typ(u).recon {
         return why("only recon units (R15.1, R15.8)");
     }
-    if state.fire_begun {
+    if state.fire_begun() {
         return why("eyes and ears come before the side fires (R4.2)");
     }
     if u.state.moved || u.state.pinned || u.state.bogged || u.state.disorganized {
@@ -208,7 +208,7 @@ pub(crate) fn check_dismount_riders(
             "only mounted motorcycle recon dismounts",
         ));
     }
-    if u.state.moved || state.spent[unit.index()] > 0 {
+    if u.state.moved || state.spent()[unit.index()] > 0 {
         return Err(RuleError::Motorcycles(
             "dismount at the start of the unit's movement",
         ));
@@ -233,7 +233,7 @@ pub(crate) fn check_remount(
     if rules.catalog.get(u.type_id).sidecar == Some(false) {
         return why("motorcycles without sidecars were abandoned and cannot be remounted");
     }
-    if u.state.moved || state.spent[unit.index()] > 0 || u.state.reorganising {
+    if u.state.moved || state.spent()[unit.index()] > 0 || u.state.reorganising {
         return why("remount at the start of the unit's movement");
     }
     let hidden = concealed_by_terrain(rules, at);

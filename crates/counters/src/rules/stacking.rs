@@ -34,6 +34,6 @@ pub fn has_room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, passin
         return true;
     }
     let limit = usize::from(rules.scenario.rules.stacking_limit);
-    let n = stack_count(&state.units, rules.catalog, u.side, hex);
+    let n = stack_count(state.units(), rules.catalog, u.side, hex);
     if passing { n <= limit } else { n < limit }
 }

@@ -44,96 +44,157 @@ impl<'a> Rules<'a> {
     }
 }
 
-/// A game in progress.
-#[derive(Debug, PartialEq, Eq)]
+/// A game in progress. Its fields are private: it is read through its methods and changes
+/// only by [`State::apply`], so that every change is an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// Every unit, indexed by `UnitId`.
-    pub units: Vec<Unit>,
+    units: Vec<Unit>,
     /// Game turn, from 1.
-    pub turn: u32,
+    turn: u32,
     /// The side whose player turn it is.
-    pub active: Side,
+    active: Side,
     /// The phase.
-    pub phase: Phase,
+    phase: Phase,
     /// Time of day (R13).
-    pub time: TimeOfDay,
+    time: TimeOfDay,
     /// Movement points spent this turn, per unit.
-    pub spent: Vec<u8>,
+    spent: Vec<u8>,
     /// Hexes each unit entered this player turn, whatever moved it (R13.1).
-    pub entered: Vec<u8>,
+    entered: Vec<u8>,
     /// Hits received (before saves) this fire phase, per unit (R6.7).
-    pub hits_this_phase: Vec<u8>,
+    hits_this_phase: Vec<u8>,
     /// Hexes each vehicle overran this movement phase (R10.5).
-    pub overrun: Vec<(UnitId, Hex)>,
+    overrun: Vec<(UnitId, Hex)>,
     /// Set when the battle is over.
-    pub outcome: Option<Outcome>,
+    outcome: Option<Outcome>,
     /// The game turn in which the attacker first held each objective (R17.1).
-    pub objectives_taken: Vec<Option<u32>>,
+    objectives_taken: Vec<Option<u32>>,
     /// Dawn or dusk rolls made so far (R13.3).
-    pub time_rolls: u8,
+    time_rolls: u8,
     /// The game turn in which dawn or dusk came (R13.3).
-    pub time_changed: Option<u32>,
+    time_changed: Option<u32>,
     /// Night visibility rolled this turn, per unit; 0 = not rolled (R13.2).
-    pub visibility: Vec<u8>,
+    visibility: Vec<u8>,
     /// Smoked hexes and the side that fired the smoke (R14.3).
-    pub smoke: Vec<(Hex, Side)>,
+    smoke: Vec<(Hex, Side)>,
     /// Whether each side's air observation post has arrived (R13.4, R14.5).
-    pub air_op: [bool; 2],
+    air_op: [bool; 2],
     /// Air sorties each side has flown (R14.4).
-    pub sorties_flown: [u8; 2],
+    sorties_flown: [u8; 2],
     /// Whether the active side has struck from the air this turn (R14.4).
-    pub air_struck: bool,
+    air_struck: bool,
     /// Whether the active side has fired this phase: eyes and ears come first (R4.2, R15.6).
-    pub fire_begun: bool,
+    fire_begun: bool,
 }
 
-impl Clone for State {
-    fn clone(&self) -> Self {
-        Self {
-            units: self.units.clone(),
-            turn: self.turn,
-            active: self.active,
-            phase: self.phase,
-            time: self.time,
-            spent: self.spent.clone(),
-            entered: self.entered.clone(),
-            hits_this_phase: self.hits_this_phase.clone(),
-            overrun: self.overrun.clone(),
-            outcome: self.outcome.clone(),
-            objectives_taken: self.objectives_taken.clone(),
-            time_rolls: self.time_rolls,
-            time_changed: self.time_changed,
-            visibility: self.visibility.clone(),
-            smoke: self.smoke.clone(),
-            air_op: self.air_op,
-            sorties_flown: self.sorties_flown,
-            air_struck: self.air_struck,
-            fire_begun: self.fire_begun,
-        }
+impl State {
+    /// Every unit, indexed by `UnitId`.
+    #[must_use]
+    pub fn units(&self) -> &[Unit] {
+        &self.units
     }
 
-    /// Reuses this state's buffers (and the units' names): cheap enough to restore a position
-    /// for each sample of a batch or a look-ahead.
-    fn clone_from(&mut self, other: &Self) {
-        self.units.clone_from(&other.units);
-        self.turn = other.turn;
-        self.active = other.active;
-        self.phase = other.phase;
-        self.time = other.time;
-        self.spent.clone_from(&other.spent);
-        self.entered.clone_from(&other.entered);
-        self.hits_this_phase.clone_from(&other.hits_this_phase);
-        self.overrun.clone_from(&other.overrun);
-        self.outcome.clone_from(&other.outcome);
-        self.objectives_taken.clone_from(&other.objectives_taken);
-        self.time_rolls = other.time_rolls;
-        self.time_changed = other.time_changed;
-        self.visibility.clone_from(&other.visibility);
-        self.smoke.clone_from(&other.smoke);
-        self.air_op = other.air_op;
-        self.sorties_flown = other.sorties_flown;
-        self.air_struck = other.air_struck;
-        self.fire_begun = other.fire_begun;
+    /// The game turn, from 1.
+    #[must_use]
+    pub const fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// The side whose player turn it is.
+    #[must_use]
+    pub const fn active(&self) -> Side {
+        self.active
+    }
+
+    /// The phase.
+    #[must_use]
+    pub const fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The time of day (R13).
+    #[must_use]
+    pub const fn time(&self) -> TimeOfDay {
+        self.time
+    }
+
+    /// Movement points each unit spent this turn.
+    #[must_use]
+    pub fn spent(&self) -> &[u8] {
+        &self.spent
+    }
+
+    /// Hits each unit received (before saves) this fire phase (R6.7).
+    #[must_use]
+    pub fn hits_this_phase(&self) -> &[u8] {
+        &self.hits_this_phase
+    }
+
+    /// The hexes each vehicle overran this movement phase (R10.5).
+    #[must_use]
+    pub fn overrun(&self) -> &[(UnitId, Hex)] {
+        &self.overrun
+    }
+
+    /// How the battle ended, once it has.
+    #[must_use]
+    pub const fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The game turn in which the attacker first held each objective (R17.1).
+    #[must_use]
+    pub fn objectives_taken(&self) -> &[Option<u32>] {
+        &self.objectives_taken
+    }
+
+    /// Dawn or dusk rolls made so far (R13.3).
+    #[must_use]
+    pub const fn time_rolls(&self) -> u8 {
+        self.time_rolls
+    }
+
+    /// The game turn in which dawn or dusk came (R13.3).
+    #[must_use]
+    pub const fn time_changed(&self) -> Option<u32> {
+        self.time_changed
+    }
+
+    /// Night visibility rolled this turn, per unit; 0 = not rolled (R13.2).
+    #[must_use]
+    pub fn visibility(&self) -> &[u8] {
+        &self.visibility
+    }
+
+    /// Smoked hexes and the side that fired the smoke (R14.3).
+    #[must_use]
+    pub fn smoke(&self) -> &[(Hex, Side)] {
+        &self.smoke
+    }
+
+    /// Whether each side's air observation post has arrived (R13.4, R14.5).
+    #[must_use]
+    pub const fn air_op(&self) -> [bool; 2] {
+        self.air_op
+    }
+
+    /// Air sorties each side has flown (R14.4).
+    #[must_use]
+    pub const fn sorties_flown(&self) -> [u8; 2] {
+        self.sorties_flown
+    }
+
+    /// Whether the active side has struck from the air this turn (R14.4).
+    #[must_use]
+    pub const fn air_struck(&self) -> bool {
+        self.air_struck
+    }
+
+    /// Whether the active side has fired this phase: eyes and ears come first (R4.2, R15.6).
+    #[must_use]
+    pub const fn fire_begun(&self) -> bool {
+        self.fire_begun
     }
 }
 

@@ -52,18 +52,18 @@ pub fn dice_due(scenario: &Scenario, rolls: u8, turn: u32, side: Side) -> Option
 
 /// R13.3 at the start of a player turn: the roll for dawn or dusk, if one is due.
 pub(crate) fn start(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
-    if !x.state.time.changing() {
+    if !x.state.time().changing() {
         return Ok(());
     }
-    let Some(n) = dice_due(x.rules.scenario, x.state.time_rolls, turn, side) else {
+    let Some(n) = dice_due(x.rules.scenario, x.state.time_rolls(), turn, side) else {
         return Ok(());
     };
     let roll = x.roll(u32::from(n), CHANGE_ON)?;
     let came = roll.successes > 0;
     let now = if came {
-        x.state.time.after_change()
+        x.state.time().after_change()
     } else {
-        x.state.time
+        x.state.time()
     };
     x.emit(Event::TimeRoll { side, roll, now });
     Ok(())
@@ -72,10 +72,10 @@ pub(crate) fn start(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), O
 /// R13.2: the hexes a unit sees at night this turn, rolling its visibility die the first time
 /// it is asked. By day a unit sees as far as the line of sight goes (`u8::MAX`).
 pub(crate) fn visibility(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<u8, OutOfDice> {
-    if !x.state.time.is_night() {
+    if !x.state.time().is_night() {
         return Ok(u8::MAX);
     }
-    let seen = x.state.visibility[unit.index()];
+    let seen = x.state.visibility()[unit.index()];
     if seen > 0 {
         return Ok(seen);
     }
@@ -91,7 +91,7 @@ pub(crate) fn sees_in_the_dark(
     viewer: UnitId,
     target: UnitId,
 ) -> Result<bool, OutOfDice> {
-    if !x.state.time.is_night() {
+    if !x.state.time().is_night() {
         return Ok(true);
     }
     visibility(x, viewer)?;
@@ -109,7 +109,7 @@ pub(crate) fn sees_in_the_dark(
 /// distance if the target fired in its own last turn. Always true by day.
 #[must_use]
 pub fn within_night_sight(state: &State, viewer: UnitId, target: UnitId) -> bool {
-    if !state.time.is_night() || state.unit(target).state.fired_last_turn {
+    if !state.time().is_night() || state.unit(target).state.fired_last_turn {
         return true;
     }
     let (Some(a), Some(b)) = (state.hex_of(viewer), state.hex_of(target)) else {
@@ -121,7 +121,7 @@ pub fn within_night_sight(state: &State, viewer: UnitId, target: UnitId) -> bool
 /// R13.2: how far a unit sees at night: its visibility die this turn, or 6 (the most a die can
 /// show) before it has rolled.
 pub(crate) fn night_reach(state: &State, viewer: UnitId) -> u32 {
-    match state.visibility[viewer.index()] {
+    match state.visibility()[viewer.index()] {
         0 => 6,
         v => u32::from(v),
     }

@@ -29,7 +29,7 @@ pub fn starting_units(rules: &Rules<'_>, side: Side) -> u32 {
 #[must_use]
 pub fn losses(state: &State, rules: &Rules<'_>, side: Side) -> u32 {
     state
-        .units
+        .units()
         .iter()
         .filter(|u| u.side == side && u.location == Location::Destroyed && counted(rules, u))
         .count() as u32
@@ -49,7 +49,7 @@ pub fn morale_number(state: &State, rules: &Rules<'_>, side: Side) -> u8 {
         return m;
     }
     state
-        .units
+        .units()
         .iter()
         .filter(|u| u.side == side && u.alive() && rules.typ(u).is_hq())
         .max_by_key(|u| {
@@ -161,6 +161,6 @@ pub fn score(state: &State, rules: &Rules<'_>, winner: Option<Side>, reason: End
         reason,
         vp,
         losses: lost,
-        turn: state.turn,
+        turn: state.turn(),
     }
 }

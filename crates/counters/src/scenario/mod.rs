@@ -340,6 +340,8 @@ pub struct Scenario {
     pub formations: Vec<Formation>,
     /// Units with their starting location and state.
     pub units: Vec<Unit>,
+    /// Each unit's id in the scenario file (`t72_1`), by unit index.
+    pub unit_names: Vec<String>,
     /// How each unit arrives, by unit index.
     pub arrivals: Vec<Arrival>,
     /// Objectives.
@@ -383,7 +385,19 @@ impl Scenario {
     /// The unit id of a scenario unit name.
     #[must_use]
     pub fn unit_id(&self, name: &str) -> Option<UnitId> {
-        self.units.iter().find(|u| u.name == name).map(|u| u.id)
+        self.unit_names
+            .iter()
+            .position(|n| n == name)
+            .and_then(|i| u16::try_from(i).ok())
+            .map(UnitId)
+    }
+
+    /// A unit's id in the scenario file (`t72_1`).
+    #[must_use]
+    pub fn unit_name(&self, unit: UnitId) -> &str {
+        self.unit_names
+            .get(unit.index())
+            .map_or("?", String::as_str)
     }
 }
 
@@ -761,6 +775,11 @@ impl ScenarioFile {
             .collect();
 
         let mut units = Vec::with_capacity(self.units.len());
+        let unit_names: Vec<String> = self
+            .units
+            .iter()
+            .map(|u| u.get_ref().id.get_ref().clone())
+            .collect();
         let mut arrivals = Vec::with_capacity(self.units.len());
         for (i, su) in self.units.iter().enumerate() {
             let u = su.get_ref();
@@ -823,7 +842,6 @@ impl ScenarioFile {
             }
             units.push(Unit {
                 id: UnitId(u16::try_from(i).unwrap_or(u16::MAX)),
-                name: u.id.get_ref().clone(),
                 type_id: type_id.unwrap_or(UnitTypeId(0)),
                 side,
                 formation: formation.unwrap_or(FormationId(0)),
@@ -1151,6 +1169,7 @@ impl ScenarioFile {
             rules: self.rules,
             formations,
             units,
+            unit_names,
             arrivals,
             objectives,
             orders,
