@@ -5,8 +5,8 @@
 use hexmap::Hex;
 
 use crate::ai;
-use crate::model::command::Command;
-use crate::model::dice::{Dice, OutOfDice};
+use crate::model::command::{Command, RuleError};
+use crate::model::dice::{Dice, GameRng, OutOfDice};
 use crate::model::event::{EndReason, Event, Phase};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
@@ -19,6 +19,26 @@ use crate::scenario::{Arrival, OrderAction, Role};
 /// side uses it, draws from a generator seeded with 0; see [`play_with`].
 ///
 /// # Errors
+/// The game is the AIs' referee: they read the position and give commands, which the game
+/// checks and executes (`Exec::command`).
+impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
+    fn state(&self) -> &State {
+        self.state
+    }
+
+    fn rules(&self) -> Rules<'r> {
+        self.rules
+    }
+
+    fn order(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice> {
+        self.command(command)
+    }
+
+    fn rng(&mut self) -> &mut GameRng {
+        &mut self.ai_rng
+    }
+}
+
 /// Only [`OutOfDice`], with scripted dice.
 pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>), OutOfDice> {
     play_with(rules, dice, crate::model::dice::GameRng::seed_from_u64(0))

@@ -287,3 +287,17 @@ fn the_checks_see_a_circle_and_an_upward_import() {
         vec!["model::ids", "model::unit::A", "model::unit::B"]
     );
 }
+
+#[test]
+fn the_ai_proposes_and_never_executes() {
+    // The AI reads the position and hands commands to its referee (the game); it reaches
+    // neither the executor nor the command dispatch.
+    let graph = graph();
+    let ai: Vec<_> = graph.keys().filter(|m| m.starts_with("ai")).collect();
+    assert!(ai.len() >= 4, "found the AI modules {ai:?}");
+    for m in ai {
+        for banned in ["rules::exec", "rules::execute"] {
+            assert!(!graph[m].contains(banned), "{m} imports {banned}");
+        }
+    }
+}

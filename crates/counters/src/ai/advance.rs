@@ -4,36 +4,36 @@
 
 use hexmap::Hex;
 
+use super::Referee;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::UnitId;
 use crate::rules::check::check;
-use crate::rules::exec::Exec;
 
 /// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
 pub(super) const EXPOSED_PENALTY: u32 = 2;
 
 /// Moves a unit as far as it legally can along the cheapest path towards `goal`, stopping next
 /// to it if the enemy holds it.
-pub(super) fn advance(x: &mut Exec<'_, '_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
+pub(super) fn advance(x: &mut dyn Referee<'_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
     advance_covered(x, unit, goal, &[])
 }
 
 /// As [`advance`], with the route priced by terrain plus a penalty for each hex in `exposed`
 /// (by map index): the covered route, walked as far as the unit's movement allows.
 pub(super) fn advance_covered(
-    x: &mut Exec<'_, '_>,
+    x: &mut dyn Referee<'_>,
     unit: UnitId,
     goal: Hex,
     exposed: &[bool],
 ) -> Result<(), OutOfDice> {
-    let rules = x.rules;
+    let rules = x.rules();
     let map = rules.map();
-    let u = x.state.unit(unit);
+    let u = x.state().unit(unit);
     if u.state.moved || u.state.assaulted || u.state.bogged {
         return Ok(());
     }
-    let Some(at) = x.state.hex_of(unit) else {
+    let Some(at) = x.state().hex_of(unit) else {
         return Ok(());
     };
     if at == goal {
@@ -43,7 +43,7 @@ pub(super) fn advance_covered(
     let enemy = u.side.other();
     // Enemy hexes by map index, looked up once rather than per step of the search.
     let mut held = vec![false; map.len()];
-    for e in x.state.units().iter().filter(|e| e.side == enemy) {
+    for e in x.state().units().iter().filter(|e| e.side == enemy) {
         if let Some(i) = e.hex().and_then(|h| map.index(h)) {
             held[i] = true;
         }
@@ -60,7 +60,10 @@ pub(super) fn advance_covered(
     }) else {
         return Ok(());
     };
-    if path.last().is_some_and(|&h| x.state.occupied_by(h, enemy)) {
+    if path
+        .last()
+        .is_some_and(|&h| x.state().occupied_by(h, enemy))
+    {
         path.pop();
     }
     // The longest legal prefix of the path.
@@ -70,8 +73,8 @@ pub(super) fn advance_covered(
             path: path.clone(),
             double: false,
         };
-        if check(x.state, &rules, &c).is_ok() {
-            x.command(&c)?.ok();
+        if check(x.state(), &rules, &c).is_ok() {
+            x.order(&c)?.ok();
             break;
         }
         path.pop();

@@ -3,6 +3,7 @@
 
 use hexmap::Hex;
 
+use super::Referee;
 use super::scouting::eyes_and_ears;
 use super::{expected_hits, own};
 use crate::model::command::Command;
@@ -10,7 +11,6 @@ use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::rules::check::check;
-use crate::rules::exec::Exec;
 use crate::rules::fire::{fire_dice, hit_number, save_number};
 use crate::rules::state::State;
 use crate::scenario::Role;
@@ -37,39 +37,39 @@ fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
 /// most exposed units (R14.1, R14.3); then every unit fires at the enemy it expects to hurt
 /// most, and at night tries again if its first target was beyond its visibility (R13.2).
 pub(super) fn doctrine_fire(
-    x: &mut Exec<'_, '_>,
+    x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
 ) -> Result<(), OutOfDice> {
     eyes_and_ears(x, side, skip)?;
     air_support(x, side, skip)?;
     artillery(x, side, skip)?;
-    let rules = x.rules;
-    for unit in own(x.state, side, skip) {
+    let rules = x.rules();
+    for unit in own(x.state(), side, skip) {
         for _attempt in 0..2 {
             let mut best: Option<(f64, UnitId)> = None;
             for t in x
-                .state
+                .state()
                 .units()
                 .iter()
                 .filter(|t| t.side != side && matches!(t.location, Location::Map(_)))
             {
                 let c = Command::Fire { unit, target: t.id };
-                if check(x.state, &rules, &c).is_err() {
+                if check(x.state(), &rules, &c).is_err() {
                     continue;
                 }
                 let value = expected_hits(
-                    fire_dice(x.state, &rules, unit),
-                    hit_number(x.state, &rules, unit, t.id),
-                    save_number(x.state, &rules, t.id),
-                ) * chance_to_see(x.state, unit, t.id);
+                    fire_dice(x.state(), &rules, unit),
+                    hit_number(x.state(), &rules, unit, t.id),
+                    save_number(x.state(), &rules, t.id),
+                ) * chance_to_see(x.state(), unit, t.id);
                 if best.is_none_or(|(v, _)| value > v) {
                     best = Some((value, t.id));
                 }
             }
             let Some((_, target)) = best else { break };
-            x.command(&Command::Fire { unit, target })?.ok();
-            if x.state.unit(unit).state.fired {
+            x.order(&Command::Fire { unit, target })?.ok();
+            if x.state().unit(unit).state.fired {
                 break;
             }
         }
@@ -78,10 +78,10 @@ pub(super) fn doctrine_fire(
 }
 
 /// Enemy hexes on the map, each once, in label order.
-fn enemy_hexes(x: &Exec<'_, '_>, side: Side) -> Vec<Hex> {
-    let map = x.rules.map();
+fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> Vec<Hex> {
+    let map = x.rules().map();
     let mut hexes: Vec<Hex> = x
-        .state
+        .state()
         .units()
         .iter()
         .filter(|u| u.side != side)
@@ -94,20 +94,20 @@ fn enemy_hexes(x: &Exec<'_, '_>, side: Side) -> Vec<Hex> {
 
 /// What shelling a hex is worth: expected unsaved hits on its units, counted half again
 /// when the hex is next to one of ours (it softens the next assault, R9.5).
-fn hex_value(x: &Exec<'_, '_>, side: Side, hex: Hex, dice: u8, anti_tank: bool) -> f64 {
-    let rules = &x.rules;
+fn hex_value(x: &dyn Referee<'_>, side: Side, hex: Hex, dice: u8, anti_tank: bool) -> f64 {
+    let rules = &x.rules();
     let hits: f64 = x
-        .state
+        .state()
         .units_in(hex, side.other())
         .map(|t| {
             expected_hits(
                 dice,
-                crate::rules::fire::hit_number_against(x.state, rules, anti_tank, t.id),
-                save_number(x.state, rules, t.id),
+                crate::rules::fire::hit_number_against(x.state(), rules, anti_tank, t.id),
+                save_number(x.state(), rules, t.id),
             )
         })
         .sum();
-    if x.state.adjacent_to(rules, hex, side) {
+    if x.state().adjacent_to(rules, hex, side) {
         hits * 1.5
     } else {
         hits
@@ -115,15 +115,20 @@ fn hex_value(x: &Exec<'_, '_>, side: Side, hex: Hex, dice: u8, anti_tank: bool) 
 }
 
 /// R14.4: by day, one sortie on the enemy hex worth most, called by a unit that sees it.
-fn air_support(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let Some(air) = x.rules.scenario.sides[side.index()].air_sorties else {
+fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let Some(air) = x.rules().scenario.sides[side.index()].air_sorties else {
         return Ok(());
     };
     let mut best: Option<(f64, Command)> = None;
     for hex in enemy_hexes(x, side) {
-        let caller = own(x.state, side, skip)
-            .into_iter()
-            .find(|&c| check(x.state, &x.rules, &Command::AirStrike { caller: c, hex }).is_ok());
+        let caller = own(x.state(), side, skip).into_iter().find(|&c| {
+            check(
+                x.state(),
+                &x.rules(),
+                &Command::AirStrike { caller: c, hex },
+            )
+            .is_ok()
+        });
         let Some(caller) = caller else { continue };
         let value = hex_value(x, side, hex, air.dice, air.anti_tank);
         if best.as_ref().is_none_or(|(v, _)| value > *v) {
@@ -131,21 +136,26 @@ fn air_support(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), 
         }
     }
     if let Some((_, c)) = best {
-        x.command(&c)?.ok();
+        x.order(&c)?.ok();
     }
     Ok(())
 }
 
 /// R14.1, R14.3: each battery shells the spotted enemy hex worth most; an attacker's battery
 /// with nothing worth a mission smokes the hex of its units most exposed to enemy fire.
-fn artillery(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let rules = x.rules;
-    let batteries: Vec<UnitId> = own(x.state, side, skip)
+fn artillery(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules();
+    let batteries: Vec<UnitId> = own(x.state(), side, skip)
         .into_iter()
-        .filter(|&u| rules.typ(x.state.unit(u)).fire.is_some_and(|f| f.indirect))
+        .filter(|&u| {
+            rules
+                .typ(x.state().unit(u))
+                .fire
+                .is_some_and(|f| f.indirect)
+        })
         .collect();
     for battery in batteries {
-        let dice = fire_dice(x.state, &rules, battery);
+        let dice = fire_dice(x.state(), &rules, battery);
         let mut best: Option<(f64, Hex)> = None;
         for hex in enemy_hexes(x, side) {
             let c = Command::Bombard {
@@ -154,7 +164,7 @@ fn artillery(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), Ou
                 smoke: false,
                 spotter: None,
             };
-            if check(x.state, &rules, &c).is_err() {
+            if check(x.state(), &rules, &c).is_err() {
                 continue;
             }
             let value = hex_value(x, side, hex, dice, false);
@@ -169,7 +179,7 @@ fn artillery(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), Ou
         let value = best.map_or(0.0, |(v, _)| v);
         let mission = match (best, exposed) {
             (_, Some((threat, h)))
-                if threat >= SMOKE_THREAT && value < 1.0 && !x.state.time().is_night() =>
+                if threat >= SMOKE_THREAT && value < 1.0 && !x.state().time().is_night() =>
             {
                 Some((h, true))
             }
@@ -178,7 +188,7 @@ fn artillery(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), Ou
             _ => None,
         };
         if let Some((hex, smoke)) = mission {
-            x.command(&Command::Bombard {
+            x.order(&Command::Bombard {
                 unit: battery,
                 hex,
                 smoke,
@@ -198,29 +208,30 @@ const SMOKE_THREAT: u32 = 6;
 
 /// The hex of our units, not concealed and not yet smoked, that the most enemy fire dice can
 /// reach (range and line of sight), if any can.
-fn exposed_hex(x: &Exec<'_, '_>, side: Side) -> Option<(u32, Hex)> {
-    let rules = &x.rules;
+fn exposed_hex(x: &dyn Referee<'_>, side: Side) -> Option<(u32, Hex)> {
+    let rules = &x.rules();
     let mut best: Option<(u32, Hex)> = None;
-    let mut ours: Vec<Hex> = own(x.state, side, &[])
+    let mut ours: Vec<Hex> = own(x.state(), side, &[])
         .iter()
-        .filter_map(|&u| x.state.hex_of(u))
+        .filter_map(|&u| x.state().hex_of(u))
         .collect();
     ours.sort_by_key(|&h| rules.map().label(h));
     ours.dedup();
     for hex in ours {
-        if x.state.smoke_at(hex) || rules.map().terrain(hex).is_some_and(|t| t.concealment) {
+        if x.state().smoke_at(hex) || rules.map().terrain(hex).is_some_and(|t| t.concealment) {
             continue;
         }
         let threat: u32 = x
-            .state
+            .state()
             .units()
             .iter()
             .filter(|e| e.side != side && !e.state.disorganized)
             .filter_map(|e| {
                 let f = rules.typ(e).fire?;
                 let at = e.hex()?;
-                (at.unsigned_distance_to(hex) <= u32::from(f.range) && x.state.sees(rules, at, hex))
-                    .then_some(u32::from(f.dice))
+                (at.unsigned_distance_to(hex) <= u32::from(f.range)
+                    && x.state().sees(rules, at, hex))
+                .then_some(u32::from(f.dice))
             })
             .sum();
         if threat > 0 && best.is_none_or(|(t, _)| threat > t) {

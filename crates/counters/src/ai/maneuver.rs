@@ -4,6 +4,7 @@
 
 use hexmap::Hex;
 
+use super::Referee;
 use super::advance::{advance, advance_covered};
 use super::own;
 use super::scouting::{motorcycles, watching};
@@ -13,32 +14,31 @@ use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::odds::first::quick_attacker_wins;
 use crate::rules::check::check;
-use crate::rules::exec::Exec;
 use crate::rules::state::State;
 use crate::scenario::Role;
 
 /// Movement phase of the doctrine AI: assaults that favour the side, then the attacker's
 /// advance or the defender's hold on the objectives.
 pub(super) fn doctrine_movement(
-    x: &mut Exec<'_, '_>,
+    x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
 ) -> Result<(), OutOfDice> {
-    let rules = x.rules;
+    let rules = x.rules();
     let map = rules.map();
     // R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
     let riders: Vec<UnitId> = x
-        .state
+        .state()
         .units()
         .iter()
         .filter(|u| u.side == side && !skip.contains(&u.id))
         .filter_map(|u| match u.location {
-            Location::Aboard(t) if !rules.typ(x.state.unit(t)).mounted_assault => Some((u.id, t)),
+            Location::Aboard(t) if !rules.typ(x.state().unit(t)).mounted_assault => Some((u.id, t)),
             _ => None,
         })
         .filter(|&(_, t)| {
-            x.state.hex_of(t).is_some_and(|h| {
-                x.state.units().iter().any(|e| {
+            x.state().hex_of(t).is_some_and(|h| {
+                x.state().units().iter().any(|e| {
                     e.side != side && e.hex().is_some_and(|eh| eh.unsigned_distance_to(h) <= 2)
                 })
             })
@@ -46,25 +46,25 @@ pub(super) fn doctrine_movement(
         .map(|(u, _)| u)
         .collect();
     for unit in riders {
-        x.command(&Command::Dismount { unit })?.ok();
+        x.order(&Command::Dismount { unit })?.ok();
     }
     motorcycles(x, side, skip)?;
     overruns(x, side, skip)?;
     // Assaults: every enemy hex next to our units, with all our units that may join.
-    let mut targets: Vec<Hex> = own(x.state, side, skip)
+    let mut targets: Vec<Hex> = own(x.state(), side, skip)
         .iter()
-        .filter_map(|&u| x.state.hex_of(u))
+        .filter_map(|&u| x.state().hex_of(u))
         .flat_map(|h| map.neighbors(h).collect::<Vec<_>>())
-        .filter(|&h| x.state.occupied_by(h, side.other()))
+        .filter(|&h| x.state().occupied_by(h, side.other()))
         .collect();
     targets.sort_by_key(|&h| map.label(h));
     targets.dedup();
     for hex in targets {
-        let units: Vec<UnitId> = own(x.state, side, skip)
+        let units: Vec<UnitId> = own(x.state(), side, skip)
             .into_iter()
             .filter(|&u| {
                 check(
-                    x.state,
+                    x.state(),
                     &rules,
                     &Command::Assault {
                         units: vec![u],
@@ -72,8 +72,8 @@ pub(super) fn doctrine_movement(
                     },
                 )
                 .is_ok()
-                    || rules.typ(x.state.unit(u)).is_hq()
-                        && x.state
+                    || rules.typ(x.state().unit(u)).is_hq()
+                        && x.state()
                             .hex_of(u)
                             .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
             })
@@ -82,13 +82,13 @@ pub(super) fn doctrine_movement(
             units: units.clone(),
             hex,
         };
-        if units.is_empty() || check(x.state, &rules, &command).is_err() {
+        if units.is_empty() || check(x.state(), &rules, &command).is_err() {
             continue;
         }
         // Assault when the exact odds favour it (R9).
         let threshold = rules.scenario.sides[side.index()].assault_threshold();
-        if quick_attacker_wins(x.state, &rules, &units, hex) > threshold {
-            x.command(&command)?.ok();
+        if quick_attacker_wins(x.state(), &rules, &units, hex) > threshold {
+            x.order(&command)?.ok();
         }
     }
     if rules.scenario.sides[side.index()].role != Role::Attacker {
@@ -101,22 +101,22 @@ pub(super) fn doctrine_movement(
         .objectives
         .iter()
         .map(|o| o.hex)
-        .filter(|&h| !x.state.occupied_by(h, side) || x.state.occupied_by(h, side.other()))
+        .filter(|&h| !x.state().occupied_by(h, side) || x.state().occupied_by(h, side.other()))
         .collect();
     let Some(goal) = main_effort(x, side, &goals) else {
         return Ok(());
     };
-    let exposed = exposure(x.state, &rules, side);
+    let exposed = exposure(x.state(), &rules, side);
     let (hqs, fighters): (Vec<UnitId>, Vec<UnitId>) =
-        own(x.state, side, skip).into_iter().partition(|&u| {
-            let t = rules.typ(x.state.unit(u));
+        own(x.state(), side, skip).into_iter().partition(|&u| {
+            let t = rules.typ(x.state().unit(u));
             t.is_hq() && !t.hero
         });
     for unit in fighters {
         // Batteries stay back and fire through spotters (R14.1); scouts that can watch a
         // gone-to-ground enemy stay still to use eyes and ears (R15.6).
         if rules
-            .typ(x.state.unit(unit))
+            .typ(x.state().unit(unit))
             .fire
             .is_some_and(|f| f.indirect)
             || watching(x, unit)
@@ -126,7 +126,7 @@ pub(super) fn doctrine_movement(
         advance_covered(x, unit, goal, &exposed)?;
     }
     for hq in hqs {
-        let follow = led_unit_nearest(x.state, &rules, hq, goal).unwrap_or(goal);
+        let follow = led_unit_nearest(x.state(), &rules, hq, goal).unwrap_or(goal);
         advance_covered(x, hq, follow, &exposed)?;
     }
     Ok(())
@@ -134,15 +134,15 @@ pub(super) fn doctrine_movement(
 
 /// The main effort (concentration): among the objectives still to take, the one nearest the
 /// side's units taken together (least total distance), the first by label on a tie.
-fn main_effort(x: &Exec<'_, '_>, side: Side, goals: &[Hex]) -> Option<Hex> {
-    let at: Vec<Hex> = own(x.state, side, &[])
+fn main_effort(x: &dyn Referee<'_>, side: Side, goals: &[Hex]) -> Option<Hex> {
+    let at: Vec<Hex> = own(x.state(), side, &[])
         .iter()
-        .filter_map(|&u| x.state.hex_of(u))
+        .filter_map(|&u| x.state().hex_of(u))
         .collect();
     goals.iter().copied().min_by_key(|&g| {
         (
             at.iter().map(|h| h.unsigned_distance_to(g)).sum::<u32>(),
-            x.rules.map().label(g),
+            x.rules().map().label(g),
         )
     })
 }
@@ -212,25 +212,27 @@ const FALL_BACK_AT: f64 = 0.75;
 
 /// The defender's movement: every objective it does not stand on draws its nearest free
 /// fighting unit (not an independent HQ, not artillery, not already on an objective).
-fn hold_objectives(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let rules = x.rules;
+fn hold_objectives(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
     for &goal in &objectives {
-        if x.state.occupied_by(goal, side) {
+        if x.state().occupied_by(goal, side) {
             continue;
         }
-        let free = own(x.state, side, skip).into_iter().filter(|&u| {
-            let unit = x.state.unit(u);
+        let free = own(x.state(), side, skip).into_iter().filter(|&u| {
+            let unit = x.state().unit(u);
             let t = rules.typ(unit);
             !unit.state.moved
                 && !t.is_independent()
                 && !t.fire.is_some_and(|f| f.indirect)
                 && t.assault.is_some()
-                && x.state.hex_of(u).is_some_and(|h| !objectives.contains(&h))
+                && x.state()
+                    .hex_of(u)
+                    .is_some_and(|h| !objectives.contains(&h))
         });
         let nearest = free.min_by_key(|&u| {
             (
-                x.state
+                x.state()
                     .hex_of(u)
                     .map_or(u32::MAX, |h| h.unsigned_distance_to(goal)),
                 u,
@@ -248,15 +250,15 @@ fn hold_objectives(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<
 /// exact R9 odds, above [`FALL_BACK_AT`]) moves to the best hex it can reach that is next to no
 /// enemy: concealing terrain first, then nearest an objective, then farthest from the enemy.
 fn fall_back(
-    x: &mut Exec<'_, '_>,
+    x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
     objectives: &[Hex],
 ) -> Result<(), OutOfDice> {
-    let rules = x.rules;
+    let rules = x.rules();
     let map = rules.map();
-    for unit in own(x.state, side, skip) {
-        let u = x.state.unit(unit);
+    for unit in own(x.state(), side, skip) {
+        let u = x.state().unit(unit);
         let t = rules.typ(u);
         let Some(at) = u.hex() else { continue };
         if u.state.moved
@@ -268,31 +270,32 @@ fn fall_back(
         }
         let threats: Vec<UnitId> = map
             .neighbors(at)
-            .flat_map(|n| x.state.units_in(n, side.other()))
+            .flat_map(|n| x.state().units_in(n, side.other()))
             .filter(|e| {
                 let et = rules.typ(e);
                 et.assault.is_some() && !e.state.disorganized && !e.state.pinned && !et.is_hq()
             })
             .map(|e| e.id)
             .collect();
-        if threats.is_empty() || quick_attacker_wins(x.state, &rules, &threats, at) <= FALL_BACK_AT
+        if threats.is_empty()
+            || quick_attacker_wins(x.state(), &rules, &threats, at) <= FALL_BACK_AT
         {
             continue;
         }
         let class = t.move_class;
         let budget = hexmap::Budget {
-            points: crate::rules::check::points_left(x.state, &rules, unit, false),
+            points: crate::rules::check::points_left(x.state(), &rules, unit, false),
             min_one_hex: true,
         };
         let enemy = side.other();
         let reach = map.reachable(at, budget, |_, to| {
-            if x.state.occupied_by(to, enemy) {
+            if x.state().occupied_by(to, enemy) {
                 None
             } else {
                 map.enter_cost(class, to)
             }
         });
-        let safe = |h: Hex| !x.state.adjacent_to(&rules, h, enemy);
+        let safe = |h: Hex| !x.state().adjacent_to(&rules, h, enemy);
         let near_objective = |h: Hex| {
             objectives
                 .iter()
@@ -303,7 +306,7 @@ fn fall_back(
         let from_enemy = |h: Hex| {
             threats
                 .iter()
-                .filter_map(|&e| x.state.hex_of(e))
+                .filter_map(|&e| x.state().hex_of(e))
                 .map(|e| e.unsigned_distance_to(h))
                 .min()
                 .unwrap_or(0)
@@ -329,8 +332,8 @@ fn fall_back(
             path,
             double: false,
         };
-        if check(x.state, &rules, &c).is_ok() {
-            x.command(&c)?.ok();
+        if check(x.state(), &rules, &c).is_ok() {
+            x.order(&c)?.ok();
         }
     }
     Ok(())
@@ -358,25 +361,25 @@ fn overrun_breaks_through(
 
 /// The doctrine AI overruns (R10) with each vehicle that may, through the adjacent enemy hex where
 /// it breaks through with a chance above the side's assault threshold, before any assault.
-fn overruns(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let rules = x.rules;
+fn overruns(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules();
     let threshold = rules.scenario.sides[side.index()].assault_threshold();
-    for unit in own(x.state, side, skip) {
-        while let Some(at) = x.state.hex_of(unit) {
+    for unit in own(x.state(), side, skip) {
+        while let Some(at) = x.state().hex_of(unit) {
             let best = rules
                 .map()
                 .neighbors(at)
-                .filter(|&h| check(x.state, &rules, &Command::Overrun { unit, hex: h }).is_ok())
-                .map(|h| (overrun_breaks_through(x.state, &rules, h, side), h))
+                .filter(|&h| check(x.state(), &rules, &Command::Overrun { unit, hex: h }).is_ok())
+                .map(|h| (overrun_breaks_through(x.state(), &rules, h, side), h))
                 .filter(|&(p, _)| p > threshold)
                 .max_by(|a, b| {
                     a.0.total_cmp(&b.0)
                         .then_with(|| rules.map().label(b.1).cmp(&rules.map().label(a.1)))
                 });
             let Some((_, hex)) = best else { break };
-            x.command(&Command::Overrun { unit, hex })?.ok();
+            x.order(&Command::Overrun { unit, hex })?.ok();
             // R10.5: it may go on overrunning while it breaks through.
-            if x.state.hex_of(unit) == Some(at) {
+            if x.state().hex_of(unit) == Some(at) {
                 break;
             }
         }

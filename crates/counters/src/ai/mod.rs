@@ -13,14 +13,29 @@ pub(crate) use scouting::{ambushes, deploy};
 use fires::doctrine_fire;
 use maneuver::doctrine_movement;
 
-use crate::model::command::Command;
-use crate::model::dice::{OutOfDice, chance};
+use crate::model::command::{Command, RuleError};
+use crate::model::dice::{GameRng, OutOfDice, chance};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::rules::check::check;
-use crate::rules::exec::Exec;
-use crate::rules::state::State;
+use crate::rules::state::{Rules, State};
 use crate::scenario::AiKind;
+
+/// The game as the AI sees it: the position to read, and a referee that checks each command
+/// the AI gives and executes it if legal. The AI holds no `&mut State` and no dice, so it can
+/// only propose; the game (`game.rs`) executes. A phase's orders are given one at a time, each
+/// seeing the position the last one left.
+pub(crate) trait Referee<'r> {
+    /// The position.
+    fn state(&self) -> &State;
+    /// The rules.
+    fn rules(&self) -> Rules<'r>;
+    /// Gives a command. The outer error is the dice running out; the inner one is the rule
+    /// that refused the command (nothing changed).
+    fn order(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice>;
+    /// The AI's own generator (the random AI); never the game's dice.
+    fn rng(&mut self) -> &mut GameRng;
+}
 
 /// The side's units on the map, less those in `skip` (units with orders this turn).
 fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
@@ -35,8 +50,12 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
 }
 
 /// Movement phase, by the side's AI.
-pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    match x.rules.scenario.sides[side.index()].ai {
+pub(crate) fn movement(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    skip: &[UnitId],
+) -> Result<(), OutOfDice> {
+    match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_movement(x, side, skip),
         AiKind::Doctrine => doctrine_movement(x, side, skip),
@@ -44,8 +63,8 @@ pub(crate) fn movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Res
 }
 
 /// Fire phase, by the side's AI.
-pub(crate) fn fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    match x.rules.scenario.sides[side.index()].ai {
+pub(crate) fn fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_fire(x, side, skip),
         AiKind::Doctrine => doctrine_fire(x, side, skip),
@@ -53,11 +72,11 @@ pub(crate) fn fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<
 }
 
 /// Picks one of `n` options with the AI's own generator.
-fn pick(x: &mut Exec<'_, '_>, n: usize) -> Option<usize> {
+fn pick(x: &mut dyn Referee<'_>, n: usize) -> Option<usize> {
     if n == 0 {
         return None;
     }
-    crate::model::dice::pick_distinct(&mut x.ai_rng, n, 1)
+    crate::model::dice::pick_distinct(x.rng(), n, 1)
         .ok()?
         .0
         .first()
@@ -66,15 +85,15 @@ fn pick(x: &mut Exec<'_, '_>, n: usize) -> Option<usize> {
 
 /// The random AI: each unit assaults an adjacent enemy hex, moves one hex, or stays, at random
 /// among the legal choices.
-fn random_movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let map = x.rules.map();
-    for unit in own(x.state, side, skip) {
-        let Some(at) = x.state.hex_of(unit) else {
+fn random_movement(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    let map = x.rules().map();
+    for unit in own(x.state(), side, skip) {
+        let Some(at) = x.state().hex_of(unit) else {
             continue;
         };
         let mut options: Vec<Command> = vec![];
         for n in map.neighbors(at) {
-            let c = if x.state.occupied_by(n, side.other()) {
+            let c = if x.state().occupied_by(n, side.other()) {
                 Command::Assault {
                     units: vec![unit],
                     hex: n,
@@ -86,31 +105,31 @@ fn random_movement(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<
                     double: false,
                 }
             };
-            if check(x.state, &x.rules, &c).is_ok() {
+            if check(x.state(), &x.rules(), &c).is_ok() {
                 options.push(c);
             }
         }
         let stay = options.len();
         if let Some(i) = pick(x, stay + 1).filter(|&i| i < stay) {
-            x.command(&options[i])?.ok();
+            x.order(&options[i])?.ok();
         }
     }
     Ok(())
 }
 
 /// The random AI fires each unit at a random legal target, or not at all.
-fn random_fire(x: &mut Exec<'_, '_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    for unit in own(x.state, side, skip) {
+fn random_fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    for unit in own(x.state(), side, skip) {
         let targets: Vec<UnitId> = x
-            .state
+            .state()
             .units()
             .iter()
             .filter(|t| t.side != side)
             .map(|t| t.id)
-            .filter(|&t| check(x.state, &x.rules, &Command::Fire { unit, target: t }).is_ok())
+            .filter(|&t| check(x.state(), &x.rules(), &Command::Fire { unit, target: t }).is_ok())
             .collect();
         if let Some(i) = pick(x, targets.len() + 1).filter(|&i| i < targets.len()) {
-            x.command(&Command::Fire {
+            x.order(&Command::Fire {
                 unit,
                 target: targets[i],
             })?

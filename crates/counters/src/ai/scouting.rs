@@ -3,6 +3,7 @@
 
 use hexmap::Hex;
 
+use super::Referee;
 use super::advance::advance;
 use super::{expected_hits, own};
 use crate::model::command::Command;
@@ -10,7 +11,6 @@ use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::rules::check::check;
-use crate::rules::exec::Exec;
 use crate::rules::fire::{hit_number, save_number};
 use crate::rules::state::State;
 use crate::scenario::AiKind;
@@ -18,16 +18,16 @@ use crate::scenario::AiKind;
 /// R15.4: a recon unit's deployment move: the doctrine AI screens forward, towards the nearest
 /// enemy unit that is not an HQ, as far as the deployment rules let it; the passive and random
 /// AIs stay.
-pub(crate) fn deploy(x: &mut Exec<'_, '_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
-    if x.rules.scenario.sides[side.index()].ai != AiKind::Doctrine {
+pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
+    if x.rules().scenario.sides[side.index()].ai != AiKind::Doctrine {
         return Ok(());
     }
-    let Some(at) = x.state.hex_of(unit) else {
+    let Some(at) = x.state().hex_of(unit) else {
         return Ok(());
     };
-    let rules = x.rules;
+    let rules = x.rules();
     let nearest = x
-        .state
+        .state()
         .units()
         .iter()
         .filter(|e| e.side != side && !rules.typ(e).is_hq())
@@ -43,13 +43,13 @@ pub(crate) fn deploy(x: &mut Exec<'_, '_>, side: Side, unit: UnitId) -> Result<(
 /// zone lets the unit fire on enemy units, then takes the hex where its fire is expected to hurt
 /// most; the random AI places each unit in the first legal hex at the first chance; the passive
 /// AI places none (orders may).
-pub(crate) fn ambushes(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
-    let rules = x.rules;
+pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfDice> {
+    let rules = x.rules();
     if rules.scenario.sides[side.index()].ai == AiKind::Passive {
         return Ok(());
     }
     let waiting: Vec<(UnitId, Vec<Hex>)> = x
-        .state
+        .state()
         .units()
         .iter()
         .filter(|u| u.side == side && u.location == Location::OffMap)
@@ -62,11 +62,11 @@ pub(crate) fn ambushes(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice
     for (unit, zone) in waiting {
         let mut best: Option<(f64, Hex)> = None;
         for hex in zone {
-            if check(x.state, &rules, &Command::Place { unit, hex }).is_err() {
+            if check(x.state(), &rules, &Command::Place { unit, hex }).is_err() {
                 continue;
             }
             let value = if doctrine {
-                ambush_value(x.state, &rules, unit, hex)
+                ambush_value(x.state(), &rules, unit, hex)
             } else {
                 1.0
             };
@@ -78,7 +78,7 @@ pub(crate) fn ambushes(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice
             }
         }
         if let Some((_, hex)) = best {
-            x.command(&Command::Place { unit, hex })?.ok();
+            x.order(&Command::Place { unit, hex })?.ok();
         }
     }
     Ok(())
@@ -116,31 +116,31 @@ fn ambush_value(
 /// R15.6: before anyone fires, each recon unit tries eyes and ears on the gone-to-ground enemy
 /// that most of its side's other units could then fire at.
 pub(super) fn eyes_and_ears(
-    x: &mut Exec<'_, '_>,
+    x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
 ) -> Result<(), OutOfDice> {
-    let rules = x.rules;
-    let scouts: Vec<UnitId> = own(x.state, side, skip)
+    let rules = x.rules();
+    let scouts: Vec<UnitId> = own(x.state(), side, skip)
         .into_iter()
-        .filter(|&u| rules.typ(x.state.unit(u)).recon)
+        .filter(|&u| rules.typ(x.state().unit(u)).recon)
         .collect();
     for scout in scouts {
         let mut best: Option<(usize, UnitId)> = None;
-        for t in x.state.units().iter().filter(|t| t.side != side) {
+        for t in x.state().units().iter().filter(|t| t.side != side) {
             let c = Command::EyesAndEars {
                 unit: scout,
                 target: t.id,
             };
-            if check(x.state, &rules, &c).is_err() {
+            if check(x.state(), &rules, &c).is_err() {
                 continue;
             }
-            let shooters = own(x.state, side, skip)
+            let shooters = own(x.state(), side, skip)
                 .into_iter()
-                .filter(|&f| f != scout && !rules.typ(x.state.unit(f)).recon)
+                .filter(|&f| f != scout && !rules.typ(x.state().unit(f)).recon)
                 .filter(|&f| {
                     check(
-                        x.state,
+                        x.state(),
                         &rules,
                         &Command::Fire {
                             unit: f,
@@ -155,7 +155,7 @@ pub(super) fn eyes_and_ears(
             }
         }
         if let Some((_, target)) = best {
-            x.command(&Command::EyesAndEars {
+            x.order(&Command::EyesAndEars {
                 unit: scout,
                 target,
             })?
@@ -168,19 +168,19 @@ pub(super) fn eyes_and_ears(
 /// R15.7: motorcycle recon rides while the enemy is far, and gets off to fight or to free a
 /// bogged machine.
 pub(super) fn motorcycles(
-    x: &mut Exec<'_, '_>,
+    x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
 ) -> Result<(), OutOfDice> {
-    let rules = x.rules;
-    for unit in own(x.state, side, skip) {
-        let u = x.state.unit(unit);
+    let rules = x.rules();
+    for unit in own(x.state(), side, skip) {
+        let u = x.state().unit(unit);
         if rules.catalog.dismounted(u.type_id).is_none() {
             continue;
         }
         let Some(at) = u.hex() else { continue };
         let nearest = x
-            .state
+            .state()
             .units()
             .iter()
             .filter(|e| e.side != side)
@@ -198,7 +198,7 @@ pub(super) fn motorcycles(
         } else {
             continue;
         };
-        x.command(&c)?.ok();
+        x.order(&c)?.ok();
     }
     Ok(())
 }
@@ -210,30 +210,30 @@ const WATCH_FOR_SHOOTERS: usize = 3;
 /// Whether a recon unit has a gone-to-ground enemy within 4 hexes in sight, out of smoke, that
 /// other units of its side could fire at from where they stand: the scout should stay still and
 /// strip it in the fire phase (R15.6).
-pub(super) fn watching(x: &Exec<'_, '_>, unit: UnitId) -> bool {
-    let u = x.state.unit(unit);
-    if !x.rules.typ(u).recon || u.state.moved {
+pub(super) fn watching(x: &dyn Referee<'_>, unit: UnitId) -> bool {
+    let u = x.state().unit(unit);
+    if !x.rules().typ(u).recon || u.state.moved {
         return false;
     }
-    let Some(at) = x.state.hex_of(unit) else {
+    let Some(at) = x.state().hex_of(unit) else {
         return false;
     };
-    x.state.units().iter().any(|e| {
+    x.state().units().iter().any(|e| {
         e.side != u.side
             && e.state.gone_to_ground
             && e.hex().is_some_and(|h| {
                 h.unsigned_distance_to(at) <= 4
-                    && !x.state.smoke_at(h)
-                    && x.state.sees(&x.rules, at, h)
-                    && x.state
+                    && !x.state().smoke_at(h)
+                    && x.state().sees(&x.rules(), at, h)
+                    && x.state()
                         .units()
                         .iter()
                         .filter(|f| {
-                            f.side == u.side && f.id != unit && !x.rules.typ(f).recon && {
-                                let range = x.rules.typ(f).fire.map_or(0, |w| w.range);
+                            f.side == u.side && f.id != unit && !x.rules().typ(f).recon && {
+                                let range = x.rules().typ(f).fire.map_or(0, |w| w.range);
                                 f.hex().is_some_and(|fh| {
                                     fh.unsigned_distance_to(h) <= u32::from(range)
-                                        && x.state.sees(&x.rules, fh, h)
+                                        && x.state().sees(&x.rules(), fh, h)
                                 })
                             }
                         })
