@@ -1188,6 +1188,22 @@ fn narratives_of_the_bundled_scenarios() {
     }
 }
 
+/// The JSON Lines of a game of each bundled scenario (seed 1) and the summary of a 500-game batch
+/// of each, pinned: play is unchanged by a refactor exactly when these snapshots are (a change of
+/// play shows here as a diff to review, instead of a claim in a commit message).
+#[test]
+fn json_of_games_and_batches_of_the_bundled_scenarios() {
+    for scenario in ["dawn_assault", "meeting_engagement", "night_recon"] {
+        let file = format!("scenarios/{scenario}.toml");
+        let out = hexwar(&["run", &file, "--seed", "1", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        insta::assert_snapshot!(format!("run_json_{scenario}"), stdout(&out));
+        let out = hexwar(&["batch", &file, "--runs", "500", "--seed", "1", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        insta::assert_snapshot!(format!("batch_json_{scenario}"), stdout(&out));
+    }
+}
+
 /// No internal name reaches a reader: no CamelCase word (an enum's debug name such as
 /// `DefendersHold` or `NoEffect`), and no capitalized variant name of the events' enums, in the
 /// narratives of the bundled scenarios (the first line, the title, aside).

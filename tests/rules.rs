@@ -443,38 +443,39 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     Ok(())
 }
 
-#[test]
-fn conformance_cases() {
-    let catalog = counters::bundled::catalog();
-    let terrain = counters::bundled::terrain();
+/// One test per `tests/rules/*.toml`, named by its file, so that `cargo test r9_4` runs the
+/// R9.4 cases alone and a failure names its case.
+fn main() -> std::process::ExitCode {
+    let args = libtest_mimic::Arguments::from_args();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+        .expect("tests/rules is readable")
+        .map(|e| e.expect("tests/rules is readable").path())
+        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
         .collect();
     files.sort();
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for f in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
-    {
-        ran += 1;
-        if let Err(e) = run_case(f, &catalog, &terrain) {
-            let text = std::fs::read_to_string(f).unwrap_or_default();
-            let ids = text
-                .lines()
-                .find(|l| l.starts_with("rules ="))
-                .unwrap_or("rules = ?")
-                .to_owned();
-            failures.push(format!("{} ({ids})\n{e}", f.display()));
-        }
-    }
-    assert!(ran > 0, "no conformance cases found");
-    assert!(
-        failures.is_empty(),
-        "{} of {ran} cases failed:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert!(!files.is_empty(), "no conformance cases found");
+    let catalog = std::sync::Arc::new(counters::bundled::catalog());
+    let terrain = std::sync::Arc::new(counters::bundled::terrain());
+    let trials = files
+        .into_iter()
+        .map(|f| {
+            let name = f
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let (catalog, terrain) = (catalog.clone(), terrain.clone());
+            libtest_mimic::Trial::test(name, move || {
+                run_case(&f, &catalog, &terrain).map_err(|e| {
+                    let text = std::fs::read_to_string(&f).unwrap_or_default();
+                    let ids = text
+                        .lines()
+                        .find(|l| l.starts_with("rules ="))
+                        .unwrap_or("rules = ?")
+                        .to_owned();
+                    format!("{} ({ids})\n{e}", f.display()).into()
+                })
+            })
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit_code()
 }
