@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
-use counters::{Catalog, GameRecord, GameRng, Rules, Scenario, Summary, UnitType, play_with};
+use counters::{Catalog, GameRecord, GameRng, Rules, Scenario, Summary, play_with};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -309,163 +309,44 @@ fn cumulative(by_turn: &std::collections::BTreeMap<u32, u64>, n: f64) -> String 
     }
 }
 
-/// The CSV's first line: one row per game follows.
-pub fn csv_header(scenario: &Scenario) -> String {
+/// The CSV's first line: one row per game follows (quoted by the `csv` crate where a side id
+/// needs it).
+pub fn csv_header<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    scenario: &Scenario,
+) -> csv::Result<()> {
     let a = &scenario.sides[0].id;
     let b = &scenario.sides[1].id;
-    format!("game,batch_seed,winner,end,turns,vp_{a},vp_{b},lost_{a},lost_{b},time_changed_turn\n")
+    w.write_record([
+        "game".to_owned(),
+        "batch_seed".to_owned(),
+        "winner".to_owned(),
+        "end".to_owned(),
+        "turns".to_owned(),
+        format!("vp_{a}"),
+        format!("vp_{b}"),
+        format!("lost_{a}"),
+        format!("lost_{b}"),
+        "time_changed_turn".to_owned(),
+    ])
 }
 
 /// One CSV row (see [`csv_header`]).
-pub fn csv_row(seed: u64, r: &GameRecord) -> String {
-    format!(
-        "{},{seed},{},{},{},{},{},{},{},{}\n",
-        r.game,
-        r.winner,
-        r.end,
-        r.turns,
-        r.vp[0],
-        r.vp[1],
-        r.losses[0],
-        r.losses[1],
-        r.time_changed.map_or_else(String::new, |t| t.to_string())
-    )
-}
-
-/// A stat to vary: `TYPE.FIELD`.
-pub struct Stat {
-    /// Unit type id.
-    pub type_id: String,
-    /// Field name.
-    pub field: String,
-}
-
-/// The fields `tune` can vary, with their legal range.
-pub const FIELDS: [(&str, i64, i64); 10] = [
-    ("assault", 0, 12),
-    ("movement", 1, 12),
-    ("save", 2, 7),
-    ("armor", 0, 12),
-    ("motivation", 3, 5),
-    ("skill", 3, 5),
-    ("tank_assault", 0, 6),
-    ("leadership", 0, 4),
-    ("fire.dice", 1, 12),
-    ("fire.range", 1, 30),
-];
-
-/// Sets a stat of a unit type.
-pub fn set_stat(t: &mut UnitType, field: &str, v: i64) -> Result<(), String> {
-    let (_, lo, hi) = FIELDS.iter().find(|(f, _, _)| *f == field).ok_or_else(|| {
-        format!(
-            "unknown field `{field}`; fields: {}",
-            FIELDS.map(|f| f.0).join(", ")
-        )
-    })?;
-    if !(*lo..=*hi).contains(&v) {
-        return Err(format!("{}.{field} = {v} is outside {lo}..{hi}", t.id));
-    }
-    let v = v as u8;
-    let id = t.id.clone();
-    let missing = |what: &str| format!("unit type `{id}` has no {what}");
-    match field {
-        "assault" => t.assault = Some(v),
-        "movement" => t.movement = v,
-        "save" => t.save = v,
-        "armor" => t.armor = Some(v),
-        "motivation" => t.motivation = v,
-        "skill" => t.skill = v,
-        "tank_assault" => t.tank_assault = v,
-        "leadership" => {
-            if !t.is_hq() {
-                return Err(missing("leadership (it is not an HQ)"));
-            }
-            t.leadership = Some(v);
-        }
-        "fire.dice" => t.fire.as_mut().ok_or_else(|| missing("fire"))?.dice = v,
-        "fire.range" => t.fire.as_mut().ok_or_else(|| missing("fire"))?.range = v,
-        _ => unreachable!("checked above"),
-    }
-    Ok(())
-}
-
-/// The current value of a stat, if the type has it.
-pub fn get_stat(t: &UnitType, field: &str) -> Option<i64> {
-    Some(i64::from(match field {
-        "assault" => t.assault?,
-        "movement" => t.movement,
-        "save" => t.save,
-        "armor" => t.armor?,
-        "motivation" => t.motivation,
-        "skill" => t.skill,
-        "tank_assault" => t.tank_assault,
-        "leadership" => t.leadership?,
-        "fire.dice" => t.fire?.dice,
-        "fire.range" => t.fire?.range,
-        _ => return None,
-    }))
-}
-
-/// Parses `TYPE.FIELD=A..B[:STEP]` against a catalog.
-pub fn parse_vary(text: &str, catalog: &Catalog) -> Result<(Stat, Vec<i64>), BadInput> {
-    let bad = |why: String| BadInput(format!("--vary `{text}`: {why}"));
-    let (stat, range) = text
-        .split_once('=')
-        .ok_or_else(|| bad("expected TYPE.FIELD=A..B[:STEP], e.g. t72.assault=2..5".to_owned()))?;
-    let (type_id, field) = stat
-        .split_once('.')
-        .ok_or_else(|| bad("expected TYPE.FIELD before `=`".to_owned()))?;
-    let id = catalog.id(type_id).ok_or_else(|| {
-        bad(format!(
-            "unknown unit type `{type_id}` (see `hexwar units`)"
-        ))
-    })?;
-    if !FIELDS.iter().any(|(f, _, _)| *f == field) {
-        return Err(bad(format!(
-            "unknown field `{field}`; fields: {}",
-            FIELDS.map(|f| f.0).join(", ")
-        )));
-    }
-    let (span, step) = match range.split_once(':') {
-        Some((span, step)) => (
-            span,
-            step.parse::<i64>()
-                .map_err(|_| bad(format!("bad step `{step}`")))?,
-        ),
-        None => (range, 1),
-    };
-    let (a, b) = span
-        .split_once("..")
-        .ok_or_else(|| bad("expected a range A..B".to_owned()))?;
-    let (a, b): (i64, i64) = (
-        a.parse().map_err(|_| bad(format!("bad number `{a}`")))?,
-        b.parse().map_err(|_| bad(format!("bad number `{b}`")))?,
-    );
-    if step < 1 || a > b {
-        return Err(bad(
-            "the range must run upwards with a step of at least 1".to_owned()
-        ));
-    }
-    let values: Vec<i64> = (a..=b).step_by(step as usize).collect();
-    let mut probe = catalog.get(id).clone();
-    for &v in &values {
-        set_stat(&mut probe, field, v).map_err(bad)?;
-    }
-    Ok((
-        Stat {
-            type_id: type_id.to_owned(),
-            field: field.to_owned(),
-        },
-        values,
-    ))
-}
-
-/// A catalog with one stat changed.
-pub fn with_stat(catalog: &Catalog, stat: &Stat, v: i64) -> Result<Catalog, String> {
-    let mut c = catalog.clone();
-    let id = c
-        .id(&stat.type_id)
-        .ok_or_else(|| format!("unknown unit type `{}`", stat.type_id))?;
-    set_stat(c.get_mut(id), &stat.field, v)?;
-    Ok(c)
+pub fn csv_row<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    seed: u64,
+    r: &GameRecord,
+) -> csv::Result<()> {
+    w.write_record([
+        r.game.to_string(),
+        seed.to_string(),
+        r.winner.clone(),
+        r.end.clone(),
+        r.turns.to_string(),
+        r.vp[0].to_string(),
+        r.vp[1].to_string(),
+        r.losses[0].to_string(),
+        r.losses[1].to_string(),
+        r.time_changed.map_or_else(String::new, |t| t.to_string()),
+    ])
 }

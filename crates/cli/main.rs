@@ -7,9 +7,9 @@ mod interrupt;
 mod odds;
 mod rules;
 mod show;
+mod tune;
 mod units;
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -211,45 +211,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hexwar tune scenarios/dawn_assault.toml --vary t72.assault=1..5 --runs 2000\n  hexwar tune scenarios/dawn_assault.toml --vary m1.fire.dice=2..5 --side nato --target 0.5\n  hexwar tune scenarios/meeting_engagement.toml --sensitivity --runs 400"
     )]
-    Tune {
-        /// The scenario file.
-        file: PathBuf,
-        /// TYPE.FIELD=A..B[:STEP]; fields: assault, movement, save, armor, motivation, skill,
-        /// tank_assault, leadership, fire.dice, fire.range.
-        #[arg(
-            long,
-            value_name = "TYPE.FIELD=A..B[:STEP]",
-            required_unless_present = "sensitivity"
-        )]
-        vary: Option<String>,
-        /// Rank every stat of the scenario's unit types by how much one step up or down moves
-        /// the win rate.
-        #[arg(long, conflicts_with = "vary")]
-        sensitivity: bool,
-        /// Games per value.
-        #[arg(long, default_value_t = 1000)]
-        runs: u64,
-        /// The side whose win rate is tuned (default: the attacker).
-        #[arg(long)]
-        side: Option<String>,
-        /// The win rate to aim for.
-        #[arg(long, default_value_t = 0.5)]
-        target: f64,
-        /// Batch seed (the same for every value).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Worker threads (default: one per core).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        play: PlayOptions,
-        /// Unit catalog folder.
-        #[arg(long, value_name = "DIR")]
-        catalog: Option<PathBuf>,
-    },
+    Tune(tune::TuneArgs),
     /// Check each scenario's balance expectations (`[expect]`): play its batch and report every
     /// expectation as PASS (the measured value's whole 95% interval lies in the expected range),
     /// FAIL (wholly outside it) or INCONCLUSIVE (across an end of it, with about how many games
@@ -487,13 +449,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // Outputs are checked before the first game: nothing played is lost to a bad path.
             let mut csv_out = match &csv {
                 Some(path) => {
-                    let cannot = |e: std::io::Error| {
+                    let cannot = |e: &dyn std::fmt::Display| {
                         BadInput(format!("{}: cannot write: {e}", path.display()))
                     };
-                    let mut w =
-                        std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
-                    w.write_all(batch::csv_header(&loaded.scenario).as_bytes())
-                        .map_err(cannot)?;
+                    let mut w = csv::Writer::from_writer(
+                        std::fs::File::create(path).map_err(|e| cannot(&e))?,
+                    );
+                    batch::csv_header(&mut w, &loaded.scenario).map_err(|e| cannot(&e))?;
+                    w.flush().map_err(|e| cannot(&e))?;
                     Some(w)
                 }
                 None => None,
@@ -505,7 +468,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     for r in &records {
                         summary.add(r);
                         if let Some(w) = &mut csv_out {
-                            w.write_all(batch::csv_row(seed, r).as_bytes())?;
+                            batch::csv_row(w, seed, r)?;
                         }
                     }
                     Ok(())
@@ -601,225 +564,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Tune {
-            file,
-            vary,
-            sensitivity: _,
-            runs,
-            side,
-            target,
-            seed,
-            threads,
-            json,
-            play,
-            catalog,
-        } => {
-            if runs == 0 {
-                return Err(BadInput("--runs must be at least 1".to_owned()).into());
-            }
-            if !(0.0..=1.0).contains(&target) {
-                return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
-            }
-            let mut loaded = load_scenario(&file, catalog.as_deref())?;
-            play.apply(&mut loaded.scenario)?;
-            let side_index = match &side {
-                None => loaded.scenario.attacker().index(),
-                Some(id) => loaded
-                    .scenario
-                    .sides
-                    .iter()
-                    .position(|s| &s.id == id)
-                    .ok_or_else(|| {
-                        BadInput(format!(
-                            "--side `{id}`: the sides are `{}` and `{}`",
-                            loaded.scenario.sides[0].id, loaded.scenario.sides[1].id
-                        ))
-                    })?,
-            };
-            let opts = batch::Options {
-                runs,
-                seed,
-                threads,
-                shard: batch::Shard::ALL,
-                progress: false,
-            };
-            interrupt::install();
-            // `None` once the user interrupts: the values already played are kept and shown.
-            let rate =
-                |catalog: &counters::Catalog| -> anyhow::Result<Option<counters::SideStats>> {
-                    let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
-                    Ok(summary.complete.then(|| summary.sides[side_index].clone()))
-                };
-            let side_id = loaded.scenario.sides[side_index].id.clone();
-            if let Some(text) = vary {
-                let (stat, values) = batch::parse_vary(&text, &loaded.catalog)?;
-                // A type the scenario does not field would change nothing: say which it has.
-                let mut types: Vec<String> = Vec::new();
-                for u in &loaded.scenario.units {
-                    for t in std::iter::once(u.type_id).chain(loaded.catalog.dismounted(u.type_id))
-                    {
-                        types.push(loaded.catalog.get(t).id.clone());
-                    }
-                }
-                types.sort();
-                types.dedup();
-                if !types.contains(&stat.type_id) {
-                    return Err(BadInput(format!(
-                        "--vary `{text}`: unit type `{}` is not in this scenario, so varying it changes nothing; its types are {}",
-                        stat.type_id,
-                        types.join(", ")
-                    ))
-                    .into());
-                }
-                let mut rows = Vec::new();
-                let asked = values.len();
-                for v in values {
-                    let c = batch::with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
-                    match rate(&c)? {
-                        Some(r) => rows.push((v, r)),
-                        None => break,
-                    }
-                }
-                if rows.len() < asked {
-                    eprintln!(
-                        "interrupted: {} of {asked} values played; the table shows those",
-                        rows.len()
-                    );
-                }
-                let best = rows
-                    .iter()
-                    .min_by(|a, b| {
-                        (a.1.win_rate - target)
-                            .abs()
-                            .total_cmp(&(b.1.win_rate - target).abs())
-                    })
-                    .map(|r| r.0);
-                if json {
-                    let values: Vec<serde_json::Value> = rows
-                        .iter()
-                        .map(|(v, s)| serde_json::json!({"value": v, "wins": s.wins, "win_rate": s.win_rate, "ci95": s.ci95}))
-                        .collect();
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&serde_json::json!({
-                            "stat": format!("{}.{}", stat.type_id, stat.field),
-                            "side": side_id, "target": target, "runs": runs, "seed": seed,
-                            "values": values, "best": best,
-                        }))?
-                    );
-                } else {
-                    println!(
-                        "{}.{}: win rate of {side_id} over {runs} game{} per value (same seeds for every value)\n",
-                        stat.type_id,
-                        stat.field,
-                        if runs == 1 { "" } else { "s" }
-                    );
-                    println!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
-                    for (v, s) in &rows {
-                        let mark = if Some(*v) == best {
-                            "  <- nearest to the target"
-                        } else {
-                            ""
-                        };
-                        println!(
-                            "{v:>6}  {:>8.1}%  [{:.1}%, {:.1}%]{mark}",
-                            s.win_rate * 100.0,
-                            s.ci95[0] * 100.0,
-                            s.ci95[1] * 100.0
-                        );
-                    }
-                    if let Some(b) = best {
-                        println!(
-                            "\nnearest to {:.0}%: {}.{} = {b}",
-                            target * 100.0,
-                            stat.type_id,
-                            stat.field
-                        );
-                    }
-                }
-            } else {
-                let Some(base) = rate(&loaded.catalog)? else {
-                    return Err(anyhow::anyhow!("interrupted before any stat was played"));
-                };
-                let mut interrupted = false;
-                let mut types: Vec<String> = loaded
-                    .scenario
-                    .units
-                    .iter()
-                    .map(|u| loaded.catalog.get(u.type_id).id.clone())
-                    .collect();
-                types.sort();
-                types.dedup();
-                let mut rows: Vec<(String, i64, i64, f64, f64)> = Vec::new();
-                'types: for t in &types {
-                    let Some(id) = loaded.catalog.id(t) else {
-                        continue;
-                    };
-                    for (field, _, _) in batch::FIELDS {
-                        let Some(now) = batch::get_stat(loaded.catalog.get(id), field) else {
-                            continue;
-                        };
-                        let stat = batch::Stat {
-                            type_id: t.clone(),
-                            field: field.to_owned(),
-                        };
-                        let mut deltas = [f64::NAN; 2];
-                        for (k, d) in [-1i64, 1].into_iter().enumerate() {
-                            if let Ok(c) = batch::with_stat(&loaded.catalog, &stat, now + d) {
-                                let Some(r) = rate(&c)? else {
-                                    interrupted = true;
-                                    break 'types;
-                                };
-                                deltas[k] = r.win_rate - base.win_rate;
-                            }
-                        }
-                        rows.push((format!("{t}.{field}"), now, 0, deltas[0], deltas[1]));
-                    }
-                }
-                if interrupted {
-                    eprintln!(
-                        "interrupted: {} stats ranked; the table shows those",
-                        rows.len()
-                    );
-                }
-                let size = |r: &(String, i64, i64, f64, f64)| r.3.abs().max(r.4.abs()).max(0.0);
-                rows.retain(|r| !(r.3.is_nan() && r.4.is_nan()));
-                rows.sort_by(|a, b| size(b).total_cmp(&size(a)).then(a.0.cmp(&b.0)));
-                if json {
-                    let list: Vec<serde_json::Value> = rows
-                        .iter()
-                        .map(|r| serde_json::json!({"stat": r.0, "value": r.1, "down": if r.3.is_nan() { None } else { Some(r.3) }, "up": if r.4.is_nan() { None } else { Some(r.4) }}))
-                        .collect();
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(
-                            &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list})
-                        )?
-                    );
-                } else {
-                    println!(
-                        "win rate of {side_id}: {:.1}% over {runs} game{}; change in points for one step down / up:\n",
-                        base.win_rate * 100.0,
-                        if runs == 1 { "" } else { "s" }
-                    );
-                    println!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
-                    let cell = |d: f64| {
-                        if d.is_nan() {
-                            "-".to_owned()
-                        } else {
-                            format!("{:+.1}", d * 100.0)
-                        }
-                    };
-                    for r in &rows {
-                        println!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.3), cell(r.4));
-                    }
-                    println!(
-                        "\nOne step is one point of the stat; the same seeds are used for every run."
-                    );
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Tune(args) => tune::run(args),
         Command::Test {
             paths,
             runs,

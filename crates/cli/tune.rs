@@ -1,0 +1,484 @@
+//! `hexwar tune`: vary a unit stat and find where a scenario is balanced, with the same seeds for
+//! every value (common random numbers), or rank which stats move the win rate most. The stats
+//! that can vary are the [`Field`]s.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::str::FromStr;
+
+use counters::{Catalog, UnitType};
+
+use crate::PlayOptions;
+use crate::batch;
+use crate::data::{BadInput, load_scenario};
+use crate::interrupt;
+
+/// The arguments of `hexwar tune`.
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// The scenario file.
+    file: PathBuf,
+    /// TYPE.FIELD=A..B[:STEP]; fields: assault, movement, save, armor, motivation, skill,
+    /// tank_assault, leadership, fire.dice, fire.range.
+    #[arg(
+        long,
+        value_name = "TYPE.FIELD=A..B[:STEP]",
+        required_unless_present = "sensitivity"
+    )]
+    vary: Option<String>,
+    /// Rank every stat of the scenario's unit types by how much one step up or down moves
+    /// the win rate.
+    #[arg(long, conflicts_with = "vary")]
+    sensitivity: bool,
+    /// Games per value.
+    #[arg(long, default_value_t = 1000)]
+    runs: u64,
+    /// The side whose win rate is tuned (default: the attacker).
+    #[arg(long)]
+    side: Option<String>,
+    /// The win rate to aim for.
+    #[arg(long, default_value_t = 0.5)]
+    target: f64,
+    /// Batch seed (the same for every value).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    play: PlayOptions,
+    /// Unit catalog folder.
+    #[arg(long, value_name = "DIR")]
+    catalog: Option<PathBuf>,
+}
+
+/// Runs `hexwar tune`.
+pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
+    let TuneArgs {
+        file,
+        vary,
+        sensitivity: _,
+        runs,
+        side,
+        target,
+        seed,
+        threads,
+        json,
+        play,
+        catalog,
+    } = args;
+    if runs == 0 {
+        return Err(BadInput("--runs must be at least 1".to_owned()).into());
+    }
+    if !(0.0..=1.0).contains(&target) {
+        return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
+    }
+    let mut loaded = load_scenario(&file, catalog.as_deref())?;
+    play.apply(&mut loaded.scenario)?;
+    let side_index = match &side {
+        None => loaded.scenario.attacker().index(),
+        Some(id) => loaded
+            .scenario
+            .sides
+            .iter()
+            .position(|s| &s.id == id)
+            .ok_or_else(|| {
+                BadInput(format!(
+                    "--side `{id}`: the sides are `{}` and `{}`",
+                    loaded.scenario.sides[0].id, loaded.scenario.sides[1].id
+                ))
+            })?,
+    };
+    let opts = batch::Options {
+        runs,
+        seed,
+        threads,
+        shard: batch::Shard::ALL,
+        progress: false,
+    };
+    interrupt::install();
+    // `None` once the user interrupts: the values already played are kept and shown.
+    let rate = |catalog: &counters::Catalog| -> anyhow::Result<Option<counters::SideStats>> {
+        let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
+        Ok(summary.complete.then(|| summary.sides[side_index].clone()))
+    };
+    let side_id = loaded.scenario.sides[side_index].id.clone();
+    if let Some(text) = vary {
+        let (stat, values) = parse_vary(&text, &loaded.catalog)?;
+        // A type the scenario does not field would change nothing: say which it has.
+        let mut types: Vec<String> = Vec::new();
+        for u in &loaded.scenario.units {
+            for t in std::iter::once(u.type_id).chain(loaded.catalog.dismounted(u.type_id)) {
+                types.push(loaded.catalog.get(t).id.clone());
+            }
+        }
+        types.sort();
+        types.dedup();
+        if !types.contains(&stat.type_id) {
+            return Err(BadInput(format!(
+                "--vary `{text}`: unit type `{}` is not in this scenario, so varying it changes nothing; its types are {}",
+                stat.type_id,
+                types.join(", ")
+            ))
+            .into());
+        }
+        let mut rows = Vec::new();
+        let asked = values.len();
+        for v in values {
+            let c = with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
+            match rate(&c)? {
+                Some(r) => rows.push((v, r)),
+                None => break,
+            }
+        }
+        if rows.len() < asked {
+            eprintln!(
+                "interrupted: {} of {asked} values played; the table shows those",
+                rows.len()
+            );
+        }
+        let best = rows
+            .iter()
+            .min_by(|a, b| {
+                (a.1.win_rate - target)
+                    .abs()
+                    .total_cmp(&(b.1.win_rate - target).abs())
+            })
+            .map(|r| r.0);
+        if json {
+            let values: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|(v, s)| serde_json::json!({"value": v, "wins": s.wins, "win_rate": s.win_rate, "ci95": s.ci95}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "stat": format!("{}.{}", stat.type_id, stat.field.name()),
+                    "side": side_id, "target": target, "runs": runs, "seed": seed,
+                    "values": values, "best": best,
+                }))?
+            );
+        } else {
+            println!(
+                "{}.{}: win rate of {side_id} over {runs} game{} per value (same seeds for every value)\n",
+                stat.type_id,
+                stat.field,
+                if runs == 1 { "" } else { "s" }
+            );
+            println!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
+            for (v, s) in &rows {
+                let mark = if Some(*v) == best {
+                    "  <- nearest to the target"
+                } else {
+                    ""
+                };
+                println!(
+                    "{v:>6}  {:>8.1}%  [{:.1}%, {:.1}%]{mark}",
+                    s.win_rate * 100.0,
+                    s.ci95[0] * 100.0,
+                    s.ci95[1] * 100.0
+                );
+            }
+            if let Some(b) = best {
+                println!(
+                    "\nnearest to {:.0}%: {}.{} = {b}",
+                    target * 100.0,
+                    stat.type_id,
+                    stat.field
+                );
+            }
+        }
+    } else {
+        let Some(base) = rate(&loaded.catalog)? else {
+            return Err(anyhow::anyhow!("interrupted before any stat was played"));
+        };
+        let mut interrupted = false;
+        let mut types: Vec<String> = loaded
+            .scenario
+            .units
+            .iter()
+            .map(|u| loaded.catalog.get(u.type_id).id.clone())
+            .collect();
+        types.sort();
+        types.dedup();
+        let mut rows: Vec<(String, i64, i64, f64, f64)> = Vec::new();
+        'types: for t in &types {
+            let Some(id) = loaded.catalog.id(t) else {
+                continue;
+            };
+            for field in Field::ALL {
+                let Some(now) = field.get(loaded.catalog.get(id)) else {
+                    continue;
+                };
+                let stat = Stat {
+                    type_id: t.clone(),
+                    field,
+                };
+                let mut deltas = [f64::NAN; 2];
+                for (k, d) in [-1i64, 1].into_iter().enumerate() {
+                    if let Ok(c) = with_stat(&loaded.catalog, &stat, now + d) {
+                        let Some(r) = rate(&c)? else {
+                            interrupted = true;
+                            break 'types;
+                        };
+                        deltas[k] = r.win_rate - base.win_rate;
+                    }
+                }
+                rows.push((format!("{t}.{field}"), now, 0, deltas[0], deltas[1]));
+            }
+        }
+        if interrupted {
+            eprintln!(
+                "interrupted: {} stats ranked; the table shows those",
+                rows.len()
+            );
+        }
+        let size = |r: &(String, i64, i64, f64, f64)| r.3.abs().max(r.4.abs()).max(0.0);
+        rows.retain(|r| !(r.3.is_nan() && r.4.is_nan()));
+        rows.sort_by(|a, b| size(b).total_cmp(&size(a)).then(a.0.cmp(&b.0)));
+        if json {
+            let list: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|r| serde_json::json!({"stat": r.0, "value": r.1, "down": if r.3.is_nan() { None } else { Some(r.3) }, "up": if r.4.is_nan() { None } else { Some(r.4) }}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(
+                    &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list})
+                )?
+            );
+        } else {
+            println!(
+                "win rate of {side_id}: {:.1}% over {runs} game{}; change in points for one step down / up:\n",
+                base.win_rate * 100.0,
+                if runs == 1 { "" } else { "s" }
+            );
+            println!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
+            let cell = |d: f64| {
+                if d.is_nan() {
+                    "-".to_owned()
+                } else {
+                    format!("{:+.1}", d * 100.0)
+                }
+            };
+            for r in &rows {
+                println!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.3), cell(r.4));
+            }
+            println!("\nOne step is one point of the stat; the same seeds are used for every run.");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A stat of a unit type that `tune` can vary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// Assault factor (R2.1).
+    Assault,
+    /// Movement points.
+    Movement,
+    /// Save number.
+    Save,
+    /// Armor.
+    Armor,
+    /// Motivation.
+    Motivation,
+    /// Skill.
+    Skill,
+    /// Tank assault rating (R11.12).
+    TankAssault,
+    /// An HQ's leadership (R8.1).
+    Leadership,
+    /// Fire dice.
+    FireDice,
+    /// Fire range.
+    FireRange,
+}
+
+impl Field {
+    /// Every field, in the order `--sensitivity` weighs them.
+    pub const ALL: [Self; 10] = [
+        Self::Assault,
+        Self::Movement,
+        Self::Save,
+        Self::Armor,
+        Self::Motivation,
+        Self::Skill,
+        Self::TankAssault,
+        Self::Leadership,
+        Self::FireDice,
+        Self::FireRange,
+    ];
+
+    /// Its name in `--vary TYPE.FIELD` and in the catalog.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Assault => "assault",
+            Self::Movement => "movement",
+            Self::Save => "save",
+            Self::Armor => "armor",
+            Self::Motivation => "motivation",
+            Self::Skill => "skill",
+            Self::TankAssault => "tank_assault",
+            Self::Leadership => "leadership",
+            Self::FireDice => "fire.dice",
+            Self::FireRange => "fire.range",
+        }
+    }
+
+    /// The values it may take.
+    pub const fn range(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Self::Assault | Self::Armor => 0..=12,
+            Self::Movement | Self::FireDice => 1..=12,
+            Self::Save => 2..=7,
+            Self::Motivation | Self::Skill => 3..=5,
+            Self::TankAssault => 0..=6,
+            Self::Leadership => 0..=4,
+            Self::FireRange => 1..=30,
+        }
+    }
+
+    /// Its value for a unit type, if the type has it.
+    pub fn get(self, t: &UnitType) -> Option<i64> {
+        Some(i64::from(match self {
+            Self::Assault => t.assault?,
+            Self::Movement => t.movement,
+            Self::Save => t.save,
+            Self::Armor => t.armor?,
+            Self::Motivation => t.motivation,
+            Self::Skill => t.skill,
+            Self::TankAssault => t.tank_assault,
+            Self::Leadership => t.leadership?,
+            Self::FireDice => t.fire?.dice,
+            Self::FireRange => t.fire?.range,
+        }))
+    }
+
+    /// Sets it on a unit type.
+    ///
+    /// # Errors
+    /// The value is out of [`Field::range`], or the type has no such stat.
+    pub fn set(self, t: &mut UnitType, v: i64) -> Result<(), String> {
+        let range = self.range();
+        let Some(v) = u8::try_from(v).ok().filter(|v| range.contains(v)) else {
+            return Err(format!(
+                "{}.{} = {v} is outside {}..{}",
+                t.id,
+                self.name(),
+                range.start(),
+                range.end()
+            ));
+        };
+        let id = t.id.clone();
+        let missing = |what: &str| format!("unit type `{id}` has no {what}");
+        match self {
+            Self::Assault => t.assault = Some(v),
+            Self::Movement => t.movement = v,
+            Self::Save => t.save = v,
+            Self::Armor => t.armor = Some(v),
+            Self::Motivation => t.motivation = v,
+            Self::Skill => t.skill = v,
+            Self::TankAssault => t.tank_assault = v,
+            Self::Leadership => {
+                if !t.is_hq() {
+                    return Err(missing("leadership (it is not an HQ)"));
+                }
+                t.leadership = Some(v);
+            }
+            Self::FireDice => t.fire.as_mut().ok_or_else(|| missing("fire"))?.dice = v,
+            Self::FireRange => t.fire.as_mut().ok_or_else(|| missing("fire"))?.range = v,
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Field {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown field `{s}`; fields: {}", names.join(", "))
+            })
+    }
+}
+
+/// A stat to vary: `TYPE.FIELD`.
+pub struct Stat {
+    /// Unit type id.
+    pub type_id: String,
+    /// The field.
+    pub field: Field,
+}
+
+/// Parses `TYPE.FIELD=A..B[:STEP]` against a catalog.
+pub fn parse_vary(text: &str, catalog: &Catalog) -> Result<(Stat, Vec<i64>), BadInput> {
+    let bad = |why: String| BadInput(format!("--vary `{text}`: {why}"));
+    let (stat, range) = text
+        .split_once('=')
+        .ok_or_else(|| bad("expected TYPE.FIELD=A..B[:STEP], e.g. t72.assault=2..5".to_owned()))?;
+    let (type_id, field) = stat
+        .split_once('.')
+        .ok_or_else(|| bad("expected TYPE.FIELD before `=`".to_owned()))?;
+    let id = catalog.id(type_id).ok_or_else(|| {
+        bad(format!(
+            "unknown unit type `{type_id}` (see `hexwar units`)"
+        ))
+    })?;
+    let field: Field = field.parse().map_err(bad)?;
+    let (span, step) = match range.split_once(':') {
+        Some((span, step)) => (
+            span,
+            step.parse::<usize>()
+                .ok()
+                .filter(|&s| s >= 1)
+                .ok_or_else(|| bad(format!("bad step `{step}`: a whole number of at least 1")))?,
+        ),
+        None => (range, 1),
+    };
+    let (a, b) = span
+        .split_once("..")
+        .ok_or_else(|| bad("expected a range A..B".to_owned()))?;
+    let (a, b): (i64, i64) = (
+        a.parse().map_err(|_| bad(format!("bad number `{a}`")))?,
+        b.parse().map_err(|_| bad(format!("bad number `{b}`")))?,
+    );
+    if a > b {
+        return Err(bad("the range must run upwards".to_owned()));
+    }
+    let values: Vec<i64> = (a..=b).step_by(step).collect();
+    let mut probe = catalog.get(id).clone();
+    for &v in &values {
+        field.set(&mut probe, v).map_err(bad)?;
+    }
+    Ok((
+        Stat {
+            type_id: type_id.to_owned(),
+            field,
+        },
+        values,
+    ))
+}
+
+/// A catalog with one stat changed.
+fn with_stat(catalog: &Catalog, stat: &Stat, v: i64) -> Result<Catalog, String> {
+    let mut c = catalog.clone();
+    let id = c
+        .id(&stat.type_id)
+        .ok_or_else(|| format!("unknown unit type `{}`", stat.type_id))?;
+    stat.field.set(c.get_mut(id), v)?;
+    Ok(c)
+}
