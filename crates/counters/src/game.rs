@@ -202,8 +202,8 @@ fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
                     x.emit(Event::OrderRejected {
                         turn: 0,
                         unit: o.unit,
-                        order: describe(&rules, &o.action),
-                        reason: why.to_string(),
+                        order: o.action.clone(),
+                        reason: why,
                     });
                 }
             }
@@ -237,8 +237,8 @@ fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice
             x.emit(Event::OrderRejected {
                 turn,
                 unit: o.unit,
-                order: describe(&rules, &o.action),
-                reason: why.to_string(),
+                order: o.action.clone(),
+                reason: why,
             });
         }
     }
@@ -367,40 +367,10 @@ fn orders(
             x.emit(Event::OrderRejected {
                 turn,
                 unit: o.unit,
-                order: describe(&rules, &o.action),
-                reason: why.to_string(),
+                order: o.action.clone(),
+                reason: why,
             });
         }
     }
     Ok(ordered)
-}
-
-fn describe(rules: &Rules<'_>, action: &OrderAction) -> String {
-    let l = |h: &Hex| rules.map().label(*h).to_string();
-    match action {
-        OrderAction::Move { path, double } => format!(
-            "move {}{}",
-            path.iter().map(l).collect::<Vec<_>>().join(" "),
-            if *double { " at the double" } else { "" }
-        ),
-        OrderAction::Assault { hex } => format!("assault {}", l(hex)),
-        OrderAction::Overrun { hex } => format!("overrun {}", l(hex)),
-        OrderAction::Fire { target } => {
-            format!("fire at {}", rules.scenario.unit_name(*target))
-        }
-        OrderAction::Hold => "hold".to_owned(),
-        OrderAction::Mount { transport } => {
-            format!("mount {}", rules.scenario.unit_name(*transport))
-        }
-        OrderAction::Dismount => "dismount".to_owned(),
-        OrderAction::Melee { choice } => format!("melee {choice:?}"),
-        OrderAction::Lead { unit } => format!("lead {}", rules.scenario.unit_name(*unit)),
-        OrderAction::BreakOffTo { hex } => format!("break off to {}", l(hex)),
-        OrderAction::Bombard { hex, smoke, .. } => {
-            format!("{} {}", if *smoke { "smoke" } else { "bombard" }, l(hex))
-        }
-        OrderAction::AirStrike { hex } => format!("air strike on {}", l(hex)),
-        OrderAction::Place { hex } => format!("place the ambush in {}", l(hex)),
-        OrderAction::Remount => "remount".to_owned(),
-    }
 }

@@ -5,17 +5,13 @@ use hexmap::Hex;
 use serde::Serialize;
 use smallvec::SmallVec;
 
-use crate::model::ids::{Side, UnitId};
+use crate::model::command::{OrderAction, RuleError};
+use crate::model::ids::{HexLabel, Side, UnitId};
 
-/// A hex as the JSON of events names it: its `CCRR` label (R0.4). Only its schema is used.
-struct HexLabel;
-
-crate::model::ids::string_schema!(
-    HexLabel,
-    "HexLabel",
-    "A hex, by its CCRR label: two digits of column, two of row (R0.4).",
-    pattern = "^[0-9]{4}$"
-);
+/// A value by its text, as the JSON of events gives a rule's refusal.
+fn ser_display<S: serde::Serializer>(v: &impl std::fmt::Display, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
 
 pub use crate::model::dice::Faces;
 
@@ -504,10 +500,12 @@ pub enum Event {
         turn: u32,
         /// The unit.
         unit: UnitId,
-        /// The order, as written.
-        order: String,
-        /// Why, with the rule id.
-        reason: String,
+        /// The order.
+        order: OrderAction,
+        /// Why, naming the rule it breaks.
+        #[serde(serialize_with = "ser_display")]
+        #[schemars(with = "String")]
+        reason: RuleError,
     },
     /// The roll for dawn or dusk at the start of a player turn (R13.3): one die more each time;
     /// any 5+ brings the change.

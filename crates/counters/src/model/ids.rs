@@ -53,7 +53,6 @@ macro_rules! string_schema {
         }
     };
 }
-pub(crate) use string_schema;
 
 string_schema!(Side, "Side", "A side, by its id in the scenario.");
 string_schema!(UnitId, "UnitId", "A unit, by its id in the scenario.");
@@ -91,4 +90,14 @@ index_id!(
 index_id!(
     /// A formation: an index into the scenario's formation list.
     FormationId
+);
+
+/// A hex as the JSON of events names it: its `CCRR` label (R0.4). Only its schema is used.
+pub(crate) struct HexLabel;
+
+string_schema!(
+    HexLabel,
+    "HexLabel",
+    "A hex, by its CCRR label: two digits of column, two of row (R0.4).",
+    pattern = "^[0-9]{4}$"
 );

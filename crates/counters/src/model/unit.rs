@@ -24,6 +24,10 @@ pub(crate) fn ser_hex<S: serde::Serializer>(hex: &Hex, s: S) -> Result<S::Ok, S:
     }
 }
 
+pub(crate) fn ser_hexes<S: serde::Serializer>(hexes: &[Hex], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(hexes.iter().filter_map(|h| hexmap::Label::from_hex(*h)))
+}
+
 /// The changing state of a unit (R2.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[expect(

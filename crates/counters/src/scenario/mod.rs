@@ -12,6 +12,7 @@ use toml::Spanned;
 
 use crate::load::{Problem, Reader};
 use crate::model::catalog::{Catalog, UnitClass};
+pub use crate::model::command::{MeleeChoice, OrderAction};
 use crate::model::ids::{FormationId, Side, UnitId, UnitTypeId};
 use crate::model::unit::{Location, Unit, UnitState};
 
@@ -197,9 +198,7 @@ pub enum Arrival {
     },
 }
 
-fn ser_hexes<S: serde::Serializer>(hexes: &[Hex], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(hexes.iter().filter_map(|h| Label::from_hex(*h)))
-}
+use crate::model::unit::ser_hexes;
 
 /// An objective hex (R17.1).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -209,97 +208,6 @@ pub struct Objective {
     /// Where it is.
     #[serde(serialize_with = "crate::model::unit::ser_hex")]
     pub hex: Hex,
-}
-
-/// What an order tells a unit to do (R4.4).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum OrderAction {
-    /// Move along these hexes (each adjacent to the previous), at the double or not.
-    Move {
-        /// The hexes entered, in order.
-        #[serde(serialize_with = "ser_hexes")]
-        path: Vec<Hex>,
-        /// At the double (R5.2).
-        double: bool,
-    },
-    /// Assault an enemy hex from an adjacent one (R9.1); orders of one turn naming the same hex
-    /// assault together.
-    Assault {
-        /// The enemy hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        hex: Hex,
-    },
-    /// Overrun through an enemy hex (R10.1).
-    Overrun {
-        /// The enemy hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        hex: Hex,
-    },
-    /// Fire at an enemy unit (R6.1).
-    Fire {
-        /// The target.
-        target: UnitId,
-    },
-    /// Stay put.
-    Hold,
-    /// Board a transport in the unit's hex (R16.1).
-    Mount {
-        /// The transport.
-        transport: UnitId,
-    },
-    /// Leave the transport (R16.1).
-    Dismount,
-    /// A choice in melees this turn (R11.2, R11.4).
-    Melee {
-        /// What the unit does.
-        choice: MeleeChoice,
-    },
-    /// An HQ's leadership goes to this unit when both fight (R8.1).
-    Lead {
-        /// The unit helped.
-        unit: UnitId,
-    },
-    /// Where the unit breaks off to, if it must and can reach it (R11.6).
-    BreakOffTo {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        hex: Hex,
-    },
-    /// A battery fires on a hex, or smokes it, through a spotter (R14.1, R14.3).
-    Bombard {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        hex: Hex,
-        /// Smoke rather than high explosive.
-        smoke: bool,
-        /// The spotter; `None`: the nearest that can.
-        spotter: Option<UnitId>,
-    },
-    /// The unit calls an air strike on a hex it sees (R14.4).
-    AirStrike {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        hex: Hex,
-    },
-    /// A unit held in ambush is placed here at the start of the turn (R15.3).
-    Place {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        hex: Hex,
-    },
-    /// Dismounted motorcycle riders remount (R15.7).
-    Remount,
-}
-
-/// A unit's choice in a melee (R11.2, R11.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum MeleeChoice {
-    /// Counterattack when the test is passed; next to the hex, join the counterattack.
-    Counterattack,
-    /// Break off even when the test is passed.
-    BreakOff,
-    /// Next to the hex: do not join the counterattack.
-    Stay,
 }
 
 /// An order from the scenario: in turn `turn`, unit `unit` does `action`.
