@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use counters::{
-    Catalog, Command, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side,
-    State, execute,
+    Catalog, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side, State,
+    execute,
 };
 use hexmap::{Hex, Label, TerrainTable};
 use hexwar::narrate::Narrator;
@@ -69,39 +69,15 @@ struct Los {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Cmd {
-    #[serde(rename = "move")]
-    move_: Option<String>,
-    path: Option<Vec<String>>,
-    #[serde(default)]
-    double: bool,
-    assault: Option<String>,
-    units: Option<Vec<String>>,
-    overrun: Option<String>,
-    fire: Option<String>,
-    target: Option<String>,
-    /// A battery bombards (`bombard = UNIT, hex = HEX`), or smokes with `smoke = true`.
-    bombard: Option<String>,
-    hex: Option<String>,
-    #[serde(default)]
-    smoke: bool,
-    spotter: Option<String>,
-    /// An air strike called by this unit on `hex`.
-    air_strike: Option<String>,
-    /// Place an ambush: `place = UNIT, hex = HEX` (R15.3).
-    place: Option<String>,
-    /// Eyes and ears: `eyes = RECON, target = UNIT` (R15.6).
-    eyes: Option<String>,
-    /// Motorcycle recon dismounts into its riders (R15.7).
-    dismount_riders: Option<String>,
-    /// Riders remount (R15.7).
-    remount: Option<String>,
+    /// A command in the grammar of the prompt (`counters::parse_command`):
+    /// `move UNIT HEX...`, `assault HEX with UNIT...`, `fire UNIT at UNIT`, ...
+    #[serde(rename = "do")]
+    do_: Option<String>,
     /// Switch to this phase (`movement`, `fire`), alone or after `next`.
     phase: Option<String>,
     /// End the active side's player turn and start this side's (the next game turn when it
     /// moves first), then go on in the case's phase.
     next: Option<String>,
-    mount: Option<String>,
-    dismount: Option<String>,
     /// A substring of the rule error the command must be rejected with.
     rejected: Option<String>,
 }
@@ -271,70 +247,18 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         if c.next.is_some() || c.phase.is_some() {
             continue;
         }
-        let command = if let Some(u) = &c.move_ {
-            Command::Move {
-                unit: id(u)?,
-                path: c.path.iter().flatten().map(|h| hex(h)).collect(),
-                double: c.double,
-            }
-        } else if let Some(h) = &c.assault {
-            Command::Assault {
-                units: c
-                    .units
-                    .iter()
-                    .flatten()
-                    .map(|u| id(u))
-                    .collect::<Result<_, _>>()?,
-                hex: hex(h),
-            }
-        } else if let Some(u) = &c.overrun {
-            Command::Overrun {
-                unit: id(u)?,
-                hex: hex(c.target.as_deref().ok_or("overrun needs target")?),
-            }
-        } else if let Some(u) = &c.mount {
-            Command::Mount {
-                unit: id(u)?,
-                transport: id(c.target.as_deref().ok_or("mount needs target")?)?,
-            }
-        } else if let Some(u) = &c.dismount {
-            Command::Dismount { unit: id(u)? }
-        } else if let Some(u) = &c.fire {
-            Command::Fire {
-                unit: id(u)?,
-                target: id(c.target.as_deref().ok_or("fire needs target")?)?,
-            }
-        } else if let Some(u) = &c.bombard {
-            Command::Bombard {
-                unit: id(u)?,
-                hex: hex(c.hex.as_deref().ok_or("bombard needs hex")?),
-                smoke: c.smoke,
-                spotter: c.spotter.as_deref().map(id).transpose()?,
-            }
-        } else if let Some(u) = &c.place {
-            Command::Place {
-                unit: id(u)?,
-                hex: hex(c.hex.as_deref().ok_or("place needs hex")?),
-            }
-        } else if let Some(u) = &c.eyes {
-            Command::EyesAndEars {
-                unit: id(u)?,
-                target: id(c.target.as_deref().ok_or("eyes needs target")?)?,
-            }
-        } else if let Some(u) = &c.dismount_riders {
-            Command::DismountRiders { unit: id(u)? }
-        } else if let Some(u) = &c.remount {
-            Command::Remount { unit: id(u)? }
-        } else if let Some(u) = &c.air_strike {
-            Command::AirStrike {
-                caller: id(u)?,
-                hex: hex(c.hex.as_deref().ok_or("air_strike needs hex")?),
-            }
-        } else {
-            return Err(
-                "a command needs move, assault, overrun, fire, bombard or air_strike".into(),
-            );
-        };
+        let text = c
+            .do_
+            .as_deref()
+            .ok_or("a command needs `do`, `next` or `phase`")?;
+        let command =
+            counters::parse_command(&scenario, text).map_err(|e| format!("`{text}`: {e}"))?;
+        // The grammar reads back what it writes.
+        assert_eq!(
+            counters::parse_command(&scenario, &counters::command_text(&scenario, &command)),
+            Ok(command.clone()),
+            "{text}"
+        );
         match (
             execute(&mut state, &rules, &command, &mut dice),
             &c.rejected,

@@ -55,6 +55,7 @@ pub use rules::victory::{
     attacker_holds, attacker_holds_objective, morale_number, score, starting_units,
 };
 pub use scenario::expect::{DEFAULT_RUNS, Expectation, Expectations, MAX_RUNS, Measure};
+pub use scenario::grammar::{GrammarError, VERBS, command_text, parse_command};
 pub use scenario::{
     AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
     RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,

@@ -455,3 +455,59 @@ proptest::proptest! {
         proptest::prop_assert_eq!(lines.line_col(&text, offset), line_col(&text, offset));
     }
 }
+
+#[test]
+fn the_command_grammar_reads_what_it_writes_and_names_each_mistake() {
+    let s = scenario(SMALL).unwrap();
+    let id = |n: &str| s.unit_id(n).unwrap();
+    let hex = |l: &str| l.parse::<Label>().unwrap().to_hex();
+    let c = parse_command(&s, "assault 0404 with btr hq").unwrap();
+    assert_eq!(
+        c,
+        Command::Assault {
+            units: vec![id("btr"), id("hq")],
+            hex: hex("0404")
+        }
+    );
+    for text in [
+        "double btr 0102 0103",
+        "smoke 0303 with btr spotter hq",
+        "fire btr at hq2",
+        "mount inf on btr",
+        "air 0404 by hq",
+    ] {
+        let c = parse_command(&s, text).unwrap();
+        assert_eq!(command_text(&s, &c), text);
+    }
+    let err = |text: &str| parse_command(&s, text).unwrap_err();
+    assert_eq!(err("   "), GrammarError::Empty);
+    assert_eq!(
+        err("charge 0404"),
+        GrammarError::UnknownVerb("charge".into())
+    );
+    assert_eq!(
+        err("move tank 0102"),
+        GrammarError::UnknownUnit("tank".into())
+    );
+    assert_eq!(err("move btr 0909"), GrammarError::BadHex("0909".into()));
+    assert_eq!(
+        err("fire btr hq2"),
+        GrammarError::Expected {
+            verb: "fire",
+            expected: "at",
+            found: Some("hq2".into())
+        }
+    );
+    assert_eq!(
+        err("dismount inf now"),
+        GrammarError::Trailing {
+            verb: "dismount",
+            word: "now".into()
+        }
+    );
+    assert!(
+        err("overrun 0404 with")
+            .to_string()
+            .contains("expected a unit")
+    );
+}

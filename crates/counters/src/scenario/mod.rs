@@ -2,6 +2,7 @@
 //! objectives, rule switches and orders, read from TOML and checked all at once.
 
 pub(crate) mod expect;
+pub(crate) mod grammar;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
