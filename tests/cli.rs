@@ -1002,7 +1002,7 @@ fn the_rulebook_is_built_in() {
 }
 
 /// `hexwar test scenarios/` plays every bundled scenario's `[expect]` batch: all pass, and each
-/// line shows the measured value and its interval; the JUnit report is XML with one test case
+/// line shows the measured value and its interval; the `JUnit` report is XML with one test case
 /// per expectation.
 #[test]
 fn the_bundled_scenarios_meet_their_balance_expectations() {
@@ -1178,7 +1178,7 @@ fn hexwar_test_refuses_bad_input() {
 }
 
 /// The narrative of each bundled scenario (seed 1), pinned: a change to the rules, the AI or the
-/// wording shows up here as a diff to review (`cargo insta review`, or INSTA_UPDATE=always).
+/// wording shows up here as a diff to review (`cargo insta review`, or `INSTA_UPDATE=always`).
 #[test]
 fn narratives_of_the_bundled_scenarios() {
     for scenario in ["dawn_assault", "meeting_engagement", "night_recon"] {
@@ -1604,6 +1604,7 @@ fn an_interrupted_batch_keeps_what_it_played() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let pid = i32::try_from(child.id()).unwrap();
     // SAFETY: sending SIGINT to our own child process.
+    #[allow(unsafe_code)]
     unsafe {
         libc::kill(pid, libc::SIGINT);
     }

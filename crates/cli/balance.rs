@@ -1,5 +1,5 @@
 //! `hexwar test`: plays each scenario's `[expect]` batch and reports every expectation as PASS,
-//! FAIL or INCONCLUSIVE, as text and optionally as a JUnit XML report.
+//! FAIL or INCONCLUSIVE, as text and optionally as a `JUnit` XML report.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ pub struct Options {
     pub runs: Option<u64>,
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// Where to write a JUnit XML report.
+    /// Where to write a `JUnit` XML report.
     pub junit: Option<PathBuf>,
     /// Inconclusive expectations fail the run.
     pub strict: bool,
@@ -268,7 +268,7 @@ fn render(t: &Tested) -> String {
     out
 }
 
-/// The JUnit XML report: one test suite per scenario, one test case per expectation; a FAIL is
+/// The `JUnit` XML report: one test suite per scenario, one test case per expectation; a FAIL is
 /// a `<failure>`, an INCONCLUSIVE a `<skipped>`, both with the measured figures.
 fn junit(tested: &[Tested]) -> String {
     let total = tested.iter().map(|t| t.findings.len()).sum::<usize>();

@@ -12,6 +12,7 @@ extern "C" fn on_signal(signal: libc::c_int) {
         // The second signal: the default action.
         // SAFETY: restoring the default handler and raising the signal again are
         // async-signal-safe.
+        #[allow(unsafe_code)]
         unsafe {
             libc::signal(signal, libc::SIG_DFL);
             libc::raise(signal);
@@ -23,6 +24,7 @@ extern "C" fn on_signal(signal: libc::c_int) {
 pub fn install() {
     #[cfg(unix)]
     // SAFETY: the handler only touches an atomic and calls async-signal-safe functions.
+    #[allow(unsafe_code)]
     unsafe {
         let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
         libc::signal(libc::SIGINT, handler);

@@ -139,14 +139,14 @@ enum Command {
         /// off when it may); for both sides, or per side: `attacker=always,defender=never`.
         #[arg(long, default_value = "doctrine", value_name = "CHOICES")]
         choices: String,
-        /// Print JSON. With counterattacks (the default), the whole melee: attacker_wins,
-        /// defender_wins, attacker_losses, defender_losses, attacker_losses_mean,
-        /// defender_losses_mean, exact, error_bound, states, samples, counterattacks, choices,
-        /// and the first round under first_round. With `--counterattacks off`, the first round:
-        /// attacker_wins, defender_destroyed, defender_retreats, defender_holds, attacker_hits,
-        /// defender_hits, attacker_hits_mean, defender_hits_mean, exact, counterattacks. With
-        /// `--overrun`: all_break_through, defenders_destroyed, attacker_hits, defender_hits,
-        /// attacker_hits_mean, defender_hits_mean, exact.
+        /// Print JSON. With counterattacks (the default), the whole melee: `attacker_wins`,
+        /// `defender_wins`, `attacker_losses`, `defender_losses`, `attacker_losses_mean`,
+        /// `defender_losses_mean`, exact, `error_bound`, states, samples, counterattacks, choices,
+        /// and the first round under `first_round`. With `--counterattacks off`, the first round:
+        /// `attacker_wins`, `defender_destroyed`, `defender_retreats`, `defender_holds`, `attacker_hits`,
+        /// `defender_hits`, `attacker_hits_mean`, `defender_hits_mean`, exact, counterattacks. With
+        /// `--overrun`: `all_break_through`, `defenders_destroyed`, `attacker_hits`, `defender_hits`,
+        /// `attacker_hits_mean`, `defender_hits_mean`, exact.
         #[arg(long)]
         json: bool,
         /// Unit catalog folder.
@@ -229,14 +229,14 @@ enum Command {
         /// Worker threads (0: one per core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
-        /// Write a JUnit XML report here (one test case per expectation).
+        /// Write a `JUnit` XML report here (one test case per expectation).
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
         /// Inconclusive expectations fail the run too.
         #[arg(long)]
         strict: bool,
         /// Print JSON: per scenario its file, title, runs, seed and findings (each with its
-        /// expectation, value, ci95, verdict and games_to_settle), and the counts.
+        /// expectation, value, ci95, verdict and `games_to_settle`), and the counts.
         #[arg(long)]
         json: bool,
         /// No progress bar.
@@ -286,6 +286,7 @@ fn main() -> ExitCode {
     // Output piped into `head` and closed early ends hexwar quietly, as it does `cat`.
     #[cfg(unix)]
     // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
+    #[allow(unsafe_code)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

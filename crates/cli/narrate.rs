@@ -47,6 +47,7 @@ fn marker_words(m: Marker) -> &'static str {
 }
 
 /// The narrative of a game: one line per event worth reading, then the result.
+#[must_use]
 pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end: &State) -> String {
     let mut out = if game == 0 {
         format!("{}\nseed {seed}\n", rules.scenario.title)
@@ -613,6 +614,7 @@ fn why(rules: &Rules<'_>, o: &Outcome) -> String {
 
 /// The result block: the winner and why, the victory points and how they were scored (R17.3,
 /// R17.4), the losses.
+#[must_use]
 pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
     let name = |s: Side| rules.scenario.sides[s.index()].name.clone();
     let lost = |s: Side| count(o.losses[s.index()] as usize, "unit", "units");
@@ -660,6 +662,7 @@ pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
 }
 
 /// An order as the scenario wrote it, in words (`move 0604 0605`, `fire at bmp_4`).
+#[must_use]
 pub fn order_text(rules: &Rules<'_>, action: &OrderAction) -> String {
     let l = |h: &Hex| rules.map().label(*h).to_string();
     match action {

@@ -19,7 +19,7 @@ pub struct TuneArgs {
     /// The scenario file.
     file: PathBuf,
     /// TYPE.FIELD=A..B[:STEP]; fields: assault, movement, save, armor, motivation, skill,
-    /// tank_assault, leadership, fire.dice, fire.range.
+    /// `tank_assault`, leadership, fire.dice, fire.range.
     #[arg(
         long,
         value_name = "TYPE.FIELD=A..B[:STEP]",

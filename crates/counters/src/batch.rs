@@ -391,6 +391,7 @@ impl Summary {
         (0..n).filter(|i| !self.shards.contains(i)).collect()
     }
 
+    /// Works out the rates, means and intervals from the counts (after adding or merging).
     pub fn finish(&mut self) {
         let n = self.runs;
         let nf = n.max(1) as f64;

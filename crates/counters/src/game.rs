@@ -124,7 +124,7 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
             && victory::attacker_holds(x.state, &x.rules, o.hex)
         {
             x.emit(Event::ObjectiveTaken {
-                objective: i as u16,
+                objective: u16::try_from(i).unwrap_or(u16::MAX),
                 turn,
             });
         }
@@ -258,11 +258,17 @@ fn arrivals(x: &mut Exec<'_, '_>, side: Side, turn: u32) {
         };
         let free = zone.iter().copied().find(|&h| {
             !x.state.occupied_by(h, side.other())
-                && crate::rules::stacking::has_room(x.state, &x.rules, UnitId(i as u16), h, false)
+                && crate::rules::stacking::has_room(
+                    x.state,
+                    &x.rules,
+                    UnitId::from_index(i),
+                    h,
+                    false,
+                )
         });
         if let Some(hex) = free {
             x.emit(Event::Arrived {
-                unit: UnitId(i as u16),
+                unit: UnitId::from_index(i),
                 hex,
             });
         }

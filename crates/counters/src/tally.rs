@@ -130,6 +130,11 @@ impl Tally {
                 let (value, ci95) = match probe {
                     // Shares of games: Wilson's interval (the sum is a whole count).
                     Probe::Winner(_) | Probe::End(_) => {
+                        #[expect(
+                            clippy::cast_possible_truncation,
+                            clippy::cast_sign_loss,
+                            reason = "a sum of 0s and 1s over the games played"
+                        )]
                         let k = sum.round() as u64;
                         (if n == 0 { 0.0 } else { sum / n as f64 }, wilson(k, n))
                     }
@@ -196,6 +201,11 @@ fn settle(n: usize, value: f64, ci95: [f64; 2], between: [f64; 2]) -> Option<u64
     }
     let games = n as f64 * (half / gap).powi(2);
     // Round up to two significant figures: it is an estimate.
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a positive estimate held below 1e12"
+    )]
     let games = games.ceil().min(1e12) as u64;
     let scale = 10u64.pow(games.max(1).ilog10().saturating_sub(1));
     Some(games.div_ceil(scale) * scale)

@@ -434,8 +434,10 @@ fn the_engine_brings_dawn_as_often_as_the_exact_schedule_says() {
         }
     }
     for (k, &(turn, side, p)) in exact.iter().enumerate() {
-        let got = f64::from(day_by[k]) / f64::from(n as u32);
-        let se = (p * (1.0 - p) / f64::from(n as u32)).sqrt().max(1e-9);
+        let got = f64::from(day_by[k]) / f64::from(u32::try_from(n).unwrap());
+        let se = (p * (1.0 - p) / f64::from(u32::try_from(n).unwrap()))
+            .sqrt()
+            .max(1e-9);
         assert!(
             (got - p).abs() <= 4.0 * se,
             "turn {turn} {side:?}: engine {got:.4}, exact {p:.4}"

@@ -128,25 +128,25 @@ reserve = {{ turn = 99, zone = ["0707"] }}
 id = "tank"
 type = "tank"
 formation = "r"
-at = "{a}"
+at = "{MATCHUP_ATTACKERS}"
 
 [[units]]
 id = "brave"
 type = "brave"
 formation = "c"
-at = "{d}"
+at = "{MATCHUP_DEFENDERS}"
 
 [[units]]
 id = "shy"
 type = "shy"
 formation = "b"
-at = "{d}"
+at = "{MATCHUP_DEFENDERS}"
 
 [[units]]
 id = "bhq"
 type = "hq"
 formation = "b"
-at = "{d}"
+at = "{MATCHUP_DEFENDERS}"
 
 [[orders]]
 turn = 1
@@ -163,8 +163,6 @@ turn = 1
 unit = "shy"
 melee = "counterattack"
 "#,
-        a = MATCHUP_ATTACKERS,
-        d = MATCHUP_DEFENDERS,
     )
 }
 

@@ -128,7 +128,7 @@ proptest! {
         let mut dice = GameRng::seed_from_u64(seed);
         let (mut state, _) = play(&rules, &mut dice).unwrap();
         let hexes: Vec<Hex> = s.map.hexes().collect();
-        let n = state.units().len() as u16;
+        let n = u16::try_from(state.units().len()).unwrap();
         for (kind, a, b, h, flag, phase) in commands {
             // Mostly commands of the side whose turn it is, to near hexes and enemy targets, so
             // that many are legal; some of each kind are not. The turn and phase are set by

@@ -293,7 +293,7 @@ impl Map {
                 let j = n.index();
                 if allowed && total < reach.cost[j] {
                     reach.cost[j] = total;
-                    reach.prev[j] = i as u32;
+                    reach.prev[j] = u32::try_from(i).unwrap_or(u32::MAX);
                     queue.push(Reverse((total, j)));
                 }
             }

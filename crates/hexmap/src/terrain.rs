@@ -234,6 +234,6 @@ impl TerrainTable {
         self.types
             .iter()
             .enumerate()
-            .map(|(i, t)| (TerrainId(i as u8), t))
+            .map(|(i, t)| (TerrainId(u8::try_from(i).unwrap_or(u8::MAX)), t))
     }
 }

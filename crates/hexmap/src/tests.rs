@@ -349,7 +349,7 @@ proptest! {
         )
         .filter(|(total, _)| *total < BLOCKED)
         .map(|(total, nodes)| {
-            (total as u32, nodes.into_iter().skip(1).map(|n| graph[n]).collect::<Vec<_>>())
+            (u32::try_from(total).unwrap(), nodes.into_iter().skip(1).map(|n| graph[n]).collect::<Vec<_>>())
         });
         prop_assert_eq!(ours, theirs);
     }

@@ -85,7 +85,7 @@ fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> Vec<Hex> {
         .units()
         .iter()
         .filter(|u| u.side != side)
-        .filter_map(|u| u.hex())
+        .filter_map(super::super::model::unit::Unit::hex)
         .collect();
     hexes.sort_by_key(|&h| map.label(h));
     hexes.dedup();

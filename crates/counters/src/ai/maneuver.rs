@@ -162,7 +162,7 @@ fn led_unit_nearest(
         .formations
         .iter()
         .position(|f| f.hq == Some(hq))
-        .map(|i| crate::model::ids::FormationId(i as u16));
+        .map(crate::model::ids::FormationId::from_index);
     state
         .units()
         .iter()
@@ -172,7 +172,7 @@ fn led_unit_nearest(
                 && !rules.typ(u).is_hq()
                 && formation.is_none_or(|f| u.formation == f)
         })
-        .filter_map(|u| u.hex())
+        .filter_map(super::super::model::unit::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(goal), rules.map().label(h)))
 }
 

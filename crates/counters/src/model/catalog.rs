@@ -376,7 +376,7 @@ impl Catalog {
         self.types
             .iter()
             .enumerate()
-            .map(|(i, t)| (UnitTypeId(i as u16), t))
+            .map(|(i, t)| (UnitTypeId::from_index(i), t))
     }
 
     /// Number of types.

@@ -182,7 +182,7 @@ pub(crate) fn mean(dist: &[f64]) -> f64 {
 /// Clamps a hit or test number to 2..=6 (R0.1).
 #[must_use]
 pub fn clamp_need(need: i32) -> u8 {
-    need.clamp(2, 6) as u8
+    u8::try_from(need.clamp(2, 6)).unwrap_or(6)
 }
 
 /// Picks `k` distinct indices out of `n`, uniformly, from d6 rolls (R7.2): each pick rolls

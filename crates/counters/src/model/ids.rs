@@ -69,6 +69,14 @@ macro_rules! index_id {
             pub const fn index(self) -> usize {
                 self.0 as usize
             }
+
+            /// The id of an index into the owning list. Lists are far shorter than `u16`
+            /// (scenarios hold at most 1000 units); a larger index is held at `u16::MAX`
+            /// rather than wrapped onto another id.
+            #[must_use]
+            pub fn from_index(i: usize) -> Self {
+                Self(u16::try_from(i).unwrap_or(u16::MAX))
+            }
         }
 
         impl fmt::Display for $name {

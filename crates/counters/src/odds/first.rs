@@ -61,11 +61,12 @@ fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
         // R8.2: each hit rolls a die; the faces that weaken, then destroy.
         let ones = faces_where(|d| hq_hit(false, d) != HitEffect::NoEffect);
         let miss: f64 = f64::from(6 - ones) / 6.0;
-        let none = miss.powi(h as i32);
+        let none = miss.powi(i32::try_from(h).unwrap_or(i32::MAX));
         if u.state.weakened {
             return 1.0 - none;
         }
-        let one = f64::from(h) * f64::from(ones) / 6.0 * miss.powi(h as i32 - 1);
+        let one = f64::from(h) * f64::from(ones) / 6.0
+            * miss.powi(i32::try_from(h).unwrap_or(i32::MAX) - 1);
         return if h == 0 { 0.0 } else { 1.0 - none - one };
     }
     let steps = if u.state.weakened { 1 } else { typ.steps };
@@ -86,7 +87,7 @@ fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> 
         return 1.0;
     }
     let (each, left) = shares(h as usize, n);
-    let each = each as u32;
+    let each = count_u32(each);
     let mut ways = vec![0.0; left + 1];
     ways[0] = 1.0;
     for &u in units {
@@ -164,7 +165,7 @@ fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex)
         .collect();
     let (mut destroyed, mut retreats) = (0.0, 0.0);
     for (h, &p) in on_def.iter().enumerate() {
-        let f = all_destroyed(state, rules, &defenders, h as u32);
+        let f = all_destroyed(state, rules, &defenders, count_u32(h));
         destroyed += p * f;
         retreats += p * (1.0 - f) * below[h];
     }
@@ -195,7 +196,7 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
     let destroyed = on_def
         .iter()
         .enumerate()
-        .map(|(h, p)| p * all_destroyed(state, rules, &defenders, h as u32))
+        .map(|(h, p)| p * all_destroyed(state, rules, &defenders, count_u32(h)))
         .sum();
     OverrunOdds {
         all_break_through: through,
@@ -206,4 +207,9 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
         defender_hits: on_att,
         exact: true,
     }
+}
+
+/// A count of hits as a `u32`; no count of dice comes near its limit.
+fn count_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -48,13 +48,13 @@ pub fn matchup(
         (Side::B, defenders, MATCHUP_DEFENDERS),
     ] {
         for c in list {
-            let id = UnitId(units.len() as u16);
+            let id = UnitId::from_index(units.len());
             unit_names.push(format!("{}{}", catalog.get(c.type_id).id, id.0));
             units.push(Unit {
                 id,
                 type_id: c.type_id,
                 side,
-                formation: FormationId(side.index() as u16),
+                formation: FormationId::from_index(side.index()),
                 location: Location::Map(at.to_hex()),
                 state: c.state,
             });

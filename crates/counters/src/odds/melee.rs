@@ -128,7 +128,7 @@ impl Chain<'_, '_> {
     fn in_fight(&self, status: &Statuses, side: Side) -> SmallVec<[UnitId; 8]> {
         (0..status.len())
             .filter(|&i| status[i] >= FRESH && self.side_of(i) == side)
-            .map(|i| UnitId(i as u16))
+            .map(UnitId::from_index)
             .collect()
     }
 
@@ -139,7 +139,7 @@ impl Chain<'_, '_> {
     fn materialize(&self, status: &Statuses) -> State {
         let mut s = self.base.clone();
         for (i, &c) in status.iter().enumerate() {
-            let unit = UnitId(i as u16);
+            let unit = UnitId::from_index(i);
             let before = code(self.base.unit(unit));
             if c == before || c == LEFT || before < FRESH {
                 continue;
@@ -258,15 +258,15 @@ impl Chain<'_, '_> {
                     for o in 0..=n - s {
                         let ways = choose(n, s) * choose(n - s, o);
                         let p = ways
-                            * p_hit.powi(s as i32)
-                            * p_one.powi(o as i32)
-                            * p_other.powi((n - s - o) as i32);
+                            * p_hit.powi(i32::try_from(s).unwrap_or(i32::MAX))
+                            * p_one.powi(i32::try_from(o).unwrap_or(i32::MAX))
+                            * p_other.powi(i32::try_from(n - s - o).unwrap_or(i32::MAX));
                         each.push((s, o, p));
                     }
                 }
             } else {
                 for (s, p) in hits_distribution(&[(n, r.need)]).into_iter().enumerate() {
-                    each.push((s as u32, 0, p));
+                    each.push((u32::try_from(s).unwrap_or(u32::MAX), 0, p));
                 }
             }
             let mut merged: HashMap<(Hits, SelfHits), f64> = HashMap::new();

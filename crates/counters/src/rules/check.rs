@@ -219,7 +219,7 @@ fn check_move(
 /// R13.1: at night a unit enters at most 2 hexes in a player turn, whatever moves it.
 fn night_limit(state: &State, unit: UnitId, hexes: usize) -> Result<(), RuleError> {
     match state.hexes_left(unit) {
-        Some(left) if hexes as u32 > left => Err(RuleError::NightMove),
+        Some(left) if u32::try_from(hexes).unwrap_or(u32::MAX) > left => Err(RuleError::NightMove),
         _ => Ok(()),
     }
 }

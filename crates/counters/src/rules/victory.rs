@@ -17,22 +17,24 @@ fn counted(rules: &Rules<'_>, u: &crate::model::unit::Unit) -> bool {
 /// Units of a side at the start (reserves included, transports excluded).
 #[must_use]
 pub fn starting_units(rules: &Rules<'_>, side: Side) -> u32 {
-    rules
+    let n = rules
         .scenario
         .units
         .iter()
         .filter(|u| u.side == side && counted(rules, u))
-        .count() as u32
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Units of a side destroyed so far (transports excluded).
 #[must_use]
 pub fn losses(state: &State, rules: &Rules<'_>, side: Side) -> u32 {
-    state
+    let n = state
         .units()
         .iter()
         .filter(|u| u.side == side && u.location == Location::Destroyed && counted(rules, u))
-        .count() as u32
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The motivation a side tests company morale on: its senior surviving HQ's, else the side's.

@@ -138,6 +138,12 @@ pub fn parse_threshold(text: &str) -> Result<u16, String> {
 
 fn threshold_from(p: f64) -> Result<u16, String> {
     if p > 0.0 && p < 1.0 {
+        // Within 0..=1000: a whole number of thousandths.
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "0 < p < 1"
+        )]
         Ok((p * 1000.0).round() as u16)
     } else {
         Err(format!(
