@@ -207,11 +207,16 @@ impl Map {
         row[j / 64] & (1 << (j % 64)) != 0
     }
 
-    pub(crate) fn node(&self, hex: Hex) -> Option<NodeIndex> {
+    /// The graph node of a hex of the map.
+    #[must_use]
+    pub fn node(&self, hex: Hex) -> Option<NodeIndex> {
         self.index(hex).map(NodeIndex::new)
     }
 
-    pub(crate) const fn graph(&self) -> &UnGraph<Hex, ()> {
+    /// The map as a petgraph graph: a node per hex (its weight the hex), an edge between
+    /// neighbours (R0.4), for petgraph's own algorithms.
+    #[must_use]
+    pub const fn graph(&self) -> &UnGraph<Hex, ()> {
         &self.graph
     }
 }

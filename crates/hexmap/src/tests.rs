@@ -354,6 +354,47 @@ proptest! {
         prop_assert_eq!(ours, theirs);
     }
 
+    /// `reachable` finds the costs of petgraph's Dijkstra (on the graph filtered to the steps
+    /// `cost` allows) for every hex within the budget, and no other hex.
+    #[test]
+    fn reachable_is_petgraphs_dijkstra_within_the_budget(
+        cells in terrain_strategy(),
+        from in 0usize..100,
+        points in 0u32..12,
+        forbidden in proptest::collection::vec(0usize..100, 0..12),
+    ) {
+        use petgraph::visit::EdgeRef;
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let start = m.hex_at(from);
+        let cost = |_: Hex, h: Hex| {
+            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
+                None
+            } else {
+                m.enter_cost(MoveClass::Wheeled, h)
+            }
+        };
+        let reach = m.reachable(start, Budget::points(points), cost);
+        let graph = m.graph();
+        let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
+            cost(graph[e.source()], graph[e.target()]).is_some()
+        });
+        let theirs = petgraph::algo::dijkstra(&allowed, m.node(start).unwrap(), None, |e| {
+            cost(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX)
+        });
+        for h in m.hexes() {
+            let want = theirs
+                .get(&m.node(h).unwrap())
+                .copied()
+                .filter(|&c| c <= points);
+            prop_assert_eq!(reach.cost(&m, h), want, "{}", m.label(h));
+        }
+    }
+
     #[test]
     fn label_text_round_trips(col in 1u16..=99, row in 1u16..=99) {
         let l = Label::new(col, row);

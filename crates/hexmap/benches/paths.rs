@@ -1,0 +1,70 @@
+//! Our searches against petgraph's algorithms on the same graph (ARCHITECTURE.md keeps the
+//! figures): `reachable` (a bounded Dijkstra with paths) against `petgraph::algo::dijkstra`
+//! (costs of the whole graph, no paths, filtered to the budget after), and `cheapest_path`
+//! against `petgraph::algo::astar` (the same path, `tests.rs` shows).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hexmap::{Budget, Hex, Label, Map, MoveClass, TerrainTable};
+use petgraph::visit::EdgeRef;
+use std::hint::black_box;
+
+/// A map with every kind of terrain in a fixed scatter.
+fn map(cols: u16, rows: u16) -> Map {
+    let table = TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+    let ids: Vec<_> = table.iter().map(|(id, _)| id).collect();
+    let mut m = Map::new(table.clone(), cols, rows, table.by_name("clear").unwrap());
+    for (i, h) in m.hexes().collect::<Vec<_>>().into_iter().enumerate() {
+        if i % 3 == 0 {
+            m.set_terrain(h, ids[(i * 7) % ids.len()]);
+        }
+    }
+    m
+}
+
+fn paths(c: &mut Criterion) {
+    let m = map(40, 40);
+    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Tracked, to);
+    let graph = m.graph();
+    let edge_cost = |e: petgraph::graph::EdgeReference<'_, ()>| {
+        cost(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX / 4)
+    };
+    let centre = Label::new(20, 20).to_hex();
+    let mut g = c.benchmark_group("paths");
+    g.bench_function("reach_8_points/ours", |b| {
+        b.iter(|| {
+            m.reachable(black_box(centre), Budget::points(8), cost)
+                .hexes()
+                .len()
+        });
+    });
+    g.bench_function("reach_8_points/petgraph_dijkstra", |b| {
+        b.iter(|| {
+            let all = petgraph::algo::dijkstra(
+                graph,
+                m.node(black_box(centre)).unwrap(),
+                None,
+                edge_cost,
+            );
+            all.values().filter(|&&c| c <= 8).count()
+        });
+    });
+    let (a, z) = (Label::new(1, 1).to_hex(), Label::new(40, 40).to_hex());
+    g.bench_function("path_across_40x40/ours", |b| {
+        b.iter(|| m.cheapest_path(black_box(a), z, cost));
+    });
+    g.bench_function("path_across_40x40/petgraph_astar", |b| {
+        b.iter(|| {
+            petgraph::algo::astar(
+                graph,
+                m.node(black_box(a)).unwrap(),
+                |n| n == m.node(z).unwrap(),
+                edge_cost,
+                |n| u32::try_from(graph[n].unsigned_distance_to(z)).unwrap_or(0),
+            )
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, paths);
+criterion_main!(benches);
