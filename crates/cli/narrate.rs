@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use counters::{
-    AssaultOutcome, BreakOffReason, EndReason, Event, HitEffect, Marker, MeleeChoice, OrderAction,
-    Outcome, Roll, Rules, Side, State, UnitId,
+    AssaultOutcome, BreakOffReason, EndReason, Event, HitEffect, Marker, Outcome, Roll, Rules,
+    Side, State, UnitId,
 };
 use hexmap::Hex;
 
@@ -469,9 +469,8 @@ impl<'r> Narrator<'r> {
                 reason,
                 ..
             } => format!(
-                "order rejected: {} {}: {reason}",
-                name(unit),
-                order_text(&rules, order)
+                "order rejected: {}: {reason}",
+                counters::order_text(rules.scenario, *unit, order)
             ),
             Event::ImprovisedTankAssault { unit } => {
                 format!(
@@ -659,43 +658,4 @@ pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
         name(Side::B),
         lost(Side::B),
     )
-}
-
-/// An order as the scenario wrote it, in words (`move 0604 0605`, `fire at bmp_4`).
-#[must_use]
-pub fn order_text(rules: &Rules<'_>, action: &OrderAction) -> String {
-    let l = |h: &Hex| rules.map().label(*h).to_string();
-    match action {
-        OrderAction::Move { path, double } => format!(
-            "move {}{}",
-            path.iter().map(l).collect::<Vec<_>>().join(" "),
-            if *double { " at the double" } else { "" }
-        ),
-        OrderAction::Assault { hex } => format!("assault {}", l(hex)),
-        OrderAction::Overrun { hex } => format!("overrun {}", l(hex)),
-        OrderAction::Fire { target } => {
-            format!("fire at {}", rules.scenario.unit_name(*target))
-        }
-        OrderAction::Hold => "hold".to_owned(),
-        OrderAction::Mount { transport } => {
-            format!("mount {}", rules.scenario.unit_name(*transport))
-        }
-        OrderAction::Dismount => "dismount".to_owned(),
-        OrderAction::Melee { choice } => format!(
-            "melee {}",
-            match choice {
-                MeleeChoice::Counterattack => "counterattack",
-                MeleeChoice::BreakOff => "break off",
-                MeleeChoice::Stay => "stay",
-            }
-        ),
-        OrderAction::Lead { unit } => format!("lead {}", rules.scenario.unit_name(*unit)),
-        OrderAction::BreakOffTo { hex } => format!("break off to {}", l(hex)),
-        OrderAction::Bombard { hex, smoke, .. } => {
-            format!("{} {}", if *smoke { "smoke" } else { "bombard" }, l(hex))
-        }
-        OrderAction::AirStrike { hex } => format!("air strike on {}", l(hex)),
-        OrderAction::Place { hex } => format!("place the ambush in {}", l(hex)),
-        OrderAction::Remount => "remount".to_owned(),
-    }
 }

@@ -189,23 +189,20 @@ fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
         any = true;
         x.emit(Event::ReconDeployment { side });
         let ordered = rules.scenario.orders.iter().find(|o| {
-            o.turn == 0 && mine.contains(&o.unit) && matches!(o.action, OrderAction::Move { .. })
+            o.turn == 0
+                && mine.contains(&o.unit)
+                && matches!(o.action, OrderAction::Command(Command::Move { .. }))
         });
         let unit = if let Some(o) = ordered {
-            if let OrderAction::Move { path, double } = &o.action {
-                let c = Command::Move {
+            if let OrderAction::Command(c) = &o.action
+                && let Err(why) = x.command(c)?
+            {
+                x.emit(Event::OrderRejected {
+                    turn: 0,
                     unit: o.unit,
-                    path: path.clone(),
-                    double: *double,
-                };
-                if let Err(why) = x.command(&c)? {
-                    x.emit(Event::OrderRejected {
-                        turn: 0,
-                        unit: o.unit,
-                        order: o.action.clone(),
-                        reason: why,
-                    });
-                }
+                    order: o.action.clone(),
+                    reason: why,
+                });
             }
             o.unit
         } else {
@@ -226,14 +223,13 @@ fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
 fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
     let rules = x.rules;
     for o in rules.scenario.orders.iter().filter(|o| o.turn == turn) {
-        let OrderAction::Place { hex } = o.action else {
+        let OrderAction::Command(c @ Command::Place { .. }) = &o.action else {
             continue;
         };
         if x.state.unit(o.unit).side != side {
             continue;
         }
-        let c = Command::Place { unit: o.unit, hex };
-        if let Err(why) = x.command(&c)? {
+        if let Err(why) = x.command(c)? {
             x.emit(Event::OrderRejected {
                 turn,
                 unit: o.unit,
@@ -290,86 +286,28 @@ fn orders(
         .iter()
         .filter(|o| o.turn == turn && x.state.unit(o.unit).side == side)
         .collect();
-    // A melee choice, or calling an air strike, leaves the unit to the AI for moving and firing.
+    // A melee choice, a leadership or break-off order, calling an air strike or placing an
+    // ambush leaves the unit to the AI for moving and firing; any other command, or holding, is
+    // the unit's (every unit of an ordered assault).
     let ordered = mine
         .iter()
-        .filter(|o| {
-            !matches!(
-                o.action,
-                OrderAction::Melee { .. }
-                    | OrderAction::Lead { .. }
-                    | OrderAction::BreakOffTo { .. }
-                    | OrderAction::AirStrike { .. }
-                    | OrderAction::Place { .. }
-            )
+        .flat_map(|o| match &o.action {
+            OrderAction::Command(Command::AirStrike { .. } | Command::Place { .. })
+            | OrderAction::Melee { .. }
+            | OrderAction::Lead { .. }
+            | OrderAction::BreakOffTo { .. } => &[][..],
+            OrderAction::Command(c) => c.units(),
+            OrderAction::Hold => std::slice::from_ref(&o.unit),
         })
-        .map(|o| o.unit)
+        .copied()
         .collect();
-    let mut done_assaults: Vec<Hex> = Vec::new();
     for o in &mine {
-        let command = match (&o.action, phase) {
-            (OrderAction::Move { path, double }, Phase::Movement) => Command::Move {
-                unit: o.unit,
-                path: path.clone(),
-                double: *double,
-            },
-            (OrderAction::Assault { hex }, Phase::Movement) => {
-                if done_assaults.contains(hex) {
-                    continue;
-                }
-                done_assaults.push(*hex);
-                let units = mine
-                    .iter()
-                    .filter(|p| p.action == OrderAction::Assault { hex: *hex })
-                    .map(|p| p.unit)
-                    .collect();
-                Command::Assault { units, hex: *hex }
-            }
-            (OrderAction::Mount { transport }, Phase::Movement) => Command::Mount {
-                unit: o.unit,
-                transport: *transport,
-            },
-            // Motorcycle recon dismounts into its riders (R15.7); a passenger leaves its
-            // transport (R16.1).
-            (OrderAction::Dismount, Phase::Movement)
-                if matches!(x.state.unit(o.unit).location, Location::Map(_))
-                    && rules
-                        .catalog
-                        .dismounted(x.state.unit(o.unit).type_id)
-                        .is_some() =>
-            {
-                Command::DismountRiders { unit: o.unit }
-            }
-            (OrderAction::Dismount, Phase::Movement) => Command::Dismount { unit: o.unit },
-            (OrderAction::Remount, Phase::Movement) => Command::Remount { unit: o.unit },
-            (OrderAction::Overrun { hex }, Phase::Movement) => Command::Overrun {
-                unit: o.unit,
-                hex: *hex,
-            },
-            (OrderAction::Fire { target }, Phase::Fire) => Command::Fire {
-                unit: o.unit,
-                target: *target,
-            },
-            (
-                OrderAction::Bombard {
-                    hex,
-                    smoke,
-                    spotter,
-                },
-                Phase::Fire,
-            ) => Command::Bombard {
-                unit: o.unit,
-                hex: *hex,
-                smoke: *smoke,
-                spotter: *spotter,
-            },
-            (OrderAction::AirStrike { hex }, Phase::Fire) => Command::AirStrike {
-                caller: o.unit,
-                hex: *hex,
-            },
+        // Ambushes are placed before the phases (`ambushes`).
+        let command = match &o.action {
+            OrderAction::Command(c) if c.phase() == phase && phase != Phase::Start => c,
             _ => continue,
         };
-        if let Err(why) = x.command(&command)? {
+        if let Err(why) = x.command(command)? {
             x.emit(Event::OrderRejected {
                 turn,
                 unit: o.unit,

@@ -55,7 +55,9 @@ pub use rules::victory::{
     attacker_holds, attacker_holds_objective, morale_number, score, starting_units,
 };
 pub use scenario::expect::{DEFAULT_RUNS, Expectation, Expectations, MAX_RUNS, Measure};
-pub use scenario::grammar::{GrammarError, VERBS, command_text, parse_command};
+pub use scenario::grammar::{
+    GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command,
+};
 pub use scenario::{
     AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
     RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,

@@ -78,13 +78,10 @@ ambush = { zone = ["0304", "0403"] }
 at = "0103"
 [[orders]]
 turn = 1
-unit = "btr"
-move = ["0102", "0103"]
-double = true
+do = "double btr 0102 0103"
 [[orders]]
 turn = 2
-unit = "res"
-fire = "hq2"
+do = "fire res at hq2"
 "#;
 
 #[test]
@@ -207,13 +204,14 @@ fn a_small_scenario_builds_with_typed_ids() {
     assert_eq!(s.map.terrain(Label::new(2, 3).to_hex()).unwrap().id, "city");
     assert_eq!(s.orders.len(), 2);
     assert!(
-        matches!(&s.orders[0].action, OrderAction::Move { path, double: true } if path.len() == 2)
+        matches!(&s.orders[0].action, OrderAction::Command(Command::Move { path, double: true, .. }) if path.len() == 2)
     );
     assert_eq!(
         s.orders[1].action,
-        OrderAction::Fire {
+        OrderAction::Command(Command::Fire {
+            unit: s.unit_id("res").unwrap(),
             target: s.unit_id("hq2").unwrap()
-        }
+        })
     );
     assert_eq!(s.rules, RuleSwitches::default());
 }
@@ -230,8 +228,8 @@ fn stacking_counts_neither_hqs_nor_passengers() {
 fn bad_references_are_reported_together() {
     let text = SMALL
         .replace("aboard = \"btr\"", "aboard = \"hq\"")
-        .replace("fire = \"hq2\"", "fire = \"nobody\"")
-        .replace("turn = 2\nunit = \"res\"", "turn = 9\nunit = \"res\"")
+        .replace("fire res at hq2", "fire res at nobody")
+        .replace("turn = 1\ndo", "turn = 9\ndo")
         .replace("senior_hq = \"hq\"", "senior_hq = \"hq2\"");
     let problems = scenario(&text).unwrap_err();
     let m: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
@@ -240,7 +238,8 @@ fn bad_references_are_reported_together() {
         "{m:?}"
     );
     assert!(
-        m.iter().any(|x| x.contains("unknown target `nobody`")),
+        m.iter()
+            .any(|x| x.contains("order `fire res at nobody`: unknown unit `nobody`")),
         "{m:?}"
     );
     assert!(

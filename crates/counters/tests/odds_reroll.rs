@@ -150,18 +150,15 @@ at = "{MATCHUP_DEFENDERS}"
 
 [[orders]]
 turn = 1
-unit = "tank"
-melee = "break_off"
+do = "melee tank break_off"
 
 [[orders]]
 turn = 1
-unit = "brave"
-melee = "counterattack"
+do = "melee brave counterattack"
 
 [[orders]]
 turn = 1
-unit = "shy"
-melee = "counterattack"
+do = "melee shy counterattack"
 "#,
     )
 }

@@ -238,7 +238,7 @@ fn scenario_text(
             };
             if let Some(m) = melee {
                 orders.push_str(&format!(
-                    "[[orders]]\nturn = 1\nunit = \"{id}\"\nmelee = \"{m}\"\n\n"
+                    "[[orders]]\nturn = 1\ndo = \"melee {id} {m}\"\n\n"
                 ));
             }
         }

@@ -2,16 +2,20 @@
 
 use hexmap::{Hex, Label};
 
+use crate::model::day::Phase;
 use crate::model::ids::UnitId;
 
 /// What a player (orders or AI) asks a unit to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Command {
     /// Move along `path` (hexes entered, each adjacent to the last), at the double or not (R5).
     Move {
         /// The unit.
         unit: UnitId,
         /// Hexes entered.
+        #[serde(serialize_with = "crate::model::unit::ser_hexes")]
+        #[schemars(with = "Vec<crate::model::ids::HexLabel>")]
         path: Vec<Hex>,
         /// At the double (R5.2).
         double: bool,
@@ -21,6 +25,8 @@ pub enum Command {
         /// Attackers, each adjacent to the hex.
         units: Vec<UnitId>,
         /// The enemy hex.
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
+        #[schemars(with = "crate::model::ids::HexLabel")]
         hex: Hex,
     },
     /// Overrun through the adjacent enemy hex `hex` (R10).
@@ -28,6 +34,8 @@ pub enum Command {
         /// The vehicle.
         unit: UnitId,
         /// The enemy hex.
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
+        #[schemars(with = "crate::model::ids::HexLabel")]
         hex: Hex,
     },
     /// Infantry boards a friendly transport in its hex (R16.1).
@@ -54,6 +62,8 @@ pub enum Command {
         /// The battery (`fire.indirect`).
         unit: UnitId,
         /// The target hex.
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
+        #[schemars(with = "crate::model::ids::HexLabel")]
         hex: Hex,
         /// Smoke instead of high explosive (R14.3).
         smoke: bool,
@@ -65,6 +75,8 @@ pub enum Command {
         /// The unit.
         unit: UnitId,
         /// The hex.
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
+        #[schemars(with = "crate::model::ids::HexLabel")]
         hex: Hex,
     },
     /// A recon unit tests to strip a gone-to-ground enemy (R15.6).
@@ -89,8 +101,51 @@ pub enum Command {
         /// The unit that sees the hex.
         caller: UnitId,
         /// The enemy hex.
+        #[serde(serialize_with = "crate::model::unit::ser_hex")]
+        #[schemars(with = "crate::model::ids::HexLabel")]
         hex: Hex,
     },
+}
+
+impl Command {
+    /// The units that act: the one giving it, or every assaulting unit.
+    #[must_use]
+    pub fn units(&self) -> &[UnitId] {
+        match self {
+            Self::Assault { units, .. } => units,
+            Self::Move { unit, .. }
+            | Self::Overrun { unit, .. }
+            | Self::Mount { unit, .. }
+            | Self::Dismount { unit }
+            | Self::Fire { unit, .. }
+            | Self::Bombard { unit, .. }
+            | Self::Place { unit, .. }
+            | Self::EyesAndEars { unit, .. }
+            | Self::DismountRiders { unit }
+            | Self::Remount { unit }
+            | Self::AirStrike { caller: unit, .. } => std::slice::from_ref(unit),
+        }
+    }
+
+    /// The phase it is given in (R4.2): ambushes are placed at the start of the turn, fire and
+    /// eyes and ears in the fire phase, everything else in the movement phase.
+    #[must_use]
+    pub const fn phase(&self) -> Phase {
+        match self {
+            Self::Place { .. } => Phase::Start,
+            Self::Fire { .. }
+            | Self::Bombard { .. }
+            | Self::AirStrike { .. }
+            | Self::EyesAndEars { .. } => Phase::Fire,
+            Self::Move { .. }
+            | Self::Assault { .. }
+            | Self::Overrun { .. }
+            | Self::Mount { .. }
+            | Self::Dismount { .. }
+            | Self::DismountRiders { .. }
+            | Self::Remount { .. } => Phase::Movement,
+        }
+    }
 }
 
 /// A hex as a message names it: its label (R0.4), or "off-map".
@@ -222,48 +277,15 @@ pub enum RuleError {
     WrongSide,
 }
 
-/// What an order tells a unit to do (R4.4).
+/// What an order tells a unit to do in its turn (R4.4): a command, carried out in its phase, or
+/// a choice for the fights of the turn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OrderAction {
-    /// Move along these hexes (each adjacent to the previous), at the double or not.
-    Move {
-        /// The hexes entered, in order.
-        #[serde(serialize_with = "crate::model::unit::ser_hexes")]
-        #[schemars(with = "Vec<crate::model::ids::HexLabel>")]
-        path: Vec<Hex>,
-        /// At the double (R5.2).
-        double: bool,
-    },
-    /// Assault an enemy hex from an adjacent one (R9.1); orders of one turn naming the same hex
-    /// assault together.
-    Assault {
-        /// The enemy hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
-        hex: Hex,
-    },
-    /// Overrun through an enemy hex (R10.1).
-    Overrun {
-        /// The enemy hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
-        hex: Hex,
-    },
-    /// Fire at an enemy unit (R6.1).
-    Fire {
-        /// The target.
-        target: UnitId,
-    },
-    /// Stay put.
+    /// A command, given in its phase ([`Command::phase`]).
+    Command(Command),
+    /// Stay put: the AI leaves the unit alone this turn.
     Hold,
-    /// Board a transport in the unit's hex (R16.1).
-    Mount {
-        /// The transport.
-        transport: UnitId,
-    },
-    /// Leave the transport (R16.1).
-    Dismount,
     /// A choice in melees this turn (R11.2, R11.4).
     Melee {
         /// What the unit does.
@@ -281,33 +303,6 @@ pub enum OrderAction {
         #[schemars(with = "crate::model::ids::HexLabel")]
         hex: Hex,
     },
-    /// A battery fires on a hex, or smokes it, through a spotter (R14.1, R14.3).
-    Bombard {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
-        hex: Hex,
-        /// Smoke rather than high explosive.
-        smoke: bool,
-        /// The spotter; `None`: the nearest that can.
-        spotter: Option<UnitId>,
-    },
-    /// The unit calls an air strike on a hex it sees (R14.4).
-    AirStrike {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
-        hex: Hex,
-    },
-    /// A unit held in ambush is placed here at the start of the turn (R15.3).
-    Place {
-        /// The hex.
-        #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
-        hex: Hex,
-    },
-    /// Dismounted motorcycle riders remount (R15.7).
-    Remount,
 }
 
 /// A unit's choice in a melee (R11.2, R11.4).

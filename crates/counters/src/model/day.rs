@@ -19,3 +19,18 @@ pub enum TimeOfDay {
     /// Day until dusk comes (R13.3).
     Dusk,
 }
+
+/// A phase of a player turn (R4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub enum Phase {
+    /// Start of turn: morale, objectives, rally.
+    Start,
+    /// Movement, with assaults and overruns.
+    Movement,
+    /// Ranged fire.
+    Fire,
+    /// End of turn.
+    End,
+    /// Before the first turn: recon deployment moves (R4.3, R15.4).
+    Deployment,
+}

@@ -6,6 +6,7 @@ use serde::Serialize;
 use smallvec::SmallVec;
 
 use crate::model::command::{OrderAction, RuleError};
+pub use crate::model::day::Phase;
 use crate::model::ids::{HexLabel, Side, UnitId};
 
 /// A value by its text, as the JSON of events gives a rule's refusal.
@@ -123,21 +124,6 @@ pub struct Outcome {
     pub losses: [u32; 2],
     /// The last game turn played.
     pub turn: u32,
-}
-
-/// A phase of a player turn (R4.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub enum Phase {
-    /// Start of turn: morale, objectives, rally.
-    Start,
-    /// Movement, with assaults and overruns.
-    Movement,
-    /// Ranged fire.
-    Fire,
-    /// End of turn.
-    End,
-    /// Before the first turn: recon deployment moves (R4.3, R15.4).
-    Deployment,
 }
 
 /// Which marker a rally test removes (R12.1).

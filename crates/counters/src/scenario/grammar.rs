@@ -1,6 +1,6 @@
-//! R4.4: commands as a player writes them, one line each, naming units by their scenario ids
-//! and hexes by their labels (R0.4). The one grammar of commands: the conformance cases are
-//! written in it, and the interactive prompt reads it.
+//! R4.4: commands and orders as a player writes them, one line each, naming units by their
+//! scenario ids and hexes by their labels (R0.4). The one written form of a command: scenario
+//! orders and the conformance cases are written in it, and the interactive prompt reads it.
 //!
 //! ```text
 //! move UNIT HEX...                       double UNIT HEX...   (at the double, R5.2)
@@ -11,10 +11,18 @@
 //! place UNIT at HEX                      eyes UNIT on UNIT
 //! dismount_riders UNIT                   remount UNIT
 //! ```
+//!
+//! Orders (`[[orders]]`) take any command, and four choices for the fights of their turn:
+//!
+//! ```text
+//! hold UNIT                              lead HQ UNIT
+//! melee UNIT counterattack|break_off|stay
+//! break_off UNIT to HEX
+//! ```
 
-use hexmap::{Hex, Label};
+use hexmap::{Hex, Label, Map};
 
-use crate::model::command::Command;
+use crate::model::command::{Command, MeleeChoice, OrderAction};
 use crate::model::ids::UnitId;
 use crate::scenario::Scenario;
 
@@ -36,6 +44,9 @@ pub const VERBS: &[&str] = &[
     "remount",
 ];
 
+/// The first words of the choices only an order makes.
+pub const ORDER_VERBS: &[&str] = &["hold", "melee", "lead", "break_off"];
+
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GrammarError {
@@ -45,6 +56,9 @@ pub enum GrammarError {
     /// The first word is no command.
     #[error("unknown command `{verb}`; the commands are {}", VERBS.join(", "), verb = .0)]
     UnknownVerb(String),
+    /// An order's first word is neither a command nor an order's choice.
+    #[error("unknown order `{verb}`; orders are the commands ({}) and {}", VERBS.join(", "), ORDER_VERBS.join(", "), verb = .0)]
+    UnknownOrder(String),
     /// A word that should name a unit does not.
     #[error("unknown unit `{0}`")]
     UnknownUnit(String),
@@ -71,9 +85,18 @@ pub enum GrammarError {
     },
 }
 
+/// What the grammar reads names against: the scenario's unit ids and its map (while a scenario
+/// is loaded, before it exists as a [`Scenario`]).
+pub(crate) struct Names<'a> {
+    /// A unit by its id.
+    pub unit: &'a dyn Fn(&str) -> Option<UnitId>,
+    /// The map, if it loaded.
+    pub map: Option<&'a Map>,
+}
+
 /// The words of a line, read one at a time against the scenario.
 struct Words<'a> {
-    scenario: &'a Scenario,
+    names: &'a Names<'a>,
     verb: &'static str,
     words: std::iter::Peekable<std::str::SplitWhitespace<'a>>,
 }
@@ -91,9 +114,7 @@ impl Words<'_> {
         let Some(w) = self.words.next() else {
             return Err(self.expected("a unit"));
         };
-        self.scenario
-            .unit_id(w)
-            .ok_or_else(|| GrammarError::UnknownUnit(w.to_owned()))
+        (self.names.unit)(w).ok_or_else(|| GrammarError::UnknownUnit(w.to_owned()))
     }
 
     fn hex(&mut self) -> Result<Hex, GrammarError> {
@@ -104,7 +125,7 @@ impl Words<'_> {
             .parse::<Label>()
             .ok()
             .map(Label::to_hex)
-            .filter(|&h| self.scenario.map.contains(h));
+            .filter(|&h| self.names.map.is_none_or(|m| m.contains(h)));
         hex.ok_or_else(|| GrammarError::BadHex(w.to_owned()))
     }
 
@@ -148,6 +169,11 @@ impl Words<'_> {
 /// A [`GrammarError`] naming what is wrong: an unknown command, unit or hex, a missing or extra
 /// word. Whether the command is legal is for `check`.
 pub fn parse_command(scenario: &Scenario, line: &str) -> Result<Command, GrammarError> {
+    let unit = |name: &str| scenario.unit_id(name);
+    let names = Names {
+        unit: &unit,
+        map: Some(&scenario.map),
+    };
     let mut words = line.split_whitespace().peekable();
     let first = words.next().ok_or(GrammarError::Empty)?;
     let verb = VERBS
@@ -156,11 +182,72 @@ pub fn parse_command(scenario: &Scenario, line: &str) -> Result<Command, Grammar
         .find(|v| *v == first)
         .ok_or_else(|| GrammarError::UnknownVerb(first.to_owned()))?;
     let mut w = Words {
-        scenario,
+        names: &names,
         verb,
         words,
     };
-    let command = match verb {
+    let command = command(&mut w)?;
+    w.end()?;
+    Ok(command)
+}
+
+/// Reads one order: the unit that gives it and what it does.
+///
+/// # Errors
+/// As [`parse_command`].
+pub(crate) fn parse_order(
+    names: &Names<'_>,
+    line: &str,
+) -> Result<(UnitId, OrderAction), GrammarError> {
+    let mut words = line.split_whitespace().peekable();
+    let first = words.next().ok_or(GrammarError::Empty)?;
+    let verb = VERBS
+        .iter()
+        .chain(ORDER_VERBS)
+        .copied()
+        .find(|v| *v == first)
+        .ok_or_else(|| GrammarError::UnknownOrder(first.to_owned()))?;
+    let mut w = Words { names, verb, words };
+    let order = match verb {
+        "hold" => (w.unit()?, OrderAction::Hold),
+        "melee" => {
+            let unit = w.unit()?;
+            let choice = match w.words.next() {
+                Some("counterattack") => MeleeChoice::Counterattack,
+                Some("break_off") => MeleeChoice::BreakOff,
+                Some("stay") => MeleeChoice::Stay,
+                other => {
+                    return Err(GrammarError::Expected {
+                        verb,
+                        expected: "counterattack, break_off or stay",
+                        found: other.map(str::to_owned),
+                    });
+                }
+            };
+            (unit, OrderAction::Melee { choice })
+        }
+        "lead" => {
+            let hq = w.unit()?;
+            (hq, OrderAction::Lead { unit: w.unit()? })
+        }
+        "break_off" => {
+            let unit = w.unit()?;
+            w.word("to")?;
+            (unit, OrderAction::BreakOffTo { hex: w.hex()? })
+        }
+        _ => {
+            let c = command(&mut w)?;
+            (c.units()[0], OrderAction::Command(c))
+        }
+    };
+    w.end()?;
+    Ok(order)
+}
+
+/// The command after its first word.
+fn command(w: &mut Words<'_>) -> Result<Command, GrammarError> {
+    let verb = w.verb;
+    Ok(match verb {
         "move" | "double" => {
             let unit = w.unit()?;
             let mut path = vec![w.hex()?];
@@ -249,9 +336,7 @@ pub fn parse_command(scenario: &Scenario, line: &str) -> Result<Command, Grammar
         }
         "dismount_riders" => Command::DismountRiders { unit: w.unit()? },
         _ => Command::Remount { unit: w.unit()? },
-    };
-    w.end()?;
-    Ok(command)
+    })
 }
 
 /// A command in the grammar of [`parse_command`], which reads it back to the same command.
@@ -292,5 +377,28 @@ pub fn command_text(scenario: &Scenario, command: &Command) -> String {
         }
         Command::DismountRiders { unit } => format!("dismount_riders {}", name(unit)),
         Command::Remount { unit } => format!("remount {}", name(unit)),
+    }
+}
+
+/// An order in the grammar of [`parse_order`].
+#[must_use]
+pub fn order_text(scenario: &Scenario, unit: UnitId, action: &OrderAction) -> String {
+    let name = scenario.unit_name(unit);
+    match action {
+        OrderAction::Command(c) => command_text(scenario, c),
+        OrderAction::Hold => format!("hold {name}"),
+        OrderAction::Melee { choice } => format!(
+            "melee {name} {}",
+            match choice {
+                MeleeChoice::Counterattack => "counterattack",
+                MeleeChoice::BreakOff => "break_off",
+                MeleeChoice::Stay => "stay",
+            }
+        ),
+        OrderAction::Lead { unit } => format!("lead {name} {}", scenario.unit_name(*unit)),
+        OrderAction::BreakOffTo { hex } => format!(
+            "break_off {name} to {}",
+            Label::from_hex(*hex).map_or_else(|| "off-map".to_owned(), |l| l.to_string())
+        ),
     }
 }

@@ -13,6 +13,7 @@ use toml::Spanned;
 
 use crate::load::{Problem, Reader};
 use crate::model::catalog::{Catalog, UnitClass};
+use crate::model::command::Command;
 pub use crate::model::command::{MeleeChoice, OrderAction};
 use crate::model::ids::{FormationId, Side, UnitId, UnitTypeId};
 use crate::model::unit::{Location, Unit, UnitState};
@@ -406,29 +407,9 @@ struct RawObjective {
 #[serde(deny_unknown_fields)]
 struct RawOrder {
     turn: Spanned<u32>,
-    unit: Spanned<String>,
-    #[serde(rename = "move")]
-    move_: Option<Vec<Spanned<String>>>,
-    #[serde(default)]
-    double: bool,
-    assault: Option<Spanned<String>>,
-    overrun: Option<Spanned<String>>,
-    fire: Option<Spanned<String>>,
-    #[serde(default)]
-    hold: bool,
-    melee: Option<Spanned<String>>,
-    lead: Option<Spanned<String>>,
-    break_off_to: Option<Spanned<String>>,
-    mount: Option<Spanned<String>>,
-    #[serde(default)]
-    dismount: bool,
-    bombard: Option<Spanned<String>>,
-    place: Option<Spanned<String>>,
-    #[serde(default)]
-    remount: bool,
-    smoke: Option<Spanned<String>>,
-    spotter: Option<Spanned<String>>,
-    air_strike: Option<Spanned<String>>,
+    /// The order in the grammar of commands (`scenario/grammar.rs`).
+    #[serde(rename = "do")]
+    do_: Spanned<String>,
 }
 
 /// The first reading of a scenario: the header keys and the raw sections, before units are
@@ -1312,168 +1293,31 @@ impl Validator {
         turns: u32,
     ) -> Option<Order> {
         let o = so.get_ref();
-        let what = format!("order for `{}`", o.unit.get_ref());
         let turn = *o.turn.get_ref();
         if turn > turns {
             self.at(
                 o.turn.span(),
-                format!("{what}: turn {turn} is outside 0..={turns}"),
+                format!("order: turn {turn} is outside 0..={turns}"),
             );
         }
-        if turn == 0 && o.move_.is_none() {
+        let unit = |name: &str| unit_ids.get(name).copied();
+        let names = grammar::Names { unit: &unit, map };
+        let (unit, action) = match grammar::parse_order(&names, o.do_.get_ref()) {
+            Ok(order) => order,
+            Err(e) => {
+                self.at(o.do_.span(), format!("order `{}`: {e}", o.do_.get_ref()));
+                return None;
+            }
+        };
+        if turn == 0 && !matches!(action, OrderAction::Command(Command::Move { .. })) {
             self.at(
                 o.turn.span(),
-                format!("{what}: turn 0 is recon deployment (R15.4): only `move` orders"),
-            );
-        }
-        let unit = unit_ids.get(o.unit.get_ref()).copied();
-        if unit.is_none() {
-            self.at(
-                o.unit.span(),
-                format!("order names unknown unit `{}`", o.unit.get_ref()),
-            );
-        }
-        let actions = [
-            o.move_.is_some(),
-            o.assault.is_some(),
-            o.overrun.is_some(),
-            o.fire.is_some(),
-            o.hold,
-            o.melee.is_some(),
-            o.lead.is_some(),
-            o.break_off_to.is_some(),
-            o.mount.is_some(),
-            o.dismount,
-            o.bombard.is_some(),
-            o.smoke.is_some(),
-            o.air_strike.is_some(),
-            o.place.is_some(),
-            o.remount,
-        ]
-        .iter()
-        .filter(|&&b| b)
-        .count();
-        if actions != 1 {
-            self.at(
-                so.span(),
                 format!(
-                    "{what}: give exactly one of `move`, `assault`, `overrun`, `fire`, `hold`, `mount`, `dismount`, `melee`, `lead`, `break_off_to`, `bombard`, `smoke`, `air_strike`, `place`, `remount`"
+                    "order `{}`: turn 0 is recon deployment (R15.4): only `move` orders",
+                    o.do_.get_ref()
                 ),
             );
-            return None;
         }
-        if o.double && o.move_.is_none() {
-            self.at(so.span(), format!("{what}: `double` goes with `move`"));
-        }
-        let spotter = match &o.spotter {
-            None => None,
-            Some(_) if o.bombard.is_none() && o.smoke.is_none() => {
-                self.at(
-                    so.span(),
-                    format!("{what}: `spotter` goes with `bombard` or `smoke`"),
-                );
-                None
-            }
-            Some(t) => {
-                let s = unit_ids.get(t.get_ref()).copied();
-                if s.is_none() {
-                    self.at(
-                        t.span(),
-                        format!("{what}: unknown spotter `{}`", t.get_ref()),
-                    );
-                }
-                s
-            }
-        };
-        let action = if let Some(path) = &o.move_ {
-            let hexes: Vec<Option<Hex>> = path.iter().map(|l| self.hex(l, map, &what)).collect();
-            if hexes.is_empty() {
-                self.at(so.span(), format!("{what}: `move` needs at least one hex"));
-            }
-            OrderAction::Move {
-                path: hexes.into_iter().collect::<Option<Vec<_>>>()?,
-                double: o.double,
-            }
-        } else if let Some(h) = &o.assault {
-            OrderAction::Assault {
-                hex: self.hex(h, map, &what)?,
-            }
-        } else if let Some(h) = &o.overrun {
-            OrderAction::Overrun {
-                hex: self.hex(h, map, &what)?,
-            }
-        } else if let Some(t) = &o.fire {
-            let Some(&target) = unit_ids.get(t.get_ref()) else {
-                self.at(
-                    t.span(),
-                    format!("{what}: unknown target `{}`", t.get_ref()),
-                );
-                return None;
-            };
-            OrderAction::Fire { target }
-        } else if let Some(t) = &o.mount {
-            let Some(&transport) = unit_ids.get(t.get_ref()) else {
-                self.at(
-                    t.span(),
-                    format!("{what}: unknown transport `{}`", t.get_ref()),
-                );
-                return None;
-            };
-            OrderAction::Mount { transport }
-        } else if o.dismount {
-            OrderAction::Dismount
-        } else if let Some(choice) = &o.melee {
-            let choice = match choice.get_ref().as_str() {
-                "counterattack" => MeleeChoice::Counterattack,
-                "break_off" => MeleeChoice::BreakOff,
-                "stay" => MeleeChoice::Stay,
-                other => {
-                    self.at(
-                        choice.span(),
-                        format!(
-                            "{what}: melee is `counterattack`, `break_off` or `stay`, not `{other}`"
-                        ),
-                    );
-                    return None;
-                }
-            };
-            OrderAction::Melee { choice }
-        } else if let Some(t) = &o.lead {
-            let Some(&unit) = unit_ids.get(t.get_ref()) else {
-                self.at(
-                    t.span(),
-                    format!("{what}: unknown unit `{}` to lead", t.get_ref()),
-                );
-                return None;
-            };
-            OrderAction::Lead { unit }
-        } else if let Some(h) = &o.break_off_to {
-            OrderAction::BreakOffTo {
-                hex: self.hex(h, map, &what)?,
-            }
-        } else if let Some(h) = o.bombard.as_ref().or(o.smoke.as_ref()) {
-            OrderAction::Bombard {
-                hex: self.hex(h, map, &what)?,
-                smoke: o.smoke.is_some(),
-                spotter,
-            }
-        } else if let Some(h) = &o.air_strike {
-            OrderAction::AirStrike {
-                hex: self.hex(h, map, &what)?,
-            }
-        } else if let Some(h) = &o.place {
-            OrderAction::Place {
-                hex: self.hex(h, map, &what)?,
-            }
-        } else if o.remount {
-            OrderAction::Remount
-        } else {
-            OrderAction::Hold
-        };
-        Some(Order {
-            turn,
-            unit: unit?,
-            action,
-        })
+        Some(Order { turn, unit, action })
     }
 }
