@@ -158,6 +158,7 @@ proptest! {
             };
             let c = command(kind, unit, other, hex, flag);
             let before: State = state.clone();
+            let dice_before = dice.clone();
             match (check(&state, &rules, &c), execute(&mut state, &rules, &c, &mut dice)) {
                 (Ok(()), Ok(_)) => {
                     if let Err(why) = legal(&state, &rules) {
@@ -167,6 +168,8 @@ proptest! {
                 (Err(want), Err(PlayError::Rule(got))) => {
                     prop_assert_eq!(want, got);
                     prop_assert!(state == before, "a refused command changed the state: {:?}", c);
+                    // Nor did it roll: a rule area that rolled before its check would show here.
+                    prop_assert!(dice == dice_before, "a refused command rolled dice: {:?}", c);
                 }
                 (checked, executed) => {
                     prop_assert!(false, "{:?}: check {:?}, execute {:?}", c, checked, executed);

@@ -40,7 +40,7 @@ pub trait Dice {
 /// The game's generator: Xoshiro256++ (a named, portable algorithm), with the d6 derived in our
 /// own code (three bits at a time, rejecting 6 and 7) so that games do not depend on rand's
 /// sampling internals (R0.3).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRng {
     rng: Xoshiro256PlusPlus,
     bits: u64,
