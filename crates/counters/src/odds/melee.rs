@@ -179,7 +179,7 @@ impl Chain<'_, '_> {
     /// Distribution of one unit's condition after a list of hits, as `hits::apply_hit_list`
     /// deals them: R6.6, R8.2, and the R11.12 armor test for infantry hits on armored vehicles.
     fn after_hits(&self, i: usize, start: u8, hits: &[Option<u8>]) -> SmallVec<[(u8, f64); 4]> {
-        let typ = self.rules.catalog.get(self.base.units()[i].type_id);
+        let typ = self.rules.typ(self.base.unit(UnitId::from_index(i)));
         let mut dist: SmallVec<[(u8, f64); 4]> = SmallVec::from_slice(&[(start, 1.0)]);
         for &source in hits {
             let mut next: SmallVec<[(u8, f64); 4]> = SmallVec::new();
@@ -627,7 +627,7 @@ enum Step {
 impl Chain<'_, '_> {
     /// Takes a unit out of the fight (mirrors `melee::break_off`): guns in the hex are lost.
     fn leave(&self, status: &mut Statuses, i: usize) {
-        let typ = self.rules.catalog.get(self.base.units()[i].type_id);
+        let typ = self.rules.typ(self.base.unit(UnitId::from_index(i)));
         let in_hex = self.side_of(i) != self.attackers;
         status[i] = if typ.class == UnitClass::Gun && in_hex {
             GONE
@@ -658,7 +658,7 @@ impl Chain<'_, '_> {
         let t = node.testing;
         let other = t.other();
         let rules = self.rules;
-        let typ = |i: usize| rules.catalog.get(self.base.units()[i].type_id);
+        let typ = |i: usize| rules.typ(self.base.unit(UnitId::from_index(i)));
         // R11.2 with R11.1: the HQs with the defenders when they hold count for their first test.
         let present = self.in_fight(&status, t);
         if node.first {
@@ -787,7 +787,7 @@ impl Chain<'_, '_> {
                 .and_then(|h| map.terrain(h))
                 .is_some_and(|t| t.difficult)
         });
-        let typ = |u: UnitId| self.rules.catalog.get(self.base.unit(u).type_id);
+        let typ = |u: UnitId| self.rules.typ(self.base.unit(u));
         let bogged = |s: &Statuses, u: UnitId| (s[u.index()] - FRESH) & BOGGED != 0;
         let mut out: Vec<(Statuses, SmallVec<[UnitId; 8]>, f64)> =
             vec![(status.clone(), SmallVec::new(), 1.0)];
