@@ -512,3 +512,18 @@ fn the_command_grammar_reads_what_it_writes_and_names_each_mistake() {
             .contains("expected a unit")
     );
 }
+
+#[test]
+fn a_refusal_names_its_rule_in_its_text() {
+    let h = Label::new(1, 1).to_hex();
+    for e in [
+        RuleError::WrongPhase,
+        RuleError::NotAdjacent(h),
+        RuleError::NotEnoughMovePoints { cost: 3, left: 1 },
+        RuleError::CannotOverrun(h, "why"),
+        RuleError::NightMove,
+        RuleError::WrongSide,
+    ] {
+        assert!(e.to_string().starts_with(&format!("{}:", e.rule())), "{e}");
+    }
+}

@@ -277,6 +277,42 @@ pub enum RuleError {
     WrongSide,
 }
 
+impl RuleError {
+    /// The id of the rule that refuses the command (`R5.1`), as `hexwar rules` looks it up.
+    #[must_use]
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            Self::WrongPhase => "R4.2",
+            Self::NotOnMap | Self::WrongSide => "R4.4",
+            Self::EmptyPath
+            | Self::NotAdjacent(..)
+            | Self::Impassable(..)
+            | Self::NotEnoughMovePoints { .. } => "R5.1",
+            Self::EnemyHex(..) => "R5.4",
+            Self::ClosingWhileShaken | Self::AssaultWhileShaken => "R5.3",
+            Self::Stacking(..) => "R3.1",
+            Self::Bogged => "R5.6",
+            Self::MovedAtTheDouble | Self::NoDouble => "R5.2",
+            Self::NightMove => "R13.1",
+            Self::NoAssaultFactor => "R9.10",
+            Self::NoEnemy(..) | Self::CannotAssault(..) => "R9.1",
+            Self::CannotOverrun(..) => "R10.1",
+            Self::OverrunTwice(..) => "R10.5",
+            Self::CannotFire(..) | Self::OutOfReach => "R6.1",
+            Self::FireWhileDisorganized => "R6.8",
+            Self::CannotMount(..) | Self::Passenger => "R16.1",
+            Self::NotSeenAtNight => "R13.2",
+            Self::CannotBombard(..) | Self::NoSpotter(..) => "R14.1",
+            Self::CannotStrike(..) => "R14.4",
+            Self::CannotPlace(..) => "R15.3",
+            Self::ReconDeployment(..) => "R15.4",
+            Self::Reorganising => "R15.5",
+            Self::CannotObserve(..) => "R15.6",
+            Self::Motorcycles(..) => "R15.7",
+        }
+    }
+}
+
 /// What an order tells a unit to do in its turn (R4.4): a command, carried out in its phase, or
 /// a choice for the fights of the turn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
