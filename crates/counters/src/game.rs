@@ -15,10 +15,6 @@ use crate::rules::state::{Rules, State};
 use crate::rules::{rally, victory};
 use crate::scenario::{Arrival, OrderAction, Role};
 
-/// Plays a whole game from the scenario's start and returns every event. The random AI, if a
-/// side uses it, draws from a generator seeded with 0; see [`play_with`].
-///
-/// # Errors
 /// The game is the AIs' referee: they read the position and give commands, which the game
 /// checks and executes (`Exec::command`).
 impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
@@ -39,6 +35,10 @@ impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
     }
 }
 
+/// Plays a whole game from the scenario's start and returns every event. The random AI, if a
+/// side uses it, draws from a generator seeded with 0; see [`play_with`].
+///
+/// # Errors
 /// Only [`OutOfDice`], with scripted dice.
 pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>), OutOfDice> {
     play_with(rules, dice, crate::model::dice::GameRng::seed_from_u64(0))
