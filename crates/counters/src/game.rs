@@ -64,7 +64,7 @@ pub fn play_with(
         ai_rng,
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
-    recon_deployment(&mut x)?;
+    recon_deployment(&mut x, [false, false])?;
     'game: for turn in 1..=rules.scenario.turns {
         for side in order {
             player_turn(&mut x, turn, side)?;
@@ -99,25 +99,58 @@ pub fn start_turn(
         events: &mut events,
         ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
     };
-    start_of_turn(&mut x, turn, side)?;
+    start_of_turn(&mut x, turn, side, true)?;
     Ok(events)
 }
 
 /// One player turn (R4.2): start, movement, fire, end.
 pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
-    start_of_turn(x, turn, side)?;
+    start_of_turn(x, turn, side, true)?;
     if x.state.outcome().is_some() {
         return Ok(());
     }
+    movement_phase(x, turn, side, true)?;
+    fire_phase(x, turn, side, true)?;
+    end_of_turn(x, turn, side);
+    Ok(())
+}
+
+/// The movement phase begins: bogged vehicles try to free themselves (R5.6), the turn's orders
+/// are carried out, and, when `ai_plays`, the side's AI moves the units without orders.
+fn movement_phase(
+    x: &mut Exec<'_, '_>,
+    turn: u32,
+    side: Side,
+    ai_plays: bool,
+) -> Result<(), OutOfDice> {
     x.emit(Event::PhaseStarted {
         phase: Phase::Movement,
     });
     rally::unbog(x, side)?;
     let ordered = orders(x, turn, side, Phase::Movement)?;
-    ai::movement(x, side, &ordered)?;
+    if ai_plays {
+        ai::movement(x, side, &ordered)?;
+    }
+    Ok(())
+}
+
+/// The fire phase begins: the turn's orders, then, when `ai_plays`, the side's AI.
+fn fire_phase(
+    x: &mut Exec<'_, '_>,
+    turn: u32,
+    side: Side,
+    ai_plays: bool,
+) -> Result<(), OutOfDice> {
     x.emit(Event::PhaseStarted { phase: Phase::Fire });
     let ordered = orders(x, turn, side, Phase::Fire)?;
-    ai::fire(x, side, &ordered)?;
+    if ai_plays {
+        ai::fire(x, side, &ordered)?;
+    }
+    Ok(())
+}
+
+/// The end of a player turn (R4.2): objectives taken, and the turn's marks cleared.
+fn end_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) {
     x.emit(Event::PhaseStarted { phase: Phase::End });
     for (i, o) in x.rules.scenario.objectives.iter().enumerate() {
         if x.state.objectives_taken()[i].is_none()
@@ -130,13 +163,18 @@ pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result
         }
     }
     x.emit(Event::TurnEnded { side });
-    Ok(())
 }
 
 /// The start of a player turn (R4.2 step 1): dawn or dusk (R13.3), smoke lifting and the air
 /// observation post (R14.3, R13.4), company morale (R17.2), the attacker's objective check
-/// (R17.1), arrivals, ambushes (R15.3), rally (R12).
-pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
+/// (R17.1), arrivals, ambushes (R15.3), rally (R12). `ai_plays`: the side's AI places the
+/// ambushes that no order places.
+pub(crate) fn start_of_turn(
+    x: &mut Exec<'_, '_>,
+    turn: u32,
+    side: Side,
+    ai_plays: bool,
+) -> Result<(), OutOfDice> {
     x.emit(Event::TurnStarted { turn, side });
     crate::rules::time::start(x, turn, side)?;
     crate::rules::artillery::start(x, side);
@@ -152,14 +190,15 @@ pub(crate) fn start_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Resu
         return Ok(());
     }
     arrivals(x, side, turn);
-    ambushes(x, turn, side)?;
+    ambushes(x, turn, side, ai_plays)?;
     rally::rally(x, side)
 }
 
 /// R4.3, R15.4: before the first turn, the sides take turns moving one recon unit each,
 /// starting with the scenario's `recon_first`, until neither has a recon unit left to move.
 /// Turn-0 `move` orders decide first; the AI moves the others.
-fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
+/// A side a person commands (`people`) moves only by its orders; its other recon units stay.
+fn recon_deployment(x: &mut Exec<'_, '_>, people: [bool; 2]) -> Result<(), OutOfDice> {
     let rules = x.rules;
     let recon_of = |state: &State, side: Side, done: &[UnitId]| -> Vec<UnitId> {
         state
@@ -206,7 +245,9 @@ fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
             }
             o.unit
         } else {
-            ai::deploy(x, side, mine[0])?;
+            if !people[side.index()] {
+                ai::deploy(x, side, mine[0])?;
+            }
             mine[0]
         };
         done.push(unit);
@@ -220,7 +261,7 @@ fn recon_deployment(x: &mut Exec<'_, '_>) -> Result<(), OutOfDice> {
 
 /// R15.3: units held in ambush are placed at the start of their side's turn: by `place`
 /// orders for this turn, else by the side's AI.
-fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
+fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side, ai_plays: bool) -> Result<(), OutOfDice> {
     let rules = x.rules;
     for o in rules.scenario.orders.iter().filter(|o| o.turn == turn) {
         let OrderAction::Command(c @ Command::Place { .. }) = &o.action else {
@@ -238,7 +279,10 @@ fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice
             });
         }
     }
-    ai::ambushes(x, side)
+    if ai_plays {
+        ai::ambushes(x, side)?;
+    }
+    Ok(())
 }
 
 /// Reserves due this turn enter in the first free hex of their zone.
@@ -317,4 +361,175 @@ fn orders(
         }
     }
     Ok(ordered)
+}
+
+/// What a game played a phase at a time waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waiting {
+    /// A side a person commands is in its movement or fire phase: its commands
+    /// ([`Game::command`]); the next [`Game::advance`] ends the phase.
+    Commands {
+        /// Game turn.
+        turn: u32,
+        /// The side.
+        side: Side,
+        /// The phase.
+        phase: Phase,
+    },
+    /// The battle is over.
+    Over,
+}
+
+/// Where the turn engine goes next: the turn and the index of the side in the turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    Deployment,
+    Start(u32, usize),
+    Movement(u32, usize),
+    Fire(u32, usize),
+    End(u32, usize),
+    Over,
+}
+
+/// A game played a phase at a time, for people commanding sides (`hexwar play`). The turn
+/// engine is [`play_with`]'s, step for step: a side nobody commands is played by its AI, and a
+/// commanded side receives the same start of turn, orders and end of turn around the commands
+/// its player gives. With nobody commanding, it plays exactly the game of [`play_with`].
+pub struct Game<'r> {
+    rules: Rules<'r>,
+    state: State,
+    dice: GameRng,
+    ai_rng: GameRng,
+    events: Vec<Event>,
+    people: [bool; 2],
+    next: Next,
+}
+
+impl<'r> Game<'r> {
+    /// A game at the scenario's start, before recon deployment; `people[side]` when a person
+    /// commands that side.
+    #[must_use]
+    pub fn new(rules: Rules<'r>, dice: GameRng, ai_rng: GameRng, people: [bool; 2]) -> Self {
+        Self {
+            rules,
+            state: State::new(rules.scenario),
+            dice,
+            ai_rng,
+            events: Vec::new(),
+            people,
+            next: Next::Deployment,
+        }
+    }
+
+    /// The position.
+    #[must_use]
+    pub const fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Every event so far.
+    #[must_use]
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The rules it is played by.
+    #[must_use]
+    pub const fn rules(&self) -> Rules<'r> {
+        self.rules
+    }
+
+    /// Runs the turn engine until a commanded side must give commands, or the battle ends.
+    ///
+    /// # Errors
+    /// Never with the game's own generator; [`OutOfDice`] is the engine's common error.
+    pub fn advance(&mut self) -> Result<Waiting, OutOfDice> {
+        let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
+        let turns = self.rules.scenario.turns;
+        let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
+        let mut x = Exec {
+            state: &mut self.state,
+            rules: self.rules,
+            dice: &mut self.dice,
+            events: &mut self.events,
+            ai_rng,
+        };
+        let waiting = loop {
+            match self.next {
+                Next::Deployment => {
+                    recon_deployment(&mut x, self.people)?;
+                    self.next = Next::Start(1, 0);
+                }
+                Next::Start(turn, _) if turn > turns => {
+                    if x.state.outcome().is_none() {
+                        victory::turn_limit(&mut x);
+                    }
+                    self.next = Next::Over;
+                }
+                Next::Start(turn, i) => {
+                    let person = self.people[order[i].index()];
+                    start_of_turn(&mut x, turn, order[i], !person)?;
+                    self.next = if x.state.outcome().is_some() {
+                        Next::Over
+                    } else {
+                        Next::Movement(turn, i)
+                    };
+                }
+                Next::Movement(turn, i) => {
+                    let side = order[i];
+                    let person = self.people[side.index()];
+                    movement_phase(&mut x, turn, side, !person)?;
+                    self.next = Next::Fire(turn, i);
+                    if person {
+                        let phase = Phase::Movement;
+                        break Waiting::Commands { turn, side, phase };
+                    }
+                }
+                Next::Fire(turn, i) => {
+                    let side = order[i];
+                    let person = self.people[side.index()];
+                    fire_phase(&mut x, turn, side, !person)?;
+                    self.next = Next::End(turn, i);
+                    if person {
+                        let phase = Phase::Fire;
+                        break Waiting::Commands { turn, side, phase };
+                    }
+                }
+                Next::End(turn, i) => {
+                    end_of_turn(&mut x, turn, order[i]);
+                    self.next = if x.state.outcome().is_some() {
+                        Next::Over
+                    } else if i == 0 {
+                        Next::Start(turn, 1)
+                    } else {
+                        Next::Start(turn + 1, 0)
+                    };
+                }
+                Next::Over => break Waiting::Over,
+            }
+        };
+        self.ai_rng = x.ai_rng;
+        Ok(waiting)
+    }
+
+    /// A command of the side whose phase it is. Returns the events it made; a refusal changes
+    /// nothing.
+    ///
+    /// # Errors
+    /// [`PlayError::Rule`] when the rules refuse it.
+    pub fn command(&mut self, command: &Command) -> Result<&[Event], crate::PlayError> {
+        let from = self.events.len();
+        let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
+        let mut x = Exec {
+            state: &mut self.state,
+            rules: self.rules,
+            dice: &mut self.dice,
+            events: &mut self.events,
+            ai_rng,
+        };
+        let done = x.command(command);
+        self.ai_rng = x.ai_rng;
+        done??;
+        Ok(&self.events[from..])
+    }
 }

@@ -17,7 +17,7 @@ mod tally;
 pub use batch::{
     GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
 };
-pub use game::{play, play_with, start_turn};
+pub use game::{Game, Waiting, play, play_with, start_turn};
 pub use load::{Lines, Problem, line_col};
 pub use model::catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use model::command::{Command, RuleError};

@@ -1,0 +1,79 @@
+//! A game played a phase at a time (`Game`, for `hexwar play`) is the turn engine of `play_with`:
+//! with nobody commanding it plays the same game event for event, and a commanded side that
+//! gives no commands plays as a passive AI would.
+
+use counters::{
+    AiKind, Game, GameRng, Rules, Scenario, ScenarioFile, Side, Waiting, bundled, play_with,
+};
+
+fn scenario(text: &str) -> Scenario {
+    ScenarioFile::parse("s.toml", text)
+        .validate(&bundled::catalog(), &bundled::terrain())
+        .unwrap()
+}
+
+const SCENARIOS: [&str; 3] = [
+    include_str!("../../../scenarios/dawn_assault.toml"),
+    include_str!("../../../scenarios/meeting_engagement.toml"),
+    include_str!("../../../scenarios/night_recon.toml"),
+];
+
+#[test]
+fn with_nobody_commanding_it_is_play_with() {
+    let catalog = bundled::catalog();
+    for text in SCENARIOS {
+        let s = scenario(text);
+        let rules = Rules::new(&s, &catalog);
+        for seed in 0..6 {
+            let (end, events) = play_with(
+                &rules,
+                &mut GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed + 100),
+            )
+            .unwrap();
+            let mut g = Game::new(
+                rules,
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed + 100),
+                [false, false],
+            );
+            assert_eq!(g.advance().unwrap(), Waiting::Over);
+            assert_eq!(g.events(), &events[..], "{} seed {seed}", s.title);
+            assert_eq!(g.state(), &end);
+        }
+    }
+}
+
+#[test]
+fn a_commanded_side_that_gives_no_commands_plays_as_a_passive_ai() {
+    let catalog = bundled::catalog();
+    for text in SCENARIOS {
+        for side in Side::BOTH {
+            let s = scenario(text);
+            let mut passive = s.clone();
+            passive.sides[side.index()].ai = AiKind::Passive;
+            let (end, events) = play_with(
+                &Rules::new(&passive, &catalog),
+                &mut GameRng::seed_from_u64(3),
+                GameRng::seed_from_u64(4),
+            )
+            .unwrap();
+            let mut people = [false, false];
+            people[side.index()] = true;
+            let mut g = Game::new(
+                Rules::new(&s, &catalog),
+                GameRng::seed_from_u64(3),
+                GameRng::seed_from_u64(4),
+                people,
+            );
+            let mut phases = 0;
+            while let Waiting::Commands { side: s2, .. } = g.advance().unwrap() {
+                assert_eq!(s2, side);
+                phases += 1;
+            }
+            assert!(phases >= 2, "the person was asked {phases} times");
+            assert_eq!(g.events(), &events[..]);
+            assert_eq!(g.state(), &end);
+        }
+    }
+}
