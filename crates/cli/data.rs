@@ -200,9 +200,30 @@ pub fn fnv(texts: &[&str]) -> String {
 pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loaded, BadInput> {
     let mut texts = Texts::default();
     texts.read(path)?;
-    let name = path.display().to_string();
     let text = texts.0[0].1.clone();
-    let file = ScenarioFile::parse(&name, &text);
+    load_scenario_text(path, &text, texts, catalog_override)
+}
+
+/// As [`load_scenario`], for a scenario's text already read (a saved game carries its
+/// scenario): `path` names it in messages and places the data it refers to.
+pub fn load_scenario_from(
+    path: &Path,
+    text: &str,
+    catalog_override: Option<&Path>,
+) -> Result<Loaded, BadInput> {
+    let mut texts = Texts::default();
+    texts.add(path.display().to_string(), text.to_owned());
+    load_scenario_text(path, text, texts, catalog_override)
+}
+
+fn load_scenario_text(
+    path: &Path,
+    text: &str,
+    mut texts: Texts,
+    catalog_override: Option<&Path>,
+) -> Result<Loaded, BadInput> {
+    let name = path.display().to_string();
+    let file = ScenarioFile::parse(&name, text);
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -233,7 +254,7 @@ pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loa
         vec![BUILTIN_TERRAIN]
     };
     let hashes = [
-        fnv(&[&text]),
+        fnv(&[text]),
         fnv(&of(before_catalog..texts.0.len())),
         fnv(&terrain_texts),
     ];

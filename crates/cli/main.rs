@@ -5,6 +5,7 @@ mod batch;
 mod data;
 mod interrupt;
 mod odds;
+mod play;
 mod rules;
 mod show;
 mod tune;
@@ -212,6 +213,12 @@ enum Command {
         after_help = "Examples:\n  hexwar tune scenarios/dawn_assault.toml --vary t72.assault=1..5 --runs 2000\n  hexwar tune scenarios/dawn_assault.toml --vary m1.fire.dice=2..5 --side nato --target 0.5\n  hexwar tune scenarios/meeting_engagement.toml --sensitivity --runs 400"
     )]
     Tune(tune::TuneArgs),
+    /// Command a side yourself, a phase at a time, at a prompt or from a script on standard
+    /// input; the AI plays the other side as in `run`. `save FILE` at the prompt saves the game.
+    #[command(
+        after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  printf 'move bmp_4 0604\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX..., assault HEX with UNIT..., fire UNIT at UNIT, ...), and end, map, units,\nodds assault ..., rules ID, save FILE, quit."
+    )]
+    Play(play::PlayArgs),
     /// Check each scenario's balance expectations (`[expect]`): play its batch and report every
     /// expectation as PASS (the measured value's whole 95% interval lies in the expected range),
     /// FAIL (wholly outside it) or INCONCLUSIVE (across an end of it, with about how many games
@@ -566,6 +573,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tune(args) => tune::run(args),
+        Command::Play(args) => play::run(&args),
         Command::Test {
             paths,
             runs,

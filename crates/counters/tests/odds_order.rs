@@ -201,3 +201,47 @@ fn the_reported_pair_agrees() {
     let (x, y) = (one.melee.expect("exact"), two.melee.expect("exact"));
     assert!(close(x.0, y.0), "{} vs {}", x.0, y.0);
 }
+
+/// The odds of an assault are those of the units in it: a unit of either side elsewhere on the
+/// map (as in a real game, where `hexwar play` asks for odds) changes nothing.
+#[test]
+fn units_elsewhere_on_the_map_do_not_change_the_odds() {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let att = combatants(ATTACKERS, &vec![(0, 0), (2, 0)], true);
+    let def = combatants(DEFENDERS, &vec![(0, 0), (8, 0)], false);
+    let clear = table.by_name("clear").expect("terrain");
+    let alone = matchup(&catalog, &table, clear, &att, &def);
+    let mut crowded = alone.clone();
+    // A defender and an attacker far from the fight.
+    for (side, at) in [(1, hexmap::Label::new(7, 7)), (0, hexmap::Label::new(1, 1))] {
+        let mut u = crowded.units[crowded.units.len() - 1];
+        if side == 0 {
+            u = crowded.units[0];
+        }
+        u.id = UnitId::from_index(crowded.units.len());
+        u.location = counters::Location::Map(at.to_hex());
+        crowded.units.push(u);
+        crowded.unit_names.push(format!("far{side}"));
+        crowded.arrivals.push(counters::Arrival::OnMap);
+    }
+    let hex = MATCHUP_DEFENDERS.to_hex();
+    let figures = |s: &counters::Scenario| {
+        let rules = Rules::new(s, &catalog);
+        let state = matchup_state(&rules);
+        let attackers: Vec<UnitId> = counters::matchup_attackers(&state);
+        let m = melee_odds(&state, &rules, &attackers, hex);
+        let f = assault_odds(&state, &rules, &attackers, hex);
+        (
+            m.exact,
+            m.attacker_wins,
+            f.attacker_wins,
+            f.defender_destroyed,
+        )
+    };
+    let (a, b) = (figures(&alone), figures(&crowded));
+    assert!(a.0 && b.0, "exact both times");
+    for (x, y) in [(a.1, b.1), (a.2, b.2), (a.3, b.3)] {
+        assert!((x - y).abs() < 1e-12, "{a:?} against {b:?}");
+    }
+}

@@ -490,7 +490,7 @@ pub(crate) fn first_round(
         outcomes: 0,
         budget,
     };
-    let status: Statuses = state.units().iter().map(code).collect();
+    let status = fight_statuses(state, attackers, hex);
     let defenders = chain.in_fight(&status, chain.attackers.other());
     let outcomes = chain
         .exchange(&status, attackers, &defenders, Fighting::Attack, true)
@@ -504,6 +504,22 @@ pub(crate) fn first_round(
         }
     }
     Some((destroyed, retreats))
+}
+
+/// The chain's start: the attackers and the units in the assaulted hex as they stand, every
+/// other unit out of the fight (units elsewhere on the map take no part; those that would join
+/// a counterattack from next to the hex, R11.4, are not modelled by the chain).
+fn fight_statuses(state: &State, attackers: &[UnitId], hex: Hex) -> Statuses {
+    let side = state.unit(attackers[0]).side;
+    state
+        .units()
+        .iter()
+        .map(|u| {
+            let fights =
+                attackers.contains(&u.id) || u.side != side && u.location == Location::Map(hex);
+            if fights { code(u) } else { LEFT }
+        })
+        .collect()
 }
 
 fn code(u: &crate::model::unit::Unit) -> u8 {
@@ -533,7 +549,7 @@ fn exact(
         outcomes: 0,
         budget: OUTCOME_BUDGET,
     };
-    let start: Statuses = state.units().iter().map(code).collect();
+    let start = fight_statuses(state, attackers, hex);
     let defenders = chain.in_fight(&start, def);
     let mut results: Results = HashMap::new();
     let mut play: HashMap<Node, f64> = HashMap::new();

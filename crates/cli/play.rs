@@ -1,0 +1,533 @@
+//! `hexwar play`: a person commands a side (or both, `--hotseat`) a phase at a time, at a prompt
+//! or from a script on standard input; the AI plays the other side as in `hexwar run`. Commands
+//! are the grammar of scenario orders (`counters::parse_command`). A game is saved as the
+//! scenario's text, the seeds and every line given, with a hash of the position after each
+//! player turn, so that `--resume` plays it on exactly.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use counters::{
+    Event, Game, Phase, Rules, Scenario, Side, State, Waiting, assault_odds, parse_command,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::batch;
+use crate::data::{self, BadInput, load_scenario};
+use hexwar::narrate::Narrator;
+
+/// The arguments of `hexwar play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// The scenario file (not needed with --resume).
+    #[arg(required_unless_present = "resume")]
+    file: Option<PathBuf>,
+    /// The side you command, by its id in the scenario.
+    #[arg(long, conflicts_with = "hotseat")]
+    side: Option<String>,
+    /// Command both sides.
+    #[arg(long)]
+    hotseat: bool,
+    /// Seed of the dice: with --game, the game of `hexwar batch --seed S` row I.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The game of the batch seed.
+    #[arg(long, default_value_t = 0)]
+    game: u64,
+    /// Go on with a saved game.
+    #[arg(long, value_name = "SAVE")]
+    resume: Option<PathBuf>,
+}
+
+/// A saved game: enough to play it again, exactly, on any machine.
+#[derive(Serialize, Deserialize)]
+pub struct SavedGame {
+    /// The hexwar that saved it.
+    pub hexwar: String,
+    /// The scenario's file name, for messages.
+    pub scenario_name: String,
+    /// The scenario's text.
+    pub scenario: String,
+    /// The hash of the catalog it was played with.
+    pub catalog_hash: String,
+    /// The batch seed and game index of the dice.
+    pub seed: u64,
+    /// See `seed`.
+    pub game: u64,
+    /// The sides people command.
+    pub sides: Vec<String>,
+    /// Every line given at the prompt that changed the game, in order.
+    #[serde(default)]
+    pub commands: Vec<Given>,
+    /// The position's hash after each player turn.
+    #[serde(default)]
+    pub turns: Vec<TurnHash>,
+}
+
+/// A line given at the prompt.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct Given {
+    /// Game turn.
+    pub turn: u32,
+    /// The side.
+    pub side: String,
+    /// `movement` or `fire`.
+    pub phase: String,
+    /// The command, or `end`.
+    #[serde(rename = "do")]
+    pub line: String,
+}
+
+/// The position after a player turn.
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TurnHash {
+    /// Game turn.
+    pub turn: u32,
+    /// The side whose turn ended.
+    pub side: String,
+    /// FNV-1a of the position.
+    pub hash: String,
+}
+
+/// The hash of a position: FNV-1a 64 of its full text.
+fn position_hash(state: &State) -> String {
+    data::fnv(&[&format!("{state:?}")])
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Movement => "movement",
+        Phase::Fire => "fire",
+        Phase::Start => "start",
+        Phase::End => "end",
+        Phase::Deployment => "deployment",
+    }
+}
+
+const HELP: &str = "Commands (units by id, hexes by label):
+  move UNIT HEX...              double UNIT HEX...      (at the double)
+  assault HEX with UNIT...      overrun HEX with UNIT
+  fire UNIT at UNIT             air HEX by UNIT
+  bombard HEX with UNIT [spotter UNIT]   smoke HEX with UNIT [spotter UNIT]
+  mount UNIT on UNIT            dismount UNIT
+  eyes UNIT on UNIT             dismount_riders UNIT    remount UNIT
+Also:
+  end              end this phase
+  odds assault HEX with UNIT...   the exact odds of that assault's first round, now
+  map              the map with the units
+  units [SIDE]     the units, where they are and their state
+  rules ID         a rule of docs/rules.md (R9.4, or a word)
+  save FILE        save the game (resume with hexwar play --resume FILE)
+  help             this list
+  quit             stop (the game is not saved)";
+
+/// Runs `hexwar play`.
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let (name, text, catalog_dir, saved) = match &args.resume {
+        Some(path) => {
+            let text = data::read_text(path)?;
+            let saved: SavedGame = toml::from_str(&text)
+                .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))?;
+            (
+                saved.scenario_name.clone(),
+                saved.scenario.clone(),
+                args.file.clone(),
+                Some(saved),
+            )
+        }
+        None => {
+            let file = args.file.clone().unwrap_or_default();
+            (
+                file.display().to_string(),
+                data::read_text(&file)?,
+                Some(file),
+                None,
+            )
+        }
+    };
+    // The catalog and terrain are those the scenario names, found from where its file was.
+    let loaded = match &catalog_dir {
+        Some(f) if args.resume.is_none() => load_scenario(f, None)?,
+        _ => data::load_scenario_from(Path::new(&name), &text, None)?,
+    };
+    let scenario = &loaded.scenario;
+    let catalog_hash = loaded.hashes[1].clone();
+    let (seed, game, sides) = match &saved {
+        Some(s) => {
+            if s.catalog_hash != catalog_hash {
+                return Err(BadInput(format!(
+                    "{name}: saved with another unit catalog (hash {}, this one {catalog_hash})",
+                    s.catalog_hash
+                ))
+                .into());
+            }
+            (s.seed, s.game, s.sides.clone())
+        }
+        None => {
+            let sides: Vec<String> = if args.hotseat {
+                scenario.sides.iter().map(|s| s.id.clone()).collect()
+            } else {
+                let id = args.side.clone().ok_or_else(|| {
+                    BadInput(format!(
+                        "give --side {} or --side {}, or --hotseat",
+                        scenario.sides[0].id, scenario.sides[1].id
+                    ))
+                })?;
+                vec![id]
+            };
+            (args.seed, args.game, sides)
+        }
+    };
+    let mut people = [false; 2];
+    for id in &sides {
+        let i = scenario
+            .sides
+            .iter()
+            .position(|s| &s.id == id)
+            .ok_or_else(|| {
+                BadInput(format!(
+                    "--side `{id}`: the sides are `{}` and `{}`",
+                    scenario.sides[0].id, scenario.sides[1].id
+                ))
+            })?;
+        people[i] = true;
+    }
+    let rules = Rules::new(scenario, &loaded.catalog);
+    let (dice, ai_rng) = batch::game_dice(seed, game);
+    let mut session = Session {
+        rules,
+        game: Game::new(rules, dice, ai_rng, people),
+        narrator: Narrator::new(rules),
+        told: 0,
+        save: SavedGame {
+            hexwar: env!("CARGO_PKG_VERSION").to_owned(),
+            scenario_name: name.clone(),
+            scenario: text.clone(),
+            catalog_hash,
+            seed,
+            game,
+            sides,
+            commands: Vec::new(),
+            turns: Vec::new(),
+        },
+        ended: 0,
+        quiet: false,
+        turn: 0,
+    };
+    println!("{}\nseed {seed}, game {game}", scenario.title);
+    // A game saved in the middle of a phase goes on in that phase.
+    let mut pending = None;
+    if let Some(saved) = saved {
+        session.quiet = true;
+        pending = session.replay(&saved)?;
+        session.quiet = false;
+        println!(
+            "resumed {name}: {} commands played again, the position checked after {} player turns",
+            saved.commands.len(),
+            saved.turns.len()
+        );
+    }
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut lines = stdin.lock().lines();
+    loop {
+        let waiting = match pending.take() {
+            Some(w) => w,
+            None => session.advance()?,
+        };
+        let Waiting::Commands { turn, side, phase } = waiting else {
+            break;
+        };
+        let side_id = scenario.sides[side.index()].id.clone();
+        println!(
+            "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
+            scenario.sides[side.index()].name,
+            phase_name(phase)
+        );
+        loop {
+            if interactive {
+                print!("{side_id} {}> ", phase_name(phase));
+                std::io::stdout().flush()?;
+            }
+            let Some(line) = lines.next().transpose()? else {
+                println!("end of input: the game stops here (not saved)");
+                return Ok(ExitCode::SUCCESS);
+            };
+            let line = line.trim();
+            if !interactive && !line.is_empty() {
+                println!("> {line}");
+            }
+            match session.prompt(line, turn, side, phase)? {
+                Prompt::Stay => {}
+                Prompt::EndPhase => {
+                    session.record(turn, side, phase, "end");
+                    break;
+                }
+                Prompt::Quit => return Ok(ExitCode::SUCCESS),
+            }
+        }
+    }
+    if let Some(o) = session.game.state().outcome() {
+        print!("{}", hexwar::narrate::result(&rules, o));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+enum Prompt {
+    Stay,
+    EndPhase,
+    Quit,
+}
+
+struct Session<'r> {
+    rules: Rules<'r>,
+    game: Game<'r>,
+    narrator: Narrator<'r>,
+    /// Events told so far.
+    told: usize,
+    save: SavedGame,
+    /// Player turns ended so far (their hashes are in `save.turns`).
+    ended: usize,
+    /// While replaying a saved game: tell nothing.
+    quiet: bool,
+    /// The turn of the last player turn begun.
+    turn: u32,
+}
+
+impl<'r> Session<'r> {
+    fn scenario(&self) -> &'r Scenario {
+        self.rules.scenario
+    }
+
+    /// Advances the game, telling what happened and hashing each ended player turn.
+    fn advance(&mut self) -> anyhow::Result<Waiting> {
+        let w = self.game.advance()?;
+        self.tell();
+        Ok(w)
+    }
+
+    fn tell(&mut self) {
+        let events = &self.game.events()[self.told..];
+        let mut turns = Vec::new();
+        for e in events {
+            if !self.quiet {
+                for l in self.narrator.lines(e) {
+                    println!("{l}");
+                }
+            }
+            match e {
+                Event::TurnStarted { turn, .. } => self.turn = *turn,
+                Event::TurnEnded { side } => turns.push((self.turn, *side)),
+                _ => {}
+            }
+        }
+        self.told = self.game.events().len();
+        for (turn, side) in turns {
+            // The hash is of the position as it stands now, after the turn and what followed
+            // it within one step: the same on every replay of the same lines.
+            self.ended += 1;
+            let entry = TurnHash {
+                turn,
+                side: self.scenario().sides[side.index()].id.clone(),
+                hash: position_hash(self.game.state()),
+            };
+            self.save.turns.push(entry);
+        }
+    }
+
+    fn record(&mut self, turn: u32, side: Side, phase: Phase, line: &str) {
+        self.save.commands.push(Given {
+            turn,
+            side: self.scenario().sides[side.index()].id.clone(),
+            phase: phase_name(phase).to_owned(),
+            line: line.to_owned(),
+        });
+    }
+
+    /// One line at the prompt.
+    fn prompt(
+        &mut self,
+        line: &str,
+        turn: u32,
+        side: Side,
+        phase: Phase,
+    ) -> anyhow::Result<Prompt> {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word {
+            "" => {}
+            "end" => return Ok(Prompt::EndPhase),
+            "quit" => return Ok(Prompt::Quit),
+            "help" => println!("{HELP}"),
+            "map" => print!(
+                "{}",
+                crate::show::render(self.scenario(), self.rules.catalog, Some(self.game.state()))
+            ),
+            "units" => self.units(rest),
+            "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
+                Ok(text) => print!("{text}"),
+                Err(e) => println!("{}", e.0),
+            },
+            "save" => {
+                if rest.is_empty() {
+                    println!("save FILE: name the file");
+                } else {
+                    match self.write_save(Path::new(rest)) {
+                        Ok(()) => println!("saved to {rest}"),
+                        Err(e) => println!("not saved: {e}"),
+                    }
+                }
+            }
+            "odds" => self.odds(rest),
+            _ => match parse_command(self.scenario(), line) {
+                Err(e) => println!("? {e} (`help` lists the commands)"),
+                Ok(c) => match self.game.command(&c) {
+                    Err(counters::PlayError::Rule(why)) => println!("refused: {why}"),
+                    Err(e) => return Err(e.into()),
+                    Ok(_) => {
+                        self.record(turn, side, phase, line);
+                        self.tell();
+                    }
+                },
+            },
+        }
+        Ok(Prompt::Stay)
+    }
+
+    fn units(&self, side: &str) {
+        let s = self.scenario();
+        for u in self.game.state().units() {
+            let sid = &s.sides[u.side.index()].id;
+            if !side.is_empty() && sid != side {
+                continue;
+            }
+            let at = match u.location {
+                counters::Location::Map(h) => s.map.label(h).to_string(),
+                counters::Location::Aboard(t) => format!("aboard {}", s.unit_name(t)),
+                counters::Location::OffMap => "off the map".to_owned(),
+                counters::Location::Destroyed => "destroyed".to_owned(),
+            };
+            let st = &u.state;
+            let marks: Vec<&str> = [
+                (st.weakened, "weakened"),
+                (st.disorganized, "disorganized"),
+                (st.pinned, "pinned"),
+                (st.bogged, "bogged"),
+                (st.gone_to_ground, "gone to ground"),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, w)| *w)
+            .collect();
+            println!(
+                "  {:<12} {:<10} {:<8} {:<14} {}",
+                s.unit_name(u.id),
+                self.rules.typ(u).id,
+                sid,
+                at,
+                marks.join(", ")
+            );
+        }
+    }
+
+    fn odds(&self, rest: &str) {
+        let line = rest.trim();
+        match parse_command(self.scenario(), line) {
+            Ok(counters::Command::Assault { units, hex }) => {
+                match counters::check(
+                    self.game.state(),
+                    &self.rules,
+                    &counters::Command::Assault {
+                        units: units.clone(),
+                        hex,
+                    },
+                ) {
+                    Err(why) => println!("refused: {why}"),
+                    Ok(()) => {
+                        let o = assault_odds(self.game.state(), &self.rules, &units, hex);
+                        println!(
+                            "first round: attacker takes the hex {:.1}% (defenders destroyed {:.1}%, retreat {:.1}%), defenders hold {:.1}%",
+                            o.attacker_wins * 100.0,
+                            o.defender_destroyed * 100.0,
+                            o.defender_retreats * 100.0,
+                            o.defender_holds * 100.0
+                        );
+                    }
+                }
+            }
+            Ok(_) => println!("odds: only `odds assault HEX with UNIT...`"),
+            Err(e) => println!("? {e}"),
+        }
+    }
+
+    /// Writes the save to a temporary file, then renames it: a save never leaves half a file.
+    fn write_save(&self, path: &Path) -> anyhow::Result<()> {
+        let text = toml::to_string(&self.save)?;
+        let tmp = path.with_extension("toml.tmp");
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    }
+
+    /// Plays a saved game's lines again, checking each player turn's position. Returns the
+    /// phase the game was saved in when its player had not ended it.
+    fn replay(&mut self, saved: &SavedGame) -> anyhow::Result<Option<Waiting>> {
+        let mut given = saved.commands.iter().peekable();
+        let mut open = None;
+        while given.peek().is_some() {
+            let waiting = self.advance()?;
+            let Waiting::Commands { turn, side, phase } = waiting else {
+                return Err(BadInput("the saved game has lines after its end".to_owned()).into());
+            };
+            self.check_hashes(saved)?;
+            open = Some(waiting);
+            for g in given.by_ref() {
+                let here = (
+                    turn,
+                    self.scenario().sides[side.index()].id.as_str(),
+                    phase_name(phase),
+                );
+                if (g.turn, g.side.as_str(), g.phase.as_str()) != here {
+                    return Err(BadInput(format!(
+                        "replay diverges at turn {turn}, side {}: the save gives `{}` for turn {}, {} {}",
+                        here.1, g.line, g.turn, g.side, g.phase
+                    ))
+                    .into());
+                }
+                if g.line == "end" {
+                    self.record(turn, side, phase, "end");
+                    open = None;
+                    break;
+                }
+                let c = parse_command(self.scenario(), &g.line)
+                    .map_err(|e| BadInput(format!("saved line `{}`: {e}", g.line)))?;
+                self.game.command(&c).map_err(|e| {
+                    BadInput(format!(
+                        "replay diverges at turn {turn}, side {}: `{}` was refused: {e}",
+                        here.1, g.line
+                    ))
+                })?;
+                self.record(turn, side, phase, &g.line);
+                self.tell();
+            }
+        }
+        self.check_hashes(saved)?;
+        Ok(open)
+    }
+
+    fn check_hashes(&self, saved: &SavedGame) -> anyhow::Result<()> {
+        for (i, got) in self.save.turns.iter().enumerate() {
+            if let Some(want) = saved.turns.get(i)
+                && want != got
+            {
+                return Err(BadInput(format!(
+                    "replay diverges at turn {}, side {}: expected hash {}, got {}",
+                    want.turn, want.side, want.hash, got.hash
+                ))
+                .into());
+            }
+        }
+        Ok(())
+    }
+}
