@@ -219,6 +219,11 @@ enum Command {
         after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  printf 'move bmp_4 0604\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX..., assault HEX with UNIT..., fire UNIT at UNIT, ...), and end, map, units,\nodds assault ..., rules ID, save FILE, quit."
     )]
     Play(play::PlayArgs),
+    /// Tell a saved game (`hexwar play`, `save FILE`) from its start, checking each player
+    /// turn's position against the save: a file edited by hand, a changed scenario or catalog,
+    /// or a hexwar that plays differently is reported where it diverges (exit 2).
+    #[command(after_help = "Examples:\n  hexwar replay game.toml")]
+    Replay(play::ReplayArgs),
     /// Check each scenario's balance expectations (`[expect]`): play its batch and report every
     /// expectation as PASS (the measured value's whole 95% interval lies in the expected range),
     /// FAIL (wholly outside it) or INCONCLUSIVE (across an end of it, with about how many games
@@ -574,6 +579,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Tune(args) => tune::run(args),
         Command::Play(args) => play::run(&args),
+        Command::Replay(args) => play::replay(&args),
         Command::Test {
             paths,
             runs,

@@ -38,10 +38,20 @@ pub struct PlayArgs {
     /// Go on with a saved game.
     #[arg(long, value_name = "SAVE")]
     resume: Option<PathBuf>,
+    /// Save the game to this file when it ends or stops (besides `save FILE` at the prompt).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+}
+
+/// The arguments of `hexwar replay`.
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    /// A game saved by `hexwar play`.
+    save: PathBuf,
 }
 
 /// A saved game: enough to play it again, exactly, on any machine.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct SavedGame {
     /// The hexwar that saved it.
     pub hexwar: String,
@@ -120,15 +130,13 @@ Also:
   rules ID         a rule of docs/rules.md (R9.4, or a word)
   save FILE        save the game (resume with hexwar play --resume FILE)
   help             this list
-  quit             stop (the game is not saved)";
+  quit             stop (saved only to --save FILE, if given)";
 
 /// Runs `hexwar play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let (name, text, catalog_dir, saved) = match &args.resume {
         Some(path) => {
-            let text = data::read_text(path)?;
-            let saved: SavedGame = toml::from_str(&text)
-                .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))?;
+            let saved = read_save(path)?;
             (
                 saved.scenario_name.clone(),
                 saved.scenario.clone(),
@@ -179,28 +187,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             (args.seed, args.game, sides)
         }
     };
-    let mut people = [false; 2];
-    for id in &sides {
-        let i = scenario
-            .sides
-            .iter()
-            .position(|s| &s.id == id)
-            .ok_or_else(|| {
-                BadInput(format!(
-                    "--side `{id}`: the sides are `{}` and `{}`",
-                    scenario.sides[0].id, scenario.sides[1].id
-                ))
-            })?;
-        people[i] = true;
-    }
     let rules = Rules::new(scenario, &loaded.catalog);
-    let (dice, ai_rng) = batch::game_dice(seed, game);
-    let mut session = Session {
+    let mut session = Session::new(
         rules,
-        game: Game::new(rules, dice, ai_rng, people),
-        narrator: Narrator::new(rules),
-        told: 0,
-        save: SavedGame {
+        SavedGame {
             hexwar: env!("CARGO_PKG_VERSION").to_owned(),
             scenario_name: name.clone(),
             scenario: text.clone(),
@@ -211,10 +201,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             commands: Vec::new(),
             turns: Vec::new(),
         },
-        ended: 0,
-        quiet: false,
-        turn: 0,
-    };
+    )?;
     println!("{}\nseed {seed}, game {game}", scenario.title);
     // A game saved in the middle of a phase goes on in that phase.
     let mut pending = None;
@@ -251,7 +238,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 std::io::stdout().flush()?;
             }
             let Some(line) = lines.next().transpose()? else {
-                println!("end of input: the game stops here (not saved)");
+                println!("end of input: the game stops here");
+                session.save_on_exit(args.save.as_deref())?;
                 return Ok(ExitCode::SUCCESS);
             };
             let line = line.trim();
@@ -264,12 +252,65 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     session.record(turn, side, phase, "end");
                     break;
                 }
-                Prompt::Quit => return Ok(ExitCode::SUCCESS),
+                Prompt::Quit => {
+                    session.save_on_exit(args.save.as_deref())?;
+                    return Ok(ExitCode::SUCCESS);
+                }
             }
         }
     }
     if let Some(o) = session.game.state().outcome() {
         print!("{}", hexwar::narrate::result(&rules, o));
+    }
+    session.save_on_exit(args.save.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a saved game.
+fn read_save(path: &Path) -> Result<SavedGame, BadInput> {
+    let text = data::read_text(path)?;
+    toml::from_str(&text)
+        .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))
+}
+
+/// Runs `hexwar replay`: tells a saved game from its start, checking the position after each
+/// player turn against the save.
+pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    let saved = read_save(&args.save)?;
+    let name = saved.scenario_name.clone();
+    let loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
+    if saved.catalog_hash != loaded.hashes[1] {
+        return Err(BadInput(format!(
+            "{name}: saved with another unit catalog (hash {}, this one {})",
+            saved.catalog_hash, loaded.hashes[1]
+        ))
+        .into());
+    }
+    let rules = Rules::new(&loaded.scenario, &loaded.catalog);
+    let mut fresh = SavedGame {
+        commands: Vec::new(),
+        turns: Vec::new(),
+        ..saved.clone()
+    };
+    fresh.hexwar = env!("CARGO_PKG_VERSION").to_owned();
+    let mut session = Session::new(rules, fresh)?;
+    println!(
+        "{}\nseed {}, game {}",
+        loaded.scenario.title, saved.seed, saved.game
+    );
+    let open = session.replay(&saved)?;
+    let checked = saved.turns.len();
+    match (open, session.game.state().outcome()) {
+        (Some(Waiting::Commands { turn, side, phase }), _) => println!(
+            "the saved game stops in turn {turn}, {} {} phase; the position checked after {checked} player turns",
+            loaded.scenario.sides[side.index()].id,
+            phase_name(phase),
+        ),
+        (_, Some(o)) => {
+            print!("{}", hexwar::narrate::result(&rules, o));
+            println!("the position checked after {checked} player turns");
+        }
+        _ => println!("the position checked after {checked} player turns"),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -296,6 +337,36 @@ struct Session<'r> {
 }
 
 impl<'r> Session<'r> {
+    /// A session at the scenario's start for the sides and seeds of `save`.
+    fn new(rules: Rules<'r>, save: SavedGame) -> Result<Self, BadInput> {
+        let scenario = rules.scenario;
+        let mut people = [false; 2];
+        for id in &save.sides {
+            let i = scenario
+                .sides
+                .iter()
+                .position(|s| &s.id == id)
+                .ok_or_else(|| {
+                    BadInput(format!(
+                        "side `{id}`: the sides are `{}` and `{}`",
+                        scenario.sides[0].id, scenario.sides[1].id
+                    ))
+                })?;
+            people[i] = true;
+        }
+        let (dice, ai_rng) = batch::game_dice(save.seed, save.game);
+        Ok(Self {
+            rules,
+            game: Game::new(rules, dice, ai_rng, people),
+            narrator: Narrator::new(rules),
+            told: 0,
+            save,
+            ended: 0,
+            quiet: false,
+            turn: 0,
+        })
+    }
+
     fn scenario(&self) -> &'r Scenario {
         self.rules.scenario
     }
@@ -461,6 +532,16 @@ impl<'r> Session<'r> {
         }
     }
 
+    /// Saves to `--save`, if given.
+    fn save_on_exit(&self, path: Option<&Path>) -> anyhow::Result<()> {
+        if let Some(p) = path {
+            self.write_save(p)
+                .map_err(|e| BadInput(format!("{}: cannot save: {e}", p.display())))?;
+            println!("saved to {}", p.display());
+        }
+        Ok(())
+    }
+
     /// Writes the save to a temporary file, then renames it: a save never leaves half a file.
     fn write_save(&self, path: &Path) -> anyhow::Result<()> {
         let text = toml::to_string(&self.save)?;
@@ -512,7 +593,18 @@ impl<'r> Session<'r> {
                 self.tell();
             }
         }
+        // Saved between phases: the engine goes on to where the player was asked next.
+        if open.is_none() && self.game.state().outcome().is_none() {
+            open = Some(self.advance()?).filter(|w| *w != Waiting::Over);
+        }
         self.check_hashes(saved)?;
+        if let Some(missing) = saved.turns.get(self.save.turns.len()) {
+            return Err(BadInput(format!(
+                "replay diverges at turn {}, side {}: the save has a position the replay never reached",
+                missing.turn, missing.side
+            ))
+            .into());
+        }
         Ok(open)
     }
 

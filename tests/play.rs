@@ -1,0 +1,236 @@
+//! `hexwar play`, `--resume` and `hexwar replay`, driven from standard input as a script or a
+//! play-by-email tool drives them.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn hexwar(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hexwar binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("the script is written");
+    child.wait_with_output().expect("hexwar ends")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh folder for this test's files.
+fn folder(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hexwar-play-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temporary folder");
+    d
+}
+
+const MEETING: &str = "scenarios/meeting_engagement.toml";
+
+/// The Soviet side of the meeting engagement: two tanks close in on Hohenroth; the odds of
+/// an assault are asked, then it goes in; a mistyped unit, an illegal move and a command out
+/// of its phase are refused; the game is saved on turn 3 and played to its end.
+fn script(save: &str) -> String {
+    let mut s = String::from(
+        "end\nend\n\
+         move t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+         move t72_4 0503\nodds assault 0604 with t72_4\nassault 0604 with t72_4\n\
+         fire brdm_2 at nobody\nmove t72_5 0909\nfire t72_5 at m1_b\n",
+    );
+    s.push_str(&format!("save {save}\n"));
+    s.push_str(&"end\n".repeat(40));
+    s
+}
+
+#[test]
+fn a_battle_played_from_standard_input_to_its_end() {
+    let dir = folder("battle");
+    let mid = dir.join("mid.toml");
+    let full = dir.join("full.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--save",
+            full.to_str().unwrap(),
+        ],
+        &script(mid.to_str().unwrap()),
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("-- turn 1, Advance guard, 2nd MR Battalion (soviet), movement phase"),
+        "{so}"
+    );
+    assert!(
+        so.contains("first round: attacker takes the hex 68.8%"),
+        "{so}"
+    );
+    assert!(so.contains("ASSAULT on 0604: t72_4 against m2_b"), "{so}");
+    assert!(so.contains("? unknown unit `nobody`"), "{so}");
+    assert!(so.contains("refused: R5.1"), "{so}");
+    assert!(so.contains("refused: R4.2"), "{so}");
+    assert!(so.contains("saved to "), "{so}");
+    // The battle ended and its result was told.
+    assert!(so.contains("wins") || so.contains("draw"), "{so}");
+    assert!(full.exists() && mid.exists());
+
+    // Resumed from turn 3 and played on with the same lines, it ends in the same game.
+    let resumed = dir.join("resumed.toml");
+    let out = hexwar(
+        &[
+            "play",
+            "--resume",
+            mid.to_str().unwrap(),
+            "--save",
+            resumed.to_str().unwrap(),
+        ],
+        &"end\n".repeat(40),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("resumed scenarios/meeting_engagement.toml"));
+    assert_eq!(
+        std::fs::read_to_string(&full).unwrap(),
+        std::fs::read_to_string(&resumed).unwrap(),
+        "the resumed game differs from the one played without a stop"
+    );
+
+    // Replay tells it again and checks every player turn.
+    let out = hexwar(&["replay", full.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("the position checked after 12 player turns"));
+}
+
+/// Resuming at turns 1, 3 and 5 of every bundled scenario gives, byte for byte, the game
+/// played without the stop. The person commands the attacker and only ends phases, so that
+/// every game lasts to turn 5.
+#[test]
+fn resume_equals_uninterrupted_play_in_every_bundled_scenario() {
+    for (scenario, side) in [
+        ("scenarios/dawn_assault.toml", "soviet"),
+        ("scenarios/meeting_engagement.toml", "soviet"),
+        ("scenarios/night_recon.toml", "soviet"),
+    ] {
+        let dir = folder(&format!("resume-{}", scenario.len()));
+        let full = dir.join("full.toml");
+        let out = hexwar(
+            &[
+                "play",
+                scenario,
+                "--side",
+                side,
+                "--seed",
+                "3",
+                "--save",
+                full.to_str().unwrap(),
+            ],
+            &"end\n".repeat(60),
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        for turn in [1usize, 3, 5] {
+            let mid = dir.join(format!("mid{turn}.toml"));
+            let first = format!(
+                "{}save {}\nquit\n",
+                "end\n".repeat(2 * (turn - 1)),
+                mid.display()
+            );
+            let out = hexwar(&["play", scenario, "--side", side, "--seed", "3"], &first);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let resumed = dir.join(format!("resumed{turn}.toml"));
+            let out = hexwar(
+                &[
+                    "play",
+                    "--resume",
+                    mid.to_str().unwrap(),
+                    "--save",
+                    resumed.to_str().unwrap(),
+                ],
+                &"end\n".repeat(60),
+            );
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            assert_eq!(
+                std::fs::read_to_string(&full).unwrap(),
+                std::fs::read_to_string(&resumed).unwrap(),
+                "{scenario}, resumed at turn {turn}"
+            );
+        }
+    }
+}
+
+/// A one-byte edit of a saved command is caught: the replay names where it diverges, exit 2.
+#[test]
+fn replay_detects_a_one_byte_edit_of_a_saved_command() {
+    let dir = folder("edit");
+    let full = dir.join("full.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--save",
+            full.to_str().unwrap(),
+        ],
+        &script(dir.join("mid.toml").to_str().unwrap()),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = std::fs::read_to_string(&full).unwrap();
+    // 0403 -> 0402: another legal hex, so only the position's hash can tell.
+    let edited = saved.replacen("move t72_4 0303 0403", "move t72_4 0303 0402", 1);
+    assert_ne!(saved, edited);
+    let bad = dir.join("edited.toml");
+    std::fs::write(&bad, edited).unwrap();
+    for args in [
+        vec!["replay", bad.to_str().unwrap()],
+        vec!["play", "--resume", bad.to_str().unwrap()],
+    ] {
+        let out = hexwar(&args, "end\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("replay diverges at turn"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Bad input: a file that is not a saved game, an unknown side, no side at all.
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let dir = folder("bad");
+    let junk = dir.join("junk.toml");
+    std::fs::write(&junk, "this is = not [ a save").unwrap();
+    let out = hexwar(&["play", "--resume", junk.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a saved game"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = hexwar(&["play", MEETING, "--side", "martians"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the sides are `soviet` and `us`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = hexwar(&["play", MEETING], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--hotseat"),
+        "{}",
+        text(&out.stderr)
+    );
+}
