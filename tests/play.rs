@@ -43,7 +43,7 @@ const MEETING: &str = "scenarios/meeting_engagement.toml";
 fn script(save: &str) -> String {
     let mut s = String::from(
         "end\nend\n\
-         move t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+         legal t72_4\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
          move t72_4 0503\nodds assault 0604 with t72_4\nassault 0604 with t72_4\n\
          fire brdm_2 at nobody\nmove t72_5 0909\nfire t72_5 at m1_b\n",
     );
@@ -83,6 +83,7 @@ fn a_battle_played_from_standard_input_to_its_end() {
     assert!(so.contains("refused: R5.1"), "{so}");
     assert!(so.contains("refused: R4.2"), "{so}");
     assert!(so.contains("saved to "), "{so}");
+    assert!(so.contains("t72_4 moves to: 0101 0102"), "{so}");
     // The battle ended and its result was told.
     assert!(so.contains("wins") || so.contains("draw"), "{so}");
     assert!(full.exists() && mid.exists());

@@ -127,6 +127,7 @@ Also:
   odds assault HEX with UNIT...   the exact odds of that assault's first round, now
   map              the map with the units
   units [SIDE]     the units, where they are and their state
+  legal UNIT       where the unit may move, what it may assault, overrun or fire at, now
   rules ID         a rule of docs/rules.md (R9.4, or a word)
   save FILE        save the game (resume with hexwar play --resume FILE)
   help             this list
@@ -451,6 +452,7 @@ impl<'r> Session<'r> {
                 }
             }
             "odds" => self.odds(rest),
+            "legal" => self.legal(rest),
             _ => match parse_command(self.scenario(), line) {
                 Err(e) => println!("? {e} (`help` lists the commands)"),
                 Ok(c) => match self.game.command(&c) {
@@ -499,6 +501,94 @@ impl<'r> Session<'r> {
                 at,
                 marks.join(", ")
             );
+        }
+    }
+
+    /// What `check` accepts for a unit now: its moves (at a walk and at the double), assaults
+    /// and overruns in the movement phase, its targets in the fire phase.
+    fn legal(&self, name: &str) {
+        use counters::Command;
+        let s = self.scenario();
+        let Some(unit) = s.unit_id(name) else {
+            println!("? unknown unit `{name}`");
+            return;
+        };
+        let state = self.game.state();
+        let ok = |c: &Command| counters::check(state, &self.rules, c).is_ok();
+        let label = |h: hexmap::Hex| s.map.label(h).to_string();
+        let Some(at) = state.hex_of(unit) else {
+            println!("{name} is not on the map");
+            return;
+        };
+        let mut lines = Vec::new();
+        let mut walking: Vec<String> = Vec::new();
+        for double in [false, true] {
+            let budget = counters::points_left(state, &self.rules, unit, double);
+            let class = self.rules.typ(state.unit(unit)).move_class;
+            let reach = s.map.reachable(
+                at,
+                hexmap::Budget {
+                    points: budget,
+                    min_one_hex: true,
+                },
+                |_, to| s.map.enter_cost(class, to),
+            );
+            let mut hexes: Vec<String> = reach
+                .hexes()
+                .iter()
+                .filter_map(|&h| {
+                    let path = reach.path_to(&s.map, h)?;
+                    ok(&Command::Move { unit, path, double }).then(|| label(h))
+                })
+                .filter(|l| !walking.contains(l))
+                .collect();
+            hexes.sort();
+            if !hexes.is_empty() {
+                let how = if double {
+                    "also at the double"
+                } else {
+                    "moves to"
+                };
+                lines.push(format!("{how}: {}", hexes.join(" ")));
+            }
+            walking.extend(hexes);
+        }
+        let near: Vec<hexmap::Hex> = s.map.neighbors(at).collect();
+        let assaults: Vec<String> = near
+            .iter()
+            .filter(|&&h| {
+                ok(&Command::Assault {
+                    units: vec![unit],
+                    hex: h,
+                })
+            })
+            .map(|&h| label(h))
+            .collect();
+        if !assaults.is_empty() {
+            lines.push(format!("assaults: {}", assaults.join(" ")));
+        }
+        let overruns: Vec<String> = near
+            .iter()
+            .filter(|&&h| ok(&Command::Overrun { unit, hex: h }))
+            .map(|&h| label(h))
+            .collect();
+        if !overruns.is_empty() {
+            lines.push(format!("overruns: {}", overruns.join(" ")));
+        }
+        let targets: Vec<&str> = state
+            .units()
+            .iter()
+            .filter(|t| ok(&Command::Fire { unit, target: t.id }))
+            .map(|t| s.unit_name(t.id))
+            .collect();
+        if !targets.is_empty() {
+            lines.push(format!("fires at: {}", targets.join(" ")));
+        }
+        if lines.is_empty() {
+            println!("{name} can do nothing more this phase");
+        }
+        for l in lines {
+            println!("{name} {l}");
         }
     }
 
