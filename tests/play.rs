@@ -235,3 +235,26 @@ fn bad_input_is_refused_with_a_reason() {
         text(&out.stderr)
     );
 }
+
+/// With --json, standard output is JSON Lines of the events (as `run --json`), the prompts on
+/// standard error.
+#[test]
+fn json_lines_of_a_played_game() {
+    let out = hexwar(
+        &["play", MEETING, "--side", "soviet", "--json"],
+        &format!("move t72_4 0303\n{}", "end\n".repeat(40)),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let so = text(&out.stdout);
+    let events: Vec<serde_json::Value> = so
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["event"] == "Moved" && e["unit"] == "t72_4")
+    );
+    assert!(events.iter().any(|e| e["event"] == "BattleEnded"));
+    assert!(text(&out.stderr).contains("movement phase"));
+}

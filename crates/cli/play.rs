@@ -14,6 +14,30 @@ use counters::{
 use serde::{Deserialize, Serialize};
 
 use crate::batch;
+
+/// With `--json`, standard output carries only the events as JSON Lines; everything else
+/// (prompts, refusals, help) goes to standard error.
+static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+macro_rules! say {
+    ($($t:tt)*) => {
+        if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+            eprintln!($($t)*)
+        } else {
+            println!($($t)*)
+        }
+    };
+}
+
+macro_rules! say_raw {
+    ($($t:tt)*) => {
+        if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+            eprint!($($t)*)
+        } else {
+            print!($($t)*)
+        }
+    };
+}
 use crate::data::{self, BadInput, load_scenario};
 use hexwar::narrate::Narrator;
 
@@ -41,6 +65,10 @@ pub struct PlayArgs {
     /// Save the game to this file when it ends or stops (besides `save FILE` at the prompt).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    /// Print the events as JSON Lines on standard output (as `run --json`); prompts and
+    /// messages go to standard error.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The arguments of `hexwar replay`.
@@ -135,6 +163,7 @@ Also:
 
 /// Runs `hexwar play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    JSON.store(args.json, std::sync::atomic::Ordering::Relaxed);
     let (name, text, catalog_dir, saved) = match &args.resume {
         Some(path) => {
             let saved = read_save(path)?;
@@ -203,14 +232,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             turns: Vec::new(),
         },
     )?;
-    println!("{}\nseed {seed}, game {game}", scenario.title);
+    say!("{}\nseed {seed}, game {game}", scenario.title);
     // A game saved in the middle of a phase goes on in that phase.
     let mut pending = None;
     if let Some(saved) = saved {
         session.quiet = true;
         pending = session.replay(&saved)?;
         session.quiet = false;
-        println!(
+        say!(
             "resumed {name}: {} commands played again, the position checked after {} player turns",
             saved.commands.len(),
             saved.turns.len()
@@ -228,24 +257,24 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             break;
         };
         let side_id = scenario.sides[side.index()].id.clone();
-        println!(
+        say!(
             "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
             scenario.sides[side.index()].name,
             phase_name(phase)
         );
         loop {
             if interactive {
-                print!("{side_id} {}> ", phase_name(phase));
+                say_raw!("{side_id} {}> ", phase_name(phase));
                 std::io::stdout().flush()?;
             }
             let Some(line) = lines.next().transpose()? else {
-                println!("end of input: the game stops here");
+                say!("end of input: the game stops here");
                 session.save_on_exit(args.save.as_deref())?;
                 return Ok(ExitCode::SUCCESS);
             };
             let line = line.trim();
             if !interactive && !line.is_empty() {
-                println!("> {line}");
+                say!("> {line}");
             }
             match session.prompt(line, turn, side, phase)? {
                 Prompt::Stay => {}
@@ -261,7 +290,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(o) = session.game.state().outcome() {
-        print!("{}", hexwar::narrate::result(&rules, o));
+        say_raw!("{}", hexwar::narrate::result(&rules, o));
     }
     session.save_on_exit(args.save.as_deref())?;
     Ok(ExitCode::SUCCESS)
@@ -295,23 +324,25 @@ pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     fresh.hexwar = env!("CARGO_PKG_VERSION").to_owned();
     let mut session = Session::new(rules, fresh)?;
-    println!(
+    say!(
         "{}\nseed {}, game {}",
-        loaded.scenario.title, saved.seed, saved.game
+        loaded.scenario.title,
+        saved.seed,
+        saved.game
     );
     let open = session.replay(&saved)?;
     let checked = saved.turns.len();
     match (open, session.game.state().outcome()) {
-        (Some(Waiting::Commands { turn, side, phase }), _) => println!(
+        (Some(Waiting::Commands { turn, side, phase }), _) => say!(
             "the saved game stops in turn {turn}, {} {} phase; the position checked after {checked} player turns",
             loaded.scenario.sides[side.index()].id,
             phase_name(phase),
         ),
         (_, Some(o)) => {
-            print!("{}", hexwar::narrate::result(&rules, o));
-            println!("the position checked after {checked} player turns");
+            say_raw!("{}", hexwar::narrate::result(&rules, o));
+            say!("the position checked after {checked} player turns");
         }
-        _ => println!("the position checked after {checked} player turns"),
+        _ => say!("the position checked after {checked} player turns"),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -384,8 +415,12 @@ impl<'r> Session<'r> {
         let mut turns = Vec::new();
         for e in events {
             if !self.quiet {
-                for l in self.narrator.lines(e) {
-                    println!("{l}");
+                if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+                    println!("{}", hexwar::events_json::event(&self.rules, e));
+                } else {
+                    for l in self.narrator.lines(e) {
+                        say!("{l}");
+                    }
                 }
             }
             match e {
@@ -431,32 +466,32 @@ impl<'r> Session<'r> {
             "" => {}
             "end" => return Ok(Prompt::EndPhase),
             "quit" => return Ok(Prompt::Quit),
-            "help" => println!("{HELP}"),
-            "map" => print!(
+            "help" => say!("{HELP}"),
+            "map" => say_raw!(
                 "{}",
                 crate::show::render(self.scenario(), self.rules.catalog, Some(self.game.state()))
             ),
             "units" => self.units(rest),
             "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
-                Ok(text) => print!("{text}"),
-                Err(e) => println!("{}", e.0),
+                Ok(text) => say_raw!("{text}"),
+                Err(e) => say!("{}", e.0),
             },
             "save" => {
                 if rest.is_empty() {
-                    println!("save FILE: name the file");
+                    say!("save FILE: name the file");
                 } else {
                     match self.write_save(Path::new(rest)) {
-                        Ok(()) => println!("saved to {rest}"),
-                        Err(e) => println!("not saved: {e}"),
+                        Ok(()) => say!("saved to {rest}"),
+                        Err(e) => say!("not saved: {e}"),
                     }
                 }
             }
             "odds" => self.odds(rest),
             "legal" => self.legal(rest),
             _ => match parse_command(self.scenario(), line) {
-                Err(e) => println!("? {e} (`help` lists the commands)"),
+                Err(e) => say!("? {e} (`help` lists the commands)"),
                 Ok(c) => match self.game.command(&c) {
-                    Err(counters::PlayError::Rule(why)) => println!("refused: {why}"),
+                    Err(counters::PlayError::Rule(why)) => say!("refused: {why}"),
                     Err(e) => return Err(e.into()),
                     Ok(_) => {
                         self.record(turn, side, phase, line);
@@ -493,7 +528,7 @@ impl<'r> Session<'r> {
             .filter(|(on, _)| *on)
             .map(|(_, w)| *w)
             .collect();
-            println!(
+            say!(
                 "  {:<12} {:<10} {:<8} {:<14} {}",
                 s.unit_name(u.id),
                 self.rules.typ(u).id,
@@ -510,14 +545,14 @@ impl<'r> Session<'r> {
         use counters::Command;
         let s = self.scenario();
         let Some(unit) = s.unit_id(name) else {
-            println!("? unknown unit `{name}`");
+            say!("? unknown unit `{name}`");
             return;
         };
         let state = self.game.state();
         let ok = |c: &Command| counters::check(state, &self.rules, c).is_ok();
         let label = |h: hexmap::Hex| s.map.label(h).to_string();
         let Some(at) = state.hex_of(unit) else {
-            println!("{name} is not on the map");
+            say!("{name} is not on the map");
             return;
         };
         let mut lines = Vec::new();
@@ -585,10 +620,10 @@ impl<'r> Session<'r> {
             lines.push(format!("fires at: {}", targets.join(" ")));
         }
         if lines.is_empty() {
-            println!("{name} can do nothing more this phase");
+            say!("{name} can do nothing more this phase");
         }
         for l in lines {
-            println!("{name} {l}");
+            say!("{name} {l}");
         }
     }
 
@@ -604,10 +639,10 @@ impl<'r> Session<'r> {
                         hex,
                     },
                 ) {
-                    Err(why) => println!("refused: {why}"),
+                    Err(why) => say!("refused: {why}"),
                     Ok(()) => {
                         let o = assault_odds(self.game.state(), &self.rules, &units, hex);
-                        println!(
+                        say!(
                             "first round: attacker takes the hex {:.1}% (defenders destroyed {:.1}%, retreat {:.1}%), defenders hold {:.1}%",
                             o.attacker_wins * 100.0,
                             o.defender_destroyed * 100.0,
@@ -617,8 +652,8 @@ impl<'r> Session<'r> {
                     }
                 }
             }
-            Ok(_) => println!("odds: only `odds assault HEX with UNIT...`"),
-            Err(e) => println!("? {e}"),
+            Ok(_) => say!("odds: only `odds assault HEX with UNIT...`"),
+            Err(e) => say!("? {e}"),
         }
     }
 
@@ -627,7 +662,7 @@ impl<'r> Session<'r> {
         if let Some(p) = path {
             self.write_save(p)
                 .map_err(|e| BadInput(format!("{}: cannot save: {e}", p.display())))?;
-            println!("saved to {}", p.display());
+            say!("saved to {}", p.display());
         }
         Ok(())
     }
