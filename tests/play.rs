@@ -258,3 +258,60 @@ fn json_lines_of_a_played_game() {
     assert!(events.iter().any(|e| e["event"] == "BattleEnded"));
     assert!(text(&out.stderr).contains("movement phase"));
 }
+
+/// The game in a real terminal: tmux runs `hexwar play`, the test types as a person would
+/// (send-keys) and reads the screen (capture-pane): the prompt, the map, a refused command.
+/// tmux is a Debian package; `.ci/run` installs it when missing.
+#[test]
+fn a_person_at_a_terminal_in_tmux() {
+    let session = format!("hexwar-play-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(args)
+            .output()
+            .expect("tmux runs (apt-get install tmux; .ci/run does)")
+    };
+    let screen = || text(&tmux(&["capture-pane", "-p", "-t", &session]).stdout);
+    let wait_for = |what: &str| {
+        for _ in 0..100 {
+            if screen().contains(what) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("`{what}` never showed; the screen:\n{}", screen());
+    };
+    let binary = env!("CARGO_BIN_EXE_hexwar");
+    let command = format!("{binary} play {MEETING} --side soviet");
+    let started = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "50",
+        "-c",
+        env!("CARGO_MANIFEST_DIR"),
+        &command,
+    ]);
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    let keys = |k: &str| {
+        tmux(&["send-keys", "-t", &session, k, "Enter"]);
+    };
+    let result = std::panic::catch_unwind(|| {
+        wait_for("soviet movement>");
+        keys("units soviet");
+        wait_for("t72_4        t72");
+        keys("move t72_4 0909");
+        wait_for("refused: R5.1: 0909 is not adjacent to the unit's hex");
+        keys("map");
+        wait_for("Stacks:");
+        keys("quit");
+    });
+    tmux(&["kill-session", "-t", &session]);
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
