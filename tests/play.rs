@@ -315,3 +315,70 @@ fn a_person_at_a_terminal_in_tmux() {
         std::panic::resume_unwind(e);
     }
 }
+
+/// `hexwar run --save` tells the game exactly as `run` does and saves it, and `replay` checks
+/// it; `run --resume` plays a person's saved game on with the AI for every side, and its save
+/// replays too. Rule and AI overrides travel in the save.
+#[test]
+fn run_saves_and_resumes_games_that_replay() {
+    let dir = folder("run");
+    for s in ["dawn_assault", "meeting_engagement", "night_recon"] {
+        let file = format!("scenarios/{s}.toml");
+        let plain = hexwar(&["run", &file, "--seed", "4"], "");
+        let save = dir.join(format!("{s}.toml"));
+        let saved = hexwar(
+            &[
+                "run",
+                &file,
+                "--seed",
+                "4",
+                "--save",
+                save.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert!(saved.status.success(), "{}", text(&saved.stderr));
+        assert_eq!(text(&plain.stdout), text(&saved.stdout), "{s}");
+        let out = hexwar(&["replay", save.to_str().unwrap()], "");
+        assert!(out.status.success(), "{s}: {}", text(&out.stderr));
+    }
+    let over = dir.join("overrides.toml");
+    let args = [
+        "run",
+        MEETING,
+        "--ai",
+        "us=passive",
+        "--counterattacks",
+        "off",
+    ];
+    let plain = hexwar(&args, "");
+    let mut with_save = args.to_vec();
+    with_save.extend(["--save", over.to_str().unwrap()]);
+    let saved = hexwar(&with_save, "");
+    assert_eq!(text(&plain.stdout), text(&saved.stdout));
+    let replayed = hexwar(&["replay", over.to_str().unwrap()], "");
+    assert!(replayed.status.success(), "{}", text(&replayed.stderr));
+
+    let mid = dir.join("mid.toml");
+    let out = hexwar(
+        &["play", MEETING, "--side", "soviet"],
+        &format!("move t72_4 0303\nend\nsave {}\nquit\n", mid.display()),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let on = dir.join("on.toml");
+    let out = hexwar(
+        &[
+            "run",
+            "--resume",
+            mid.to_str().unwrap(),
+            "--save",
+            on.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("t72_4 moves 0203 -> 0303"));
+    assert!(text(&out.stdout).contains("Victory points"));
+    let out = hexwar(&["replay", on.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

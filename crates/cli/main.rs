@@ -28,16 +28,16 @@ struct Cli {
     command: Command,
 }
 
-/// How games are played: the rule and AI overrides `run`, `batch` and `tune` share.
-#[derive(clap::Args)]
+/// How games are played: the rule and AI overrides `run`, `batch`, `tune` and `play` share.
+#[derive(Clone, clap::Args)]
 pub struct PlayOptions {
     /// Override the scenario's `counterattacks` rule (R11).
     #[arg(long, value_parser = ["on", "off"])]
-    counterattacks: Option<String>,
+    pub(crate) counterattacks: Option<String>,
     /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
     /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
     #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
-    ai: Vec<String>,
+    pub(crate) ai: Vec<String>,
 }
 
 impl PlayOptions {
@@ -94,8 +94,9 @@ enum Command {
         after_help = "Examples:\n  hexwar run scenarios/dawn_assault.toml --seed 7\n  hexwar run scenarios/meeting_engagement.toml --json > game.jsonl"
     )]
     Run {
-        /// The scenario file.
-        file: PathBuf,
+        /// The scenario file (not needed with --resume).
+        #[arg(required_unless_present = "resume")]
+        file: Option<PathBuf>,
         /// Seed for the dice: with --game, the batch seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -114,6 +115,12 @@ enum Command {
         /// Unit catalog folder.
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
+        /// Save the game (as `hexwar play` saves one), so that `hexwar replay` can check it.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+        /// Play on a game saved by `hexwar play`: its lines, then the AI for every side.
+        #[arg(long, value_name = "SAVE", conflicts_with_all = ["seed", "game", "turns", "catalog"])]
+        resume: Option<PathBuf>,
     },
     /// Exact odds of an assault (or an overrun) between two stacks, by dynamic programming.
     ///
@@ -370,7 +377,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             play,
             catalog,
+            save,
+            resume,
         } => {
+            if let Some(saved) = resume {
+                return play::run_resumed(&saved, save.as_deref(), json);
+            }
+            let file = file.unwrap_or_default();
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
             play.apply(&mut loaded.scenario)?;
             if let Some(t) = turns {
@@ -380,6 +393,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 loaded.scenario.turns = loaded.scenario.turns.min(t);
             }
             let rules = counters::Rules::new(&loaded.scenario, &loaded.catalog);
+            if let Some(path) = save {
+                let record = play::Record {
+                    name: file.display().to_string(),
+                    text: data::read_text(&file)?,
+                    catalog_hash: loaded.hashes[1].clone(),
+                    overrides: play.clone(),
+                    turn_limit: turns,
+                };
+                return play::run_saving(rules, seed, game, record, &path, json);
+            }
             // Game `game` of `hexwar batch --seed SEED`: any row of a batch can be replayed.
             let (mut dice, ai_rng) = batch::game_dice(seed, game);
             let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;

@@ -69,6 +69,8 @@ pub struct PlayArgs {
     /// messages go to standard error.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    play: crate::PlayOptions,
 }
 
 /// The arguments of `hexwar replay`.
@@ -95,6 +97,18 @@ pub struct SavedGame {
     pub game: u64,
     /// The sides people command.
     pub sides: Vec<String>,
+    /// `--counterattacks on|off`, if it was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterattacks: Option<String>,
+    /// `--ai SIDE=KIND[:THRESHOLD]`, each as it was given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ai: Vec<String>,
+    /// `--turns N` of `hexwar run`, if it was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
+    /// After the lines, the AI played every side to the end (`hexwar run --resume`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ai_took_over: bool,
     /// Every line given at the prompt that changed the game, in order.
     #[serde(default)]
     pub commands: Vec<Given>,
@@ -185,10 +199,22 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
     };
     // The catalog and terrain are those the scenario names, found from where its file was.
-    let loaded = match &catalog_dir {
+    let mut loaded = match &catalog_dir {
         Some(f) if args.resume.is_none() => load_scenario(f, None)?,
         _ => data::load_scenario_from(Path::new(&name), &text, None)?,
     };
+    // The rule and AI overrides: given now, or those the game was saved with.
+    let overrides = match &saved {
+        Some(s) => crate::PlayOptions {
+            counterattacks: s.counterattacks.clone(),
+            ai: s.ai.clone(),
+        },
+        None => args.play.clone(),
+    };
+    overrides.apply(&mut loaded.scenario)?;
+    if let Some(t) = saved.as_ref().and_then(|s| s.turn_limit) {
+        loaded.scenario.turns = loaded.scenario.turns.min(t);
+    }
     let scenario = &loaded.scenario;
     let catalog_hash = loaded.hashes[1].clone();
     let (seed, game, sides) = match &saved {
@@ -228,6 +254,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             seed,
             game,
             sides,
+            counterattacks: overrides.counterattacks.clone(),
+            ai: overrides.ai.clone(),
+            turn_limit: saved.as_ref().and_then(|s| s.turn_limit),
+            ai_took_over: false,
             commands: Vec::new(),
             turns: Vec::new(),
         },
@@ -296,6 +326,125 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `hexwar run --save` records of how the game was set up.
+pub struct Record {
+    /// The scenario file's name.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+    /// The catalog's hash.
+    pub catalog_hash: String,
+    /// The rule and AI overrides given.
+    pub overrides: crate::PlayOptions,
+    /// `--turns`.
+    pub turn_limit: Option<u32>,
+}
+
+/// Tells a whole game as `hexwar run` does: the narrative, or JSON Lines.
+fn tell_game(rules: &Rules<'_>, game: &Game<'_>, seed: u64, index: u64, json: bool) {
+    if json {
+        use hexwar::events_json;
+        println!("{}", events_json::header(rules, seed, index));
+        for e in game.events() {
+            println!("{}", events_json::event(rules, e));
+        }
+        println!(
+            "{}",
+            events_json::result(rules, game.state().outcome(), seed, index)
+        );
+    } else {
+        print!(
+            "{}",
+            hexwar::narrate::narrative(rules, seed, index, game.events(), game.state())
+        );
+    }
+}
+
+/// `hexwar run --save FILE`: the AI plays every side, the game is told as `run` tells it and
+/// saved with the position's hash after each player turn.
+pub fn run_saving(
+    rules: Rules<'_>,
+    seed: u64,
+    game: u64,
+    record: Record,
+    path: &Path,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut session = Session::new(
+        rules,
+        SavedGame {
+            hexwar: env!("CARGO_PKG_VERSION").to_owned(),
+            scenario_name: record.name,
+            scenario: record.text,
+            catalog_hash: record.catalog_hash,
+            seed,
+            game,
+            sides: Vec::new(),
+            counterattacks: record.overrides.counterattacks,
+            ai: record.overrides.ai,
+            turn_limit: record.turn_limit,
+            ai_took_over: false,
+            commands: Vec::new(),
+            turns: Vec::new(),
+        },
+    )?;
+    session.quiet = true;
+    while session.advance()? != Waiting::Over {}
+    tell_game(&rules, &session.game, seed, game, json);
+    session.write_save(path)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hexwar run --resume SAVE`: a saved game's lines, checked, then the AI for every side to
+/// the end; told as `run` tells a game, and saved again with `--save`.
+pub fn run_resumed(saved_path: &Path, save: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
+    let saved = read_save(saved_path)?;
+    let name = saved.scenario_name.clone();
+    let mut loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
+    apply_saved(&saved, &mut loaded.scenario)?;
+    if saved.catalog_hash != loaded.hashes[1] {
+        return Err(BadInput(format!(
+            "{name}: saved with another unit catalog (hash {}, this one {})",
+            saved.catalog_hash, loaded.hashes[1]
+        ))
+        .into());
+    }
+    let rules = Rules::new(&loaded.scenario, &loaded.catalog);
+    let fresh = SavedGame {
+        commands: Vec::new(),
+        turns: Vec::new(),
+        hexwar: env!("CARGO_PKG_VERSION").to_owned(),
+        ai_took_over: true,
+        ..saved.clone()
+    };
+    let mut session = Session::new(rules, fresh)?;
+    session.quiet = true;
+    let open = session.replay(&saved)?;
+    // From here the AI plays every side; a phase left open ends as it stands.
+    session.game.hand_over_to_the_ai();
+    if open.is_some() || session.game.state().outcome().is_none() {
+        while session.advance()? != Waiting::Over {}
+    }
+    tell_game(&rules, &session.game, saved.seed, saved.game, json);
+    if let Some(p) = save {
+        session.write_save(p)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The overrides a game was saved with, applied to its scenario.
+fn apply_saved(saved: &SavedGame, scenario: &mut Scenario) -> Result<(), BadInput> {
+    crate::PlayOptions {
+        counterattacks: saved.counterattacks.clone(),
+        ai: saved.ai.clone(),
+    }
+    .apply(scenario)?;
+    if let Some(t) = saved.turn_limit {
+        scenario.turns = scenario.turns.min(t);
+    }
+    Ok(())
+}
+
 /// Reads a saved game.
 fn read_save(path: &Path) -> Result<SavedGame, BadInput> {
     let text = data::read_text(path)?;
@@ -308,7 +457,8 @@ fn read_save(path: &Path) -> Result<SavedGame, BadInput> {
 pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let saved = read_save(&args.save)?;
     let name = saved.scenario_name.clone();
-    let loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
+    let mut loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
+    apply_saved(&saved, &mut loaded.scenario)?;
     if saved.catalog_hash != loaded.hashes[1] {
         return Err(BadInput(format!(
             "{name}: saved with another unit catalog (hash {}, this one {})",
@@ -717,6 +867,12 @@ impl<'r> Session<'r> {
                 self.record(turn, side, phase, &g.line);
                 self.tell();
             }
+        }
+        // After the lines, the AI played on (`run --resume`): so does the replay.
+        if saved.ai_took_over {
+            self.game.hand_over_to_the_ai();
+            while self.advance()? != Waiting::Over {}
+            open = None;
         }
         // Saved between phases: the engine goes on to where the player was asked next.
         if open.is_none() && self.game.state().outcome().is_none() {

@@ -512,6 +512,12 @@ impl<'r> Game<'r> {
         Ok(waiting)
     }
 
+    /// From now on the AI plays every side (`hexwar run --resume`): a commanded phase under way
+    /// ends as it stands.
+    pub const fn hand_over_to_the_ai(&mut self) {
+        self.people = [false, false];
+    }
+
     /// A command of the side whose phase it is. Returns the events it made; a refusal changes
     /// nothing.
     ///
