@@ -382,3 +382,76 @@ fn run_saves_and_resumes_games_that_replay() {
     let out = hexwar(&["replay", on.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// The rules ask the person their choices when they arise: with seed 25 the Americans assault
+/// the Soviet tank on the church; the defenders hold, and the tank, having passed its test, is
+/// asked whether it counterattacks, after the fight so far is told. The answer decides, is
+/// saved, and a resumed game gives the same answer back.
+#[test]
+fn the_person_is_asked_whether_to_counterattack() {
+    let dir = folder("choice");
+    let before = "end\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+                  move t72_4 0503\nassault 0604 with t72_4\nend\n";
+    let mid = dir.join("mid.toml");
+    let ask = |answer: &str, save: &std::path::Path| {
+        let input = format!(
+            "{before}save {}\nend\n{answer}\nend\nend\nquit\n",
+            mid.display()
+        );
+        hexwar(
+            &[
+                "play",
+                MEETING,
+                "--side",
+                "soviet",
+                "--seed",
+                "25",
+                "--save",
+                save.to_str().unwrap(),
+            ],
+            &input,
+        )
+    };
+    let yes = dir.join("yes.toml");
+    let out = ask("yes", &yes);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let asked = so
+        .find("t72_4 passed its test. Counterattack?")
+        .expect("the question");
+    let held = so.find("the defenders hold").expect("the first round");
+    assert!(held < asked, "the fight is told before the question");
+    assert!(
+        so.contains("COUNTERATTACK by Advance guard, 2nd MR Battalion: t72_4"),
+        "{so}"
+    );
+    assert!(
+        std::fs::read_to_string(&yes)
+            .unwrap()
+            .contains("do = \"counterattack t72_4 yes\"")
+    );
+
+    let no = dir.join("no.toml");
+    let out = ask("no", &no);
+    assert!(text(&out.stdout).contains("t72_4 breaks off (by choice)"));
+
+    // Resumed before the question and answered the same, the game is the same.
+    let resumed = dir.join("resumed.toml");
+    let out = hexwar(
+        &[
+            "play",
+            "--resume",
+            mid.to_str().unwrap(),
+            "--save",
+            resumed.to_str().unwrap(),
+        ],
+        "end\nyes\nend\nend\nquit\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&yes).unwrap(),
+        std::fs::read_to_string(&resumed).unwrap()
+    );
+    let out = hexwar(&["replay", yes.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

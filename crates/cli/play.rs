@@ -275,9 +275,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             saved.turns.len()
         );
     }
-    let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let interactive = session.interactive;
     loop {
         let waiting = match pending.take() {
             Some(w) => w,
@@ -297,7 +295,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 say_raw!("{side_id} {}> ", phase_name(phase));
                 std::io::stdout().flush()?;
             }
-            let Some(line) = lines.next().transpose()? else {
+            let Some(line) = session.next_line()? else {
                 say!("end of input: the game stops here");
                 session.save_on_exit(args.save.as_deref())?;
                 return Ok(ExitCode::SUCCESS);
@@ -503,12 +501,110 @@ enum Prompt {
     Quit,
 }
 
+/// Where the lines of a game come from: the person (standard input), or a saved game.
+enum Source {
+    Live(Box<dyn Iterator<Item = std::io::Result<String>>>),
+    Saved(std::collections::VecDeque<Given>),
+}
+
+/// Asks the person the choices the rules ask of their units (R11.4), reading the answer from
+/// the same lines as the commands; replaying, takes the saved answer.
+struct Asker<'a, 'r> {
+    source: &'a mut Source,
+    scenario: &'a Scenario,
+    interactive: bool,
+    /// Tells the events so far before asking.
+    narrator: &'a mut Narrator<'r>,
+    told: &'a mut usize,
+    quiet: bool,
+    /// The answers given, to be saved.
+    answers: Vec<String>,
+    /// A replay whose next line is not this answer.
+    diverged: Option<String>,
+}
+
+impl counters::Chooser for Asker<'_, '_> {
+    fn counterattack(
+        &mut self,
+        _state: &State,
+        events: &[Event],
+        unit: counters::UnitId,
+        hex: hexmap::Hex,
+    ) -> Option<bool> {
+        if !self.quiet {
+            for e in &events[*self.told..] {
+                if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+                    println!("{}", hexwar::events_json::event(self.narrator.rules(), e));
+                } else {
+                    for l in self.narrator.lines(e) {
+                        say!("{l}");
+                    }
+                }
+            }
+            *self.told = events.len();
+        }
+        let name = self.scenario.unit_name(unit);
+        let parse = |line: &str| -> Option<bool> {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["counterattack", u, "yes"] if *u == name => Some(true),
+                ["counterattack", u, "no"] if *u == name => Some(false),
+                ["yes" | "y"] => Some(true),
+                ["no" | "n"] => Some(false),
+                _ => None,
+            }
+        };
+        let answer = match self.source {
+            Source::Saved(lines) => {
+                let line = lines.pop_front().map(|g| g.line).unwrap_or_default();
+                let a = parse(&line).filter(|_| line.starts_with("counterattack"));
+                if a.is_none() {
+                    self.diverged = Some(format!(
+                        "the rules asked whether {name} counterattacks; the save gives `{line}`"
+                    ));
+                }
+                a
+            }
+            Source::Live(lines) => loop {
+                say!(
+                    "melee at {}: {name} passed its test. Counterattack? (yes or no)",
+                    self.scenario.map.label(hex)
+                );
+                if self.interactive {
+                    say_raw!("{name} counterattacks? ");
+                    let _ = std::io::stdout().flush();
+                }
+                // End of input: the side's AI decides.
+                let Some(Ok(line)) = lines.next() else {
+                    break None;
+                };
+                if !self.interactive {
+                    say!("> {}", line.trim());
+                }
+                if let Some(a) = parse(line.trim()) {
+                    break Some(a);
+                }
+            },
+        }?;
+        self.answers.push(format!(
+            "counterattack {name} {}",
+            if answer { "yes" } else { "no" }
+        ));
+        Some(answer)
+    }
+}
+
 struct Session<'r> {
     rules: Rules<'r>,
+    /// The lines of the game.
+    source: Source,
+    interactive: bool,
     game: Game<'r>,
     narrator: Narrator<'r>,
     /// Events told so far.
     told: usize,
+    /// Events scanned for ended player turns so far.
+    hashed: usize,
     save: SavedGame,
     /// Player turns ended so far (their hashes are in `save.turns`).
     ended: usize,
@@ -537,11 +633,16 @@ impl<'r> Session<'r> {
             people[i] = true;
         }
         let (dice, ai_rng) = batch::game_dice(save.seed, save.game);
+        let stdin = std::io::stdin();
+        let interactive = stdin.is_terminal();
         Ok(Self {
             rules,
+            source: Source::Live(Box::new(stdin.lock().lines())),
+            interactive,
             game: Game::new(rules, dice, ai_rng, people),
             narrator: Narrator::new(rules),
             told: 0,
+            hashed: 0,
             save,
             ended: 0,
             quiet: false,
@@ -555,16 +656,79 @@ impl<'r> Session<'r> {
 
     /// Advances the game, telling what happened and hashing each ended player turn.
     fn advance(&mut self) -> anyhow::Result<Waiting> {
-        let w = self.game.advance()?;
+        let mut asker = Asker {
+            source: &mut self.source,
+            scenario: self.rules.scenario,
+            interactive: self.interactive,
+            narrator: &mut self.narrator,
+            told: &mut self.told,
+            quiet: self.quiet,
+            answers: Vec::new(),
+            diverged: None,
+        };
+        let w = self.game.advance_with(&mut asker)?;
+        let (answers, diverged) = (asker.answers, asker.diverged);
+        self.answered(answers, diverged)?;
         self.tell();
         Ok(w)
     }
 
+    /// Executes a command, asking the person's choices. Refused: nothing changed.
+    fn command(
+        &mut self,
+        c: &counters::Command,
+    ) -> anyhow::Result<Result<(), counters::RuleError>> {
+        let mut asker = Asker {
+            source: &mut self.source,
+            scenario: self.rules.scenario,
+            interactive: self.interactive,
+            narrator: &mut self.narrator,
+            told: &mut self.told,
+            quiet: self.quiet,
+            answers: Vec::new(),
+            diverged: None,
+        };
+        let done = self.game.command_with(c, &mut asker).map(|_| ());
+        let (answers, diverged) = (asker.answers, asker.diverged);
+        match done {
+            Err(counters::PlayError::Rule(why)) => Ok(Err(why)),
+            Err(e) => Err(e.into()),
+            Ok(()) => {
+                self.answered(answers, diverged)?;
+                self.tell();
+                Ok(Ok(()))
+            }
+        }
+    }
+
+    /// Records the person's answers in the save, or stops a replay that diverged.
+    fn answered(&mut self, answers: Vec<String>, diverged: Option<String>) -> anyhow::Result<()> {
+        if let Some(why) = diverged {
+            return Err(BadInput(format!(
+                "replay diverges at turn {}: {why}",
+                self.game.state().turn()
+            ))
+            .into());
+        }
+        let state = self.game.state();
+        let (turn, side, phase) = (state.turn(), state.active(), state.phase());
+        for a in answers {
+            self.record(turn, side, phase, &a);
+        }
+        Ok(())
+    }
+
+    /// The next line the person gives; `None` at the end of the input.
+    fn next_line(&mut self) -> anyhow::Result<Option<String>> {
+        match &mut self.source {
+            Source::Live(lines) => Ok(lines.next().transpose()?),
+            Source::Saved(lines) => Ok(lines.pop_front().map(|g| g.line)),
+        }
+    }
+
     fn tell(&mut self) {
-        let events = &self.game.events()[self.told..];
-        let mut turns = Vec::new();
-        for e in events {
-            if !self.quiet {
+        if !self.quiet {
+            for e in &self.game.events()[self.told..] {
                 if JSON.load(std::sync::atomic::Ordering::Relaxed) {
                     println!("{}", hexwar::events_json::event(&self.rules, e));
                 } else {
@@ -573,13 +737,17 @@ impl<'r> Session<'r> {
                     }
                 }
             }
+        }
+        self.told = self.game.events().len();
+        let mut turns = Vec::new();
+        for e in &self.game.events()[self.hashed..] {
             match e {
                 Event::TurnStarted { turn, .. } => self.turn = *turn,
                 Event::TurnEnded { side } => turns.push((self.turn, *side)),
                 _ => {}
             }
         }
-        self.told = self.game.events().len();
+        self.hashed = self.game.events().len();
         for (turn, side) in turns {
             // The hash is of the position as it stands now, after the turn and what followed
             // it within one step: the same on every replay of the same lines.
@@ -640,14 +808,14 @@ impl<'r> Session<'r> {
             "legal" => self.legal(rest),
             _ => match parse_command(self.scenario(), line) {
                 Err(e) => say!("? {e} (`help` lists the commands)"),
-                Ok(c) => match self.game.command(&c) {
-                    Err(counters::PlayError::Rule(why)) => say!("refused: {why}"),
-                    Err(e) => return Err(e.into()),
-                    Ok(_) => {
-                        self.record(turn, side, phase, line);
-                        self.tell();
+                Ok(c) => {
+                    // The line comes before the answers the command asks for.
+                    self.record(turn, side, phase, line);
+                    if let Err(why) = self.command(&c)? {
+                        self.save.commands.pop();
+                        say!("refused: {why}");
                     }
-                },
+                }
             },
         }
         Ok(Prompt::Stay)
@@ -829,22 +997,42 @@ impl<'r> Session<'r> {
     /// Plays a saved game's lines again, checking each player turn's position. Returns the
     /// phase the game was saved in when its player had not ended it.
     fn replay(&mut self, saved: &SavedGame) -> anyhow::Result<Option<Waiting>> {
-        let mut given = saved.commands.iter().peekable();
+        let lines = saved.commands.iter().cloned().collect();
+        let live = std::mem::replace(&mut self.source, Source::Saved(lines));
+        let result = self.replay_lines(saved);
+        self.source = live;
+        result
+    }
+
+    fn saved_left(&self) -> bool {
+        matches!(&self.source, Source::Saved(lines) if !lines.is_empty())
+    }
+
+    fn replay_lines(&mut self, saved: &SavedGame) -> anyhow::Result<Option<Waiting>> {
         let mut open = None;
-        while given.peek().is_some() {
+        while self.saved_left() {
             let waiting = self.advance()?;
+            if !self.saved_left() {
+                // The last lines were answers given during the engine's turn.
+                open = Some(waiting).filter(|w| *w != Waiting::Over);
+                break;
+            }
             let Waiting::Commands { turn, side, phase } = waiting else {
                 return Err(BadInput("the saved game has lines after its end".to_owned()).into());
             };
             self.check_hashes(saved)?;
             open = Some(waiting);
-            for g in given.by_ref() {
+            while let Source::Saved(lines) = &mut self.source
+                && let Some(g) = lines.pop_front()
+            {
                 let here = (
                     turn,
                     self.scenario().sides[side.index()].id.as_str(),
                     phase_name(phase),
                 );
-                if (g.turn, g.side.as_str(), g.phase.as_str()) != here {
+                if (g.turn, g.side.as_str(), g.phase.as_str()) != here
+                    || g.line.starts_with("counterattack ")
+                {
                     return Err(BadInput(format!(
                         "replay diverges at turn {turn}, side {}: the save gives `{}` for turn {}, {} {}",
                         here.1, g.line, g.turn, g.side, g.phase
@@ -858,14 +1046,14 @@ impl<'r> Session<'r> {
                 }
                 let c = parse_command(self.scenario(), &g.line)
                     .map_err(|e| BadInput(format!("saved line `{}`: {e}", g.line)))?;
-                self.game.command(&c).map_err(|e| {
-                    BadInput(format!(
-                        "replay diverges at turn {turn}, side {}: `{}` was refused: {e}",
+                self.record(turn, side, phase, &g.line);
+                if let Err(why) = self.command(&c)? {
+                    return Err(BadInput(format!(
+                        "replay diverges at turn {turn}, side {}: `{}` was refused: {why}",
                         here.1, g.line
                     ))
-                })?;
-                self.record(turn, side, phase, &g.line);
-                self.tell();
+                    .into());
+                }
             }
         }
         // After the lines, the AI played on (`run --resume`): so does the replay.

@@ -10,7 +10,7 @@ use crate::model::dice::{Dice, GameRng, OutOfDice};
 use crate::model::event::{EndReason, Event, Phase};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
-use crate::rules::exec::Exec;
+use crate::rules::exec::{Chooser, Exec};
 use crate::rules::state::{Rules, State};
 use crate::rules::{rally, victory};
 use crate::scenario::{Arrival, OrderAction, Role};
@@ -62,6 +62,7 @@ pub fn play_with(
         dice,
         events: &mut events,
         ai_rng,
+        chooser: None,
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
     recon_deployment(&mut x, [false, false])?;
@@ -98,6 +99,7 @@ pub fn start_turn(
         dice,
         events: &mut events,
         ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
+        chooser: None,
     };
     start_of_turn(&mut x, turn, side, true)?;
     Ok(events)
@@ -380,6 +382,28 @@ pub enum Waiting {
     Over,
 }
 
+/// A chooser asked only about the units of the sides people command.
+struct People<'c> {
+    people: [bool; 2],
+    inner: &'c mut dyn Chooser,
+}
+
+impl Chooser for People<'_> {
+    fn counterattack(
+        &mut self,
+        state: &State,
+        events: &[Event],
+        unit: UnitId,
+        hex: Hex,
+    ) -> Option<bool> {
+        if self.people[state.unit(unit).side.index()] {
+            self.inner.counterattack(state, events, unit, hex)
+        } else {
+            None
+        }
+    }
+}
+
 /// Where the turn engine goes next: the turn and the index of the side in the turn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Next {
@@ -440,19 +464,39 @@ impl<'r> Game<'r> {
     }
 
     /// Runs the turn engine until a commanded side must give commands, or the battle ends.
+    /// The choices the rules ask of a commanded side's units go to its side's AI; see
+    /// [`Game::advance_with`].
     ///
     /// # Errors
     /// Never with the game's own generator; [`OutOfDice`] is the engine's common error.
     pub fn advance(&mut self) -> Result<Waiting, OutOfDice> {
+        self.step(None)
+    }
+
+    /// As [`Game::advance`], asking `chooser` the choices the rules ask of the commanded
+    /// sides' units (a counterattack when the enemy assaults them, say).
+    ///
+    /// # Errors
+    /// As [`Game::advance`].
+    pub fn advance_with(&mut self, chooser: &mut dyn Chooser) -> Result<Waiting, OutOfDice> {
+        self.step(Some(chooser))
+    }
+
+    fn step(&mut self, chooser: Option<&mut dyn Chooser>) -> Result<Waiting, OutOfDice> {
         let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
         let turns = self.rules.scenario.turns;
         let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
+        let mut people = chooser.map(|inner| People {
+            people: self.people,
+            inner,
+        });
         let mut x = Exec {
             state: &mut self.state,
             rules: self.rules,
             dice: &mut self.dice,
             events: &mut self.events,
             ai_rng,
+            chooser: people.as_mut().map(|p| p as &mut dyn Chooser),
         };
         let waiting = loop {
             match self.next {
@@ -524,14 +568,40 @@ impl<'r> Game<'r> {
     /// # Errors
     /// [`PlayError::Rule`] when the rules refuse it.
     pub fn command(&mut self, command: &Command) -> Result<&[Event], crate::PlayError> {
+        self.command_inner(command, None)
+    }
+
+    /// As [`Game::command`], asking `chooser` the choices the rules ask of the commanded
+    /// sides' units.
+    ///
+    /// # Errors
+    /// As [`Game::command`].
+    pub fn command_with(
+        &mut self,
+        command: &Command,
+        chooser: &mut dyn Chooser,
+    ) -> Result<&[Event], crate::PlayError> {
+        self.command_inner(command, Some(chooser))
+    }
+
+    fn command_inner(
+        &mut self,
+        command: &Command,
+        chooser: Option<&mut dyn Chooser>,
+    ) -> Result<&[Event], crate::PlayError> {
         let from = self.events.len();
         let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
+        let mut people = chooser.map(|inner| People {
+            people: self.people,
+            inner,
+        });
         let mut x = Exec {
             state: &mut self.state,
             rules: self.rules,
             dice: &mut self.dice,
             events: &mut self.events,
             ai_rng,
+            chooser: people.as_mut().map(|p| p as &mut dyn Chooser),
         };
         let done = x.command(command);
         self.ai_rng = x.ai_rng;

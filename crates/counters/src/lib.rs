@@ -42,6 +42,7 @@ pub use odds::melee::{
 pub use rules::artillery::spotter_for;
 pub use rules::assault::retreat_hex;
 pub use rules::check::{check, points_left};
+pub use rules::exec::Chooser;
 pub use rules::execute::{PlayError, execute, execute_into};
 pub use rules::fire::{concealed, fire_dice, hit_number, save_number};
 pub use rules::hits::hit_effect;

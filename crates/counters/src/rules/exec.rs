@@ -3,9 +3,27 @@
 //! command see its earlier effects; state changes only by `State::apply`. Which rule area
 //! executes which command is `execute.rs`.
 
+use hexmap::Hex;
+
 use crate::model::dice::{Dice, OutOfDice};
 use crate::model::event::{Event, Roll};
+use crate::model::ids::UnitId;
 use crate::rules::state::{Rules, State};
+
+/// A person who makes the choices the rules ask of their units during play (`hexwar play`):
+/// asked only where no order decides, and for the units of the sides they command.
+pub trait Chooser {
+    /// R11.4: `unit` passed its test in the melee for `hex`: does it counterattack (`true`)
+    /// or break off (`false`)? `None` leaves the choice to the side's AI. `events` is the
+    /// game's log so far, so that the person sees the fight before answering.
+    fn counterattack(
+        &mut self,
+        state: &State,
+        events: &[Event],
+        unit: UnitId,
+        hex: Hex,
+    ) -> Option<bool>;
+}
 
 /// Carries what playing needs: the state, the rules, the dice and the event log.
 pub(crate) struct Exec<'s, 'r> {
@@ -15,6 +33,8 @@ pub(crate) struct Exec<'s, 'r> {
     pub events: &'s mut Vec<Event>,
     /// The AI's own generator (the random AI); never the game's dice.
     pub ai_rng: crate::model::dice::GameRng,
+    /// The person making the choices of the sides they command, if any.
+    pub chooser: Option<&'s mut dyn Chooser>,
 }
 
 impl Exec<'_, '_> {

@@ -54,6 +54,7 @@ pub fn execute_into(
         dice,
         events,
         ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
+        chooser: None,
     };
     x.command(command)??;
     Ok(())

@@ -340,7 +340,17 @@ fn choose(
     let ai_says = favourable(x, m, side, &candidates);
     let mut counterattackers = Units::new();
     for &u in &candidates {
-        if counterattacks(&x.rules, x.state.turn(), u, ai_says) {
+        // Orders decide first; then the person commanding the side, if any; then the AI.
+        let ordered = melee_choice(x, u).is_some_and(|c| c != MeleeChoice::Stay);
+        let asked = if ordered {
+            None
+        } else {
+            match x.chooser.as_deref_mut() {
+                Some(c) => c.counterattack(x.state, x.events, u, m.hex),
+                None => None,
+            }
+        };
+        if asked.unwrap_or_else(|| counterattacks(&x.rules, x.state.turn(), u, ai_says)) {
             counterattackers.push(u);
         } else {
             break_off(x, m, u, BreakOffReason::Chose)?;
