@@ -307,7 +307,7 @@ fn a_person_at_a_terminal_in_tmux() {
         keys("move t72_4 0909");
         wait_for("refused: R5.1: 0909 is not adjacent to the unit's hex");
         keys("map");
-        wait_for("Stacks:");
+        wait_for("may still act this phase");
         keys("quit");
     });
     tmux(&["kill-session", "-t", &session]);

@@ -285,11 +285,29 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             break;
         };
         let side_id = scenario.sides[side.index()].id.clone();
+        let acting = session.acting(side);
+        if interactive {
+            say_raw!(
+                "{}",
+                crate::show::render_marked(
+                    scenario,
+                    &loaded.catalog,
+                    Some(session.game.state()),
+                    &acting
+                )
+            );
+        }
         say!(
             "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
             scenario.sides[side.index()].name,
             phase_name(phase)
         );
+        let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
+        if names.is_empty() {
+            say!("none of your units can act in this phase");
+        } else {
+            say!("may act: {} (`legal UNIT` says how)", names.join(" "));
+        }
         loop {
             if interactive {
                 say_raw!("{side_id} {}> ", phase_name(phase));
@@ -787,7 +805,12 @@ impl<'r> Session<'r> {
             "help" => say!("{HELP}"),
             "map" => say_raw!(
                 "{}",
-                crate::show::render(self.scenario(), self.rules.catalog, Some(self.game.state()))
+                crate::show::render_marked(
+                    self.scenario(),
+                    self.rules.catalog,
+                    Some(self.game.state()),
+                    &self.acting(side)
+                )
             ),
             "units" => self.units(rest),
             "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
@@ -860,18 +883,45 @@ impl<'r> Session<'r> {
     /// What `check` accepts for a unit now: its moves (at a walk and at the double), assaults
     /// and overruns in the movement phase, its targets in the fire phase.
     fn legal(&self, name: &str) {
-        use counters::Command;
         let s = self.scenario();
         let Some(unit) = s.unit_id(name) else {
             say!("? unknown unit `{name}`");
             return;
         };
+        if self.game.state().hex_of(unit).is_none() {
+            say!("{name} is not on the map");
+            return;
+        }
+        let lines = self.options(unit);
+        if lines.is_empty() {
+            say!("{name} can do nothing more this phase");
+        }
+        for l in lines {
+            say!("{name} {l}");
+        }
+    }
+
+    /// The units of `side` that may still do something this phase.
+    fn acting(&self, side: Side) -> Vec<counters::UnitId> {
+        self.game
+            .state()
+            .units()
+            .iter()
+            .filter(|u| u.side == side && u.hex().is_some())
+            .map(|u| u.id)
+            .filter(|&u| !self.options(u).is_empty())
+            .collect()
+    }
+
+    /// What `check` accepts for a unit now, a line per kind.
+    fn options(&self, unit: counters::UnitId) -> Vec<String> {
+        use counters::Command;
+        let s = self.scenario();
         let state = self.game.state();
         let ok = |c: &Command| counters::check(state, &self.rules, c).is_ok();
         let label = |h: hexmap::Hex| s.map.label(h).to_string();
         let Some(at) = state.hex_of(unit) else {
-            say!("{name} is not on the map");
-            return;
+            return Vec::new();
         };
         let mut lines = Vec::new();
         let mut walking: Vec<String> = Vec::new();
@@ -937,12 +987,7 @@ impl<'r> Session<'r> {
         if !targets.is_empty() {
             lines.push(format!("fires at: {}", targets.join(" ")));
         }
-        if lines.is_empty() {
-            say!("{name} can do nothing more this phase");
-        }
-        for l in lines {
-            say!("{name} {l}");
-        }
+        lines
     }
 
     fn odds(&self, rest: &str) {

@@ -34,6 +34,17 @@ fn markers(s: &Scenario) -> [char; 2] {
 /// (`S2` = two units of side S), `*` for an objective and `~` for smoke (R14.3). With `game`, the position
 /// is that of a game in progress (units, markers, smoke, time of day), else the scenario's start.
 pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
+    render_marked(s, catalog, game, &[])
+}
+
+/// As [`render`], with the units that may still act this phase marked `!` in the list of
+/// stacks (`hexwar play`).
+pub fn render_marked(
+    s: &Scenario,
+    catalog: &Catalog,
+    game: Option<&State>,
+    acting: &[counters::UnitId],
+) -> String {
     let map = &s.map;
     let rules = Rules::new(s, catalog);
     let mark = markers(s);
@@ -157,7 +168,11 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
             .collect();
         let _ = writeln!(out, "\nSmoke (~): {}", hexes.join(", "));
     }
-    let _ = writeln!(out, "\nStacks:");
+    if acting.is_empty() {
+        let _ = writeln!(out, "\nStacks:");
+    } else {
+        let _ = writeln!(out, "\nStacks (`!`: may still act this phase):");
+    }
     for (label, members) in &stacks {
         let names: Vec<String> = members
             .iter()
@@ -171,7 +186,8 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
                     .map(|p| s.unit_name(p.id))
                     .collect();
                 let mut text = format!(
-                    "{} {} ({})",
+                    "{}{} {} ({})",
+                    if acting.contains(&u.id) { "!" } else { "" },
                     mark[u.side.index()],
                     s.unit_name(u.id),
                     t.name
