@@ -455,3 +455,41 @@ fn the_person_is_asked_whether_to_counterattack() {
     let out = hexwar(&["replay", yes.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// Choices can also be given ahead, as a turn's orders: `melee t72_4 break_off` before the
+/// Americans' assault means the tank is not asked and breaks off; a choice for the enemy's unit
+/// is refused. The choice is saved and replays.
+#[test]
+fn choices_given_ahead_for_the_turn() {
+    let dir = folder("ahead");
+    let save = dir.join("ahead.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--seed",
+            "25",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "end\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\nmove t72_4 0503\n\
+         assault 0604 with t72_4\nmelee t72_4 break_off\nmelee m1_b stay\nend\nend\nend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("noted for this turn: melee t72_4 break_off"),
+        "{so}"
+    );
+    assert!(
+        so.contains("refused: R4.4: m1_b is not yours to command"),
+        "{so}"
+    );
+    assert!(!so.contains("Counterattack?"), "{so}");
+    assert!(so.contains("t72_4 breaks off (by choice)"), "{so}");
+    let out = hexwar(&["replay", save.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("t72_4 breaks off (by choice)"));
+}

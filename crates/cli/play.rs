@@ -165,6 +165,10 @@ const HELP: &str = "Commands (units by id, hexes by label):
   mount UNIT on UNIT            dismount UNIT
   eyes UNIT on UNIT             dismount_riders UNIT    remount UNIT
 Also:
+  melee UNIT counterattack|break_off|stay   the unit's choice in this turn's melees
+  lead HQ UNIT     the HQ's leadership goes to this unit when both fight (R8.1)
+  break_off UNIT to HEX   where the unit breaks off to, if it must and can (R11.6)
+  hold UNIT        the unit stays put
   end              end this phase
   odds assault HEX with UNIT...   the exact odds of that assault's first round, now
   map              the map with the units
@@ -828,6 +832,22 @@ impl<'r> Session<'r> {
                 }
             }
             "odds" => self.odds(rest),
+            "hold" | "melee" | "lead" | "break_off" => {
+                match counters::parse_order_of(self.scenario(), line) {
+                    Err(e) => say!("? {e}"),
+                    Ok((unit, _)) if self.game.state().unit(unit).side != side => {
+                        say!(
+                            "refused: R4.4: {} is not yours to command",
+                            self.scenario().unit_name(unit)
+                        );
+                    }
+                    Ok((unit, action)) => {
+                        self.game.give(unit, action);
+                        self.record(turn, side, phase, line);
+                        say!("noted for this turn: {line}");
+                    }
+                }
+            }
             "legal" => self.legal(rest),
             _ => match parse_command(self.scenario(), line) {
                 Err(e) => say!("? {e} (`help` lists the commands)"),
@@ -1088,6 +1108,14 @@ impl<'r> Session<'r> {
                     self.record(turn, side, phase, "end");
                     open = None;
                     break;
+                }
+                let first = g.line.split_whitespace().next().unwrap_or("");
+                if counters::ORDER_VERBS.contains(&first) {
+                    let (unit, action) = counters::parse_order_of(self.scenario(), &g.line)
+                        .map_err(|e| BadInput(format!("saved line `{}`: {e}", g.line)))?;
+                    self.game.give(unit, action);
+                    self.record(turn, side, phase, &g.line);
+                    continue;
                 }
                 let c = parse_command(self.scenario(), &g.line)
                     .map_err(|e| BadInput(format!("saved line `{}`: {e}", g.line)))?;

@@ -427,6 +427,8 @@ pub struct Game<'r> {
     events: Vec<Event>,
     people: [bool; 2],
     next: Next,
+    /// Choices given during play (`melee`, `lead`, `break_off`, `hold`), as orders.
+    given: Vec<crate::scenario::Order>,
 }
 
 impl<'r> Game<'r> {
@@ -442,6 +444,18 @@ impl<'r> Game<'r> {
             events: Vec::new(),
             people,
             next: Next::Deployment,
+            given: Vec::new(),
+        }
+    }
+
+    /// A choice for the fights of this turn, given as an order is (`melee UNIT break_off`,
+    /// `lead HQ UNIT`, `break_off UNIT to HEX`, `hold UNIT`); it outranks the scenario's
+    /// orders. A command is not a choice: give it with [`Game::command`].
+    pub fn give(&mut self, unit: UnitId, action: OrderAction) {
+        if !matches!(action, OrderAction::Command(_)) {
+            let turn = self.state.turn();
+            self.given
+                .push(crate::scenario::Order { turn, unit, action });
         }
     }
 
@@ -490,9 +504,13 @@ impl<'r> Game<'r> {
             people: self.people,
             inner,
         });
+        let rules = Rules {
+            given: &self.given,
+            ..self.rules
+        };
         let mut x = Exec {
             state: &mut self.state,
-            rules: self.rules,
+            rules,
             dice: &mut self.dice,
             events: &mut self.events,
             ai_rng,
@@ -595,9 +613,13 @@ impl<'r> Game<'r> {
             people: self.people,
             inner,
         });
+        let rules = Rules {
+            given: &self.given,
+            ..self.rules
+        };
         let mut x = Exec {
             state: &mut self.state,
-            rules: self.rules,
+            rules,
             dice: &mut self.dice,
             events: &mut self.events,
             ai_rng,

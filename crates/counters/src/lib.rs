@@ -57,7 +57,7 @@ pub use rules::victory::{
 };
 pub use scenario::expect::{DEFAULT_RUNS, Expectation, Expectations, MAX_RUNS, Measure};
 pub use scenario::grammar::{
-    GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command,
+    GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command, parse_order_of,
 };
 pub use scenario::{
     AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,

@@ -375,7 +375,7 @@ fn choose(
 /// (`melee = "counterattack"` or `"break_off"`), else as its side's AI says (`ai_says`). The
 /// engine and the odds decide through here.
 pub(crate) fn counterattacks(rules: &Rules<'_>, turn: u32, unit: UnitId, ai_says: bool) -> bool {
-    let order = rules.scenario.order_of(turn, unit, |a| match a {
+    let order = rules.order_of(turn, unit, |a| match a {
         OrderAction::Melee { choice } => Some(*choice),
         _ => None,
     });
@@ -388,12 +388,10 @@ pub(crate) fn counterattacks(rules: &Rules<'_>, turn: u32, unit: UnitId, ai_says
 
 /// The unit's melee choice in this turn's orders, if any.
 fn melee_choice(x: &Exec<'_, '_>, unit: UnitId) -> Option<MeleeChoice> {
-    x.rules
-        .scenario
-        .order_of(x.state.turn(), unit, |a| match a {
-            OrderAction::Melee { choice } => Some(*choice),
-            _ => None,
-        })
+    x.rules.order_of(x.state.turn(), unit, |a| match a {
+        OrderAction::Melee { choice } => Some(*choice),
+        _ => None,
+    })
 }
 
 /// The AI's test: the counterattack round scores at least one hit with probability of at least
@@ -514,13 +512,10 @@ fn break_off(
             && crate::rules::stacking::has_room(state, &x.rules, unit, end, false)
     };
     // An order may name the hex to break off to, if the unit can legally end there.
-    let wanted = x
-        .rules
-        .scenario
-        .order_of(x.state.turn(), unit, |a| match a {
-            OrderAction::BreakOffTo { hex } => Some(*hex),
-            _ => None,
-        });
+    let wanted = x.rules.order_of(x.state.turn(), unit, |a| match a {
+        OrderAction::BreakOffTo { hex } => Some(*hex),
+        _ => None,
+    });
     let route = wanted
         .and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)))
         .or_else(|| map.break_off(start, m.hex, budget, step, room));

@@ -154,7 +154,7 @@ pub fn plan_side(
             continue;
         }
         // An order may name the unit to lead.
-        let chosen = rules.scenario.order_of(state.turn(), hq, |a| match a {
+        let chosen = rules.order_of(state.turn(), hq, |a| match a {
             crate::scenario::OrderAction::Lead { unit } => Some(*unit),
             _ => None,
         });

@@ -7,22 +7,44 @@ use crate::model::command::RuleError;
 use crate::model::event::{Event, HitEffect, Outcome, Phase};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::{Location, Unit, UnitState};
-use crate::scenario::{Scenario, TimeOfDay};
+use crate::scenario::{Order, OrderAction, Scenario, TimeOfDay};
 
-/// What the rules read but never change: the scenario and its catalog.
+/// What the rules read but never change: the scenario and its catalog, and the orders a
+/// person gave during play (`hexwar play`), which count as the scenario's own.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules<'a> {
     /// The scenario (map, sides, switches).
     pub scenario: &'a Scenario,
     /// The catalog its units come from.
     pub catalog: &'a Catalog,
+    /// Orders given during play, read before the scenario's.
+    pub given: &'a [Order],
 }
 
 impl<'a> Rules<'a> {
     /// Rules over a scenario and its catalog.
     #[must_use]
     pub const fn new(scenario: &'a Scenario, catalog: &'a Catalog) -> Self {
-        Self { scenario, catalog }
+        Self {
+            scenario,
+            catalog,
+            given: &[],
+        }
+    }
+
+    /// What this turn's orders say for a unit, picked out by `pick`: an order given during
+    /// play first, then the scenario's.
+    pub fn order_of<T>(
+        &self,
+        turn: u32,
+        unit: UnitId,
+        pick: impl Fn(&OrderAction) -> Option<T>,
+    ) -> Option<T> {
+        self.given
+            .iter()
+            .filter(|o| o.turn == turn && o.unit == unit)
+            .find_map(|o| pick(&o.action))
+            .or_else(|| self.scenario.order_of(turn, unit, pick))
     }
 
     /// The map.

@@ -244,6 +244,22 @@ pub(crate) fn parse_order(
     Ok(order)
 }
 
+/// Reads one order against a scenario (`hexwar play` reads the four choices with it).
+///
+/// # Errors
+/// As [`parse_command`].
+pub fn parse_order_of(
+    scenario: &Scenario,
+    line: &str,
+) -> Result<(UnitId, OrderAction), GrammarError> {
+    let unit = |name: &str| scenario.unit_id(name);
+    let names = Names {
+        unit: &unit,
+        map: Some(&scenario.map),
+    };
+    parse_order(&names, line)
+}
+
 /// The command after its first word.
 fn command(w: &mut Words<'_>) -> Result<Command, GrammarError> {
     let verb = w.verb;
