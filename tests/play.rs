@@ -385,8 +385,8 @@ fn run_saves_and_resumes_games_that_replay() {
 
 /// The rules ask the person their choices when they arise: with seed 25 the Americans assault
 /// the Soviet tank on the church; the defenders hold, and the tank, having passed its test, is
-/// asked whether it counterattacks, after the fight so far is told. The answer decides, is
-/// saved, and a resumed game gives the same answer back.
+/// asked whether it counterattacks, after the fight so far is told, and, breaking off, where
+/// to. The answers decide, are saved, and a resumed game gives them back.
 #[test]
 fn the_person_is_asked_whether_to_counterattack() {
     let dir = folder("choice");
@@ -431,9 +431,26 @@ fn the_person_is_asked_whether_to_counterattack() {
             .contains("do = \"counterattack t72_4 yes\"")
     );
 
+    // Breaking off instead, the tank is asked where to; a hex it cannot reach is refused.
     let no = dir.join("no.toml");
-    let out = ask("no", &no);
-    assert!(text(&out.stdout).contains("t72_4 breaks off (by choice)"));
+    let out = ask("no\n0909\n0403", &no);
+    let so = text(&out.stdout);
+    assert!(
+        so.contains("t72_4 breaks off: to which hex? (`best` for 0202"),
+        "{so}"
+    );
+    assert!(so.contains("t72_4 cannot break off to `0909`"), "{so}");
+    assert!(
+        so.contains("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403"),
+        "{so}"
+    );
+    assert!(
+        std::fs::read_to_string(&no)
+            .unwrap()
+            .contains("do = \"break_off_to t72_4 0403\"")
+    );
+    let out = hexwar(&["replay", no.to_str().unwrap()], "");
+    assert!(text(&out.stdout).contains("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403"));
 
     // Resumed before the question and answered the same, the game is the same.
     let resumed = dir.join("resumed.toml");

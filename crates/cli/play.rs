@@ -545,7 +545,97 @@ struct Asker<'a, 'r> {
     diverged: Option<String>,
 }
 
+impl Asker<'_, '_> {
+    /// Tells the events not told yet, so that the person sees the fight before a question.
+    fn tell_so_far(&mut self, events: &[Event]) {
+        if self.quiet {
+            return;
+        }
+        for e in &events[*self.told..] {
+            if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+                println!("{}", hexwar::events_json::event(self.narrator.rules(), e));
+            } else {
+                for l in self.narrator.lines(e) {
+                    say!("{l}");
+                }
+            }
+        }
+        *self.told = events.len();
+    }
+}
+
+/// Whether a saved line is an answer to a question of the rules.
+fn is_answer(line: &str) -> bool {
+    line.starts_with("counterattack ") || line.starts_with("break_off_to ")
+}
+
 impl counters::Chooser for Asker<'_, '_> {
+    fn break_off_to(
+        &mut self,
+        _state: &State,
+        events: &[Event],
+        unit: counters::UnitId,
+        best: hexmap::Hex,
+        legal: &dyn Fn(hexmap::Hex) -> bool,
+    ) -> Option<hexmap::Hex> {
+        self.tell_so_far(events);
+        let name = self.scenario.unit_name(unit);
+        let map = &self.scenario.map;
+        let hex_of = |word: &str| {
+            word.parse::<hexmap::Label>()
+                .ok()
+                .and_then(|l| map.hex(l))
+                .filter(|&h| legal(h))
+        };
+        let answer = match self.source {
+            // A saved answer for this unit, if the player gave one (else, as when the input
+            // ended, the rules' choice).
+            Source::Saved(lines) => {
+                let line = lines.front().map(|g| g.line.clone()).unwrap_or_default();
+                let words: Vec<&str> = line.split_whitespace().collect();
+                match words.as_slice() {
+                    ["break_off_to", u, h] if *u == name => {
+                        lines.pop_front();
+                        let a = hex_of(h);
+                        if a.is_none() {
+                            self.diverged =
+                                Some(format!("{name} may not break off to {h} as the save says"));
+                        }
+                        a
+                    }
+                    _ => None,
+                }
+            }
+            Source::Live(lines) => loop {
+                say!(
+                    "{name} breaks off: to which hex? (`best` for {}, where the rules would send it)",
+                    map.label(best)
+                );
+                if self.interactive {
+                    say_raw!("{name} breaks off to? ");
+                    let _ = std::io::stdout().flush();
+                }
+                let Some(Ok(line)) = lines.next() else {
+                    break None;
+                };
+                let line = line.trim();
+                if !self.interactive {
+                    say!("> {line}");
+                }
+                if line.is_empty() || line == "best" {
+                    break Some(best);
+                }
+                match hex_of(line) {
+                    Some(h) => break Some(h),
+                    None => say!("{name} cannot break off to `{line}`"),
+                }
+            },
+        }?;
+        self.answers
+            .push(format!("break_off_to {name} {}", map.label(answer)));
+        Some(answer)
+    }
+
     fn counterattack(
         &mut self,
         _state: &State,
@@ -553,18 +643,7 @@ impl counters::Chooser for Asker<'_, '_> {
         unit: counters::UnitId,
         hex: hexmap::Hex,
     ) -> Option<bool> {
-        if !self.quiet {
-            for e in &events[*self.told..] {
-                if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-                    println!("{}", hexwar::events_json::event(self.narrator.rules(), e));
-                } else {
-                    for l in self.narrator.lines(e) {
-                        say!("{l}");
-                    }
-                }
-            }
-            *self.told = events.len();
-        }
+        self.tell_so_far(events);
         let name = self.scenario.unit_name(unit);
         let parse = |line: &str| -> Option<bool> {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -577,13 +656,13 @@ impl counters::Chooser for Asker<'_, '_> {
             }
         };
         let answer = match self.source {
+            // A saved answer for this unit, if the player gave one (else, as when the input
+            // ended, the side's AI decides).
             Source::Saved(lines) => {
-                let line = lines.pop_front().map(|g| g.line).unwrap_or_default();
-                let a = parse(&line).filter(|_| line.starts_with("counterattack"));
-                if a.is_none() {
-                    self.diverged = Some(format!(
-                        "the rules asked whether {name} counterattacks; the save gives `{line}`"
-                    ));
+                let line = lines.front().map(|g| g.line.clone()).unwrap_or_default();
+                let a = parse(&line).filter(|_| line.starts_with("counterattack "));
+                if a.is_some() {
+                    lines.pop_front();
                 }
                 a
             }
@@ -1095,9 +1174,7 @@ impl<'r> Session<'r> {
                     self.scenario().sides[side.index()].id.as_str(),
                     phase_name(phase),
                 );
-                if (g.turn, g.side.as_str(), g.phase.as_str()) != here
-                    || g.line.starts_with("counterattack ")
-                {
+                if (g.turn, g.side.as_str(), g.phase.as_str()) != here || is_answer(&g.line) {
                     return Err(BadInput(format!(
                         "replay diverges at turn {turn}, side {}: the save gives `{}` for turn {}, {} {}",
                         here.1, g.line, g.turn, g.side, g.phase

@@ -402,6 +402,21 @@ impl Chooser for People<'_> {
             None
         }
     }
+
+    fn break_off_to(
+        &mut self,
+        state: &State,
+        events: &[Event],
+        unit: UnitId,
+        best: Hex,
+        legal: &dyn Fn(Hex) -> bool,
+    ) -> Option<Hex> {
+        if self.people[state.unit(unit).side.index()] {
+            self.inner.break_off_to(state, events, unit, best, legal)
+        } else {
+            None
+        }
+    }
 }
 
 /// Where the turn engine goes next: the turn and the index of the side in the turn order.

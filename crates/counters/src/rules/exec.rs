@@ -23,6 +23,20 @@ pub trait Chooser {
         unit: UnitId,
         hex: Hex,
     ) -> Option<bool>;
+
+    /// R11.6: `unit` breaks off; `best` is where the rules would send it. Where to? `legal`
+    /// says whether it may end in a hex. `None` takes `best`.
+    fn break_off_to(
+        &mut self,
+        state: &State,
+        events: &[Event],
+        unit: UnitId,
+        best: Hex,
+        legal: &dyn Fn(Hex) -> bool,
+    ) -> Option<Hex> {
+        let _ = (state, events, unit, legal);
+        Some(best)
+    }
 }
 
 /// Carries what playing needs: the state, the rules, the dice and the event log.

@@ -516,9 +516,29 @@ fn break_off(
         OrderAction::BreakOffTo { hex } => Some(*hex),
         _ => None,
     });
-    let route = wanted
-        .and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)))
-        .or_else(|| map.break_off(start, m.hex, budget, step, room));
+    let ordered =
+        wanted.and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)));
+    let best = || map.break_off(start, m.hex, budget, step, room);
+    // Without an order, the person commanding the unit may choose where it goes.
+    let route = ordered.or_else(|| {
+        let best = best()?;
+        let legal = |h: Hex| {
+            h == best.end
+                || map
+                    .break_off(start, m.hex, budget, step, |e| e == h && room(e))
+                    .is_some()
+        };
+        let chosen = match x.chooser.as_deref_mut() {
+            Some(c) => c.break_off_to(state, x.events, unit, best.end, &legal),
+            None => None,
+        };
+        match chosen {
+            Some(h) if h != best.end => map
+                .break_off(start, m.hex, budget, step, |e| e == h && room(e))
+                .or(Some(best)),
+            _ => Some(best),
+        }
+    });
     // Walk the route with bog checks (R5.6; twice at night, R13.1). A vehicle that bogs stops
     // there.
     let mut path = Path::new();
