@@ -510,3 +510,46 @@ fn choices_given_ahead_for_the_turn() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("t72_4 breaks off (by choice)"));
 }
+
+/// Who an HQ leads (R8.1) is asked when the fight comes: the battalion HQ joins an assault of
+/// two tanks, is asked which it leads, and its leadership goes to the one named; saved, it
+/// replays.
+#[test]
+fn the_person_is_asked_whom_the_hq_leads() {
+    let dir = folder("lead");
+    let save = dir.join("lead.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--seed",
+            "25",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "end\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nmove 2mrb_hq 0204 0304 0404\n\
+         end\nend\nmove t72_4 0503\nmove t72_5 0504\nmove 2mrb_hq 0504\n\
+         assault 0604 with t72_4 t72_5 2mrb_hq\nbmp_4\nt72_5\nend\nend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("2mrb_hq adds its leadership: to which unit? (t72_4 t72_5; `best` for t72_4)"),
+        "{so}"
+    );
+    assert!(
+        so.contains("2mrb_hq cannot lead `bmp_4` in this fight"),
+        "{so}"
+    );
+    assert!(so.contains("2mrb_hq adds leadership 1 to t72_5"), "{so}");
+    assert!(
+        std::fs::read_to_string(&save)
+            .unwrap()
+            .contains("do = \"lead_to 2mrb_hq t72_5\"")
+    );
+    let out = hexwar(&["replay", save.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("2mrb_hq adds leadership 1 to t72_5"));
+}

@@ -566,10 +566,74 @@ impl Asker<'_, '_> {
 
 /// Whether a saved line is an answer to a question of the rules.
 fn is_answer(line: &str) -> bool {
-    line.starts_with("counterattack ") || line.starts_with("break_off_to ")
+    ["counterattack ", "break_off_to ", "lead_to "]
+        .iter()
+        .any(|a| line.starts_with(a))
 }
 
 impl counters::Chooser for Asker<'_, '_> {
+    fn lead(
+        &mut self,
+        _state: &State,
+        events: &[Event],
+        hq: counters::UnitId,
+        best: counters::UnitId,
+        units: &[counters::UnitId],
+    ) -> Option<counters::UnitId> {
+        self.tell_so_far(events);
+        let s = self.scenario;
+        let hq_name = s.unit_name(hq);
+        let unit_of = |word: &str| s.unit_id(word).filter(|u| units.contains(u));
+        let answer = match self.source {
+            // A saved answer for this HQ, if the player gave one (else the rules' choice).
+            Source::Saved(lines) => {
+                let line = lines.front().map(|g| g.line.clone()).unwrap_or_default();
+                let words: Vec<&str> = line.split_whitespace().collect();
+                match words.as_slice() {
+                    ["lead_to", h, u] if *h == hq_name => {
+                        lines.pop_front();
+                        let a = unit_of(u);
+                        if a.is_none() {
+                            self.diverged =
+                                Some(format!("{hq_name} may not lead {u} as the save says"));
+                        }
+                        a
+                    }
+                    _ => None,
+                }
+            }
+            Source::Live(lines) => loop {
+                let names: Vec<&str> = units.iter().map(|&u| s.unit_name(u)).collect();
+                say!(
+                    "{hq_name} adds its leadership: to which unit? ({}; `best` for {})",
+                    names.join(" "),
+                    s.unit_name(best)
+                );
+                if self.interactive {
+                    say_raw!("{hq_name} leads? ");
+                    let _ = std::io::stdout().flush();
+                }
+                let Some(Ok(line)) = lines.next() else {
+                    break None;
+                };
+                let line = line.trim();
+                if !self.interactive {
+                    say!("> {line}");
+                }
+                if line.is_empty() || line == "best" {
+                    break Some(best);
+                }
+                match unit_of(line) {
+                    Some(u) => break Some(u),
+                    None => say!("{hq_name} cannot lead `{line}` in this fight"),
+                }
+            },
+        }?;
+        self.answers
+            .push(format!("lead_to {hq_name} {}", s.unit_name(answer)));
+        Some(answer)
+    }
+
     fn break_off_to(
         &mut self,
         _state: &State,

@@ -403,6 +403,21 @@ impl Chooser for People<'_> {
         }
     }
 
+    fn lead(
+        &mut self,
+        state: &State,
+        events: &[Event],
+        hq: UnitId,
+        best: UnitId,
+        units: &[UnitId],
+    ) -> Option<UnitId> {
+        if self.people[state.unit(hq).side.index()] {
+            self.inner.lead(state, events, hq, best, units)
+        } else {
+            None
+        }
+    }
+
     fn break_off_to(
         &mut self,
         state: &State,

@@ -24,6 +24,20 @@ pub trait Chooser {
         hex: Hex,
     ) -> Option<bool>;
 
+    /// R8.1: the HQ `hq` adds its leadership in an assault round; `best` is the unit the rules
+    /// would give it to, among the rolling `units`. Which one? `None` takes `best`.
+    fn lead(
+        &mut self,
+        state: &State,
+        events: &[Event],
+        hq: UnitId,
+        best: UnitId,
+        units: &[UnitId],
+    ) -> Option<UnitId> {
+        let _ = (state, events, hq, units);
+        Some(best)
+    }
+
     /// R11.6: `unit` breaks off; `best` is where the rules would send it. Where to? `legal`
     /// says whether it may end in a hex. `None` takes `best`.
     fn break_off_to(

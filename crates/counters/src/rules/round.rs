@@ -6,12 +6,14 @@ use hexmap::Hex;
 use smallvec::SmallVec;
 
 use crate::model::catalog::{UnitClass, UnitType};
+use crate::model::command::OrderAction;
 use crate::model::dice::OutOfDice;
 use crate::model::event::{Event, Units};
 use crate::model::ids::UnitId;
 use crate::rules::exec::Exec;
 use crate::rules::hits::{apply_hit_list, count_u8, dealing_order, share, sort_hits};
 use crate::rules::state::{Rules, State};
+use crate::scenario::Order;
 
 /// R9.10: whether a unit may take part in an assault, a defence or a counterattack: a unit with
 /// assault dice, or an HQ (a hero fights, any HQ lends leadership).
@@ -185,6 +187,53 @@ pub fn plan_side(
     plan
 }
 
+/// A side's dice plan in play: as [`plan_side`], but the person commanding the side, if any, is
+/// asked which unit each HQ leads (R8.1) where no order says.
+fn plan_asking(
+    x: &mut Exec<'_, '_>,
+    units: &[UnitId],
+    opponents: &[UnitId],
+    hex: Hex,
+    how: Fighting,
+) -> SidePlan {
+    let plan = plan_side(x.state, &x.rules, units, opponents, hex, how);
+    let Some(chooser) = x.chooser.as_deref_mut() else {
+        return plan;
+    };
+    let turn = x.state.turn();
+    let rolling: SmallVec<[UnitId; 8]> = plan.rolls.iter().map(|r| r.unit).collect();
+    let mut answers = Vec::new();
+    for &(hq, best, _) in &plan.leadership {
+        let ordered = x.rules.order_of(turn, hq, |a| match a {
+            OrderAction::Lead { unit } => Some(*unit),
+            _ => None,
+        });
+        if ordered.is_some() || rolling.len() < 2 {
+            continue;
+        }
+        if let Some(unit) = chooser.lead(x.state, x.events, hq, best, &rolling)
+            && unit != best
+            && rolling.contains(&unit)
+        {
+            let action = OrderAction::Lead { unit };
+            answers.push(Order {
+                turn,
+                unit: hq,
+                action,
+            });
+        }
+    }
+    if answers.is_empty() {
+        return plan;
+    }
+    answers.extend(x.rules.given.iter().cloned());
+    let rules = Rules {
+        given: &answers,
+        ..x.rules
+    };
+    plan_side(x.state, &rules, units, opponents, hex, how)
+}
+
 /// What one exchange of assault dice did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Strike {
@@ -208,9 +257,9 @@ pub(crate) fn strike(
     fights_back: bool,
 ) -> Result<Strike, OutOfDice> {
     let side = x.state.unit(strikers[0]).side;
-    let mine = plan_side(x.state, &x.rules, strikers, struck, hex, how);
+    let mine = plan_asking(x, strikers, struck, hex, how);
     let theirs = if fights_back {
-        plan_side(x.state, &x.rules, struck, strikers, hex, Fighting::Defend)
+        plan_asking(x, struck, strikers, hex, Fighting::Defend)
     } else {
         SidePlan::default()
     };
