@@ -553,3 +553,19 @@ fn the_person_is_asked_whom_the_hq_leads() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("2mrb_hq adds leadership 1 to t72_5"));
 }
+
+/// `--hotseat`: both sides are commanded, each in its own phases; a command for the other
+/// side's unit is refused with its rule.
+#[test]
+fn hotseat_commands_both_sides() {
+    let out = hexwar(
+        &["play", MEETING, "--hotseat"],
+        "move m1_b 1005\nend\nend\nmove m1_b 1005\nend\nend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(so.contains("(soviet), movement phase"), "{so}");
+    assert!(so.contains("(us), movement phase"), "{so}");
+    assert!(so.contains("refused: R4.2"), "{so}");
+    assert!(so.contains("m1_b moves 1004 -> 1005"), "{so}");
+}
