@@ -819,8 +819,12 @@ impl<'r> Session<'r> {
         self.rules.scenario
     }
 
-    /// Advances the game, telling what happened and hashing each ended player turn.
-    fn advance(&mut self) -> anyhow::Result<Waiting> {
+    /// Runs `f` on the game with the person asked the rules' questions; their answers are
+    /// saved (or, replaying, checked).
+    fn with_asker<T>(
+        &mut self,
+        f: impl FnOnce(&mut Game<'r>, &mut Asker<'_, 'r>) -> T,
+    ) -> anyhow::Result<T> {
         let mut asker = Asker {
             source: &mut self.source,
             scenario: self.rules.scenario,
@@ -831,9 +835,15 @@ impl<'r> Session<'r> {
             answers: Vec::new(),
             diverged: None,
         };
-        let w = self.game.advance_with(&mut asker)?;
+        let out = f(&mut self.game, &mut asker);
         let (answers, diverged) = (asker.answers, asker.diverged);
         self.answered(answers, diverged)?;
+        Ok(out)
+    }
+
+    /// Advances the game, telling what happened and hashing each ended player turn.
+    fn advance(&mut self) -> anyhow::Result<Waiting> {
+        let w = self.with_asker(|game, asker| game.advance_with(asker))??;
         self.tell();
         Ok(w)
     }
@@ -843,23 +853,11 @@ impl<'r> Session<'r> {
         &mut self,
         c: &counters::Command,
     ) -> anyhow::Result<Result<(), counters::RuleError>> {
-        let mut asker = Asker {
-            source: &mut self.source,
-            scenario: self.rules.scenario,
-            interactive: self.interactive,
-            narrator: &mut self.narrator,
-            told: &mut self.told,
-            quiet: self.quiet,
-            answers: Vec::new(),
-            diverged: None,
-        };
-        let done = self.game.command_with(c, &mut asker).map(|_| ());
-        let (answers, diverged) = (asker.answers, asker.diverged);
+        let done = self.with_asker(|game, asker| game.command_with(c, asker).map(|_| ()))?;
         match done {
             Err(counters::PlayError::Rule(why)) => Ok(Err(why)),
             Err(e) => Err(e.into()),
             Ok(()) => {
-                self.answered(answers, diverged)?;
                 self.tell();
                 Ok(Ok(()))
             }

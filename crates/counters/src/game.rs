@@ -451,14 +451,49 @@ enum Next {
 /// its player gives. With nobody commanding, it plays exactly the game of [`play_with`].
 pub struct Game<'r> {
     rules: Rules<'r>,
+    people: [bool; 2],
+    next: Next,
+    table: Table,
+}
+
+/// What a game's play changes: the position, the dice, the log, the choices given.
+struct Table {
     state: State,
     dice: GameRng,
     ai_rng: GameRng,
     events: Vec<Event>,
-    people: [bool; 2],
-    next: Next,
     /// Choices given during play (`melee`, `lead`, `break_off`, `hold`), as orders.
     given: Vec<crate::scenario::Order>,
+}
+
+impl Table {
+    /// Runs `f` with an executor over the table: the rules with the choices given, and the
+    /// chooser asked only about the commanded sides' units.
+    fn with_exec<T>(
+        &mut self,
+        rules: Rules<'_>,
+        people: [bool; 2],
+        chooser: Option<&mut dyn Chooser>,
+        f: impl FnOnce(&mut Exec<'_, '_>) -> T,
+    ) -> T {
+        let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
+        let mut people = chooser.map(|inner| People { people, inner });
+        let rules = Rules {
+            given: &self.given,
+            ..rules
+        };
+        let mut x = Exec {
+            state: &mut self.state,
+            rules,
+            dice: &mut self.dice,
+            events: &mut self.events,
+            ai_rng,
+            chooser: people.as_mut().map(|p| p as &mut dyn Chooser),
+        };
+        let out = f(&mut x);
+        self.ai_rng = x.ai_rng;
+        out
+    }
 }
 
 impl<'r> Game<'r> {
@@ -468,13 +503,15 @@ impl<'r> Game<'r> {
     pub fn new(rules: Rules<'r>, dice: GameRng, ai_rng: GameRng, people: [bool; 2]) -> Self {
         Self {
             rules,
-            state: State::new(rules.scenario),
-            dice,
-            ai_rng,
-            events: Vec::new(),
             people,
             next: Next::Deployment,
-            given: Vec::new(),
+            table: Table {
+                state: State::new(rules.scenario),
+                dice,
+                ai_rng,
+                events: Vec::new(),
+                given: Vec::new(),
+            },
         }
     }
 
@@ -483,22 +520,22 @@ impl<'r> Game<'r> {
     /// orders. A command is not a choice: give it with [`Game::command`].
     pub fn give(&mut self, unit: UnitId, action: OrderAction) {
         if !matches!(action, OrderAction::Command(_)) {
-            let turn = self.state.turn();
-            self.given
-                .push(crate::scenario::Order { turn, unit, action });
+            let turn = self.table.state.turn();
+            let order = crate::scenario::Order { turn, unit, action };
+            self.table.given.push(order);
         }
     }
 
     /// The position.
     #[must_use]
     pub const fn state(&self) -> &State {
-        &self.state
+        &self.table.state
     }
 
     /// Every event so far.
     #[must_use]
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.table.events
     }
 
     /// The rules it is played by.
@@ -529,39 +566,36 @@ impl<'r> Game<'r> {
     fn step(&mut self, chooser: Option<&mut dyn Chooser>) -> Result<Waiting, OutOfDice> {
         let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
         let turns = self.rules.scenario.turns;
-        let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
-        let mut people = chooser.map(|inner| People {
-            people: self.people,
-            inner,
-        });
-        let rules = Rules {
-            given: &self.given,
-            ..self.rules
-        };
-        let mut x = Exec {
-            state: &mut self.state,
-            rules,
-            dice: &mut self.dice,
-            events: &mut self.events,
-            ai_rng,
-            chooser: people.as_mut().map(|p| p as &mut dyn Chooser),
-        };
+        let (people, next) = (self.people, &mut self.next);
+        self.table.with_exec(self.rules, people, chooser, |x| {
+            Self::run(x, next, order, turns, people)
+        })
+    }
+
+    /// The turn engine from `next` to the next wait.
+    fn run(
+        x: &mut Exec<'_, '_>,
+        next: &mut Next,
+        order: [Side; 2],
+        turns: u32,
+        people: [bool; 2],
+    ) -> Result<Waiting, OutOfDice> {
         let waiting = loop {
-            match self.next {
+            match *next {
                 Next::Deployment => {
-                    recon_deployment(&mut x, self.people)?;
-                    self.next = Next::Start(1, 0);
+                    recon_deployment(x, people)?;
+                    *next = Next::Start(1, 0);
                 }
                 Next::Start(turn, _) if turn > turns => {
                     if x.state.outcome().is_none() {
-                        victory::turn_limit(&mut x);
+                        victory::turn_limit(x);
                     }
-                    self.next = Next::Over;
+                    *next = Next::Over;
                 }
                 Next::Start(turn, i) => {
-                    let person = self.people[order[i].index()];
-                    start_of_turn(&mut x, turn, order[i], !person)?;
-                    self.next = if x.state.outcome().is_some() {
+                    let person = people[order[i].index()];
+                    start_of_turn(x, turn, order[i], !person)?;
+                    *next = if x.state.outcome().is_some() {
                         Next::Over
                     } else {
                         Next::Movement(turn, i)
@@ -569,9 +603,9 @@ impl<'r> Game<'r> {
                 }
                 Next::Movement(turn, i) => {
                     let side = order[i];
-                    let person = self.people[side.index()];
-                    movement_phase(&mut x, turn, side, !person)?;
-                    self.next = Next::Fire(turn, i);
+                    let person = people[side.index()];
+                    movement_phase(x, turn, side, !person)?;
+                    *next = Next::Fire(turn, i);
                     if person {
                         let phase = Phase::Movement;
                         break Waiting::Commands { turn, side, phase };
@@ -579,17 +613,17 @@ impl<'r> Game<'r> {
                 }
                 Next::Fire(turn, i) => {
                     let side = order[i];
-                    let person = self.people[side.index()];
-                    fire_phase(&mut x, turn, side, !person)?;
-                    self.next = Next::End(turn, i);
+                    let person = people[side.index()];
+                    fire_phase(x, turn, side, !person)?;
+                    *next = Next::End(turn, i);
                     if person {
                         let phase = Phase::Fire;
                         break Waiting::Commands { turn, side, phase };
                     }
                 }
                 Next::End(turn, i) => {
-                    end_of_turn(&mut x, turn, order[i]);
-                    self.next = if x.state.outcome().is_some() {
+                    end_of_turn(x, turn, order[i]);
+                    *next = if x.state.outcome().is_some() {
                         Next::Over
                     } else if i == 0 {
                         Next::Start(turn, 1)
@@ -600,7 +634,6 @@ impl<'r> Game<'r> {
                 Next::Over => break Waiting::Over,
             }
         };
-        self.ai_rng = x.ai_rng;
         Ok(waiting)
     }
 
@@ -637,27 +670,9 @@ impl<'r> Game<'r> {
         command: &Command,
         chooser: Option<&mut dyn Chooser>,
     ) -> Result<&[Event], crate::PlayError> {
-        let from = self.events.len();
-        let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
-        let mut people = chooser.map(|inner| People {
-            people: self.people,
-            inner,
-        });
-        let rules = Rules {
-            given: &self.given,
-            ..self.rules
-        };
-        let mut x = Exec {
-            state: &mut self.state,
-            rules,
-            dice: &mut self.dice,
-            events: &mut self.events,
-            ai_rng,
-            chooser: people.as_mut().map(|p| p as &mut dyn Chooser),
-        };
-        let done = x.command(command);
-        self.ai_rng = x.ai_rng;
-        done??;
-        Ok(&self.events[from..])
+        let from = self.table.events.len();
+        self.table
+            .with_exec(self.rules, self.people, chooser, |x| x.command(command))??;
+        Ok(&self.table.events[from..])
     }
 }
