@@ -564,6 +564,36 @@ impl Asker<'_, '_> {
     }
 }
 
+/// Asks the person a question until an answer reads: `question` is shown, then `prompt` at a
+/// terminal; `read` turns a line into an answer or says why it does not do (`Err`). `None`
+/// when the input ends.
+fn ask<T>(
+    lines: &mut dyn Iterator<Item = std::io::Result<String>>,
+    interactive: bool,
+    question: &str,
+    prompt: &str,
+    read: impl Fn(&str) -> Result<T, String>,
+) -> Option<T> {
+    loop {
+        say!("{question}");
+        if interactive {
+            say_raw!("{prompt} ");
+            let _ = std::io::stdout().flush();
+        }
+        let Some(Ok(line)) = lines.next() else {
+            return None;
+        };
+        let line = line.trim();
+        if !interactive {
+            say!("> {line}");
+        }
+        match read(line) {
+            Ok(a) => return Some(a),
+            Err(why) => say!("{why}"),
+        }
+    }
+}
+
 /// Whether a saved line is an answer to a question of the rules.
 fn is_answer(line: &str) -> bool {
     ["counterattack ", "break_off_to ", "lead_to "]
@@ -602,32 +632,27 @@ impl counters::Chooser for Asker<'_, '_> {
                     _ => None,
                 }
             }
-            Source::Live(lines) => loop {
+            Source::Live(lines) => {
                 let names: Vec<&str> = units.iter().map(|&u| s.unit_name(u)).collect();
-                say!(
+                let question = format!(
                     "{hq_name} adds its leadership: to which unit? ({}; `best` for {})",
                     names.join(" "),
                     s.unit_name(best)
                 );
-                if self.interactive {
-                    say_raw!("{hq_name} leads? ");
-                    let _ = std::io::stdout().flush();
-                }
-                let Some(Ok(line)) = lines.next() else {
-                    break None;
-                };
-                let line = line.trim();
-                if !self.interactive {
-                    say!("> {line}");
-                }
-                if line.is_empty() || line == "best" {
-                    break Some(best);
-                }
-                match unit_of(line) {
-                    Some(u) => break Some(u),
-                    None => say!("{hq_name} cannot lead `{line}` in this fight"),
-                }
-            },
+                ask(
+                    lines,
+                    self.interactive,
+                    &question,
+                    &format!("{hq_name} leads?"),
+                    |line| {
+                        if line.is_empty() || line == "best" {
+                            return Ok(best);
+                        }
+                        unit_of(line)
+                            .ok_or_else(|| format!("{hq_name} cannot lead `{line}` in this fight"))
+                    },
+                )
+            }
         }?;
         self.answers
             .push(format!("lead_to {hq_name} {}", s.unit_name(answer)));
@@ -670,30 +695,24 @@ impl counters::Chooser for Asker<'_, '_> {
                     _ => None,
                 }
             }
-            Source::Live(lines) => loop {
-                say!(
+            Source::Live(lines) => {
+                let question = format!(
                     "{name} breaks off: to which hex? (`best` for {}, where the rules would send it)",
                     map.label(best)
                 );
-                if self.interactive {
-                    say_raw!("{name} breaks off to? ");
-                    let _ = std::io::stdout().flush();
-                }
-                let Some(Ok(line)) = lines.next() else {
-                    break None;
-                };
-                let line = line.trim();
-                if !self.interactive {
-                    say!("> {line}");
-                }
-                if line.is_empty() || line == "best" {
-                    break Some(best);
-                }
-                match hex_of(line) {
-                    Some(h) => break Some(h),
-                    None => say!("{name} cannot break off to `{line}`"),
-                }
-            },
+                ask(
+                    lines,
+                    self.interactive,
+                    &question,
+                    &format!("{name} breaks off to?"),
+                    |line| {
+                        if line.is_empty() || line == "best" {
+                            return Ok(best);
+                        }
+                        hex_of(line).ok_or_else(|| format!("{name} cannot break off to `{line}`"))
+                    },
+                )
+            }
         }?;
         self.answers
             .push(format!("break_off_to {name} {}", map.label(answer)));
@@ -730,26 +749,20 @@ impl counters::Chooser for Asker<'_, '_> {
                 }
                 a
             }
-            Source::Live(lines) => loop {
-                say!(
+            // At the end of the input, the side's AI decides.
+            Source::Live(lines) => {
+                let question = format!(
                     "melee at {}: {name} passed its test. Counterattack? (yes or no)",
                     self.scenario.map.label(hex)
                 );
-                if self.interactive {
-                    say_raw!("{name} counterattacks? ");
-                    let _ = std::io::stdout().flush();
-                }
-                // End of input: the side's AI decides.
-                let Some(Ok(line)) = lines.next() else {
-                    break None;
-                };
-                if !self.interactive {
-                    say!("> {}", line.trim());
-                }
-                if let Some(a) = parse(line.trim()) {
-                    break Some(a);
-                }
-            },
+                ask(
+                    lines,
+                    self.interactive,
+                    &question,
+                    &format!("{name} counterattacks?"),
+                    |line| parse(line).ok_or_else(|| "answer yes or no".to_owned()),
+                )
+            }
         }?;
         self.answers.push(format!(
             "counterattack {name} {}",
