@@ -260,7 +260,8 @@ fn json_lines_of_a_played_game() {
 }
 
 /// The game in a real terminal: tmux runs `hexwar play`, the test types as a person would
-/// (send-keys) and reads the screen (capture-pane): the prompt, the map, a refused command.
+/// (send-keys) and reads the screen (capture-pane): the prompt, a unit list, a refused
+/// command, the history (arrow up), tab completion of a unit id, the map.
 /// tmux is a Debian package; `.ci/run` installs it when missing.
 #[test]
 fn a_person_at_a_terminal_in_tmux() {
@@ -306,6 +307,22 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("t72_4        t72");
         keys("move t72_4 0909");
         wait_for("refused: R5.1: 0909 is not adjacent to the unit's hex");
+        // History: the arrow up gives the last line back.
+        tmux(&["send-keys", "-t", &session, "Up", "Enter"]);
+        for _ in 0..100 {
+            if screen().matches("refused: R5.1").count() >= 2 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        assert!(
+            screen().matches("refused: R5.1").count() >= 2,
+            "{}",
+            screen()
+        );
+        // Tab completes unit ids.
+        tmux(&["send-keys", "-t", &session, "legal bmp", "Tab", "Enter"]);
+        wait_for("bmp_4 moves to:");
         keys("map");
         wait_for("may still act this phase");
         keys("quit");

@@ -4,7 +4,7 @@
 //! scenario's text, the seeds and every line given, with a hash of the position after each
 //! player turn, so that `--resume` plays it on exactly.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -313,11 +313,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             say!("may act: {} (`legal UNIT` says how)", names.join(" "));
         }
         loop {
-            if interactive {
-                say_raw!("{side_id} {}> ", phase_name(phase));
-                std::io::stdout().flush()?;
-            }
-            let Some(line) = session.next_line()? else {
+            let prompt = format!("{side_id} {}> ", phase_name(phase));
+            let Some(line) = session.next_line(&prompt) else {
                 say!("end of input: the game stops here");
                 session.save_on_exit(args.save.as_deref())?;
                 return Ok(ExitCode::SUCCESS);
@@ -523,10 +520,78 @@ enum Prompt {
     Quit,
 }
 
-/// Where the lines of a game come from: the person (standard input), or a saved game.
+/// Where the lines of a game come from: the person at a terminal (line editing, history, and
+/// tab completion of commands, unit ids and hex labels), a script on standard input, or a
+/// saved game.
 enum Source {
+    Terminal(Box<rustyline::Editor<Words, rustyline::history::DefaultHistory>>),
     Live(Box<dyn Iterator<Item = std::io::Result<String>>>),
     Saved(std::collections::VecDeque<Given>),
+}
+
+impl Source {
+    /// The next line; `prompt` is shown at a terminal. `None` at the end of the input.
+    fn read(&mut self, prompt: &str) -> Option<String> {
+        match self {
+            Self::Terminal(editor) => {
+                let line = editor.readline(prompt).ok()?;
+                let _ = editor.add_history_entry(line.as_str());
+                Some(line)
+            }
+            Self::Live(lines) => lines.next()?.ok(),
+            Self::Saved(lines) => lines.pop_front().map(|g| g.line),
+        }
+    }
+}
+
+/// What the prompt completes: the commands, the scenario's unit ids and its hex labels.
+struct Words(Vec<String>);
+
+impl rustyline::completion::Completer for Words {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos].rfind(' ').map_or(0, |i| i + 1);
+        let word = &line[start..pos];
+        let found = self
+            .0
+            .iter()
+            .filter(|w| w.starts_with(word))
+            .cloned()
+            .collect();
+        Ok((start, found))
+    }
+}
+
+impl rustyline::hint::Hinter for Words {
+    type Hint = String;
+}
+
+impl rustyline::highlight::Highlighter for Words {}
+
+impl rustyline::validate::Validator for Words {}
+
+impl rustyline::Helper for Words {}
+
+/// The words to complete in a scenario.
+fn words(s: &Scenario) -> Words {
+    let mut w: Vec<String> = counters::VERBS
+        .iter()
+        .chain(counters::ORDER_VERBS)
+        .chain(&[
+            "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "with", "at",
+            "on", "by", "to", "spotter", "best", "yes", "no",
+        ])
+        .map(|v| (*v).to_owned())
+        .collect();
+    w.extend(s.unit_names.iter().cloned());
+    w.extend(s.map.hexes().map(|h| s.map.label(h).to_string()));
+    Words(w)
 }
 
 /// Asks the person the choices the rules ask of their units (R11.4), reading the answer from
@@ -568,7 +633,7 @@ impl Asker<'_, '_> {
 /// terminal; `read` turns a line into an answer or says why it does not do (`Err`). `None`
 /// when the input ends.
 fn ask<T>(
-    lines: &mut dyn Iterator<Item = std::io::Result<String>>,
+    source: &mut Source,
     interactive: bool,
     question: &str,
     prompt: &str,
@@ -576,13 +641,7 @@ fn ask<T>(
 ) -> Option<T> {
     loop {
         say!("{question}");
-        if interactive {
-            say_raw!("{prompt} ");
-            let _ = std::io::stdout().flush();
-        }
-        let Some(Ok(line)) = lines.next() else {
-            return None;
-        };
+        let line = source.read(&format!("{prompt} "))?;
         let line = line.trim();
         if !interactive {
             say!("> {line}");
@@ -632,7 +691,7 @@ impl counters::Chooser for Asker<'_, '_> {
                     _ => None,
                 }
             }
-            Source::Live(lines) => {
+            _ => {
                 let names: Vec<&str> = units.iter().map(|&u| s.unit_name(u)).collect();
                 let question = format!(
                     "{hq_name} adds its leadership: to which unit? ({}; `best` for {})",
@@ -640,7 +699,7 @@ impl counters::Chooser for Asker<'_, '_> {
                     s.unit_name(best)
                 );
                 ask(
-                    lines,
+                    self.source,
                     self.interactive,
                     &question,
                     &format!("{hq_name} leads?"),
@@ -695,13 +754,13 @@ impl counters::Chooser for Asker<'_, '_> {
                     _ => None,
                 }
             }
-            Source::Live(lines) => {
+            _ => {
                 let question = format!(
                     "{name} breaks off: to which hex? (`best` for {}, where the rules would send it)",
                     map.label(best)
                 );
                 ask(
-                    lines,
+                    self.source,
                     self.interactive,
                     &question,
                     &format!("{name} breaks off to?"),
@@ -750,13 +809,13 @@ impl counters::Chooser for Asker<'_, '_> {
                 a
             }
             // At the end of the input, the side's AI decides.
-            Source::Live(lines) => {
+            _ => {
                 let question = format!(
                     "melee at {}: {name} passed its test. Counterattack? (yes or no)",
                     self.scenario.map.label(hex)
                 );
                 ask(
-                    lines,
+                    self.source,
                     self.interactive,
                     &question,
                     &format!("{name} counterattacks?"),
@@ -812,10 +871,21 @@ impl<'r> Session<'r> {
         }
         let (dice, ai_rng) = batch::game_dice(save.seed, save.game);
         let stdin = std::io::stdin();
-        let interactive = stdin.is_terminal();
+        let editor = stdin
+            .is_terminal()
+            .then(rustyline::Editor::new)
+            .and_then(Result::ok);
+        let interactive = editor.is_some();
+        let source = match editor {
+            Some(mut e) => {
+                e.set_helper(Some(words(scenario)));
+                Source::Terminal(Box::new(e))
+            }
+            None => Source::Live(Box::new(stdin.lock().lines())),
+        };
         Ok(Self {
             rules,
-            source: Source::Live(Box::new(stdin.lock().lines())),
+            source,
             interactive,
             game: Game::new(rules, dice, ai_rng, people),
             narrator: Narrator::new(rules),
@@ -894,12 +964,10 @@ impl<'r> Session<'r> {
         Ok(())
     }
 
-    /// The next line the person gives; `None` at the end of the input.
-    fn next_line(&mut self) -> anyhow::Result<Option<String>> {
-        match &mut self.source {
-            Source::Live(lines) => Ok(lines.next().transpose()?),
-            Source::Saved(lines) => Ok(lines.pop_front().map(|g| g.line)),
-        }
+    /// The next line the person gives, after `prompt` at a terminal; `None` at the end of
+    /// the input.
+    fn next_line(&mut self, prompt: &str) -> Option<String> {
+        self.source.read(prompt)
     }
 
     fn tell(&mut self) {
