@@ -843,8 +843,6 @@ struct Session<'r> {
     /// Events scanned for ended player turns so far.
     hashed: usize,
     save: SavedGame,
-    /// Player turns ended so far (their hashes are in `save.turns`).
-    ended: usize,
     /// While replaying a saved game: tell nothing.
     quiet: bool,
     /// The turn of the last player turn begun.
@@ -892,7 +890,6 @@ impl<'r> Session<'r> {
             told: 0,
             hashed: 0,
             save,
-            ended: 0,
             quiet: false,
             turn: 0,
         })
@@ -995,7 +992,6 @@ impl<'r> Session<'r> {
         for (turn, side) in turns {
             // The hash is of the position as it stands now, after the turn and what followed
             // it within one step: the same on every replay of the same lines.
-            self.ended += 1;
             let entry = TurnHash {
                 turn,
                 side: self.scenario().sides[side.index()].id.clone(),
