@@ -653,6 +653,24 @@ fn ask<T>(
     }
 }
 
+/// Replaying: the saved answer of `kind` for `who` (`lead_to 2mrb_hq t72_5` gives `t72_5`), if
+/// the next saved line is one; taken off the lines. `None` when the player gave none there (the
+/// input had ended): the rules' own choice stands, as it did.
+fn saved_answer(
+    lines: &mut std::collections::VecDeque<Given>,
+    kind: &str,
+    who: &str,
+) -> Option<String> {
+    let front = lines.front()?;
+    let words: Vec<&str> = front.line.split_whitespace().collect();
+    let [k, w, value] = words.as_slice() else {
+        return None;
+    };
+    let value = (*k == kind && *w == who).then(|| (*value).to_owned())?;
+    lines.pop_front();
+    Some(value)
+}
+
 /// Whether a saved line is an answer to a question of the rules.
 fn is_answer(line: &str) -> bool {
     ["counterattack ", "break_off_to ", "lead_to "]
@@ -676,20 +694,12 @@ impl counters::Chooser for Asker<'_, '_> {
         let answer = match self.source {
             // A saved answer for this HQ, if the player gave one (else the rules' choice).
             Source::Saved(lines) => {
-                let line = lines.front().map(|g| g.line.clone()).unwrap_or_default();
-                let words: Vec<&str> = line.split_whitespace().collect();
-                match words.as_slice() {
-                    ["lead_to", h, u] if *h == hq_name => {
-                        lines.pop_front();
-                        let a = unit_of(u);
-                        if a.is_none() {
-                            self.diverged =
-                                Some(format!("{hq_name} may not lead {u} as the save says"));
-                        }
-                        a
-                    }
-                    _ => None,
+                let u = saved_answer(lines, "lead_to", hq_name)?;
+                let a = unit_of(&u);
+                if a.is_none() {
+                    self.diverged = Some(format!("{hq_name} may not lead {u} as the save says"));
                 }
+                a
             }
             _ => {
                 let names: Vec<&str> = units.iter().map(|&u| s.unit_name(u)).collect();
@@ -739,20 +749,13 @@ impl counters::Chooser for Asker<'_, '_> {
             // A saved answer for this unit, if the player gave one (else, as when the input
             // ended, the rules' choice).
             Source::Saved(lines) => {
-                let line = lines.front().map(|g| g.line.clone()).unwrap_or_default();
-                let words: Vec<&str> = line.split_whitespace().collect();
-                match words.as_slice() {
-                    ["break_off_to", u, h] if *u == name => {
-                        lines.pop_front();
-                        let a = hex_of(h);
-                        if a.is_none() {
-                            self.diverged =
-                                Some(format!("{name} may not break off to {h} as the save says"));
-                        }
-                        a
-                    }
-                    _ => None,
+                let h = saved_answer(lines, "break_off_to", name)?;
+                let a = hex_of(&h);
+                if a.is_none() {
+                    self.diverged =
+                        Some(format!("{name} may not break off to {h} as the save says"));
                 }
+                a
             }
             _ => {
                 let question = format!(
@@ -801,10 +804,10 @@ impl counters::Chooser for Asker<'_, '_> {
             // A saved answer for this unit, if the player gave one (else, as when the input
             // ended, the side's AI decides).
             Source::Saved(lines) => {
-                let line = lines.front().map(|g| g.line.clone()).unwrap_or_default();
-                let a = parse(&line).filter(|_| line.starts_with("counterattack "));
-                if a.is_some() {
-                    lines.pop_front();
+                let yes = saved_answer(lines, "counterattack", name)?;
+                let a = parse(&yes);
+                if a.is_none() {
+                    self.diverged = Some(format!("{name} may not answer {yes} as the save says"));
                 }
                 a
             }

@@ -42,9 +42,9 @@ impl<'a> Rules<'a> {
     ) -> Option<T> {
         self.given
             .iter()
+            .chain(&self.scenario.orders)
             .filter(|o| o.turn == turn && o.unit == unit)
             .find_map(|o| pick(&o.action))
-            .or_else(|| self.scenario.order_of(turn, unit, pick))
     }
 
     /// The map.

@@ -287,19 +287,6 @@ impl Scenario {
         self.side_with(Role::Attacker)
     }
 
-    /// What this turn's orders say for a unit, picked out by `pick`.
-    pub fn order_of<T>(
-        &self,
-        turn: u32,
-        unit: UnitId,
-        pick: impl Fn(&OrderAction) -> Option<T>,
-    ) -> Option<T> {
-        self.orders
-            .iter()
-            .filter(|o| o.turn == turn && o.unit == unit)
-            .find_map(|o| pick(&o.action))
-    }
-
     /// The unit id of a scenario unit name.
     #[must_use]
     pub fn unit_id(&self, name: &str) -> Option<UnitId> {
