@@ -4,3 +4,4 @@
 pub mod events_json;
 pub mod narrate;
 pub mod odds_spec;
+pub mod picture;

@@ -6,6 +6,7 @@ mod data;
 mod interrupt;
 mod odds;
 mod play;
+mod render;
 mod rules;
 mod show;
 mod tune;
@@ -226,10 +227,23 @@ enum Command {
         after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  printf 'move bmp_4 0604\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX..., assault HEX with UNIT..., fire UNIT at UNIT, ...), and end, map, units,\nodds assault ..., rules ID, save FILE, quit."
     )]
     Play(play::PlayArgs),
+    /// Draw the map and its counters as a picture: SVG, or PNG. Flat-topped hexes labelled CCRR
+    /// (R0.4), terrain by colour and pattern, elevation, objectives, smoke, and a counter per
+    /// unit with its NATO symbol, id and state; a legend beside the map.
+    #[command(
+        after_help = "Examples:\n  hexwar render scenarios/dawn_assault.toml -o dawn.png\n  hexwar render scenarios/dawn_assault.toml --after 4 --seed 3 -o turn4.svg\n  hexwar render --save game.toml --turn 2 -o game.png"
+    )]
+    Render(render::RenderArgs),
     /// Tell a saved game (`hexwar play`, `save FILE`) from its start, checking each player
     /// turn's position against the save: a file edited by hand, a changed scenario or catalog,
     /// or a hexwar that plays differently is reported where it diverges (exit 2).
-    #[command(after_help = "Examples:\n  hexwar replay game.toml")]
+    ///
+    /// With --html, write a replay page instead: one self-contained HTML file (no network)
+    /// that steps through the game with the map, fire lines and assault arrows, the dice and the
+    /// narrative. Arrow keys step, Page Down jumps a turn, Home and End go to the ends.
+    #[command(
+        after_help = "Examples:\n  hexwar replay game.toml\n  hexwar replay game.toml --html game.html\n  hexwar replay --seed 1 scenarios/night_recon.toml --html night.html"
+    )]
     Replay(play::ReplayArgs),
     /// Check each scenario's balance expectations (`[expect]`): play its batch and report every
     /// expectation as PASS (the measured value's whole 95% interval lies in the expected range),
@@ -603,6 +617,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tune(args) => tune::run(args),
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => play::replay(&args),
+        Command::Render(args) => render::run(args),
         Command::Test {
             paths,
             runs,

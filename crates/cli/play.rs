@@ -76,8 +76,20 @@ pub struct PlayArgs {
 /// The arguments of `hexwar replay`.
 #[derive(clap::Args)]
 pub struct ReplayArgs {
-    /// A game saved by `hexwar play`.
-    save: PathBuf,
+    /// A game saved by `hexwar play` (or `hexwar run --save`); with --seed, a scenario file.
+    #[arg(value_name = "SAVE|FILE")]
+    pub path: PathBuf,
+    /// Replay the game the AIs play on the scenario FILE with this seed (as `hexwar run --seed
+    /// S`), rather than a saved game. Needs --html: `hexwar run` tells it as text.
+    #[arg(long, requires = "html")]
+    pub seed: Option<u64>,
+    /// With --seed: game I of `hexwar batch --seed S`, as for `run`.
+    #[arg(long, value_name = "I", default_value_t = 0, requires = "seed")]
+    pub game: u64,
+    /// Write the replay page here: one self-contained HTML file to step through the game in a
+    /// browser, with the map, the narrative and the dice.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// A saved game: enough to play it again, exactly, on any machine.
@@ -145,16 +157,6 @@ pub struct TurnHash {
 /// The hash of a position: FNV-1a 64 of its full text.
 fn position_hash(state: &State) -> String {
     data::fnv(&[&format!("{state:?}")])
-}
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Movement => "movement",
-        Phase::Fire => "fire",
-        Phase::Start => "start",
-        Phase::End => "end",
-        Phase::Deployment => "deployment",
-    }
 }
 
 const HELP: &str = "Commands (units by id, hexes by label):
@@ -304,7 +306,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         say!(
             "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
             scenario.sides[side.index()].name,
-            phase_name(phase)
+            phase.name()
         );
         let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
         if names.is_empty() {
@@ -313,7 +315,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             say!("may act: {} (`legal UNIT` says how)", names.join(" "));
         }
         loop {
-            let prompt = format!("{side_id} {}> ", phase_name(phase));
+            let prompt = format!("{side_id} {}> ", phase.name());
             let Some(line) = session.next_line(&prompt) else {
                 say!("end of input: the game stops here");
                 session.save_on_exit(args.save.as_deref())?;
@@ -469,10 +471,9 @@ fn read_save(path: &Path) -> Result<SavedGame, BadInput> {
         .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))
 }
 
-/// Runs `hexwar replay`: tells a saved game from its start, checking the position after each
-/// player turn against the save.
-pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
-    let saved = read_save(&args.save)?;
+/// Reads a saved game and loads its scenario and catalog as it was played.
+fn load_saved(path: &Path) -> anyhow::Result<(SavedGame, data::Loaded)> {
+    let saved = read_save(path)?;
     let name = saved.scenario_name.clone();
     let mut loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
     apply_saved(&saved, &mut loaded.scenario)?;
@@ -483,6 +484,36 @@ pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    Ok((saved, loaded))
+}
+
+/// Plays a saved game again from its start, quietly, checking it against the save as `hexwar
+/// replay` does, and hands its rules, events and position to `f`.
+pub fn with_saved_game<T>(
+    path: &Path,
+    f: impl FnOnce(&Rules<'_>, &SavedGame, &[Event], &State) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let (saved, loaded) = load_saved(path)?;
+    let rules = Rules::new(&loaded.scenario, &loaded.catalog);
+    let fresh = SavedGame {
+        commands: Vec::new(),
+        turns: Vec::new(),
+        ..saved.clone()
+    };
+    let mut session = Session::new(rules, fresh)?;
+    session.quiet = true;
+    session.replay(&saved)?;
+    f(&rules, &saved, session.game.events(), session.game.state())
+}
+
+/// Runs `hexwar replay`: tells a saved game from its start, checking the position after each
+/// player turn against the save; or, with `--html`, writes the replay page of a saved game or of
+/// the AIs' game of a scenario and seed.
+pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    if let Some(html) = &args.html {
+        return crate::render::replay_page(&args.path, args.seed, args.game, html);
+    }
+    let (saved, loaded) = load_saved(&args.path)?;
     let rules = Rules::new(&loaded.scenario, &loaded.catalog);
     let mut fresh = SavedGame {
         commands: Vec::new(),
@@ -503,7 +534,7 @@ pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         (Some(Waiting::Commands { turn, side, phase }), _) => say!(
             "the saved game stops in turn {turn}, {} {} phase; the position checked after {checked} player turns",
             loaded.scenario.sides[side.index()].id,
-            phase_name(phase),
+            phase.name(),
         ),
         (_, Some(o)) => {
             say_raw!("{}", hexwar::narrate::result(&rules, o));
@@ -1008,7 +1039,7 @@ impl<'r> Session<'r> {
         self.save.commands.push(Given {
             turn,
             side: self.scenario().sides[side.index()].id.clone(),
-            phase: phase_name(phase).to_owned(),
+            phase: phase.name().to_owned(),
             line: line.to_owned(),
         });
     }
@@ -1314,7 +1345,7 @@ impl<'r> Session<'r> {
                 let here = (
                     turn,
                     self.scenario().sides[side.index()].id.as_str(),
-                    phase_name(phase),
+                    phase.name(),
                 );
                 if (g.turn, g.side.as_str(), g.phase.as_str()) != here || is_answer(&g.line) {
                     return Err(BadInput(format!(

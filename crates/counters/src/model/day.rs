@@ -34,3 +34,17 @@ pub enum Phase {
     /// Before the first turn: recon deployment moves (R4.3, R15.4).
     Deployment,
 }
+
+impl Phase {
+    /// The phase's name in the grammar and in saved games: `movement`, `fire`, ...
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Movement => "movement",
+            Self::Fire => "fire",
+            Self::Start => "start",
+            Self::End => "end",
+            Self::Deployment => "deployment",
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The map as SVG: terrain by colour and pattern, roads, elevation, hex labels, objectives,
+//! smoke, the counters of a position, and a legend.
+
+use std::fmt::Write as _;
+
+use counters::{Location, Rules, Side, TimeOfDay, Unit};
+use hexmap::{Hex, Map};
+
+use super::counter::{self, Draw, MARKERS, Marks};
+use super::geometry::{Geometry, Point};
+use super::style::{Pattern, Style, Symbol};
+use super::svg::{N, escape};
+
+/// Hex size (centre to corner) in user units: the counters are drawn for it.
+pub const HEX: f32 = 36.0;
+
+/// Width of the legend beside the map.
+pub const LEGEND_WIDTH: f32 = 250.0;
+
+/// A position to draw: the units where they stand, the smoke, and a caption.
+pub struct Position<'a> {
+    /// Every unit of the game, as the state holds them.
+    pub units: &'a [Unit],
+    /// Smoke markers (R14.3).
+    pub smoke: &'a [(Hex, Side)],
+    /// What the picture shows: `start, dawn`, `after turn 5, night`.
+    pub caption: String,
+}
+
+impl Position<'_> {
+    /// How many passengers each unit carries.
+    #[must_use]
+    pub fn aboard(&self, u: &Unit) -> u8 {
+        let n = self
+            .units
+            .iter()
+            .filter(|p| p.alive() && p.location == Location::Aboard(u.id))
+            .count();
+        u8::try_from(n).unwrap_or(u8::MAX)
+    }
+}
+
+/// The caption of a scenario's start.
+#[must_use]
+pub fn start_caption(time: TimeOfDay) -> String {
+    let when = match time {
+        TimeOfDay::Day => "day",
+        TimeOfDay::Night => "night",
+        TimeOfDay::Dawn => "dawn",
+        TimeOfDay::Dusk => "dusk",
+    };
+    format!("start of the battle, {when}")
+}
+
+/// The whole picture: map, counters and legend, as one SVG document.
+#[must_use]
+pub fn svg(rules: &Rules<'_>, style: &Style, position: &Position<'_>) -> String {
+    let geo = Geometry::new(&rules.scenario.map, HEX);
+    let mut body = String::new();
+    board(&mut body, &geo, &rules.scenario.map, style);
+    objectives(&mut body, &geo, rules);
+    smoke(&mut body, &geo, position.smoke);
+    still_counters(&mut body, &geo, rules, style, position);
+    objective_names(&mut body, &geo, rules);
+    let legend_height = legend(&mut body, geo.width, rules, style, &position.caption);
+    let (w, h) = (geo.width + LEGEND_WIDTH, geo.height.max(legend_height));
+    let mut out = open(w, h);
+    defs(&mut out);
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The `<svg>` element of a picture `w` by `h` units.
+#[must_use]
+pub fn open(w: f32, h: f32) -> String {
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="DejaVu Sans, Verdana, sans-serif"><rect width="{w}" height="{h}" fill="#fbfaf5"/>"##,
+        w = N(w),
+        h = N(h)
+    )
+}
+
+/// The terrain patterns.
+pub fn defs(out: &mut String) {
+    out.push_str(r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0 0L10 5L0 10Z" fill="#b00020"/></marker><marker id="arrow-move" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0 0L10 5L0 10Z" fill="#1d3557"/></marker>"##);
+    for p in Pattern::ALL {
+        let (w, h, shapes) = match p {
+            Pattern::Trees => (
+                12,
+                12,
+                r##"<circle cx="3" cy="3" r="2.3" fill="#4f7a3a"/><circle cx="9" cy="9" r="2.3" fill="#4f7a3a"/>"##,
+            ),
+            Pattern::Buildings => (
+                12,
+                12,
+                r##"<rect x="1" y="1" width="4.5" height="4" fill="#6d6762"/><rect x="7" y="7" width="4" height="4.5" fill="#6d6762"/>"##,
+            ),
+            Pattern::Rubble => (
+                12,
+                12,
+                r##"<path d="M1 3L4 1L5 4ZM7 8L11 7L9 11Z" fill="#7d6f5e"/>"##,
+            ),
+            Pattern::Reeds => (
+                10,
+                10,
+                r##"<path d="M2 8V4M4 8V3M6 8V5" stroke="#3d6b4f" stroke-width="0.8"/>"##,
+            ),
+            Pattern::Waves => (
+                14,
+                8,
+                r##"<path d="M0 4Q3.5 1 7 4T14 4" fill="none" stroke="#4f7fae" stroke-width="0.9"/>"##,
+            ),
+            // Roads are drawn hex to hex, not as a pattern; the legend's swatch uses this one.
+            Pattern::Road => (
+                12,
+                12,
+                r##"<path d="M0 6H12" stroke="#8a6d3b" stroke-width="3"/>"##,
+            ),
+        };
+        let _ = write!(
+            out,
+            r#"<pattern id="{}" width="{w}" height="{h}" patternUnits="userSpaceOnUse">{shapes}</pattern>"#,
+            p.id()
+        );
+    }
+    out.push_str("</defs>");
+}
+
+/// A polygon's points.
+fn points(corners: &[Point]) -> String {
+    let mut s = String::new();
+    for (i, p) in corners.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{},{}", N(p.x), N(p.y));
+    }
+    s
+}
+
+/// The corners of a hex shrunk towards its centre.
+fn inset(geo: &Geometry, hex: Hex, k: f32) -> [Point; 6] {
+    let c = geo.centre(hex);
+    geo.corners(hex).map(|p| Point {
+        x: c.x + (p.x - c.x) * k,
+        y: c.y + (p.y - c.y) * k,
+    })
+}
+
+/// Terrain, roads, elevation and hex labels.
+pub fn board(out: &mut String, geo: &Geometry, map: &Map, style: &Style) {
+    let road = |h: Hex| {
+        map.terrain(h)
+            .is_some_and(|t| style.terrain(&t.id).1 == Some(Pattern::Road))
+    };
+    out.push_str(r##"<g class="terrain" stroke="#8c8878" stroke-width="0.6">"##);
+    for hex in map.hexes() {
+        let Some(t) = map.terrain(hex) else { continue };
+        let (fill, pattern) = style.terrain(&t.id);
+        let pts = points(&geo.corners(hex));
+        let _ = write!(out, r#"<polygon points="{pts}" fill="{fill}"/>"#);
+        if let Some(p) = pattern.filter(|&p| p != Pattern::Road) {
+            let _ = write!(
+                out,
+                r#"<polygon points="{pts}" fill="url(#{})" stroke="none"/>"#,
+                p.id()
+            );
+        }
+        if !style.knows_terrain(&t.id) {
+            let c = geo.centre(hex);
+            let _ = write!(
+                out,
+                r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#555" stroke="none">{}</text>"##,
+                N(c.x),
+                N(c.y + 5.0),
+                escape(&t.letter.to_string())
+            );
+        }
+    }
+    out.push_str("</g>");
+    // Elevation (R1.3): a contour inside the hex and a shade.
+    out.push_str(r##"<g class="elevation" fill="#7a5a2a" fill-opacity="0.12" stroke="#8a6a3a" stroke-width="1" stroke-dasharray="3 2">"##);
+    for hex in map.hexes() {
+        if map.terrain(hex).is_some_and(|t| t.elevation > 0) {
+            let _ = write!(
+                out,
+                r#"<polygon points="{}"/>"#,
+                points(&inset(geo, hex, 0.82))
+            );
+        }
+    }
+    out.push_str("</g>");
+    // Roads, hex centre to hex centre.
+    out.push_str(r##"<g class="roads" stroke="#8a6d3b" stroke-width="4" stroke-linecap="round" fill="#8a6d3b">"##);
+    for hex in map.hexes().filter(|&h| road(h)) {
+        let c = geo.centre(hex);
+        let mut any = false;
+        for n in map.neighbors(hex).filter(|&n| road(n)) {
+            any = true;
+            let m = geo.centre(n);
+            let _ = write!(
+                out,
+                r#"<path d="M{} {}L{} {}"/>"#,
+                N(c.x),
+                N(c.y),
+                N((c.x + m.x) / 2.0),
+                N((c.y + m.y) / 2.0)
+            );
+        }
+        if !any {
+            let _ = write!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="3" stroke="none"/>"#,
+                N(c.x),
+                N(c.y)
+            );
+        }
+    }
+    out.push_str("</g>");
+    out.push_str(r##"<g class="labels" font-size="7" text-anchor="middle" fill="#4a4740">"##);
+    for hex in map.hexes() {
+        let c = geo.centre(hex);
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            N(c.x),
+            N(c.y - geo.pitch() / 2.0 + 7.5),
+            map.label(hex)
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// Objectives: a gold ring inside the hex.
+pub fn objectives(out: &mut String, geo: &Geometry, rules: &Rules<'_>) {
+    out.push_str(r##"<g class="objectives" fill="none" stroke="#d4a017" stroke-width="3">"##);
+    for o in &rules.scenario.objectives {
+        let _ = write!(
+            out,
+            r#"<polygon points="{}"/>"#,
+            points(&inset(geo, o.hex, 0.9))
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// The objectives' names, at the foot of their hexes, above the counters.
+pub fn objective_names(out: &mut String, geo: &Geometry, rules: &Rules<'_>) {
+    out.push_str(r##"<g class="objective-names" font-size="7.5" font-weight="bold" text-anchor="middle" fill="#5a3d00" stroke="#fbfaf5" stroke-width="2.2" paint-order="stroke">"##);
+    for o in &rules.scenario.objectives {
+        let c = geo.centre(o.hex);
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}">★ {}</text>"#,
+            N(c.x),
+            N(c.y + geo.pitch() / 2.0 - 2.5),
+            escape(&o.name)
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// Smoke (R14.3): grey puffs over the hex.
+pub fn smoke(out: &mut String, geo: &Geometry, smoke: &[(Hex, Side)]) {
+    out.push_str(r##"<g class="smoke" fill="#9a9a9a" fill-opacity="0.55">"##);
+    for &(hex, _) in smoke {
+        smoke_puffs(out, geo.centre(hex));
+    }
+    out.push_str("</g>");
+}
+
+/// Three puffs of smoke about a point.
+pub fn smoke_puffs(out: &mut String, c: Point) {
+    for (dx, dy, r) in [(-9.0, 2.0, 10.0), (7.0, -4.0, 11.0), (4.0, 10.0, 9.0)] {
+        let _ = write!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{r}"/>"#,
+            N(c.x + dx),
+            N(c.y + dy)
+        );
+    }
+}
+
+/// The counters of a still picture, each stack laid out in its hex.
+fn still_counters(
+    out: &mut String,
+    geo: &Geometry,
+    rules: &Rules<'_>,
+    style: &Style,
+    position: &Position<'_>,
+) {
+    out.push_str(r#"<g class="counters">"#);
+    for (hex, stack) in counter::on_map(position.units) {
+        let c = geo.centre(hex);
+        for (u, (at, scale)) in stack.iter().zip(counter::stack(stack.len(), geo.size)) {
+            let attrs = format!(
+                r#"transform="translate({} {}) scale({})""#,
+                N(c.x + at.x),
+                N(c.y + at.y),
+                N(scale)
+            );
+            counter::counter(
+                out,
+                &attrs,
+                style.side(rules.scenario, u.side),
+                style.symbol(rules.typ(u)),
+                rules.scenario.unit_name(u.id),
+                Draw::Still(Marks::of(&u.state, position.aboard(u))),
+            );
+        }
+    }
+    out.push_str("</g>");
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word has a line of its own).
+#[must_use]
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The legend, in a column from `x`: title, caption, sides, terrain, symbols and markers.
+/// Returns the height it takes.
+pub fn legend(out: &mut String, x: f32, rules: &Rules<'_>, style: &Style, caption: &str) -> f32 {
+    let s = rules.scenario;
+    let mut y = 28.0;
+    let _ = write!(
+        out,
+        r##"<g class="legend" transform="translate({} 0)" font-size="10" fill="#222">"##,
+        N(x)
+    );
+    for line in wrap(&s.title, 30) {
+        let _ = write!(
+            out,
+            r#"<text x="8" y="{}" font-size="13" font-weight="bold">{}</text>"#,
+            N(y),
+            escape(&line)
+        );
+        y += 16.0;
+    }
+    for line in wrap(caption, 40) {
+        let _ = write!(
+            out,
+            r#"<text class="caption" x="8" y="{}" font-size="10.5">{}</text>"#,
+            N(y),
+            escape(&line)
+        );
+        y += 14.0;
+    }
+    y += 8.0;
+    let heading = |out: &mut String, y: &mut f32, text: &str| {
+        let _ = write!(
+            out,
+            r#"<text x="8" y="{}" font-weight="bold">{text}</text>"#,
+            N(*y)
+        );
+        *y += 14.0;
+    };
+    heading(out, &mut y, "Sides");
+    for side in Side::BOTH {
+        let info = &s.sides[side.index()];
+        let _ = write!(
+            out,
+            r##"<rect x="10" y="{}" width="14" height="10" rx="1.5" fill="{}" stroke="#1b1b1b" stroke-width="0.8"/><text x="30" y="{}">{}</text>"##,
+            N(y - 9.0),
+            style.side(s, side),
+            N(y),
+            escape(&info.name)
+        );
+        y += 15.0;
+    }
+    y += 8.0;
+    heading(out, &mut y, "Terrain");
+    for (_, t) in s.map.table().iter() {
+        let (fill, pattern) = style.terrain(&t.id);
+        let overlay = pattern.map_or(String::new(), |p| {
+            format!(
+                r#"<rect x="10" y="{}" width="20" height="12" fill="url(#{})"/>"#,
+                N(y - 10.0),
+                p.id()
+            )
+        });
+        let _ = write!(
+            out,
+            r##"<rect x="10" y="{}" width="20" height="12" fill="{fill}" stroke="#8c8878" stroke-width="0.6"/>{overlay}<text x="36" y="{}">{}{}</text>"##,
+            N(y - 10.0),
+            N(y),
+            escape(&t.id),
+            if t.elevation > 0 {
+                " (high ground)"
+            } else {
+                ""
+            }
+        );
+        y += 16.0;
+    }
+    let _ = write!(
+        out,
+        r##"<rect x="10" y="{}" width="20" height="12" fill="#7a5a2a" fill-opacity="0.12" stroke="#8a6a3a" stroke-dasharray="3 2"/><text x="36" y="{}">elevation (R1.3)</text>"##,
+        N(y - 10.0),
+        N(y)
+    );
+    y += 16.0;
+    let _ = write!(
+        out,
+        r##"<rect x="10" y="{}" width="20" height="12" fill="none" stroke="#d4a017" stroke-width="2.5"/><text x="36" y="{}">objective</text>"##,
+        N(y - 10.0),
+        N(y)
+    );
+    y += 16.0;
+    let _ = write!(
+        out,
+        r##"<circle cx="20" cy="{}" r="6" fill="#9a9a9a" fill-opacity="0.55"/><text x="36" y="{}">smoke (R14.3)</text>"##,
+        N(y - 4.0),
+        N(y)
+    );
+    y += 24.0;
+    heading(out, &mut y, "Unit symbols (NATO)");
+    let mut used: Vec<Symbol> = s.units.iter().map(|u| style.symbol(rules.typ(u))).collect();
+    used.sort();
+    used.dedup();
+    for sym in used {
+        let _ = write!(out, r#"<g transform="translate(20 {})">"#, N(y + 5.0));
+        counter::frame(out, sym);
+        let _ = write!(
+            out,
+            r#"</g><text x="36" y="{}">{}</text>"#,
+            N(y - 1.0),
+            sym.name()
+        );
+        y += 18.0;
+    }
+    y += 8.0;
+    heading(out, &mut y, "Markers on a counter");
+    for (_, letter, fill, name, _) in MARKERS {
+        counter::marker(
+            out,
+            "",
+            letter,
+            fill,
+            Point {
+                x: 20.0,
+                y: y - 4.0,
+            },
+            false,
+        );
+        let _ = write!(out, r#"<text x="36" y="{}">{name}</text>"#, N(y));
+        y += 15.0;
+    }
+    let _ = write!(
+        out,
+        r##"<path d="M13 {a}L27 {b}L27 {a}Z" fill="#fdfdfd" stroke="#1b1b1b" stroke-width="0.8" transform="translate(0 0)"/><text x="36" y="{t}">weakened (the corner turned)</text>"##,
+        a = N(y + 1.0),
+        b = N(y - 13.0),
+        t = N(y)
+    );
+    y += 15.0;
+    let _ = write!(
+        out,
+        r#"<text x="13" y="{}" font-size="8" font-weight="bold">+1</text><text x="36" y="{}">passengers aboard</text>"#,
+        N(y),
+        N(y)
+    );
+    y += 20.0;
+    out.push_str("</g>");
+    y
+}

@@ -1,0 +1,402 @@
+//! The replay page: one self-contained HTML file (inline SVG, CSS and script; nothing fetched)
+//! that steps through a game. Every position is computed here by applying the game's events to
+//! the scenario's start, as the engine did, so the page only moves counters it is given.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use counters::{Event, Location, Outcome, Roll, Rules, State, UnitId};
+use hexmap::Hex;
+use serde_json::{Value, json};
+
+use super::counter::{self, Draw, Marks};
+use super::geometry::{Geometry, Point};
+use super::map::{self, HEX, LEGEND_WIDTH};
+use super::style::Style;
+use super::svg::escape;
+use crate::narrate::Narrator;
+
+const CSS: &str = include_str!("replay.css");
+const SCRIPT: &str = include_str!("replay.js");
+
+/// What the page's title and header say about the game.
+pub struct Header {
+    /// `seed 1`, `seed 1, game 4`, or the save's name.
+    pub source: String,
+}
+
+/// What an event points at on the map, and its dice.
+#[derive(Default)]
+struct Scene {
+    /// Fire lines, firer to target.
+    fire: Vec<[Point; 2]>,
+    /// Assault and overrun arrows, attacker to hex.
+    arrows: Vec<[Point; 2]>,
+    /// Paths moved, broken off, retreated.
+    paths: Vec<Vec<Point>>,
+    /// Hexes the event happens in.
+    rings: Vec<Point>,
+    /// Dice: faces and the number needed, when there is one.
+    dice: Option<(Vec<u8>, Option<u8>)>,
+}
+
+/// Looks at an event against the position before it.
+fn scene(geo: &Geometry, before: &State, e: &Event) -> Scene {
+    let at = |u: UnitId| before.hex_of(u).map(|h| geo.centre(h));
+    let hex = |h: Hex| geo.centre(h);
+    let mut s = Scene::default();
+    let roll = |r: &Roll| Some((r.dice.to_vec(), Some(r.need)));
+    let ring_unit = |s: &mut Scene, u: UnitId| s.rings.extend(at(u));
+    let path = |s: &mut Scene, u: UnitId, p: &[Hex]| {
+        let mut line: Vec<Point> = at(u).into_iter().collect();
+        line.extend(p.iter().map(|&h| hex(h)));
+        if line.len() > 1 {
+            s.paths.push(line);
+        }
+    };
+    match e {
+        Event::Fired {
+            unit,
+            target,
+            roll: r,
+        } => {
+            if let (Some(a), Some(b)) = (at(*unit), at(*target)) {
+                s.fire.push([a, b]);
+            }
+            s.dice = roll(r);
+        }
+        Event::ShotsLost { unit, target, .. } | Event::EyesAndEars { unit, target, .. } => {
+            if let (Some(a), Some(b)) = (at(*unit), at(*target)) {
+                s.fire.push([a, b]);
+            }
+            if let Event::EyesAndEars { die, need, .. } = e {
+                s.dice = Some((vec![*die], Some(*need)));
+            }
+        }
+        Event::Saves { unit, roll: r } => {
+            ring_unit(&mut s, *unit);
+            s.dice = roll(r);
+        }
+        Event::AirAttack { target, roll: r } => {
+            ring_unit(&mut s, *target);
+            s.dice = roll(r);
+        }
+        Event::AssaultRoll { unit, roll: r, .. } => {
+            ring_unit(&mut s, *unit);
+            s.dice = roll(r);
+        }
+        Event::TimeRoll { roll: r, .. } => s.dice = roll(r),
+        Event::AssaultDeclared {
+            hex: h, attackers, ..
+        } => {
+            for a in attackers {
+                if let Some(p) = at(*a) {
+                    s.arrows.push([p, hex(*h)]);
+                }
+            }
+            s.rings.push(hex(*h));
+        }
+        Event::OverrunDeclared { unit, hex: h, .. } => {
+            if let Some(p) = at(*unit) {
+                s.arrows.push([p, hex(*h)]);
+            }
+        }
+        Event::Moved { unit, path: p, .. }
+        | Event::BrokeOff { unit, path: p, .. }
+        | Event::Disengaged { unit, path: p } => path(&mut s, *unit, p),
+        Event::Retreated { unit, to, .. } | Event::Consolidated { unit, to } => {
+            path(&mut s, *unit, &[*to]);
+        }
+        Event::Occupied { unit, hex: h } => path(&mut s, *unit, &[*h]),
+        Event::MoraleTest { die, need, .. }
+        | Event::BogCheck { die, need, .. }
+        | Event::DisengageTest { die, need, .. } => {
+            if let Event::BogCheck { unit, .. } | Event::DisengageTest { unit, .. } = e {
+                ring_unit(&mut s, *unit);
+            }
+            s.dice = Some((vec![*die], Some(*need)));
+        }
+        Event::RallyTest {
+            unit, dice, need, ..
+        } => {
+            ring_unit(&mut s, *unit);
+            s.dice = Some((dice.to_vec(), Some(*need)));
+        }
+        Event::HqHit { unit, die, .. } => {
+            ring_unit(&mut s, *unit);
+            // A 1 hurts (R8.2): the die to beat is 2.
+            s.dice = Some((vec![*die], Some(2)));
+        }
+        Event::TankAssault {
+            unit, die, rating, ..
+        } => {
+            ring_unit(&mut s, *unit);
+            s.dice = Some((vec![*die], Some(*rating)));
+        }
+        Event::MeleeTest { dice, .. } => s.dice = Some((dice.to_vec(), None)),
+        Event::HitsShared { picks, .. } if !picks.is_empty() => {
+            s.dice = Some((picks.to_vec(), None));
+        }
+        Event::Visibility { unit, die } => {
+            ring_unit(&mut s, *unit);
+            s.dice = Some((vec![*die], None));
+        }
+        Event::Bombarded { hex: h, .. }
+        | Event::AirStrike { hex: h, .. }
+        | Event::MeleeEnded { hex: h, .. }
+        | Event::AssaultResult { hex: h, .. }
+        | Event::SmokeLifted { hex: h }
+        | Event::Arrived { hex: h, .. }
+        | Event::AmbushPlaced { hex: h, .. }
+        | Event::NotSeen { hex: h, .. }
+        | Event::Joined { hex: h, .. }
+        | Event::Dismounted { hex: h, .. }
+        | Event::OverrunEnded { at: h, .. } => s.rings.push(hex(*h)),
+        Event::HitTaken { unit, .. }
+        | Event::Pinned { unit }
+        | Event::Leadership { unit, .. }
+        | Event::Mounted { unit, .. }
+        | Event::ImprovisedTankAssault { unit }
+        | Event::Captured { unit }
+        | Event::Recovered { unit }
+        | Event::NoRetreat { unit }
+        | Event::OrderRejected { unit, .. }
+        | Event::RidersDismounted { unit, .. }
+        | Event::Remounted { unit } => ring_unit(&mut s, *unit),
+        Event::Counterattack { units, .. } => {
+            for u in units {
+                ring_unit(&mut s, *u);
+            }
+        }
+        Event::HitsShared { .. }
+        | Event::TurnStarted { .. }
+        | Event::PhaseStarted { .. }
+        | Event::ObjectiveTaken { .. }
+        | Event::TurnEnded { .. }
+        | Event::AirObserverArrived { .. }
+        | Event::ReconDeployment { .. }
+        | Event::DeploymentEnded
+        | Event::BattleEnded { .. } => {}
+    }
+    s
+}
+
+/// Tenths of a unit, as the page's numbers are.
+fn tenths(v: f32) -> i64 {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "page coordinates are small"
+    )]
+    let t = (v * 10.0).round() as i64;
+    t
+}
+
+fn point(p: Point) -> [i64; 2] {
+    [tenths(p.x), tenths(p.y)]
+}
+
+/// The counters and smoke of a position, as the page draws them: per unit on the map its index,
+/// x, y (tenths), scale (thousandths) and marks; then the smoke's hex centres.
+fn layout(geo: &Geometry, state: &State) -> Value {
+    let units = state.units();
+    let mut flat: Vec<i64> = Vec::new();
+    for (hex, stack) in counter::on_map(units) {
+        let c = geo.centre(hex);
+        for (u, (at, scale)) in stack.iter().zip(counter::stack(stack.len(), geo.size)) {
+            let aboard = units
+                .iter()
+                .filter(|p| p.alive() && p.location == Location::Aboard(u.id))
+                .count();
+            let marks = Marks::of(&u.state, u8::try_from(aboard).unwrap_or(u8::MAX));
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "a scale below 1, in thousandths"
+            )]
+            let scale = (scale * 1000.0).round() as i64;
+            flat.extend([
+                i64::from(u.id.0),
+                tenths(c.x + at.x),
+                tenths(c.y + at.y),
+                scale,
+                i64::from(marks.code()),
+            ]);
+        }
+    }
+    let smoke: Vec<[i64; 2]> = state
+        .smoke()
+        .iter()
+        .map(|&(h, _)| point(geo.centre(h)))
+        .collect();
+    json!({ "u": flat, "s": smoke })
+}
+
+/// The caption of a position: turn, side, phase, time of day.
+fn caption(rules: &Rules<'_>, state: &State) -> String {
+    format!(
+        "turn {} · {} · {} phase · {}",
+        state.turn(),
+        rules.scenario.sides[state.active().index()].name,
+        state.phase().name(),
+        if state.time().is_night() {
+            "night"
+        } else {
+            "day"
+        }
+    )
+}
+
+/// The replay page of a game: its events from the scenario's start, and its result if it ended.
+#[must_use]
+pub fn page(
+    rules: &Rules<'_>,
+    style: &Style,
+    header: &Header,
+    events: &[Event],
+    outcome: Option<&Outcome>,
+) -> String {
+    let geo = Geometry::new(&rules.scenario.map, HEX);
+    let mut state = State::new(rules.scenario);
+    let mut narrator = Narrator::new(*rules);
+    let mut layouts: Vec<Value> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut layout_index = |state: &State| {
+        let l = layout(&geo, state);
+        let key = l.to_string();
+        *seen.entry(key).or_insert_with(|| {
+            layouts.push(l);
+            layouts.len() - 1
+        })
+    };
+    let mut steps: Vec<Value> = vec![json!({
+        "c": map::start_caption(rules.scenario.time_of_day),
+        "k": layout_index(&state),
+        "n": ["The battle begins."],
+    })];
+    let mut pending: Vec<String> = Vec::new();
+    for e in events {
+        let sc = scene(&geo, &state, e);
+        let lines = narrator.lines(e);
+        state.apply(rules, e);
+        pending.extend(lines.into_iter().map(|l| l.trim().to_owned()));
+        if pending.is_empty() {
+            continue;
+        }
+        let mut step = json!({
+            "c": caption(rules, &state),
+            "k": layout_index(&state),
+            "n": std::mem::take(&mut pending),
+        });
+        if matches!(e, Event::TurnStarted { .. }) {
+            step["t"] = json!(1);
+        }
+        let pairs = |v: &[[Point; 2]]| -> Vec<[i64; 4]> {
+            v.iter()
+                .map(|[a, b]| {
+                    let (a, b) = (point(*a), point(*b));
+                    [a[0], a[1], b[0], b[1]]
+                })
+                .collect()
+        };
+        if !sc.fire.is_empty() {
+            step["f"] = json!(pairs(&sc.fire));
+        }
+        if !sc.arrows.is_empty() {
+            step["a"] = json!(pairs(&sc.arrows));
+        }
+        if !sc.paths.is_empty() {
+            let paths: Vec<Vec<i64>> = sc
+                .paths
+                .iter()
+                .map(|p| p.iter().flat_map(|q| point(*q)).collect())
+                .collect();
+            step["m"] = json!(paths);
+        }
+        if !sc.rings.is_empty() {
+            let rings: Vec<[i64; 2]> = sc.rings.iter().map(|p| point(*p)).collect();
+            step["r"] = json!(rings);
+        }
+        if let Some((faces, need)) = sc.dice {
+            step["d"] = json!(faces);
+            if let Some(n) = need {
+                step["dn"] = json!(n);
+            }
+        }
+        steps.push(step);
+    }
+    let result = outcome.map(|o| crate::narrate::result(rules, o).trim().to_owned());
+    let data = json!({
+        "title": rules.scenario.title,
+        "source": header.source,
+        "layouts": layouts,
+        "steps": steps,
+        "result": result,
+        "hex": HEX,
+    });
+    // The map drawn once; the counters once each, moved by the page.
+    let mut body = String::new();
+    map::board(&mut body, &geo, &rules.scenario.map, style);
+    map::objectives(&mut body, &geo, rules);
+    body.push_str(r##"<g id="smoke" fill="#9a9a9a" fill-opacity="0.55"></g><g id="units">"##);
+    for u in &rules.scenario.units {
+        let attrs = format!(r#"id="u{}" class="unit" display="none""#, u.id.0);
+        counter::counter(
+            &mut body,
+            &attrs,
+            style.side(rules.scenario, u.side),
+            style.symbol(rules.typ(u)),
+            rules.scenario.unit_name(u.id),
+            Draw::All,
+        );
+    }
+    body.push_str("</g>");
+    map::objective_names(&mut body, &geo, rules);
+    body.push_str(r#"<g id="overlay"></g>"#);
+    let legend_height = map::legend(&mut body, geo.width, rules, style, "");
+    let mut svg = map::open(geo.width + LEGEND_WIDTH, geo.height.max(legend_height));
+    map::defs(&mut svg);
+    svg.push_str(&body);
+    svg.push_str("</svg>");
+    // `</` cannot end the script early: JSON escapes nothing of it, so we do.
+    let data = data.to_string().replace("</", "<\\/");
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="hexwar {version}">
+<title>{title} — hexwar replay</title>
+<style>{CSS}</style>
+</head>
+<body>
+<header><h1>{title}</h1><span id="source">{source}</span></header>
+<main>
+<div id="board">{svg}</div>
+<aside>
+<div id="controls">
+<button id="first" title="first step (Home)">|◀</button>
+<button id="prev" title="previous step (←)">◀</button>
+<button id="next" title="next step (→)">▶</button>
+<button id="turn" title="next turn (PageDown)">▶▶ turn</button>
+<button id="last" title="last step (End)">▶|</button>
+</div>
+<input id="slider" type="range" min="0" value="0" aria-label="step">
+<div id="where"><span id="step"></span> <span id="caption"></span></div>
+<div id="dice"></div>
+<div id="log"></div>
+<div id="result" hidden></div>
+</aside>
+</main>
+<script id="data" type="application/json">{data}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"#,
+        version = env!("CARGO_PKG_VERSION"),
+        title = escape(&rules.scenario.title),
+        source = escape(&header.source),
+    );
+    out
+}

@@ -1,0 +1,231 @@
+//! `hexwar render` (the map and counters as SVG or PNG) and the replay page of `hexwar replay
+//! --html`: the command-line side of `hexwar::picture`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use counters::{Event, Rules, State};
+use hexwar::picture::map::{self, Position};
+use hexwar::picture::png;
+use hexwar::picture::replay::{self, Header};
+use hexwar::picture::style::Style;
+
+use crate::batch;
+use crate::data::{self, BadInput, load_scenario};
+use crate::play;
+
+/// The arguments of `hexwar render`.
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// The scenario file (not needed with --save).
+    #[arg(required_unless_present = "save", value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Write the picture here: `NAME.svg`, or `NAME.png` (drawn from the SVG by resvg).
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Draw the position after this many game turns of the game the AIs play (as `hexwar show
+    /// --after`), instead of the start.
+    #[arg(long, value_name = "TURNS", conflicts_with = "save")]
+    after: Option<u32>,
+    /// Seed for the dice of that game (the batch seed, as for `run`).
+    #[arg(long, default_value_t = 1, requires = "after")]
+    seed: u64,
+    /// Game I of `hexwar batch --seed SEED`, as for `run`.
+    #[arg(long, value_name = "I", default_value_t = 0, requires = "after")]
+    game: u64,
+    /// Draw a game saved by `hexwar play` or `hexwar run --save`: where it stands at the end of
+    /// the save, or after --turn.
+    #[arg(long, value_name = "SAVE", conflicts_with_all = ["file", "catalog"])]
+    save: Option<PathBuf>,
+    /// With --save: the position after this game turn.
+    #[arg(long, value_name = "T", requires = "save")]
+    turn: Option<u32>,
+    /// PNG only: pixels per SVG unit (a hex is 72 units across). Very large maps are drawn
+    /// smaller, to keep a PNG under 16 million pixels.
+    #[arg(long, default_value_t = 2.0)]
+    scale: f32,
+    /// Unit catalog folder.
+    #[arg(long, value_name = "DIR")]
+    catalog: Option<PathBuf>,
+}
+
+/// What to write, by the output's extension.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Svg,
+    Png,
+}
+
+fn format_of(path: &Path) -> Result<Format, BadInput> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => Err(BadInput(format!(
+            "-o {}: the picture is written as SVG or PNG; name it NAME.svg or NAME.png",
+            path.display()
+        ))),
+    }
+}
+
+/// The position after game turn `turn` of a game: its events applied to the scenario's start
+/// up to the next turn's first event.
+fn position_after(rules: &Rules<'_>, events: &[Event], turn: u32) -> State {
+    let mut state = State::new(rules.scenario);
+    for e in events {
+        if matches!(e, Event::TurnStarted { turn: t, .. } if *t > turn) {
+            break;
+        }
+        state.apply(rules, e);
+    }
+    state
+}
+
+/// The caption of a position in a game.
+fn caption_of(state: &State, turn: u32, source: &str) -> String {
+    format!(
+        "after turn {turn}, {} ({source})",
+        if state.time().is_night() {
+            "night"
+        } else {
+            "day"
+        }
+    )
+}
+
+/// Draws `position` and writes it where `output` says, in its format.
+fn write_picture(
+    rules: &Rules<'_>,
+    position: &Position<'_>,
+    output: &Path,
+    scale: f32,
+) -> anyhow::Result<()> {
+    let format = format_of(output)?;
+    let svg = map::svg(rules, &Style::bundled(), position);
+    let bytes = match format {
+        Format::Svg => svg.into_bytes(),
+        Format::Png => png::png(&svg, scale)?,
+    };
+    std::fs::write(output, bytes)
+        .map_err(|e| BadInput(format!("cannot write {}: {e}", output.display())))?;
+    eprintln!("wrote {}", output.display());
+    Ok(())
+}
+
+/// Runs `hexwar render`.
+pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
+    format_of(&args.output)?;
+    if !(args.scale > 0.0 && args.scale <= 16.0) {
+        return Err(
+            BadInput("--scale is pixels per unit, above 0 and at most 16".to_owned()).into(),
+        );
+    }
+    if let Some(save) = &args.save {
+        return play::with_saved_game(save, |rules, saved, events, end| {
+            let source = format!("saved game, seed {}", saved.seed);
+            let (state, caption) = match args.turn {
+                Some(0) => return Err(BadInput("--turn must be at least 1".to_owned()).into()),
+                Some(t) => {
+                    let s = position_after(rules, events, t);
+                    let c = caption_of(&s, t.min(s.turn()), &source);
+                    (s, c)
+                }
+                None => (end.clone(), caption_of(end, end.turn(), &source)),
+            };
+            let position = Position {
+                units: state.units(),
+                smoke: state.smoke(),
+                caption,
+            };
+            write_picture(rules, &position, &args.output, args.scale)?;
+            Ok(ExitCode::SUCCESS)
+        });
+    }
+    let file = args.file.unwrap_or_default();
+    let loaded = load_scenario(&file, args.catalog.as_deref())?;
+    let rules = Rules::new(&loaded.scenario, &loaded.catalog);
+    let (state, caption) = match args.after {
+        None => (
+            State::new(&loaded.scenario),
+            map::start_caption(loaded.scenario.time_of_day),
+        ),
+        Some(0) => return Err(BadInput("--after must be at least 1".to_owned()).into()),
+        Some(t) => {
+            let (mut dice, ai_rng) = batch::game_dice(args.seed, args.game);
+            let (_, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
+            let state = position_after(&rules, &events, t);
+            let turn = t.min(state.turn());
+            let caption = caption_of(&state, turn, &seed_text(args.seed, args.game));
+            (state, caption)
+        }
+    };
+    let position = Position {
+        units: state.units(),
+        smoke: state.smoke(),
+        caption,
+    };
+    write_picture(&rules, &position, &args.output, args.scale)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn seed_text(seed: u64, game: u64) -> String {
+    if game == 0 {
+        format!("seed {seed}")
+    } else {
+        format!("seed {seed}, game {game}")
+    }
+}
+
+/// Writes the replay page of a saved game (`seed` absent) or of the AIs' game of the scenario
+/// `path` with `seed` and `game`.
+pub fn replay_page(
+    path: &Path,
+    seed: Option<u64>,
+    game: u64,
+    html: &Path,
+) -> anyhow::Result<ExitCode> {
+    let style = Style::bundled();
+    let page = match seed {
+        Some(seed) => {
+            let loaded = load_scenario(path, None)?;
+            let rules = Rules::new(&loaded.scenario, &loaded.catalog);
+            let (mut dice, ai_rng) = batch::game_dice(seed, game);
+            let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
+            let header = Header {
+                source: seed_text(seed, game),
+            };
+            replay::page(&rules, &style, &header, &events, end.outcome())
+        }
+        None => {
+            if data::read_text(path)?.contains("[[units]]") {
+                return Err(BadInput(format!(
+                    "{}: a scenario, not a saved game: give --seed S to replay the AIs' game S",
+                    path.display()
+                ))
+                .into());
+            }
+            play::with_saved_game(path, |rules, saved, events, end| {
+                let header = Header {
+                    source: format!(
+                        "{} (saved game, {})",
+                        path.display(),
+                        seed_text(saved.seed, saved.game)
+                    ),
+                };
+                Ok(replay::page(rules, &style, &header, events, end.outcome()))
+            })?
+        }
+    };
+    std::fs::write(html, &page)
+        .map_err(|e| BadInput(format!("cannot write {}: {e}", html.display())))?;
+    eprintln!(
+        "wrote {} ({} KB)",
+        html.display(),
+        page.len().div_ceil(1024)
+    );
+    Ok(ExitCode::SUCCESS)
+}
