@@ -192,6 +192,10 @@ enum Command {
         /// Also write one CSV row per game to this file.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+        /// Also draw the batch: win rates with their intervals, how long the games last, units
+        /// lost by type, and when each objective fell; as `NAME.svg` or `NAME.png`.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
@@ -468,10 +472,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             shard,
             json,
             csv,
+            plot,
             quiet,
             play,
             catalog,
         } => {
+            if let Some(p) = &plot {
+                render::picture_format(p)?;
+            }
             if runs == 0 || runs > batch::MAX_RUNS {
                 return Err(BadInput(format!(
                     "--runs must be 1 to {} (a trillion)",
@@ -513,10 +521,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             interrupt::install();
             let mut summary = counters::Summary::new(&loaded.scenario, seed);
+            // Games by length, for the plot: the summary keeps only the mean and spread.
+            let mut lengths = std::collections::BTreeMap::<u32, u64>::new();
             let complete =
                 batch::play_chunks(&loaded.scenario, &loaded.catalog, &opts, |records| {
                     for r in &records {
                         summary.add(r);
+                        *lengths.entry(r.turns).or_default() += 1;
                         if let Some(w) = &mut csv_out {
                             batch::csv_row(w, seed, r)?;
                         }
@@ -549,6 +560,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
                 print!("{}", batch::render(&summary));
+            }
+            if let Some(path) = &plot {
+                let svg = hexwar::picture::plot::batch(&hexwar::picture::plot::Batch {
+                    summary: &summary,
+                    lengths: &lengths,
+                })?;
+                render::write_svg_as(&svg, path)?;
             }
             Ok(ExitCode::SUCCESS)
         }

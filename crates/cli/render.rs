@@ -56,6 +56,29 @@ enum Format {
     Png,
 }
 
+/// Checks that a picture's path names SVG or PNG, before any work is done.
+///
+/// # Errors
+/// When it names neither.
+pub fn picture_format(path: &Path) -> Result<(), BadInput> {
+    format_of(path).map(|_| ())
+}
+
+/// Writes an SVG picture to `path`, as SVG or as PNG by its extension.
+///
+/// # Errors
+/// A path that names neither, a PNG that cannot be drawn, a file that cannot be written.
+pub fn write_svg_as(svg: &str, path: &Path) -> anyhow::Result<()> {
+    let bytes = match format_of(path)? {
+        Format::Svg => svg.as_bytes().to_vec(),
+        Format::Png => png::png(svg, 1.5)?,
+    };
+    std::fs::write(path, bytes)
+        .map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
 fn format_of(path: &Path) -> Result<Format, BadInput> {
     match path
         .extension()
@@ -66,7 +89,7 @@ fn format_of(path: &Path) -> Result<Format, BadInput> {
         Some("svg") => Ok(Format::Svg),
         Some("png") => Ok(Format::Png),
         _ => Err(BadInput(format!(
-            "-o {}: the picture is written as SVG or PNG; name it NAME.svg or NAME.png",
+            "{}: a picture is written as SVG or PNG; name it NAME.svg or NAME.png",
             path.display()
         ))),
     }

@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 use counters::{Catalog, UnitType};
 
+use hexwar::picture::plot::{self, TunePoint};
+
 use crate::PlayOptions;
 use crate::batch;
 use crate::data::{BadInput, load_scenario};
@@ -48,6 +50,10 @@ pub struct TuneArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Also draw the win rate against the value, with its interval, the target and the value
+    /// nearest it, as a picture: `NAME.svg` or `NAME.png`.
+    #[arg(long, value_name = "FILE", requires = "vary")]
+    plot: Option<PathBuf>,
     #[command(flatten)]
     play: PlayOptions,
     /// Unit catalog folder.
@@ -67,6 +73,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         seed,
         threads,
         json,
+        plot,
         play,
         catalog,
     } = args;
@@ -75,6 +82,9 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
     }
     if !(0.0..=1.0).contains(&target) {
         return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
+    }
+    if let Some(p) = &plot {
+        crate::render::picture_format(p)?;
     }
     let mut loaded = load_scenario(&file, catalog.as_deref())?;
     play.apply(&mut loaded.scenario)?;
@@ -148,6 +158,26 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                     .total_cmp(&(b.1.win_rate - target).abs())
             })
             .map(|r| r.0);
+        if let Some(path) = &plot {
+            let points: Vec<TunePoint> = rows
+                .iter()
+                .map(|(v, s)| TunePoint {
+                    value: *v,
+                    win_rate: s.win_rate,
+                    ci95: s.ci95,
+                })
+                .collect();
+            let stat_name = format!("{}.{}", stat.type_id, stat.field.name());
+            let svg = plot::tune(&plot::Tune {
+                stat: &stat_name,
+                side: &side_id,
+                target,
+                runs,
+                points: &points,
+                best,
+            })?;
+            crate::render::write_svg_as(&svg, path)?;
+        }
         if json {
             let values: Vec<serde_json::Value> = rows
                 .iter()

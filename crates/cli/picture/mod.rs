@@ -6,8 +6,10 @@
 //! `counter` draws counters and stacks, `map` the map and legend, `png` rasterizes.
 
 pub mod counter;
+pub mod fonts;
 pub mod geometry;
 pub mod map;
+pub mod plot;
 pub mod png;
 pub mod replay;
 pub mod style;

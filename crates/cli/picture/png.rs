@@ -1,15 +1,10 @@
-//! PNG through resvg, with hexwar's own font compiled in, so that a picture looks the same on a
-//! machine with no fonts at all.
+//! PNG through resvg, with hexwar's own font ([`super::fonts`]).
 
 use std::sync::Arc;
 
 use resvg::{tiny_skia, usvg};
 
-/// `DejaVu` Sans, cut down to the Latin, Cyrillic and symbol characters hexwar draws
-/// (data/fonts/LICENSE-DejaVu).
-const FONT: &[u8] = include_bytes!("../../../data/fonts/DejaVuSans-hexwar.ttf");
-/// Its bold face.
-const BOLD: &[u8] = include_bytes!("../../../data/fonts/DejaVuSans-Bold-hexwar.ttf");
+use super::fonts;
 
 /// The most pixels hexwar draws into one PNG (about 64 MB of memory); larger maps are drawn
 /// at a smaller scale.
@@ -36,10 +31,10 @@ pub enum PngError {
 /// When the SVG does not read or the PNG cannot be encoded.
 pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, PngError> {
     let mut options = usvg::Options::default();
-    let fonts = Arc::make_mut(&mut options.fontdb);
-    fonts.load_font_data(FONT.to_vec());
-    fonts.load_font_data(BOLD.to_vec());
-    fonts.set_sans_serif_family("DejaVu Sans");
+    let db = Arc::make_mut(&mut options.fontdb);
+    db.load_font_data(fonts::REGULAR.to_vec());
+    db.load_font_data(fonts::BOLD.to_vec());
+    db.set_sans_serif_family("DejaVu Sans");
     let tree = usvg::Tree::from_str(svg, &options)?;
     let size = tree.size();
     let area = size.width() * size.height() * scale * scale;
