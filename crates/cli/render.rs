@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use counters::{Event, Rules, State};
-use hexwar::picture::map::{self, Position};
+use hexwar::picture::map::{self, Labels, Position};
 use hexwar::picture::png;
 use hexwar::picture::replay::{self, Header};
 use hexwar::picture::style::Style;
@@ -40,10 +40,11 @@ pub struct RenderArgs {
     /// With --save: the position after this game turn.
     #[arg(long, value_name = "T", requires = "save")]
     turn: Option<u32>,
-    /// PNG only: pixels per SVG unit (a hex is 72 units across). Very large maps are drawn
-    /// smaller, to keep a PNG under 16 million pixels.
-    #[arg(long, default_value_t = 2.0)]
-    scale: f32,
+    /// PNG only: pixels per SVG unit (a hex is 72 units across). By default 2, or less for a
+    /// map so big that the PNG would pass 12 million pixels; given, it is kept up to 100 million
+    /// (`--scale 1.5` draws a 99 x 99 map with every label legible, in a few seconds).
+    #[arg(long)]
+    scale: Option<f32>,
     /// Unit catalog folder.
     #[arg(long, value_name = "DIR")]
     catalog: Option<PathBuf>,
@@ -71,7 +72,7 @@ pub fn picture_format(path: &Path) -> Result<(), BadInput> {
 pub fn write_svg_as(svg: &str, path: &Path) -> anyhow::Result<()> {
     let bytes = match format_of(path)? {
         Format::Svg => svg.as_bytes().to_vec(),
-        Format::Png => png::png(svg, 1.5)?,
+        Format::Png => png::png(svg, 1.5, png::DEFAULT_PIXELS)?,
     };
     std::fs::write(path, bytes)
         .map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
@@ -125,13 +126,23 @@ fn write_picture(
     rules: &Rules<'_>,
     position: &Position<'_>,
     output: &Path,
-    scale: f32,
+    scale: Option<f32>,
 ) -> anyhow::Result<()> {
-    let format = format_of(output)?;
-    let svg = map::svg(rules, &Style::bundled(), position);
-    let bytes = match format {
-        Format::Svg => svg.into_bytes(),
-        Format::Png => png::png(&svg, scale)?,
+    let style = Style::bundled();
+    let bytes = match format_of(output)? {
+        Format::Svg => map::svg(rules, &style, position, Labels::Drawn).into_bytes(),
+        Format::Png => {
+            let (scale, budget) =
+                scale.map_or((2.0, png::DEFAULT_PIXELS), |s| (s, png::MAX_PIXELS));
+            let (w, h) = map::page_size(&rules.scenario.map);
+            // Labels under 5 pixels high would be unreadable smudges, and the slowest part.
+            let labels = if png::fit(w, h, scale, budget) * map::LABEL_SIZE >= 5.0 {
+                Labels::Drawn
+            } else {
+                Labels::TooSmall
+            };
+            png::png(&map::svg(rules, &style, position, labels), scale, budget)?
+        }
     };
     std::fs::write(output, bytes)
         .map_err(|e| BadInput(format!("cannot write {}: {e}", output.display())))?;
@@ -142,7 +153,7 @@ fn write_picture(
 /// Runs `hexwar render`.
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
     format_of(&args.output)?;
-    if !(args.scale > 0.0 && args.scale <= 16.0) {
+    if args.scale.is_some_and(|s| !(s > 0.0 && s <= 16.0)) {
         return Err(
             BadInput("--scale is pixels per unit, above 0 and at most 16".to_owned()).into(),
         );

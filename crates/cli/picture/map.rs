@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use counters::{Location, Rules, Side, TimeOfDay, Unit};
-use hexmap::{Hex, Map};
+use hexmap::{Hex, Map, TerrainId};
 
 use super::counter::{self, Draw, MARKERS, Marks};
 use super::geometry::{Geometry, Point};
@@ -52,17 +52,56 @@ pub fn start_caption(time: TimeOfDay) -> String {
     format!("start of the battle, {when}")
 }
 
+/// Hex labels are this many units high.
+pub const LABEL_SIZE: f32 = 7.0;
+
+/// Whether hex labels are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// Drawn (always in an SVG, which reads at any zoom).
+    Drawn,
+    /// Left out of a raster picture too small for them to read, where drawing ten thousand
+    /// unreadable labels would triple the time; the legend says so.
+    TooSmall,
+}
+
+/// The size of the whole picture of a map, in units, legend included (about: the legend's
+/// height counts as the map's).
+#[must_use]
+pub fn page_size(map: &Map) -> (f32, f32) {
+    let geo = Geometry::new(map, HEX);
+    (geo.width + LEGEND_WIDTH, geo.height.max(600.0))
+}
+
 /// The whole picture: map, counters and legend, as one SVG document.
 #[must_use]
-pub fn svg(rules: &Rules<'_>, style: &Style, position: &Position<'_>) -> String {
+pub fn svg(rules: &Rules<'_>, style: &Style, position: &Position<'_>, labels: Labels) -> String {
     let geo = Geometry::new(&rules.scenario.map, HEX);
     let mut body = String::new();
     board(&mut body, &geo, &rules.scenario.map, style);
+    if labels == Labels::Drawn {
+        hex_labels(&mut body, &geo, &rules.scenario.map);
+    }
     objectives(&mut body, &geo, rules);
     smoke(&mut body, &geo, position.smoke);
     still_counters(&mut body, &geo, rules, style, position);
     objective_names(&mut body, &geo, rules);
-    let legend_height = legend(&mut body, geo.width, rules, style, &position.caption);
+    let mut legend_height = legend(&mut body, geo.width, rules, style, &position.caption);
+    if labels == Labels::TooSmall {
+        for line in wrap(
+            "Hex labels (CCRR) are left out at this size: render as SVG, or as PNG with --scale 1.",
+            40,
+        ) {
+            let _ = write!(
+                body,
+                r##"<text x="{}" y="{}" font-size="10" fill="#7a2020">{}</text>"##,
+                N(geo.width + 8.0),
+                N(legend_height),
+                escape(&line)
+            );
+            legend_height += 14.0;
+        }
+    }
     let (w, h) = (geo.width + LEGEND_WIDTH, geo.height.max(legend_height));
     let mut out = open(w, h);
     defs(&mut out);
@@ -139,6 +178,14 @@ fn points(corners: &[Point]) -> String {
     s
 }
 
+/// Appends a closed hexagon to path data.
+fn hex_path(d: &mut String, corners: &[Point; 6]) {
+    for (i, p) in corners.iter().enumerate() {
+        let _ = write!(d, "{}{},{}", if i == 0 { "M" } else { "L" }, N(p.x), N(p.y));
+    }
+    d.push('Z');
+}
+
 /// The corners of a hex shrunk towards its centre.
 fn inset(geo: &Geometry, hex: Hex, k: f32) -> [Point; 6] {
     let c = geo.centre(hex);
@@ -148,30 +195,51 @@ fn inset(geo: &Geometry, hex: Hex, k: f32) -> [Point; 6] {
     })
 }
 
-/// Terrain, roads, elevation and hex labels.
+/// Terrain, roads and elevation.
 pub fn board(out: &mut String, geo: &Geometry, map: &Map, style: &Style) {
     let road = |h: Hex| {
         map.terrain(h)
             .is_some_and(|t| style.terrain(&t.id).1 == Some(Pattern::Road))
     };
-    out.push_str(r##"<g class="terrain" stroke="#8c8878" stroke-width="0.6">"##);
+    // One path per terrain type, and one for every outline: a few large shapes draw far
+    // faster than ten thousand small ones on a 99 x 99 map.
+    let mut by_terrain: Vec<(TerrainId, String)> = Vec::new();
+    let mut outlines = String::new();
     for hex in map.hexes() {
-        let Some(t) = map.terrain(hex) else { continue };
+        let Some(id) = map.terrain_id(hex) else {
+            continue;
+        };
+        let corners = geo.corners(hex);
+        let d = match by_terrain.iter_mut().find(|(t, _)| *t == id) {
+            Some((_, d)) => d,
+            None => {
+                by_terrain.push((id, String::new()));
+                &mut by_terrain.last_mut().expect("just pushed").1
+            }
+        };
+        hex_path(d, &corners);
+        hex_path(&mut outlines, &corners);
+    }
+    by_terrain.sort_by_key(|(t, _)| t.0);
+    out.push_str(r#"<g class="terrain">"#);
+    for (id, d) in &by_terrain {
+        let t = map.table().get(*id);
         let (fill, pattern) = style.terrain(&t.id);
-        let pts = points(&geo.corners(hex));
-        let _ = write!(out, r#"<polygon points="{pts}" fill="{fill}"/>"#);
+        let _ = write!(out, r#"<path d="{d}" fill="{fill}"/>"#);
         if let Some(p) = pattern.filter(|&p| p != Pattern::Road) {
-            let _ = write!(
-                out,
-                r#"<polygon points="{pts}" fill="url(#{})" stroke="none"/>"#,
-                p.id()
-            );
+            let _ = write!(out, r#"<path d="{d}" fill="url(#{})"/>"#, p.id());
         }
-        if !style.knows_terrain(&t.id) {
+    }
+    let _ = write!(
+        out,
+        r##"<path d="{outlines}" fill="none" stroke="#8c8878" stroke-width="0.6"/>"##
+    );
+    for hex in map.hexes() {
+        if let Some(t) = map.terrain(hex).filter(|t| !style.knows_terrain(&t.id)) {
             let c = geo.centre(hex);
             let _ = write!(
                 out,
-                r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#555" stroke="none">{}</text>"##,
+                r##"<text x="{}" y="{}" font-size="14" text-anchor="middle" fill="#555">{}</text>"##,
                 N(c.x),
                 N(c.y + 5.0),
                 escape(&t.letter.to_string())
@@ -181,14 +249,14 @@ pub fn board(out: &mut String, geo: &Geometry, map: &Map, style: &Style) {
     out.push_str("</g>");
     // Elevation (R1.3): a contour inside the hex and a shade.
     out.push_str(r##"<g class="elevation" fill="#7a5a2a" fill-opacity="0.12" stroke="#8a6a3a" stroke-width="1" stroke-dasharray="3 2">"##);
+    let mut high = String::new();
     for hex in map.hexes() {
         if map.terrain(hex).is_some_and(|t| t.elevation > 0) {
-            let _ = write!(
-                out,
-                r#"<polygon points="{}"/>"#,
-                points(&inset(geo, hex, 0.82))
-            );
+            hex_path(&mut high, &inset(geo, hex, 0.82));
         }
+    }
+    if !high.is_empty() {
+        let _ = write!(out, r#"<path d="{high}"/>"#);
     }
     out.push_str("</g>");
     // Roads, hex centre to hex centre.
@@ -218,7 +286,14 @@ pub fn board(out: &mut String, geo: &Geometry, map: &Map, style: &Style) {
         }
     }
     out.push_str("</g>");
-    out.push_str(r##"<g class="labels" font-size="7" text-anchor="middle" fill="#4a4740">"##);
+}
+
+/// The hex labels, `CCRR` at the top of each hex (R0.4).
+pub fn hex_labels(out: &mut String, geo: &Geometry, map: &Map) {
+    let _ = write!(
+        out,
+        r##"<g class="labels" font-size="{LABEL_SIZE}" text-anchor="middle" fill="#4a4740">"##
+    );
     for hex in map.hexes() {
         let c = geo.centre(hex);
         let _ = write!(

@@ -335,6 +335,7 @@ pub fn page(
     // The map drawn once; the counters once each, moved by the page.
     let mut body = String::new();
     map::board(&mut body, &geo, &rules.scenario.map, style);
+    map::hex_labels(&mut body, &geo, &rules.scenario.map);
     map::objectives(&mut body, &geo, rules);
     body.push_str(r##"<g id="smoke" fill="#9a9a9a" fill-opacity="0.55"></g><g id="units">"##);
     for u in &rules.scenario.units {

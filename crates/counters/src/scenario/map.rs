@@ -62,6 +62,7 @@ impl Validator {
             return None;
         }
         let mut map = Map::new(table.clone(), cols, rows, fill?);
+        let mut cells = Vec::new();
         if !m.terrain.is_empty() && m.terrain.len() != usize::from(rows) {
             self.at(
                 raw.span(),
@@ -97,9 +98,7 @@ impl Validator {
                     continue;
                 };
                 match id {
-                    Some(id) => {
-                        map.set_terrain(Label::new(col, row).to_hex(), id);
-                    }
+                    Some(id) => cells.push((Label::new(col, row).to_hex(), id)),
                     None => self.at(
                         line.span(),
                         format!(
@@ -114,9 +113,11 @@ impl Validator {
         for (label, name) in &m.hexes {
             let hex = self.hex(label, Some(&map), "map.hexes");
             if let (Some(hex), Some(id)) = (hex, terrain(self, name)) {
-                map.set_terrain(hex, id);
+                cells.push((hex, id));
             }
         }
+        // Rows first, then single hexes: a later cell overrides an earlier one.
+        map.set_terrains(cells);
         Some(map)
     }
 }
