@@ -4,7 +4,8 @@
 //!
 //! Chromium is the Debian package `chromium`; `.ci/run` installs it when missing. Set `CHROME`
 //! to use another binary. The screenshots land in the test's target folder; with
-//! `HEXWAR_SCREENSHOTS=docs/img` they also replace the README's pictures.
+//! `HEXWAR_SCREENSHOTS=docs/img` the README's one (`replay.png`, after three turns) is
+//! replaced too.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
@@ -201,12 +202,16 @@ fn chromium() -> (Browser, DevTools) {
 /// Where every counter stands and what it shows, as the page has drawn it.
 const COUNTERS: &str = "Array.from(document.querySelectorAll('#units .unit')).map((g) => g.getAttribute('display') === 'none' ? `${g.id} off` : [g.id, g.getAttribute('transform'), g.getAttribute('class'), g.querySelector('.m-a').textContent].join(' ')).join('; ')";
 
-fn keep(name: &str, png: &[u8]) -> PathBuf {
+/// Keeps a screenshot in the target folder; the README's (`for_docs`) also in
+/// `$HEXWAR_SCREENSHOTS` when set.
+fn keep(name: &str, png: &[u8], for_docs: bool) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, png).unwrap();
-    if let Ok(docs) = std::env::var("HEXWAR_SCREENSHOTS") {
+    if let Ok(docs) = std::env::var("HEXWAR_SCREENSHOTS")
+        && for_docs
+    {
         std::fs::write(Path::new(&docs).join(name), png).unwrap();
     }
     path
@@ -255,7 +260,7 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
     assert_eq!(dt.step(), 0, "the page opens at the start");
     let start = dt.screenshot(true);
     let start_counters = dt.eval(COUNTERS);
-    keep("replay-start.png", &dt.screenshot(false));
+    keep("replay-start.png", &dt.screenshot(false), false);
 
     // The arrow keys step one event at a time, both ways.
     dt.key("ArrowRight", 39);
@@ -278,7 +283,22 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
     );
     let later = dt.screenshot(true);
     assert_ne!(start, later, "stepping changes the map");
-    keep("replay-turn.png", &dt.screenshot(false));
+
+    // On to the next shot: a fire line on the map and its dice, with the number needed.
+    let mut shot = false;
+    for _ in 0..80 {
+        dt.key("ArrowRight", 39);
+        let seen = dt.eval(
+            "[document.querySelectorAll('#overlay line').length, document.querySelectorAll('#dice svg').length, (document.querySelector('#dice .need') || {}).textContent || '']",
+        );
+        if seen[0].as_u64() > Some(0) && seen[1].as_u64() > Some(0) {
+            assert!(seen[2].as_str().unwrap().starts_with("need "), "{seen}");
+            shot = true;
+            break;
+        }
+    }
+    assert!(shot, "a shot with its dice within 80 steps of turn 2");
+    keep("replay.png", &dt.screenshot(false), true);
 
     // End shows the last step and the result of the battle.
     dt.key("End", 35);
@@ -300,7 +320,7 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
     );
     let end = dt.screenshot(true);
     assert_ne!(end, later, "the last position differs from turn 3's");
-    keep("replay-end.png", &dt.screenshot(false));
+    keep("replay-end.png", &dt.screenshot(false), false);
 
     // Home goes back to the start, and the map is drawn as it was.
     dt.key("Home", 36);

@@ -185,7 +185,7 @@ fn show_of_a_broken_file_exits_2() {
 #[test]
 fn every_command_has_help_with_an_example() {
     for cmd in [
-        "check", "show", "units", "run", "odds", "batch", "merge", "tune",
+        "check", "show", "units", "run", "odds", "batch", "merge", "tune", "render", "replay",
     ] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());

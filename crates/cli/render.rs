@@ -235,7 +235,10 @@ pub fn replay_page(
             replay::page(&rules, &style, &header, &events, end.outcome())
         }
         None => {
-            if data::read_text(path)?.contains("[[units]]") {
+            let is_scenario = data::read_text(path)?
+                .parse::<toml::Table>()
+                .is_ok_and(|t| t.contains_key("title") && !t.contains_key("hexwar"));
+            if is_scenario {
                 return Err(BadInput(format!(
                     "{}: a scenario, not a saved game: give --seed S to replay the AIs' game S",
                     path.display()

@@ -554,3 +554,143 @@ pub fn legend(out: &mut String, x: f32, rules: &Rules<'_>, style: &Style, captio
     out.push_str("</g>");
     y
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use counters::{Location, ScenarioFile, bundled};
+
+    const SMALL: &str = r#"
+title = "A small map"
+turns = 2
+first = "red"
+[map]
+columns = 4
+rows = 3
+default = "clear"
+terrain = [
+  ". f c =",
+  "h . r =",
+  ". m w =",
+]
+[[sides]]
+id = "red"
+name = "Red"
+nation = "soviet"
+role = "attacker"
+[[sides]]
+id = "blue"
+name = "Blue"
+nation = "nato"
+role = "defender"
+[[formations]]
+id = "r"
+side = "red"
+hq = "rhq"
+[[formations]]
+id = "b"
+side = "blue"
+hq = "bhq"
+[[units]]
+id = "rhq"
+type = "hq_mrr"
+formation = "r"
+at = "0101"
+[[units]]
+id = "t72_1"
+type = "t72"
+formation = "r"
+at = "0101"
+[[units]]
+id = "bmp_1"
+type = "bmp2"
+formation = "r"
+at = "0101"
+[[units]]
+id = "mr_1"
+type = "mr_coy"
+formation = "r"
+at = "0101"
+[[units]]
+id = "bhq"
+type = "hq_tf"
+formation = "b"
+at = "0403"
+[[units]]
+id = "m1_1"
+type = "m1"
+formation = "b"
+at = "0302"
+[[objectives]]
+name = "Mill"
+at = "0302"
+"#;
+
+    /// The small map drawn with a stack of three, a passenger aboard, every marker and smoke:
+    /// the picture is pinned, and its parts are counted.
+    #[test]
+    fn a_small_map_with_every_mark() {
+        let catalog = bundled::catalog();
+        let scenario = ScenarioFile::parse("small.toml", SMALL)
+            .validate(&catalog, &bundled::terrain())
+            .expect("a valid scenario");
+        let rules = Rules::new(&scenario, &catalog);
+        let mut units = scenario.units.clone();
+        let id = |name: &str| scenario.unit_id(name).unwrap().index();
+        units[id("mr_1")].location = Location::Aboard(scenario.unit_id("bmp_1").unwrap());
+        units[id("t72_1")].state.weakened = true;
+        units[id("t72_1")].state.disorganized = true;
+        units[id("m1_1")].state.pinned = true;
+        units[id("m1_1")].state.gone_to_ground = true;
+        units[id("m1_1")].state.bogged = true;
+        let smoke = [(hexmap::Label::new(2, 2).to_hex(), Side::A)];
+        let position = Position {
+            units: &units,
+            smoke: &smoke,
+            caption: "after turn 1, day".to_owned(),
+        };
+        let svg = svg(&rules, &Style::bundled(), &position, Labels::Drawn);
+        // The layers in order, each found once.
+        let between = |a: &str, b: &str| {
+            let start = svg.find(a).unwrap_or_else(|| panic!("no {a}"));
+            let end = svg[start..].find(b).unwrap_or_else(|| panic!("no {b}")) + start;
+            &svg[start..end]
+        };
+        // Twelve hex labels; five counters, as the passenger is aboard.
+        let labels = between("<g class=\"labels\"", "<g class=\"objectives\"");
+        assert_eq!(labels.matches("<text").count(), 12);
+        let counters = between("<g class=\"counters\">", "<g class=\"objective-names\"");
+        assert_eq!(counters.matches("<g transform=\"translate(").count(), 5);
+        assert_eq!(
+            between("<g class=\"smoke\"", "<g class=\"counters\">")
+                .matches("<circle")
+                .count(),
+            3
+        );
+        assert!(
+            svg.contains(">+1</text>"),
+            "the carrier shows its passenger"
+        );
+        for letter in ["D", "P", "G", "B"] {
+            assert!(
+                svg.contains(&format!(">{letter}</text></g>")),
+                "marker {letter}"
+            );
+        }
+        assert!(svg.contains("★ Mill"));
+        insta::assert_snapshot!(svg);
+    }
+
+    #[test]
+    fn long_titles_wrap() {
+        assert_eq!(
+            wrap("Night recon screen on the Fulda road", 30),
+            ["Night recon screen on the", "Fulda road"]
+        );
+        assert_eq!(wrap("", 10), Vec::<String>::new());
+        assert_eq!(
+            wrap("unbreakable_word_longer_than_width x", 5),
+            ["unbreakable_word_longer_than_width", "x"]
+        );
+    }
+}

@@ -35,7 +35,8 @@ pub fn fit(w: f32, h: f32, scale: f32, budget: f32) -> f32 {
     let budget = budget.min(MAX_PIXELS);
     let area = w * h * scale * scale;
     if area > budget {
-        scale * (budget / area).sqrt()
+        // A shade under, so that the picture rounded up to whole pixels stays within.
+        scale * (budget / area).sqrt() * 0.999
     } else {
         scale
     }

@@ -128,6 +128,7 @@
     const result = $('result');
     result.hidden = !(i === last && D.result);
     if (!result.hidden) result.textContent = D.result;
+    $('board').classList.toggle('night', Boolean(s.nt));
     document.body.dataset.step = String(i);
   };
   const nextTurn = (dir) => {

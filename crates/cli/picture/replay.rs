@@ -267,11 +267,15 @@ pub fn page(
             layouts.len() - 1
         })
     };
-    let mut steps: Vec<Value> = vec![json!({
+    let mut first = json!({
         "c": map::start_caption(rules.scenario.time_of_day),
         "k": layout_index(&state),
         "n": ["The battle begins."],
-    })];
+    });
+    if state.time().is_night() {
+        first["nt"] = json!(1);
+    }
+    let mut steps: Vec<Value> = vec![first];
     let mut pending: Vec<String> = Vec::new();
     for e in events {
         let sc = scene(&geo, &state, e);
@@ -288,6 +292,9 @@ pub fn page(
         });
         if matches!(e, Event::TurnStarted { .. }) {
             step["t"] = json!(1);
+        }
+        if state.time().is_night() {
+            step["nt"] = json!(1);
         }
         let pairs = |v: &[[Point; 2]]| -> Vec<[i64; 4]> {
             v.iter()
@@ -400,4 +407,95 @@ pub fn page(
         source = escape(&header.source),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use counters::{GameRng, ScenarioFile, bundled, play};
+
+    const SCENARIOS: [&str; 3] = [
+        include_str!("../../../scenarios/dawn_assault.toml"),
+        include_str!("../../../scenarios/meeting_engagement.toml"),
+        include_str!("../../../scenarios/night_recon.toml"),
+    ];
+
+    /// The page draws each position by applying the game's events to the start, as the engine
+    /// did: after the last event that is the engine's own end position, for every bundled
+    /// scenario; and every page is well under 2 MB, the longest game included.
+    #[test]
+    fn pages_replay_the_engines_games_and_stay_small() {
+        let catalog = bundled::catalog();
+        let style = Style::bundled();
+        let mut largest = (0, String::new());
+        for text in SCENARIOS {
+            let scenario = ScenarioFile::parse("s.toml", text)
+                .validate(&catalog, &bundled::terrain())
+                .expect("a bundled scenario");
+            let rules = Rules::new(&scenario, &catalog);
+            for seed in 1..=12 {
+                let (end, events) = play(&rules, &mut GameRng::seed_from_u64(seed)).unwrap();
+                let mut state = State::new(&scenario);
+                for e in &events {
+                    state.apply(&rules, e);
+                }
+                assert_eq!(state, end, "{}: seed {seed}", scenario.title);
+                let header = Header {
+                    source: format!("seed {seed}"),
+                };
+                let page = page(&rules, &style, &header, &events, end.outcome());
+                if page.len() > largest.0 {
+                    largest = (
+                        page.len(),
+                        format!("{} seed {seed}, {} events", scenario.title, events.len()),
+                    );
+                }
+            }
+        }
+        assert!(largest.0 < 2_000_000, "{largest:?}");
+        eprintln!("largest replay page: {} bytes ({})", largest.0, largest.1);
+    }
+
+    /// The data of a page: a step for the start, one per told event, the result at the end; the
+    /// script's data cannot close the script early.
+    #[test]
+    fn the_data_has_every_step() {
+        let catalog = bundled::catalog();
+        let scenario = ScenarioFile::parse("s.toml", SCENARIOS[2])
+            .validate(&catalog, &bundled::terrain())
+            .unwrap();
+        let rules = Rules::new(&scenario, &catalog);
+        let (end, events) = play(&rules, &mut GameRng::seed_from_u64(3)).unwrap();
+        let html = page(
+            &rules,
+            &Style::bundled(),
+            &Header {
+                source: String::new(),
+            },
+            &events,
+            end.outcome(),
+        );
+        let start = html
+            .find(r#"<script id="data" type="application/json">"#)
+            .unwrap();
+        let json = &html[start..];
+        let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+        let data: Value = serde_json::from_str(&json.replace("<\\/", "</")).unwrap();
+        let steps = data["steps"].as_array().unwrap();
+        let mut narrator = Narrator::new(rules);
+        let told = events
+            .iter()
+            .filter(|e| !narrator.lines(e).is_empty())
+            .count();
+        assert_eq!(steps.len(), told + 1, "the start, then every told event");
+        assert!(data["result"].as_str().unwrap().contains("wins"));
+        let layouts = data["layouts"].as_array().unwrap().len();
+        for s in steps {
+            assert!(s["k"].as_u64().unwrap() < layouts as u64);
+        }
+        // Every unit of the scenario has a counter on the page.
+        for u in &scenario.units {
+            assert!(html.contains(&format!(r#"id="u{}" class="unit""#, u.id.0)));
+        }
+    }
 }
