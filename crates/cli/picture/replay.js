@@ -130,6 +130,11 @@
     if (!result.hidden) result.textContent = D.result;
     $('board').classList.toggle('night', Boolean(s.nt));
     document.body.dataset.step = String(i);
+    try {
+      window.history.replaceState(null, '', `#${i}`);
+    } catch (_) {
+      // Some browsers refuse history changes on file:// pages: the link is a nicety.
+    }
   };
   const nextTurn = (dir) => {
     let i = current + dir;
@@ -156,5 +161,11 @@
       go();
     }
   });
-  show(0);
+  // A step can be linked: page.html#120 opens at step 120.
+  const linked = Number((window.location.hash || '').slice(1));
+  show(Number.isInteger(linked) ? linked : 0);
+  window.addEventListener('hashchange', () => {
+    const n = Number(window.location.hash.slice(1));
+    if (Number.isInteger(n) && n !== current) show(n);
+  });
 })();
