@@ -22,7 +22,7 @@ pub struct Marks {
     pub disorganized: bool,
     /// Pinned (R6.7): `P`.
     pub pinned: bool,
-    /// Gone to ground (R12.4): `G`.
+    /// Gone to ground (R6.4): `G`.
     pub gone_to_ground: bool,
     /// Bogged (R5.6): `B`.
     pub bogged: bool,
