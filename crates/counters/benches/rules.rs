@@ -94,22 +94,36 @@ fn assault(c: &mut Criterion) {
 fn whole_game(c: &mut Criterion) {
     let catalog = bundled::catalog();
     let table = bundled::terrain();
-    let text = include_str!("../../../scenarios/dawn_assault.toml");
-    let scenario = ScenarioFile::parse("dawn_assault.toml", text)
-        .validate(&catalog, &table)
-        .unwrap();
-    let rules = Rules::new(&scenario, &catalog);
-    let mut seed = 0;
     let mut group = c.benchmark_group("game");
     // Reported as games per second on one core too.
     group.throughput(Throughput::Elements(1));
-    group.bench_function("dawn_assault", |b| {
-        b.iter(|| {
-            seed += 1;
-            let mut rng = GameRng::for_game(7, seed);
-            black_box(play(&rules, &mut rng).unwrap())
+    for (name, text) in [
+        (
+            "dawn_assault",
+            include_str!("../../../scenarios/dawn_assault.toml"),
+        ),
+        (
+            "meeting_engagement",
+            include_str!("../../../scenarios/meeting_engagement.toml"),
+        ),
+        (
+            "night_recon",
+            include_str!("../../../scenarios/night_recon.toml"),
+        ),
+    ] {
+        let scenario = ScenarioFile::parse(name, text)
+            .validate(&catalog, &table)
+            .unwrap();
+        let rules = Rules::new(&scenario, &catalog);
+        let mut seed = 0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut rng = GameRng::for_game(7, seed);
+                black_box(play(&rules, &mut rng).unwrap())
+            });
         });
-    });
+    }
     group.finish();
 }
 

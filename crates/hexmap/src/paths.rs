@@ -1,5 +1,6 @@
 //! R1.4, R5.1, R9.9, R11.6: movement reach and paths, the retreat hexside, break-off routes.
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -12,6 +13,32 @@ use crate::map::Map;
 
 /// A* scores of a node: estimated total, estimate to the goal, cost so far.
 type Score = (u64, u64, u64);
+
+/// The working arrays of one A* search, kept per thread between searches so that a search
+/// allocates nothing but the path it returns (the AI searches for every unit it moves).
+#[derive(Default)]
+struct AStar {
+    /// Per node: (f, h, g) once scored.
+    scores: Vec<Option<Score>>,
+    /// Per node: the predecessor on the best path found.
+    prev: Vec<Option<NodeIndex>>,
+    open: BinaryHeap<Open>,
+}
+
+impl AStar {
+    /// Emptied for a map of `len` nodes.
+    fn reset(&mut self, len: usize) {
+        self.scores.clear();
+        self.scores.resize(len, None);
+        self.prev.clear();
+        self.prev.resize(len, None);
+        self.open.clear();
+    }
+}
+
+thread_local! {
+    static ASTAR: RefCell<AStar> = RefCell::new(AStar::default());
+}
 
 /// An entry of the A* open list, smallest score first; the node takes no part in the order,
 /// as in petgraph's `MinScored`, so that ties pop in the same order.
@@ -168,14 +195,28 @@ impl Map {
         goal: Hex,
         mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
     ) -> Option<(u32, Vec<Hex>)> {
-        const BLOCKED: u64 = u64::MAX / 4;
         let (s, g) = (self.node(start)?, self.node(goal)?);
+        ASTAR.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.astar(s, g, &mut cost, &mut scratch),
+            // A `cost` that searches too: this inner search works in arrays of its own.
+            Err(_) => self.astar(s, g, &mut cost, &mut AStar::default()),
+        })
+    }
+
+    /// [`Map::cheapest_path`] in the working arrays `w`.
+    fn astar(
+        &self,
+        s: NodeIndex,
+        g: NodeIndex,
+        cost: &mut impl FnMut(Hex, Hex) -> Option<u32>,
+        w: &mut AStar,
+    ) -> Option<(u32, Vec<Hex>)> {
+        const BLOCKED: u64 = u64::MAX / 4;
         let graph = self.graph();
+        let goal = graph[g];
         let estimate = |n: NodeIndex| u64::from(graph[n].unsigned_distance_to(goal));
-        // Per node: (f, h, g) once scored, and the predecessor on the best path found.
-        let mut scores: Vec<Option<Score>> = vec![None; self.len()];
-        let mut prev: Vec<Option<NodeIndex>> = vec![None; self.len()];
-        let mut open = BinaryHeap::new();
+        w.reset(self.len());
+        let AStar { scores, prev, open } = w;
         let h = estimate(s);
         scores[s.index()] = Some((h, h, 0));
         open.push(Open((h, h, 0), s));
@@ -205,13 +246,19 @@ impl Map {
         if total >= BLOCKED {
             return None;
         }
-        let mut path = Vec::new();
+        // The path, walked back from the goal: counted first, so that it is the one allocation.
+        let mut steps = 0;
         let mut at = g;
         while at != s {
-            path.push(graph[at]);
+            steps += 1;
             at = prev[at.index()]?;
         }
-        path.reverse();
+        let mut path = vec![goal; steps];
+        let mut at = g;
+        for slot in path.iter_mut().rev() {
+            *slot = graph[at];
+            at = prev[at.index()]?;
+        }
         Some((u32::try_from(total).ok()?, path))
     }
 
