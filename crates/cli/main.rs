@@ -634,7 +634,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Tune(args) => tune::run(args),
         Command::Play(args) => play::run(&args),
-        Command::Replay(args) => play::replay(&args),
+        Command::Replay(args) => match &args.html {
+            Some(html) => render::replay_page(&args.path, args.seed, args.game, html),
+            None => play::replay(&args),
+        },
         Command::Render(args) => render::run(args),
         Command::Test {
             paths,

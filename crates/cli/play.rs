@@ -506,13 +506,9 @@ pub fn with_saved_game<T>(
     f(&rules, &saved, session.game.events(), session.game.state())
 }
 
-/// Runs `hexwar replay`: tells a saved game from its start, checking the position after each
-/// player turn against the save; or, with `--html`, writes the replay page of a saved game or of
-/// the AIs' game of a scenario and seed.
+/// Runs `hexwar replay` without `--html` (which `render::replay_page` writes): tells a saved game
+/// from its start, checking the position after each player turn against the save.
 pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
-    if let Some(html) = &args.html {
-        return crate::render::replay_page(&args.path, args.seed, args.game, html);
-    }
     let (saved, loaded) = load_saved(&args.path)?;
     let rules = Rules::new(&loaded.scenario, &loaded.catalog);
     let mut fresh = SavedGame {

@@ -151,9 +151,16 @@ struct TerrainLook {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct Sides {
+    fallback: [String; 2],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct File {
     terrain: BTreeMap<String, TerrainLook>,
-    nations: BTreeMap<String, toml::Value>,
+    nations: BTreeMap<String, String>,
+    sides: Sides,
     #[serde(default)]
     symbols: BTreeMap<String, Symbol>,
 }
@@ -197,16 +204,10 @@ impl Style {
     #[must_use]
     pub fn side(&self, scenario: &Scenario, side: Side) -> &str {
         let nation = &scenario.sides[side.index()].nation;
-        if let Some(toml::Value::String(c)) = self.file.nations.get(nation) {
-            return c;
-        }
-        match self.file.nations.get("fallback") {
-            Some(toml::Value::Array(list)) => list
-                .get(side.index())
-                .and_then(toml::Value::as_str)
-                .unwrap_or("#888888"),
-            _ => "#888888",
-        }
+        self.file
+            .nations
+            .get(nation)
+            .unwrap_or(&self.file.sides.fallback[side.index()])
     }
 
     /// A unit type's NATO symbol: the style's word for it, else what its stats tell.
