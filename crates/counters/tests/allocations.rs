@@ -6,7 +6,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use counters::{Command, GameRng, Rules, ScenarioFile, State, bundled, check, play};
+use counters::{
+    Command, Event, GameRng, Phase, Rules, ScenarioFile, Side, State, bundled, check, play,
+};
 use hexmap::Hex;
 
 struct Counting;
@@ -47,7 +49,9 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
     (ALLOCATIONS.with(Cell::get) - before, out)
 }
 
-/// Positions from the middle of games of every bundled scenario.
+/// Positions from the middle of games of every bundled scenario, each handed to `each` once per
+/// side and phase (set by events, as a game sets them), so that refusals come from deep in
+/// `check` and not only from its first question (whose turn it is).
 fn positions(mut each: impl FnMut(&Rules<'_>, &State)) {
     let catalog = bundled::catalog();
     for text in [
@@ -61,8 +65,16 @@ fn positions(mut each: impl FnMut(&Rules<'_>, &State)) {
         for turns in 1..=3 {
             scenario.turns = turns;
             let rules = Rules::new(&scenario, &catalog);
-            let (state, _) = play(&rules, &mut GameRng::seed_from_u64(u64::from(turns))).unwrap();
-            each(&rules, &state);
+            let (end, _) = play(&rules, &mut GameRng::seed_from_u64(u64::from(turns))).unwrap();
+            for side in Side::BOTH {
+                for phase in [Phase::Movement, Phase::Fire] {
+                    let mut state = end.clone();
+                    let turn = state.turn();
+                    state.apply(&rules, &Event::TurnStarted { turn, side });
+                    state.apply(&rules, &Event::PhaseStarted { phase });
+                    each(&rules, &state);
+                }
+            }
         }
     }
 }
@@ -75,12 +87,22 @@ fn a_refused_check_allocates_nothing() {
         let units: Vec<_> = state.units().iter().map(|u| u.id).collect();
         for &unit in &units {
             let other = units[(unit.index() * 7 + 3) % units.len()];
-            for &hex in hexes.iter().step_by(5) {
+            // Every hex next to the unit, and a spread of the rest of the map.
+            let near: Vec<Hex> = state
+                .hex_of(unit)
+                .map(|at| rules.map().neighbors(at).collect())
+                .unwrap_or_default();
+            for &hex in near.iter().chain(hexes.iter().step_by(5)) {
                 for command in [
                     Command::Move {
                         unit,
                         path: vec![hex],
                         double: false,
+                    },
+                    Command::Move {
+                        unit,
+                        path: vec![hex, hex],
+                        double: true,
                     },
                     Command::Assault {
                         units: vec![unit, other],
@@ -128,7 +150,7 @@ fn a_refused_check_allocates_nothing() {
             }
         }
     });
-    assert!(refused > 1000, "the test refused only {refused} commands");
+    assert!(refused > 5000, "the test refused only {refused} commands");
 }
 
 #[test]

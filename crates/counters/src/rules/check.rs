@@ -183,10 +183,6 @@ fn check_move(
     let enemy = u.side.other();
     let map = rules.map();
     let shaken = u.state.disorganized || u.state.pinned;
-    let near_at_start: Vec<UnitId> = map
-        .neighbors(start)
-        .flat_map(|n| state.units_in(n, enemy).map(|e| e.id))
-        .collect();
     let mut prev = start;
     let mut cost = 0;
     for &step in path {
@@ -199,11 +195,12 @@ fn check_move(
         if state.occupied_by(step, enemy) {
             return Err(RuleError::EnemyHex(step));
         }
+        // Shaken, it may not come next to an enemy it was not already next to at the start
+        // (one in a hex beside its start hex).
         if shaken
             && map
                 .neighbors(step)
-                .flat_map(|n| state.units_in(n, enemy))
-                .any(|e| !near_at_start.contains(&e.id))
+                .any(|n| n.unsigned_distance_to(start) != 1 && state.occupied_by(n, enemy))
         {
             return Err(RuleError::ClosingWhileShaken);
         }
