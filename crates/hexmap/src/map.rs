@@ -99,10 +99,11 @@ impl Map {
     /// Dense index of a hex (row-major from `0101`), `None` off the map.
     #[must_use]
     pub fn index(&self, hex: Hex) -> Option<usize> {
-        let label = Label::from_hex(hex)?;
-        (label.col <= self.cols && label.row <= self.rows).then(|| {
-            usize::from(label.row - 1) * usize::from(self.cols) + usize::from(label.col - 1)
-        })
+        // `Label::from_hex` without building the label: the searches ask this for every step.
+        let col = usize::try_from(hex.x).ok()?;
+        let row = usize::try_from(hex.y + (hex.x + (hex.x & 1)) / 2).ok()?;
+        let cols = usize::from(self.cols);
+        (col < cols && row < usize::from(self.rows)).then_some(row * cols + col)
     }
 
     /// The hex at a dense index.

@@ -395,6 +395,19 @@ proptest! {
         }
     }
 
+    /// R0.4: a hex's dense index is its label's place, row-major from 0101, and there is none
+    /// off the map, whatever hex is asked (far off, negative, just past an edge).
+    #[test]
+    fn index_is_the_labels_place(cols in 1u16..=12, rows in 1u16..=12, x in -20i32..40, y in -30i32..40) {
+        let table = TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+        let m = Map::new(table, cols, rows, TerrainId(0));
+        let hex = Hex::new(x, y);
+        let want = Label::from_hex(hex)
+            .filter(|l| l.col <= cols && l.row <= rows)
+            .map(|l| usize::from(l.row - 1) * usize::from(cols) + usize::from(l.col - 1));
+        prop_assert_eq!(m.index(hex), want);
+    }
+
     #[test]
     fn label_text_round_trips(col in 1u16..=99, row in 1u16..=99) {
         let l = Label::new(col, row);

@@ -8,7 +8,7 @@ use super::Referee;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::UnitId;
-use crate::rules::check::check;
+use crate::rules::check::{check, points_left};
 
 /// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
 pub(super) const EXPOSED_PENALTY: u32 = 2;
@@ -66,7 +66,18 @@ pub(super) fn advance_covered(
     {
         path.pop();
     }
-    // The longest legal prefix of the path.
+    // The longest legal prefix of the path. One longer than the unit's movement points pay for
+    // is refused (R5.1: only a single hex may cost more), so `check` is asked from there down.
+    let left = points_left(x.state(), &rules, unit, false);
+    let mut spent = 0;
+    let affordable = path
+        .iter()
+        .take_while(|&&h| {
+            spent += map.enter_cost(class, h).unwrap_or(u32::MAX / 8);
+            spent <= left
+        })
+        .count();
+    path.truncate(affordable.max(1));
     while !path.is_empty() {
         let c = Command::Move {
             unit,

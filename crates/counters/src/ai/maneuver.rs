@@ -54,7 +54,7 @@ pub(super) fn doctrine_movement(
     let mut targets: Vec<Hex> = own(x.state(), side, skip)
         .iter()
         .filter_map(|&u| x.state().hex_of(u))
-        .flat_map(|h| map.neighbors(h).collect::<Vec<_>>())
+        .flat_map(|h| map.neighbors(h))
         .filter(|&h| x.state().occupied_by(h, side.other()))
         .collect();
     targets.sort_by_key(|&h| map.label(h));
@@ -62,20 +62,22 @@ pub(super) fn doctrine_movement(
     for hex in targets {
         let units: Vec<UnitId> = own(x.state(), side, skip)
             .into_iter()
+            // Only units next to the hex may assault it (an HQ there may lend its leadership),
+            // so the others are not asked.
             .filter(|&u| {
-                check(
-                    x.state(),
-                    &rules,
-                    &Command::Assault {
-                        units: vec![u],
-                        hex,
-                    },
-                )
-                .is_ok()
-                    || rules.typ(x.state().unit(u)).is_hq()
-                        && x.state()
-                            .hex_of(u)
-                            .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
+                x.state()
+                    .hex_of(u)
+                    .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
+                    && (rules.typ(x.state().unit(u)).is_hq()
+                        || check(
+                            x.state(),
+                            &rules,
+                            &Command::Assault {
+                                units: vec![u],
+                                hex,
+                            },
+                        )
+                        .is_ok())
             })
             .collect();
         let command = Command::Assault {
