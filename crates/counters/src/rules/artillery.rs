@@ -116,7 +116,14 @@ pub(crate) fn check_bombard(
     }
     let spotted = match spotter {
         Some(s) => can_spot(state, rules, u.side, s, hex),
-        None => spotter_for(state, rules, u.side, hex).is_some(),
+        // Whether anyone can spot it: the first found will do, the nearest is not needed.
+        None => {
+            state
+                .units()
+                .iter()
+                .any(|s| can_spot(state, rules, u.side, s.id, hex))
+                || air_op_spots(state, u.side)
+        }
     };
     if spotted {
         Ok(())
