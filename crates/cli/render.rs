@@ -74,9 +74,14 @@ pub fn write_svg_as(svg: &str, path: &Path) -> anyhow::Result<()> {
         Format::Svg => svg.as_bytes().to_vec(),
         Format::Png => png::png(svg, 1.5, png::DEFAULT_PIXELS)?,
     };
+    write_file(path, &bytes, "")
+}
+
+/// Writes a picture or page, and says so on standard error (`note` after the name).
+fn write_file(path: &Path, bytes: &[u8], note: &str) -> anyhow::Result<()> {
     std::fs::write(path, bytes)
         .map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
-    eprintln!("wrote {}", path.display());
+    eprintln!("wrote {}{note}", path.display());
     Ok(())
 }
 
@@ -144,10 +149,7 @@ fn write_picture(
             png::png(&map::svg(rules, &style, position, labels), scale, budget)?
         }
     };
-    std::fs::write(output, bytes)
-        .map_err(|e| BadInput(format!("cannot write {}: {e}", output.display())))?;
-    eprintln!("wrote {}", output.display());
-    Ok(())
+    write_file(output, &bytes, "")
 }
 
 /// Runs `hexwar render`.
@@ -257,12 +259,10 @@ pub fn replay_page(
             })?
         }
     };
-    std::fs::write(html, &page)
-        .map_err(|e| BadInput(format!("cannot write {}: {e}", html.display())))?;
-    eprintln!(
-        "wrote {} ({} KB)",
-        html.display(),
-        page.len().div_ceil(1024)
-    );
+    write_file(
+        html,
+        page.as_bytes(),
+        &format!(" ({} KB)", page.len().div_ceil(1024)),
+    )?;
     Ok(ExitCode::SUCCESS)
 }

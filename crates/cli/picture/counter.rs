@@ -57,25 +57,68 @@ impl Marks {
     }
 }
 
-/// The four marker letters: class, letter, colour, and place on the counter.
-pub const MARKERS: [(&str, &str, &str, &str, Point); 4] = [
-    (
-        "m-d",
-        "D",
-        "#d62828",
-        "disorganized",
-        Point { x: -15.5, y: -14.5 },
-    ),
-    ("m-p", "P", "#f77f00", "pinned", Point { x: 15.5, y: -14.5 }),
-    (
-        "m-g",
-        "G",
-        "#6b4226",
-        "gone to ground",
-        Point { x: -15.5, y: -3.5 },
-    ),
-    ("m-b", "B", "#7b2cbf", "bogged", Point { x: 15.5, y: -3.5 }),
+/// A marker letter on a counter: its class on the replay page, letter, colour, name in the
+/// legend, place on the counter, and whether a unit's marks show it.
+pub struct Marker {
+    /// Its CSS class.
+    pub class: &'static str,
+    /// The letter.
+    pub letter: &'static str,
+    /// The disc's colour.
+    pub fill: &'static str,
+    /// Its name in the legend.
+    pub name: &'static str,
+    /// Where it sits on the counter.
+    pub at: Point,
+    /// Whether a unit with these marks shows it.
+    pub shown: fn(&Marks) -> bool,
+}
+
+/// The four marker letters.
+pub const MARKERS: [Marker; 4] = [
+    Marker {
+        class: "m-d",
+        letter: "D",
+        fill: "#d62828",
+        name: "disorganized",
+        at: Point { x: -15.5, y: -14.5 },
+        shown: |m| m.disorganized,
+    },
+    Marker {
+        class: "m-p",
+        letter: "P",
+        fill: "#f77f00",
+        name: "pinned",
+        at: Point { x: 15.5, y: -14.5 },
+        shown: |m| m.pinned,
+    },
+    Marker {
+        class: "m-g",
+        letter: "G",
+        fill: "#6b4226",
+        name: "gone to ground",
+        at: Point { x: -15.5, y: -3.5 },
+        shown: |m| m.gone_to_ground,
+    },
+    Marker {
+        class: "m-b",
+        letter: "B",
+        fill: "#7b2cbf",
+        name: "bogged",
+        at: Point { x: 15.5, y: -3.5 },
+        shown: |m| m.bogged,
+    },
 ];
+
+/// How many passengers ride a unit (R16.1).
+#[must_use]
+pub fn passengers(units: &[Unit], carrier: &Unit) -> u8 {
+    let n = units
+        .iter()
+        .filter(|p| p.alive() && p.location == counters::Location::Aboard(carrier.id))
+        .count();
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
 
 /// Which markers to draw: only those a unit has (a still picture), or all of them, each with its
 /// class, for the replay page to show and hide.
@@ -120,16 +163,9 @@ pub fn counter(out: &mut String, attrs: &str, colour: &str, symbol: Symbol, id: 
             ""
         }
     );
-    for (class, letter, fill, _, at) in MARKERS {
-        let on = match (class, marks) {
-            (_, None) => true,
-            ("m-d", Some(m)) => m.disorganized,
-            ("m-p", Some(m)) => m.pinned,
-            ("m-g", Some(m)) => m.gone_to_ground,
-            (_, Some(m)) => m.bogged,
-        };
-        if on {
-            marker(out, class, letter, fill, at, marks.is_none());
+    for m in &MARKERS {
+        if marks.is_none_or(|marks| (m.shown)(&marks)) {
+            marker(out, m, marks.is_none());
         }
     }
     match marks {
@@ -151,10 +187,16 @@ pub fn counter(out: &mut String, attrs: &str, colour: &str, symbol: Symbol, id: 
     out.push_str("</g>");
 }
 
-/// A marker letter in a coloured disc.
-pub fn marker(out: &mut String, class: &str, letter: &str, fill: &str, at: Point, classed: bool) {
+/// A marker letter in a coloured disc, at its place on a counter (or at `at`, in the legend);
+/// `classed` for the replay page, which shows and hides it by its class.
+pub fn marker(out: &mut String, m: &Marker, classed: bool) {
+    marker_at(out, m, m.at, classed);
+}
+
+/// [`marker`] at a given point.
+pub fn marker_at(out: &mut String, m: &Marker, at: Point, classed: bool) {
     let class = if classed {
-        format!(r#" class="{class}""#)
+        format!(r#" class="{}""#, m.class)
     } else {
         String::new()
     };
@@ -163,7 +205,9 @@ pub fn marker(out: &mut String, class: &str, letter: &str, fill: &str, at: Point
         r##"<g{class}><circle cx="{x}" cy="{y}" r="4.6" fill="{fill}" stroke="#fff" stroke-width="0.8"/><text x="{x}" y="{ty}" font-size="6.5" font-weight="bold" text-anchor="middle" fill="#fff">{letter}</text></g>"##,
         x = at.x,
         y = at.y,
-        ty = at.y + 2.3
+        ty = at.y + 2.3,
+        fill = m.fill,
+        letter = m.letter
     );
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use counters::{Location, Rules, Side, TimeOfDay, Unit};
+use counters::{Rules, Side, TimeOfDay, Unit};
 use hexmap::{Hex, Map, TerrainId};
 
 use super::counter::{self, Draw, MARKERS, Marks};
@@ -28,15 +28,10 @@ pub struct Position<'a> {
 }
 
 impl Position<'_> {
-    /// How many passengers each unit carries.
+    /// How many passengers a unit carries.
     #[must_use]
     pub fn aboard(&self, u: &Unit) -> u8 {
-        let n = self
-            .units
-            .iter()
-            .filter(|p| p.alive() && p.location == Location::Aboard(u.id))
-            .count();
-        u8::try_from(n).unwrap_or(u8::MAX)
+        counter::passengers(self.units, u)
     }
 }
 
@@ -345,9 +340,12 @@ pub fn smoke(out: &mut String, geo: &Geometry, smoke: &[(Hex, Side)]) {
     out.push_str("</g>");
 }
 
-/// Three puffs of smoke about a point.
+/// Smoke: three puffs about the hex centre, as (dx, dy, radius). The replay page draws the same.
+pub const PUFFS: [(f32, f32, f32); 3] = [(-9.0, 2.0, 10.0), (7.0, -4.0, 11.0), (4.0, 10.0, 9.0)];
+
+/// The puffs of smoke about a point.
 pub fn smoke_puffs(out: &mut String, c: Point) {
-    for (dx, dy, r) in [(-9.0, 2.0, 10.0), (7.0, -4.0, 11.0), (4.0, 10.0, 9.0)] {
+    for (dx, dy, r) in PUFFS {
         let _ = write!(
             out,
             r#"<circle cx="{}" cy="{}" r="{r}"/>"#,
@@ -521,19 +519,17 @@ pub fn legend(out: &mut String, x: f32, rules: &Rules<'_>, style: &Style, captio
     }
     y += 8.0;
     heading(out, &mut y, "Markers on a counter");
-    for (_, letter, fill, name, _) in MARKERS {
-        counter::marker(
+    for m in &MARKERS {
+        counter::marker_at(
             out,
-            "",
-            letter,
-            fill,
+            m,
             Point {
                 x: 20.0,
                 y: y - 4.0,
             },
             false,
         );
-        let _ = write!(out, r#"<text x="36" y="{}">{name}</text>"#, N(y));
+        let _ = write!(out, r#"<text x="36" y="{}">{}</text>"#, N(y), m.name);
         y += 15.0;
     }
     let _ = write!(

@@ -55,7 +55,7 @@
     units.forEach((g, id) => { if (!seen.has(id)) g.setAttribute('display', 'none'); });
     const puffs = [];
     for (const [x, y] of L.s) {
-      for (const [dx, dy, r] of [[-9, 2, 10], [7, -4, 11], [4, 10, 9]]) {
+      for (const [dx, dy, r] of D.puffs) {
         puffs.push(svg('circle', { cx: x / 10 + dx, cy: y / 10 + dy, r }));
       }
     }

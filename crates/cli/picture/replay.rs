@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use counters::{Event, Location, Outcome, Roll, Rules, State, UnitId};
+use counters::{Event, Outcome, Roll, Rules, State, UnitId};
 use hexmap::Hex;
 use serde_json::{Value, json};
 
@@ -65,13 +65,22 @@ fn scene(geo: &Geometry, before: &State, e: &Event) -> Scene {
             }
             s.dice = roll(r);
         }
-        Event::ShotsLost { unit, target, .. } | Event::EyesAndEars { unit, target, .. } => {
+        Event::ShotsLost { unit, target, .. } => {
             if let (Some(a), Some(b)) = (at(*unit), at(*target)) {
                 s.fire.push([a, b]);
             }
-            if let Event::EyesAndEars { die, need, .. } = e {
-                s.dice = Some((vec![*die], Some(*need)));
+        }
+        Event::EyesAndEars {
+            unit,
+            target,
+            die,
+            need,
+            ..
+        } => {
+            if let (Some(a), Some(b)) = (at(*unit), at(*target)) {
+                s.fire.push([a, b]);
             }
+            s.dice = Some((vec![*die], Some(*need)));
         }
         Event::Saves { unit, roll: r } => {
             ring_unit(&mut s, *unit);
@@ -108,12 +117,14 @@ fn scene(geo: &Geometry, before: &State, e: &Event) -> Scene {
             path(&mut s, *unit, &[*to]);
         }
         Event::Occupied { unit, hex: h } => path(&mut s, *unit, &[*h]),
-        Event::MoraleTest { die, need, .. }
-        | Event::BogCheck { die, need, .. }
-        | Event::DisengageTest { die, need, .. } => {
-            if let Event::BogCheck { unit, .. } | Event::DisengageTest { unit, .. } = e {
-                ring_unit(&mut s, *unit);
-            }
+        Event::MoraleTest { die, need, .. } => s.dice = Some((vec![*die], Some(*need))),
+        Event::BogCheck {
+            unit, die, need, ..
+        }
+        | Event::DisengageTest {
+            unit, die, need, ..
+        } => {
+            ring_unit(&mut s, *unit);
             s.dice = Some((vec![*die], Some(*need)));
         }
         Event::RallyTest {
@@ -203,11 +214,7 @@ fn layout(geo: &Geometry, state: &State) -> Value {
     for (hex, stack) in counter::on_map(units) {
         let c = geo.centre(hex);
         for (u, (at, scale)) in stack.iter().zip(counter::stack(stack.len(), geo.size)) {
-            let aboard = units
-                .iter()
-                .filter(|p| p.alive() && p.location == Location::Aboard(u.id))
-                .count();
-            let marks = Marks::of(&u.state, u8::try_from(aboard).unwrap_or(u8::MAX));
+            let marks = Marks::of(&u.state, counter::passengers(units, u));
             #[expect(
                 clippy::cast_possible_truncation,
                 reason = "a scale below 1, in thousandths"
@@ -338,6 +345,7 @@ pub fn page(
         "steps": steps,
         "result": result,
         "hex": HEX,
+        "puffs": map::PUFFS,
     });
     // The map drawn once; the counters once each, moved by the page.
     let mut body = String::new();
