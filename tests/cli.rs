@@ -319,23 +319,74 @@ fn odds_with_counterattacks_compute_the_whole_melee() {
     assert_eq!(v["counterattacks"], true);
     assert!(v["error_bound"].as_f64().unwrap() < 1e-9);
     let f = |k: &str| v[k].as_f64().unwrap();
-    assert!((f("attacker_wins") + f("defender_wins") - 1.0).abs() < 1e-9);
+    assert!((f("attacker_wins") + f("defender_holds") + f("both_broken") - 1.0).abs() < 1e-12);
     // The melee can only add to what the first round gives the attacker.
     assert!(f("attacker_wins") >= v["first_round"]["attacker_wins"].as_f64().unwrap() - 1e-12);
-    let losses: f64 = v["defender_losses"]
-        .as_array()
-        .unwrap()
+    let sum = |v: &serde_json::Value| -> f64 {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .sum()
+    };
+    for side in ["attacker_losses", "defender_losses"] {
+        assert!((sum(&v[side]["destroyed"]) - 1.0).abs() < 1e-12, "{side}");
+        assert!((sum(&v[side]["weakened"]) - 1.0).abs() < 1e-12, "{side}");
+    }
+    let end = &v["defenders_end"];
+    let ends: f64 = ["held", "destroyed", "retreated", "broke_off"]
         .iter()
-        .map(|p| p.as_f64().unwrap())
+        .map(|k| end[k].as_f64().unwrap())
         .sum();
-    assert!((losses - 1.0).abs() < 1e-9);
+    assert!((ends - 1.0).abs() < 1e-12);
+    // One line per unit, with its fates.
+    let units = v["units"].as_array().unwrap();
+    assert_eq!(units.len(), 3, "{units:?}");
+    assert_eq!(units[0]["kind"], "btr70");
+    assert_eq!(units[2]["side"], "B");
+}
+
+#[test]
+fn odds_of_full_stacks_are_exact_and_fast_enough_to_wait_for() {
+    // The issue's table, within the stacking rules: three units against three, in a city.
+    let out = hexwar(&[
+        "odds",
+        "t72,t72,mr_coy vs mech_inf,m2,tow_team",
+        "--terrain",
+        "city",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["exact"], true);
+    assert!(v["error_bound"].as_f64().unwrap() < 1e-9);
+    // Two T-72s no rule tells apart share a line.
+    let units = v["units"].as_array().unwrap();
+    assert_eq!(units[0]["units"].as_array().unwrap().len(), 2, "{units:?}");
+    let text = stdout(&hexwar(&[
+        "odds",
+        "t72,t72,mr_coy vs mech_inf,m2,tow_team",
+        "--terrain",
+        "city",
+    ]));
+    for line in [
+        "attacker wins",
+        "defender holds",
+        "both broken",
+        "t72 x2",
+        "Exact",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
 }
 
 #[test]
 fn odds_of_a_large_melee_are_sampled_and_say_so() {
+    // Seventeen units: more than the exact chain holds.
     let out = hexwar(&[
         "odds",
-        "t72,t72,t72 vs mech_inf,mech_inf,tow_team",
+        "mr_coy,mr_coy,mr_coy,mr_coy,mr_coy,mr_coy,mr_coy,mr_coy,mr_coy vs \
+         mech_inf,mech_inf,mech_inf,mech_inf,mech_inf,mech_inf,mech_inf,mech_inf",
         "--json",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 /// The version of the JSON that `run --json` writes. A change to the schema bumps it (the test
 /// that compares `docs/events.schema.json` with the types says so).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Keys whose values are units (a unit index, or a list of them).
 const UNIT_KEYS: &[&str] = &[

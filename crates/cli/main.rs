@@ -128,7 +128,7 @@ enum Command {
     /// Units are catalog ids, comma-separated, each with optional states `:weakened` and
     /// `:disorganized`. HQ leadership goes to the attacking unit it helps most (R8.1).
     #[command(
-        after_help = "Examples:\n  hexwar odds btr70,hq_mrr vs m2:disorganized\n  hexwar odds mr_coy vs t72 --terrain city --json\n  hexwar odds t72 vs mech_inf --overrun"
+        after_help = "Examples:\n  hexwar odds btr70,hq_mrr vs m2:disorganized\n  hexwar odds mr_coy vs t72 --terrain city --json\n  hexwar odds t72,t72,mr_coy,hq_mrr vs mech_inf,m2,tow_team,hq_tf --terrain city\n  hexwar odds t72 vs mech_inf --overrun"
     )]
     Odds {
         /// `ATTACKERS vs DEFENDERS`, e.g. `btr70,hq_mrr vs m2:disorganized`.
@@ -148,10 +148,17 @@ enum Command {
         /// off when it may); for both sides, or per side: `attacker=always,defender=never`.
         #[arg(long, default_value = "doctrine", value_name = "CHOICES")]
         choices: String,
+        /// The whole melee exactly however long it takes (by default a fight of more than about
+        /// 150,000 positions, a few seconds of work, is sampled instead).
+        #[arg(long)]
+        exact: bool,
         /// Print JSON. With counterattacks (the default), the whole melee: `attacker_wins`,
-        /// `defender_wins`, `attacker_losses`, `defender_losses`, `attacker_losses_mean`,
-        /// `defender_losses_mean`, exact, `error_bound`, states, samples, counterattacks, choices,
-        /// and the first round under `first_round`. With `--counterattacks off`, the first round:
+        /// `defender_holds`, `both_broken`; `defenders_end` (held, destroyed, retreated,
+        /// `broke_off`); `attacker_losses` and `defender_losses` (destroyed and weakened: each a
+        /// distribution by number of units, and `destroyed_mean`, `weakened_mean`); units (per
+        /// unit, or per line of units no rule tells apart: units, kind, side, and its chances:
+        /// destroyed, captured, retreated, `broke_off`, stayed); exact, `error_bound`, states,
+        /// samples, counterattacks, choices, and the first round under `first_round`. With `--counterattacks off`, the first round:
         /// `attacker_wins`, `defender_destroyed`, `defender_retreats`, `defender_holds`, `attacker_hits`,
         /// `defender_hits`, `attacker_hits_mean`, `defender_hits_mean`, exact, counterattacks. With
         /// `--overrun`: `all_break_through`, `defenders_destroyed`, `attacker_hits`, `defender_hits`,
@@ -443,6 +450,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             matchup,
             terrain,
             overrun,
+            exact,
             counterattacks,
             choices,
             json,
@@ -460,6 +468,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 json,
                 counterattacks: counterattacks == "on",
                 choices: odds::parse_choices(&choices)?,
+                exact,
             };
             println!("{}", odds::run(&catalog, &table, &request)?.trim_end());
             Ok(ExitCode::SUCCESS)

@@ -566,7 +566,7 @@ impl<'r> Narrator<'r> {
                 "  the fight for {} is over after {}: {} wins",
                 hex(h),
                 count(
-                    usize::from(*rounds),
+                    usize::try_from(*rounds).unwrap_or(usize::MAX),
                     "counterattack round",
                     "counterattack rounds"
                 ),

@@ -24,6 +24,8 @@ pub struct Request<'a> {
     pub counterattacks: bool,
     /// The melee choices the odds assume: attacker, defender.
     pub choices: [Choices; 2],
+    /// The whole melee exactly, however long it takes.
+    pub exact: bool,
 }
 
 /// `--choices`: one kind for both sides, or `attacker=KIND,defender=KIND` (either may be left
@@ -160,7 +162,16 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         .map_err(|e| BadInput(format!("{head}: {}", matchup_words(&e))))?;
     let o = assault_odds(&state, &rules, &ids, hex);
     if req.counterattacks {
-        let m = melee_odds(&state, &rules, &ids, hex);
+        let m = if req.exact {
+            counters::exact_melee_odds(&state, &rules, &ids, hex).ok_or_else(|| {
+                BadInput(format!(
+                    "{head}: too large for the exact chain (it holds up to 16 units); \
+                     leave out --exact to sample it"
+                ))
+            })?
+        } else {
+            melee_odds(&state, &rules, &ids, hex)
+        };
         if req.json {
             let mut v = serde_json::to_value(&m).unwrap_or_default();
             v["first_round"] = serde_json::to_value(&o).unwrap_or_default();
@@ -183,17 +194,32 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
             }
         );
         let _ = writeln!(out, "  attacker wins         {}", pct(m.attacker_wins));
-        let _ = writeln!(out, "  defender wins         {}", pct(m.defender_wins));
+        let _ = writeln!(out, "  defender holds        {}", pct(m.defender_holds));
+        let _ = writeln!(out, "  both broken           {}", pct(m.both_broken));
+        let d = &m.defenders_end;
         let _ = writeln!(
             out,
-            "  attacker units lost   {}",
-            dist(&m.attacker_losses, m.attacker_losses_mean)
+            "  the defenders         hold {}, destroyed {}, retreat {}, break off {}",
+            pct(d.held).trim(),
+            pct(d.destroyed).trim(),
+            pct(d.retreated).trim(),
+            pct(d.broke_off).trim()
         );
-        let _ = writeln!(
-            out,
-            "  defender units lost   {}",
-            dist(&m.defender_losses, m.defender_losses_mean)
-        );
+        for (who, l) in [
+            ("attacker", &m.attacker_losses),
+            ("defender", &m.defender_losses),
+        ] {
+            let _ = writeln!(
+                out,
+                "  {who} units lost   {}",
+                dist(&l.destroyed, l.destroyed_mean)
+            );
+            let _ = writeln!(
+                out,
+                "  {who} weakened     {}",
+                dist(&l.weakened, l.weakened_mean)
+            );
+        }
         let _ = writeln!(
             out,
             "  first round: defender destroyed {}, retreats {}, holds {}",
@@ -201,19 +227,41 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
             pct(o.defender_retreats).trim(),
             pct(o.defender_holds).trim()
         );
+        let _ = writeln!(
+            out,
+            "  each unit             destroyed captured retreated broke off   stayed"
+        );
+        for u in &m.units {
+            let who = if u.side == Side::A { "att" } else { "def" };
+            let name = if u.units.len() > 1 {
+                format!("{} {} x{}", who, u.kind, u.units.len())
+            } else {
+                format!("{} {}", who, u.kind)
+            };
+            let _ = writeln!(
+                out,
+                "    {name:<19} {} {} {} {} {}",
+                pct(u.destroyed),
+                pct(u.captured),
+                pct(u.retreated),
+                pct(u.broke_off),
+                pct(u.stayed)
+            );
+        }
         if m.exact {
             let _ = writeln!(
                 out,
-                "Exact: an absorbing Markov chain over {} states of both stacks, stopped with {:.1e}\n\
-                 of probability still in play (R7-R11), with the choices above (--choices changes\n\
-                 them); captures, which the map decides, are left out.",
+                "Exact: an absorbing Markov chain over {} positions of both stacks (R7-R11), solved\n\
+                 with an error below {:.1e}, with the choices above (--choices changes them). Units\n\
+                 no rule tells apart share a line, with the chance of each. The field is open: every\n\
+                 retreat and break-off finds room, and only guns in the hex are captured.",
                 m.states,
-                m.error_bound.max(0.0)
+                m.error_bound.max(1e-15)
             );
         } else {
             let _ = writeln!(
                 out,
-                "Sampled: the fight is too large to enumerate ({} games of the real rules,\n\
+                "Sampled: the fight is too large to enumerate ({} assaults played by the rules,\n\
                  standard error of attacker wins {:.4}).",
                 m.samples, m.error_bound
             );

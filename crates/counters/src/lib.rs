@@ -37,7 +37,8 @@ pub use odds::matchup::{
     matchup_state, set_choices,
 };
 pub use odds::melee::{
-    FALLBACK_SAMPLES, MASS_BOUND, MeleeOdds, OUTCOME_BUDGET, STATE_BUDGET, attacker_won, melee_odds,
+    DefendersEnd, FALLBACK_SAMPLES, Losses, MeleeOdds, OUTCOME_BUDGET, Played, STATE_BUDGET,
+    UnitFate, attacker_won, exact_melee_odds, melee_odds, played,
 };
 pub use rules::artillery::spotter_for;
 pub use rules::assault::retreat_hex;

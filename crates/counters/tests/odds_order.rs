@@ -79,9 +79,11 @@ fn odds(att: &[Combatant], def: &[Combatant], terrain: &str, counterattacks: boo
     let m = melee_odds(&state, &rules, &attackers, hex);
     let f = assault_odds(&state, &rules, &attackers, hex);
     Odds {
-        melee: m
-            .exact
-            .then_some((m.attacker_wins, m.attacker_losses, m.defender_losses)),
+        melee: m.exact.then_some((
+            m.attacker_wins,
+            m.attacker_losses.destroyed,
+            m.defender_losses.destroyed,
+        )),
         first: (f.defender_destroyed, f.defender_retreats, f.defender_holds),
     }
 }

@@ -4,8 +4,7 @@
 
 use counters::{
     AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, UnitId,
-    UnitState, assault_odds, attacker_won, bundled, execute, matchup, matchup_state, melee_odds,
-    overrun_odds,
+    UnitState, assault_odds, bundled, execute, matchup, matchup_state, melee_odds, overrun_odds,
 };
 
 const SAMPLES: u32 = 200_000;
@@ -228,8 +227,14 @@ fn scenario_text(
             units.push_str(&format!(
                 "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"f{side}\"\nat = \"{at}\"\n{state}\n"
             ));
-            if catalog.get(catalog.id(typ).unwrap()).is_hq() {
-                hqs[i] = Some(id.clone());
+            // The formation's HQ is the senior one listed, as `matchup` picks it: the highest
+            // leadership, then catalog order.
+            let t = catalog.id(typ).unwrap();
+            if catalog.get(t).is_hq() {
+                let rank = (std::cmp::Reverse(catalog.get(t).leadership_value(false)), t);
+                if hqs[i].as_ref().is_none_or(|(r, _)| rank < *r) {
+                    hqs[i] = Some((rank, id.clone()));
+                }
             }
             let melee = match choices[i] {
                 "always" => Some("counterattack"),
@@ -245,7 +250,7 @@ fn scenario_text(
     }
     let mut formations = String::new();
     for (i, side) in ["red", "blue"].into_iter().enumerate() {
-        let hq = hqs[i].clone().unwrap_or_else(|| {
+        let hq = hqs[i].clone().map(|(_, id)| id).unwrap_or_else(|| {
             let hq_type = if side == "red" { "hq_mrb" } else { "hq_tf" };
             units.push_str(&format!(
                 "[[units]]\nid = \"{side}_hq\"\ntype = \"{hq_type}\"\nformation = \"f{side}\"\nreserve = {{ turn = 99, zone = [\"0101\"] }}\n\n"
@@ -265,10 +270,122 @@ fn scenario_text(
     )
 }
 
+/// Holds the whole-melee odds of `att vs def` to 200,000 assaults played by the engine: every
+/// figure within 4 standard errors (outcomes, how the defenders end, each side's losses, each
+/// unit's fate), and the figures summing to 1 within 1e-12.
+fn melee_against_play(
+    catalog: &counters::Catalog,
+    att: &str,
+    def: &str,
+    terrain: &str,
+    choices: [&str; 2],
+) {
+    let table = bundled::terrain();
+    let name = format!("{att} vs {def} in {terrain}, choices {choices:?} (melee)");
+    // The odds, on the odds' own battlefield.
+    let (mut odds_field, odds_start, odds_attackers) = setup(catalog, att, def, terrain);
+    for (side, c) in [
+        (counters::Side::A, choices[0]),
+        (counters::Side::B, choices[1]),
+    ] {
+        counters::set_choices(&mut odds_field, side, c.parse().unwrap());
+    }
+    let odds_rules = Rules::new(&odds_field, catalog);
+    let hex = MATCHUP_DEFENDERS.to_hex();
+    let odds = melee_odds(&odds_start, &odds_rules, &odds_attackers, hex);
+    assert!(odds.exact, "{name}: computed exactly");
+    assert!(odds.error_bound < 1e-9, "{name}: {}", odds.error_bound);
+    let sums_to_one = |what: &str, total: f64| {
+        assert!((total - 1.0).abs() < 1e-12, "{name}: {what} sum to {total}");
+    };
+    sums_to_one(
+        "outcomes",
+        odds.attacker_wins + odds.defender_holds + odds.both_broken,
+    );
+    let e = &odds.defenders_end;
+    sums_to_one(
+        "the defenders' ends",
+        e.held + e.destroyed + e.retreated + e.broke_off,
+    );
+    for l in [&odds.attacker_losses, &odds.defender_losses] {
+        sums_to_one("losses", l.destroyed.iter().sum());
+        sums_to_one("weakened", l.weakened.iter().sum());
+    }
+    for u in &odds.units {
+        sums_to_one(
+            &format!("{}'s fates", u.kind),
+            u.destroyed + u.captured + u.retreated + u.broke_off + u.stayed,
+        );
+    }
+    // The games, on a battlefield loaded from scenario text.
+    let text = scenario_text(catalog, att, def, terrain, choices);
+    let scenario = counters::ScenarioFile::parse("odds.toml", &text)
+        .validate(catalog, &table)
+        .unwrap_or_else(|p| panic!("{name}: {p:?}\n{text}"));
+    let rules = Rules::new(&scenario, catalog);
+    let start = matchup_state(&rules);
+    let attackers = counters::matchup_attackers(&start);
+    let command = Command::Assault {
+        units: attackers.clone(),
+        hex,
+    };
+    let mut rng = GameRng::seed_from_u64(0x3E1E);
+    let mut outcome = [0u32; 3];
+    let mut end = [0u32; 4];
+    let (mut destroyed, mut weakened) = ([0u64; 2], [0u64; 2]);
+    // Fates by the unit's place in the matchup (the scenario lists units as the odds do).
+    let mut fates: Vec<[u32; 5]> = vec![[0; 5]; start.units().len()];
+    for _ in 0..SAMPLES {
+        let mut state = start.clone();
+        let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal assault");
+        let p = counters::played(&start, &state, &events, &attackers, hex);
+        outcome[p.outcome] += 1;
+        end[p.defenders_end] += 1;
+        for i in 0..2 {
+            destroyed[i] += p.destroyed[i] as u64;
+            weakened[i] += p.weakened[i] as u64;
+        }
+        for (u, f) in p.fates {
+            fates[u.index()][f] += 1;
+        }
+    }
+    proportion(&name, "attacker_wins", odds.attacker_wins, outcome[0]);
+    proportion(&name, "defender_holds", odds.defender_holds, outcome[1]);
+    proportion(&name, "both_broken", odds.both_broken, outcome[2]);
+    proportion(&name, "defenders held", e.held, end[0]);
+    proportion(&name, "defenders destroyed", e.destroyed, end[1]);
+    proportion(&name, "defenders retreated", e.retreated, end[2]);
+    proportion(&name, "defenders broke off", e.broke_off, end[3]);
+    for (i, l) in [&odds.attacker_losses, &odds.defender_losses]
+        .into_iter()
+        .enumerate()
+    {
+        mean_of(&name, "units destroyed", &l.destroyed, destroyed[i]);
+        mean_of(&name, "units weakened", &l.weakened, weakened[i]);
+    }
+    // Each unit's fate: the odds give the chance of each unit of a line (units no rule tells
+    // apart share one); play counts each unit, so the line's units are pooled. Their fates are
+    // correlated, so the standard error of one unit's (the larger) is used.
+    for u in &odds.units {
+        let n = u32::try_from(u.units.len()).unwrap();
+        let pooled = |f: usize| u.units.iter().map(|x| fates[x.index()][f]).sum::<u32>();
+        for (f, what, exact) in [
+            (0, "destroyed", u.destroyed),
+            (1, "captured", u.captured),
+            (2, "retreated", u.retreated),
+            (3, "broke off", u.broke_off),
+            (4, "stayed", u.stayed),
+        ] {
+            let se = (exact * (1.0 - exact) / f64::from(SAMPLES)).sqrt();
+            let sampled = f64::from(pooled(f)) / f64::from(SAMPLES * n);
+            within(&name, &format!("{} {what}", u.kind), exact, sampled, se);
+        }
+    }
+}
+
 #[test]
 fn melee_odds_match_play() {
     let catalog = bundled::catalog();
-    let table = bundled::terrain();
     let cases = [
         ("mr_coy", "mech_inf", "clear", ["doctrine", "doctrine"]),
         ("t72", "mech_inf", "clear", ["doctrine", "doctrine"]),
@@ -316,56 +433,119 @@ fn melee_odds_match_play() {
             ["always", "never"],
         ),
         ("t72", "mech_inf", "forest", ["always", "doctrine"]),
+        // A gun in the hex is captured when its side breaks off (R11.7).
+        ("mr_coy,mr_coy", "mt12", "clear", ["always", "always"]),
     ];
     for (att, def, terrain, choices) in cases {
-        let name = format!("{att} vs {def} in {terrain}, choices {choices:?} (melee)");
-        // The odds, on the odds' own battlefield.
-        let (mut odds_field, odds_start, odds_attackers) = setup(&catalog, att, def, terrain);
-        for (side, c) in [
-            (counters::Side::A, choices[0]),
-            (counters::Side::B, choices[1]),
-        ] {
-            counters::set_choices(&mut odds_field, side, c.parse().unwrap());
-        }
-        let odds_rules = Rules::new(&odds_field, &catalog);
-        let hex = MATCHUP_DEFENDERS.to_hex();
-        let odds = melee_odds(&odds_start, &odds_rules, &odds_attackers, hex);
-        assert!(odds.exact, "{name}: small fights are computed exactly");
-        assert!(odds.error_bound < 1e-9, "{name}: {}", odds.error_bound);
-        assert!(
-            (odds.attacker_wins + odds.defender_wins - 1.0).abs() < 1e-9,
-            "{name}"
-        );
-        // The games, on a battlefield loaded from scenario text.
-        let text = scenario_text(&catalog, att, def, terrain, choices);
-        let scenario = counters::ScenarioFile::parse("odds.toml", &text)
-            .validate(&catalog, &table)
-            .unwrap_or_else(|p| panic!("{name}: {p:?}\n{text}"));
-        let rules = Rules::new(&scenario, &catalog);
-        let start = matchup_state(&rules);
-        let attackers = counters::matchup_attackers(&start);
-        let command = Command::Assault {
-            units: attackers.clone(),
-            hex,
-        };
-        let mut rng = GameRng::seed_from_u64(0x3E1E);
-        let (mut won, mut lost_a, mut lost_d) = (0u32, 0u64, 0u64);
-        for _ in 0..SAMPLES {
-            let mut state = start.clone();
-            let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal assault");
-            won += u32::from(attacker_won(&events, counters::Side::A));
-            for (u, before) in state.units().iter().zip(start.units()) {
-                if before.alive() && !u.alive() {
-                    if u.side == counters::Side::A {
-                        lost_a += 1;
-                    } else {
-                        lost_d += 1;
-                    }
-                }
-            }
-        }
-        proportion(&name, "attacker_wins", odds.attacker_wins, won);
-        mean_of(&name, "attacker losses", &odds.attacker_losses, lost_a);
-        mean_of(&name, "defender losses", &odds.defender_losses, lost_d);
+        melee_against_play(&catalog, att, def, terrain, choices);
     }
+}
+
+/// Full stacks: three units and an HQ defending (R3.1), up to six and two HQs attacking, with
+/// identical units, tank assault, improvised tank assault and bog checks.
+#[test]
+fn melee_odds_of_full_stacks_match_play() {
+    let catalog = bundled::catalog();
+    let cases = [
+        (
+            "t72,t72,mr_coy",
+            "mech_inf,m2,tow_team",
+            "city",
+            ["doctrine", "doctrine"],
+        ),
+        (
+            "t72,t72,mr_coy,mr_coy,hq_mrr",
+            "mech_inf,m2,hq_tf",
+            "city",
+            ["doctrine", "doctrine"],
+        ),
+        (
+            "vdv_coy,vdv_coy,hq_hero_sov",
+            "m1,m2,jaeger",
+            "clear",
+            ["always", "always"],
+        ),
+        (
+            "mr_coy,mr_coy,mr_coy,vdv_coy,vdv_coy,vdv_coy,hq_mrr,hq_mrb",
+            "jaeger,jaeger,mech_inf,hq_tf",
+            "forest",
+            ["doctrine", "doctrine"],
+        ),
+    ];
+    for (att, def, terrain, choices) in cases {
+        melee_against_play(&catalog, att, def, terrain, choices);
+    }
+}
+
+/// Random matchups within the stacking rules (up to three units and an HQ a side, each unit
+/// fresh, disorganized or weakened, any terrain, any choices), from a fixed seed: the odds
+/// agree with play.
+#[test]
+fn melee_odds_of_random_matchups_match_play() {
+    let catalog = bundled::catalog();
+    let attackers = [
+        "t72", "t80", "mr_coy", "btr70", "bmp2", "vdv_coy", "at5_team", "mt12",
+    ];
+    let defenders = [
+        "mech_inf", "m1", "m2", "m113", "jaeger", "tow_team", "m198", "sa9",
+    ];
+    let hqs = [
+        ["hq_mrr", "hq_mrb", "hq_hero_sov"],
+        ["hq_tf", "hq_bde", "hq_hero_nato"],
+    ];
+    let terrains = ["clear", "city", "forest", "ruins", "hills"];
+    let kinds = ["doctrine", "always", "never"];
+    let mut rng = GameRng::seed_from_u64(0xF1E1D);
+    let mut pick = |n: usize| -> usize {
+        use counters::Dice as _;
+        let d = rng.d6().unwrap_or(1) as usize * 6 + rng.d6().unwrap_or(1) as usize;
+        d % n
+    };
+    let mut played = 0;
+    for _ in 0..5 {
+        let mut sides = [String::new(), String::new()];
+        for (i, (names, s)) in [attackers, defenders].iter().zip(&mut sides).enumerate() {
+            let n = 1 + pick(3);
+            let mut list: Vec<String> = (0..n)
+                .map(|_| {
+                    let t = names[pick(names.len())];
+                    // Attackers may not be shaken (R5.3); guns do not assault.
+                    match (pick(3), i) {
+                        (1, 1) => format!("{t}:disorganized"),
+                        (2, _) if catalog.get(catalog.id(t).unwrap()).steps == 2 => {
+                            format!("{t}:weakened")
+                        }
+                        _ => t.to_owned(),
+                    }
+                })
+                .filter(|t| i == 1 || !t.starts_with("mt12"))
+                .collect();
+            if list.is_empty() {
+                list.push(names[0].to_owned());
+            }
+            if pick(2) == 0 {
+                list.push(hqs[i][pick(3)].to_owned());
+            }
+            *s = list.join(",");
+        }
+        let terrain = terrains[pick(terrains.len())];
+        let choices = [kinds[pick(3)], kinds[pick(3)]];
+        // Only assaults the rules allow (R5.1, R9.10...).
+        let (field, start, ids) = setup(&catalog, &sides[0], &sides[1], terrain);
+        let rules = Rules::new(&field, &catalog);
+        let command = Command::Assault {
+            units: ids,
+            hex: MATCHUP_DEFENDERS.to_hex(),
+        };
+        if counters::check(&start, &rules, &command).is_err() {
+            continue;
+        }
+        eprintln!(
+            "random matchup: {} vs {} in {terrain}, {choices:?}",
+            sides[0], sides[1]
+        );
+        melee_against_play(&catalog, &sides[0], &sides[1], terrain, choices);
+        played += 1;
+    }
+    assert!(played >= 3, "most random matchups are legal assaults");
 }

@@ -398,7 +398,7 @@ pub enum Event {
         /// The side that won.
         winner: Side,
         /// Counterattack rounds fought.
-        rounds: u8,
+        rounds: u32,
     },
     /// The result of an assault round (R9.8).
     AssaultResult {

@@ -1,480 +1,164 @@
 //! R7, R8.2, R9, R11, R11.12: exact odds of a whole assault: the first round, then (with
-//! counterattacks on) the melee as an absorbing Markov chain over the states of both stacks,
-//! iterated until the probability still in play is below 1e-12. Above a state budget the odds
-//! fall back to sampling the real rules code, and say so.
+//! counterattacks on) the melee as an absorbing Markov chain over the lumped fight
+//! (`lump.rs`), each exchange of dice computed once (`exchange.rs`). Above the sizes the chain
+//! holds, the odds sample the real rules code, and say so.
 //!
-//! Every dice plan and every AI choice is made by the engine's own code (`plan_side` on a
-//! materialized state); only the dice are enumerated here. What the map decides (whether a
-//! retreat or a break-off finds room, captures) is left out: the matchup field is open.
+//! Every dice plan and every choice is made by the engine's own functions (`plan_side`,
+//! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `counterattack_pays`, `takes_part`);
+//! only the dice are enumerated here. What the map decides is left out: the matchup field is
+//! open, so every retreat and break-off finds room, and only guns in the hex are captured.
+//!
+//! The chain is solved, not unrolled: every change of the fight (a mark gained, a unit gone)
+//! raises the fight's rank (`Lump::rank`), so positions are settled in order of rank, and the
+//! only cycles (rounds in which nothing changes) stay within one position's handful of nodes,
+//! solved as a small linear system.
 
 use std::collections::HashMap;
 
 use hexmap::Hex;
 use smallvec::SmallVec;
 
-use crate::model::catalog::UnitClass;
 use crate::model::command::Command;
-use crate::model::dice::{GameRng, passes};
-use crate::model::dice::{chance, hits_distribution, mean};
-use crate::model::event::{AssaultOutcome, Event, HitEffect, TankAssault};
+use crate::model::dice::{GameRng, chance, mean, passes};
+use crate::model::event::{AssaultOutcome, Event};
 use crate::model::ids::{Side, UnitId};
-use crate::model::unit::Location;
+use crate::odds::exchange::{Exchanges, FirstRound, Map, shows};
+use crate::odds::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
 use crate::rules::execute::execute_into;
-use crate::rules::hits::{armor_test, faces_where, hit_effect, hq_hit, shares};
-use crate::rules::melee;
-use crate::rules::round::{Fighting, SidePlan, plan_side, takes_part};
+use crate::rules::melee::{self as rules_melee, MAX_ROUNDS};
+use crate::rules::round::{Fighting, plan_side, takes_part};
 use crate::rules::state::{Rules, State};
 
-/// The chain gives up on exactness beyond this many distinct states, or this many enumerated
-/// dice outcomes in all (about a second of work on one core), and samples instead. In practice
-/// fights of up to two units a side (HQs included) and one unit against three are exact; a
-/// three-against-three fight of tanks and infantry reaches about 900 states after the first
-/// round and is sampled.
-pub const STATE_BUDGET: usize = 50_000;
-/// See [`STATE_BUDGET`].
-pub const OUTCOME_BUDGET: usize = 3_000_000;
-/// The most units the exact chain deals hits to in one exchange (the random leftovers are
-/// enumerated as subsets); larger fights are sampled.
-pub const MAX_DEALT: usize = 16;
-/// Samples drawn when the chain is too large.
+/// By default the chain gives up on exactness beyond this much work (enumerated dice
+/// outcomes, dealings and landings: a few seconds on one core), and samples instead.
+pub const OUTCOME_BUDGET: usize = 20_000_000;
+/// By default the chain gives up on exactness beyond this many positions of the fight (a few
+/// seconds on one core); [`exact_melee_odds`] goes on.
+pub const STATE_BUDGET: usize = 150_000;
+/// Samples drawn when the fight is too large for the chain.
 pub const FALLBACK_SAMPLES: u32 = 100_000;
-/// The chain stops when the probability still in play is below this.
-pub const MASS_BOUND: f64 = 1e-12;
+/// Positions of the fight less likely than this are not followed; their probability is added
+/// to the error bound.
+const PRUNE: f64 = 1e-16;
 
 /// The odds of a whole assault, melee included.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct MeleeOdds {
-    /// The attackers win: they take the hex in the first round, or win the melee.
+    /// The attackers take the hex: the defenders are destroyed or retreat in the first round,
+    /// or lose the melee, and attackers remain in the fight.
     pub attacker_wins: f64,
-    /// The defenders win: they hold, or win the melee.
-    pub defender_wins: f64,
-    /// Distribution of attacking units destroyed (index = units).
-    pub attacker_losses: Vec<f64>,
-    /// Distribution of defending units destroyed.
-    pub defender_losses: Vec<f64>,
-    /// Mean attacking units destroyed.
-    pub attacker_losses_mean: f64,
-    /// Mean defending units destroyed.
-    pub defender_losses_mean: f64,
+    /// The defenders hold the hex: the attackers fail in the first round (counterattacks off),
+    /// or lose the melee.
+    pub defender_holds: f64,
+    /// Neither side is left in the fight: the winners were destroyed too (in the same round as
+    /// the last of the losers, or by their own improvised tank assault).
+    pub both_broken: f64,
+    /// How the defenders end: they hold, or leave the hex destroyed, retreating or breaking
+    /// off.
+    pub defenders_end: DefendersEnd,
+    /// The attackers' losses.
+    pub attacker_losses: Losses,
+    /// The defenders' losses.
+    pub defender_losses: Losses,
+    /// Each unit's fate. Units no rule tells apart (same side, type, state and orders) share
+    /// one line: its figures are those of each of them, on average.
+    pub units: Vec<UnitFate>,
     /// Whether the figures are computed (true) or sampled (false).
     pub exact: bool,
-    /// Exact: the probability left in play when the chain stopped (a bound on every figure's
-    /// error). Sampled: the standard error of `attacker_wins`.
+    /// Exact: a bound on every figure's error (the chance of a fight outlasting the engine's
+    /// cap on rounds; rounding aside). Sampled: the standard error of `attacker_wins`.
     pub error_bound: f64,
-    /// Distinct chain states visited (exact), or 0.
+    /// Positions of the fight the chain settled (exact), or 0.
     pub states: usize,
-    /// Games sampled (inexact), or 0.
+    /// Assaults played (sampled), or 0.
     pub samples: u32,
     /// Counterattacks (R11) were played.
     pub counterattacks: bool,
 }
 
-/// A unit's condition in the chain.
-const GONE: u8 = 0;
-const LEFT: u8 = 1;
-const FRESH: u8 = 2;
-const DISORGANIZED: u8 = 1;
-const WEAKENED: u8 = 2;
-/// Bogged in a counterattack round (R11.4).
-const BOGGED: u8 = 4;
-
-type Statuses = SmallVec<[u8; 12]>;
-/// Hits in scoring order, each with the tank assault rating of its scorer (R11.12).
-type Hits = Vec<Option<u8>>;
-/// Units hitting themselves with improvised tank assault: (unit index, hits).
-type SelfHits = SmallVec<[(usize, u8); 2]>;
-/// One joint outcome of a side's rolls.
-type RollOutcome = (Hits, SelfHits, f64);
-/// One way of dealing hits to units, with its probability.
-type Dealing = (Vec<(UnitId, Hits)>, f64);
-
-fn alive_code(disorganized: bool, weakened: bool) -> u8 {
-    FRESH + if disorganized { DISORGANIZED } else { 0 } + if weakened { WEAKENED } else { 0 }
+/// How the defenders end an assault (the four sum to 1).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DefendersEnd {
+    /// Some defenders are still in the hex, holding it.
+    pub held: f64,
+    /// Every defender was destroyed or captured.
+    pub destroyed: f64,
+    /// They retreated after the first round (R9.8, R9.9).
+    pub retreated: f64,
+    /// They lost the melee, or all failed or chose to break off (R11).
+    pub broke_off: f64,
 }
 
-/// The code `c` of a unit in the fight, with new hit markers and its bogged mark kept.
-fn marked(c: u8, disorganized: bool, weakened: bool) -> u8 {
-    alive_code(disorganized, weakened) + ((c - FRESH) & BOGGED)
+/// A side's losses: distributions (index = units) and means.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Losses {
+    /// Units destroyed or captured.
+    pub destroyed: Vec<f64>,
+    /// Mean units destroyed or captured.
+    pub destroyed_mean: f64,
+    /// Units that lost a step and survived (weakened during the assault).
+    pub weakened: Vec<f64>,
+    /// Mean units weakened.
+    pub weakened_mean: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Node {
-    status: Statuses,
-    testing: Side,
-    /// The other side scored hits in the last round (R11.3).
-    struck: bool,
-    /// R11.1 still to apply.
-    first: bool,
+/// One unit's fate, or that of each of several units no rule tells apart: the five sum to 1.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UnitFate {
+    /// The units.
+    pub units: Vec<UnitId>,
+    /// Their type's id.
+    pub kind: String,
+    /// Their side.
+    pub side: Side,
+    /// Destroyed by hits.
+    pub destroyed: f64,
+    /// Captured (R11.7: a gun in the hex when its side loses).
+    pub captured: f64,
+    /// Retreated after the first round (R9.8).
+    pub retreated: f64,
+    /// Broke off (R11.1, R11.2, R11.5).
+    pub broke_off: f64,
+    /// In the fight at its end: holding, or taking the hex.
+    pub stayed: f64,
 }
+
+/// The fates of [`UnitFate`], as indices.
+const DESTROYED: usize = 0;
+const CAPTURED: usize = 1;
+const RETREATED: usize = 2;
+const BROKE_OFF: usize = 3;
+const STAYED: usize = 4;
 
 /// Why the exact computation gave up.
+#[derive(Debug)]
 struct TooLarge;
-
-struct Chain<'a, 'r> {
-    rules: &'a Rules<'r>,
-    base: &'a State,
-    hex: Hex,
-    attackers: Side,
-    outcomes: usize,
-    /// Work allowed, in enumerated outcomes.
-    budget: usize,
-}
-
-impl Chain<'_, '_> {
-    fn side_of(&self, i: usize) -> Side {
-        self.base.units()[i].side
-    }
-
-    fn in_fight(&self, status: &Statuses, side: Side) -> SmallVec<[UnitId; 8]> {
-        (0..status.len())
-            .filter(|&i| status[i] >= FRESH && self.side_of(i) == side)
-            .map(UnitId::from_index)
-            .collect()
-    }
-
-    /// The position with the units as the chain has them, built as a game builds one: by
-    /// applying the events of the branch (hits and bogs only add marks within a melee). Units
-    /// that left stay where they stood; the chain itself names who fights, so nothing reads
-    /// them.
-    fn materialize(&self, status: &Statuses) -> State {
-        let mut s = self.base.clone();
-        for (i, &c) in status.iter().enumerate() {
-            let unit = UnitId::from_index(i);
-            let before = code(self.base.unit(unit));
-            if c == before || c == LEFT || before < FRESH {
-                continue;
-            }
-            if c == GONE {
-                let effect = HitEffect::Destroyed;
-                s.apply(self.rules, &Event::HitTaken { unit, effect });
-                continue;
-            }
-            let (was, now) = (before - FRESH, c - FRESH);
-            let gained = |mark: u8| now & mark != 0 && was & mark == 0;
-            if gained(DISORGANIZED) {
-                let effect = HitEffect::Disorganized;
-                s.apply(self.rules, &Event::HitTaken { unit, effect });
-            }
-            if gained(WEAKENED) {
-                // Weakened alone, as an HQ is (R8.2); a unit's disorganization came above.
-                let (die, effect) = (1, HitEffect::Weakened);
-                s.apply(self.rules, &Event::HqHit { unit, die, effect });
-            }
-            if gained(BOGGED) {
-                let (die, need) = (1, 2);
-                s.apply(
-                    self.rules,
-                    &Event::BogCheck {
-                        unit,
-                        die,
-                        need,
-                        bogged: true,
-                    },
-                );
-            }
-        }
-        s
-    }
-
-    /// Distribution of one unit's condition after a list of hits, as `hits::apply_hit_list`
-    /// deals them: R6.6, R8.2, and the R11.12 armor test for infantry hits on armored vehicles.
-    fn after_hits(&self, i: usize, start: u8, hits: &[Option<u8>]) -> SmallVec<[(u8, f64); 4]> {
-        let typ = self.rules.typ(self.base.unit(UnitId::from_index(i)));
-        let mut dist: SmallVec<[(u8, f64); 4]> = SmallVec::from_slice(&[(start, 1.0)]);
-        for &source in hits {
-            let mut next: SmallVec<[(u8, f64); 4]> = SmallVec::new();
-            let mut add = |c: u8, p: f64| {
-                if p == 0.0 {
-                    return;
-                }
-                match next.iter_mut().find(|(k, _)| *k == c) {
-                    Some(e) => e.1 += p,
-                    None => next.push((c, p)),
-                }
-            };
-            for &(c, p) in &dist {
-                if c < FRESH {
-                    add(c, p);
-                    continue;
-                }
-                let dis = (c - FRESH) & DISORGANIZED != 0;
-                let weak = (c - FRESH) & WEAKENED != 0;
-                // The condition after a hit effect.
-                let after = |effect: HitEffect| match effect {
-                    HitEffect::Disorganized => marked(c, true, weak),
-                    HitEffect::Weakened => marked(c, dis, true),
-                    HitEffect::Destroyed => GONE,
-                    HitEffect::NoEffect => c,
-                };
-                let plain = |p: f64, add: &mut dyn FnMut(u8, f64)| {
-                    if typ.is_hq() {
-                        // R8.2: the faces of the HQ's die that harm it, then the others.
-                        let harm = if weak {
-                            HitEffect::Destroyed
-                        } else {
-                            HitEffect::Weakened
-                        };
-                        let ones = faces_where(|d| hq_hit(weak, d) == harm);
-                        add(after(harm), p * f64::from(ones) / 6.0);
-                        add(c, p * f64::from(6 - ones) / 6.0);
-                    } else {
-                        let steps_left = if weak { 1 } else { typ.steps };
-                        add(after(hit_effect(dis, steps_left)), p);
-                    }
-                };
-                match (source, typ.is_armored_vehicle()) {
-                    (Some(rating), true) => {
-                        let armor = typ.armor.unwrap_or(0);
-                        let faces = |effect: TankAssault| {
-                            f64::from(faces_where(|d| armor_test(armor, rating, d) == effect)) / 6.0
-                        };
-                        let counts = faces(TankAssault::Counts);
-                        let equal = faces(TankAssault::Disorganizes);
-                        plain(p * counts, &mut add);
-                        add(marked(c, true, weak), p * equal);
-                        add(c, p * (1.0 - counts - equal));
-                    }
-                    _ => plain(p, &mut add),
-                }
-            }
-            dist = next;
-        }
-        dist
-    }
-
-    /// Joint outcomes of one side's rolls: the hits it scores, in roll order with their tank
-    /// assault ratings, and the self-hits of improvised tank assault (R11.12).
-    fn side_rolls(&mut self, plan: &SidePlan) -> Result<Vec<RollOutcome>, TooLarge> {
-        let mut out: Vec<RollOutcome> = vec![(Vec::new(), SmallVec::new(), 1.0)];
-        for r in &plan.rolls {
-            let n = u32::from(r.dice);
-            // (successes, ones) with their probability.
-            let mut each: Vec<(u32, u32, f64)> = Vec::new();
-            let p_hit = chance(r.need);
-            if r.improvised {
-                let p_one = 1.0 / 6.0;
-                let p_other = 1.0 - p_hit - p_one;
-                for s in 0..=n {
-                    for o in 0..=n - s {
-                        let ways = choose(n, s) * choose(n - s, o);
-                        let p = ways
-                            * p_hit.powi(i32::try_from(s).unwrap_or(i32::MAX))
-                            * p_one.powi(i32::try_from(o).unwrap_or(i32::MAX))
-                            * p_other.powi(i32::try_from(n - s - o).unwrap_or(i32::MAX));
-                        each.push((s, o, p));
-                    }
-                }
-            } else {
-                for (s, p) in hits_distribution(&[(n, r.need)]).into_iter().enumerate() {
-                    each.push((u32::try_from(s).unwrap_or(u32::MAX), 0, p));
-                }
-            }
-            let mut merged: HashMap<(Hits, SelfHits), f64> = HashMap::new();
-            for (hits, selfs, p) in &out {
-                for &(s, o, q) in &each {
-                    let mut h = hits.clone();
-                    h.extend(std::iter::repeat_n(r.tank_assault, s as usize));
-                    crate::rules::hits::sort_hits(&mut h);
-                    let mut sh = selfs.clone();
-                    if o > 0 {
-                        sh.push((r.unit.index(), u8::try_from(o).unwrap_or(u8::MAX)));
-                    }
-                    *merged.entry((h, sh)).or_default() += p * q;
-                }
-            }
-            self.outcomes += merged.len();
-            if self.outcomes > self.budget {
-                return Err(TooLarge);
-            }
-            out = merged.into_iter().map(|((h, s), p)| (h, s, p)).collect();
-        }
-        Ok(out)
-    }
-
-    /// Where one side's hits land (R7 dealing, then each unit's hits in order, then the
-    /// self-hits of improvised tank assault): the distribution of the conditions of `targets` and
-    /// of the units hitting themselves, as a dynamic programme over units.
-    fn land(
-        &mut self,
-        status: &Statuses,
-        targets: &[UnitId],
-        hits: &[Option<u8>],
-        selfs: &[(usize, u8)],
-    ) -> Result<Vec<(Statuses, f64)>, TooLarge> {
-        if targets.len() > MAX_DEALT {
-            return Err(TooLarge);
-        }
-        let mut out: HashMap<Statuses, f64> = HashMap::new();
-        let order = crate::rules::hits::dealing_order(self.base, targets);
-        for (dealt, p) in dealings(targets, &order, hits) {
-            let mut per: SmallVec<[(usize, Vec<Option<u8>>); 8]> =
-                dealt.into_iter().map(|(u, h)| (u.index(), h)).collect();
-            for &(u, n) in selfs {
-                match per.iter_mut().find(|(i, _)| *i == u) {
-                    Some(e) => e.1.extend(std::iter::repeat_n(None, usize::from(n))),
-                    None => per.push((u, vec![None; usize::from(n)])),
-                }
-            }
-            let mut joint: HashMap<Statuses, f64> = HashMap::from([(status.clone(), p)]);
-            for (i, list) in &per {
-                if list.is_empty() {
-                    continue;
-                }
-                let dist = self.after_hits(*i, status[*i], list);
-                let mut next: HashMap<Statuses, f64> =
-                    HashMap::with_capacity(joint.len() * dist.len());
-                for (s, q) in &joint {
-                    for &(c, r) in &dist {
-                        let mut s2 = s.clone();
-                        s2[*i] = c;
-                        *next.entry(s2).or_default() += q * r;
-                    }
-                }
-                joint = next;
-            }
-            self.outcomes += joint.len();
-            if self.outcomes > self.budget {
-                return Err(TooLarge);
-            }
-            for (s, q) in joint {
-                *out.entry(s).or_default() += q;
-            }
-        }
-        Ok(out.into_iter().collect())
-    }
-
-    /// The distribution of conditions after one exchange (mirrors `assault::strike`): returns
-    /// (statuses, hits on the struck, hits on the strikers, probability).
-    fn exchange(
-        &mut self,
-        status: &Statuses,
-        strikers: &[UnitId],
-        struck: &[UnitId],
-        how: Fighting,
-        fights_back: bool,
-    ) -> Result<Vec<(Statuses, u8, u8, f64)>, TooLarge> {
-        let state = self.materialize(status);
-        let mine = plan_side(&state, self.rules, strikers, struck, self.hex, how);
-        let theirs = if fights_back {
-            plan_side(
-                &state,
-                self.rules,
-                struck,
-                strikers,
-                self.hex,
-                Fighting::Defend,
-            )
-        } else {
-            SidePlan::default()
-        };
-        let a = self.side_rolls(&mine)?;
-        let b = self.side_rolls(&theirs)?;
-        // The struck side's fate depends on the strikers' hits and its own self-hits, and the
-        // other way round; the two are independent given the dice.
-        type Key = (Hits, SelfHits);
-        let mut on_struck: HashMap<Key, Vec<(Statuses, f64)>> = HashMap::new();
-        let mut on_strikers: HashMap<Key, Vec<(Statuses, f64)>> = HashMap::new();
-        let mut out: HashMap<(Statuses, u8, u8), f64> = HashMap::new();
-        for (hits_a, self_a, pa) in &a {
-            for (hits_b, self_b, pb) in &b {
-                let k1: Key = (hits_a.clone(), self_b.clone());
-                if !on_struck.contains_key(&k1) {
-                    let d = self.land(status, struck, hits_a, self_b)?;
-                    on_struck.insert(k1.clone(), d);
-                }
-                let k2: Key = (hits_b.clone(), self_a.clone());
-                if !on_strikers.contains_key(&k2) {
-                    let d = self.land(status, strikers, hits_b, self_a)?;
-                    on_strikers.insert(k2.clone(), d);
-                }
-                let (d1, d2) = (&on_struck[&k1], &on_strikers[&k2]);
-                self.outcomes += d1.len() * d2.len();
-                if self.outcomes > self.budget {
-                    return Err(TooLarge);
-                }
-                for (s1, q1) in d1 {
-                    for (s2, q2) in d2 {
-                        // Each unit belongs to one side: take its condition from that side's fate.
-                        let merged: Statuses = (0..status.len())
-                            .map(|i| if s2[i] != status[i] { s2[i] } else { s1[i] })
-                            .collect();
-                        let count = |n: usize| u8::try_from(n).unwrap_or(u8::MAX);
-                        *out.entry((merged, count(hits_a.len()), count(hits_b.len())))
-                            .or_default() += pa * pb * q1 * q2;
-                    }
-                }
-            }
-        }
-        Ok(out.into_iter().map(|((s, x, y), p)| (s, x, y, p)).collect())
-    }
-}
-
-fn choose(n: u32, k: u32) -> f64 {
-    (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
-}
-
-/// Every way R7 deals `hits` (sorted by `hits::sort_hits`) to `targets`, with its probability:
-/// `h / n` each, the leftovers to a uniform random set, dealt one round at a time to the units
-/// in `order` (as `assault::deal`).
-fn dealings(targets: &[UnitId], order: &[usize], hits: &[Option<u8>]) -> Vec<Dealing> {
-    let n = targets.len();
-    if n == 0 || hits.is_empty() {
-        return vec![(Vec::new(), 1.0)];
-    }
-    // Callers keep stacks within `MAX_DEALT` (beyond it the chain is far over budget anyway).
-    debug_assert!(n <= MAX_DEALT, "dealing to {n} units");
-    let (each, left) = shares(hits.len(), n);
-    let subsets: Vec<u32> = (0u32..(1u32 << n.min(MAX_DEALT)))
-        .filter(|m| m.count_ones() as usize == left)
-        .collect();
-    let p = 1.0 / subsets.len() as f64;
-    subsets
-        .into_iter()
-        .map(|mask| {
-            let counts: Vec<usize> = (0..n).map(|i| each + (mask >> i & 1) as usize).collect();
-            let mut dealt: Vec<(UnitId, Vec<Option<u8>>)> =
-                targets.iter().map(|&t| (t, Vec::new())).collect();
-            let mut next = hits.iter();
-            for round in 0..counts.iter().copied().max().unwrap_or(0) {
-                for &i in order {
-                    let c = counts[i];
-                    if c > round
-                        && let Some(&h) = next.next()
-                    {
-                        dealt[i].1.push(h);
-                    }
-                }
-            }
-            (dealt, p)
-        })
-        .collect()
-}
-
-/// Absorbing results: (attackers won, attacker losses, defender losses) -> probability.
-type Results = HashMap<(bool, usize, usize), f64>;
 
 /// The odds of `attackers` assaulting `hex` in `state`, with or without counterattacks (R11).
 #[must_use]
 pub fn melee_odds(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> MeleeOdds {
     let counterattacks = rules.scenario.rules.counterattacks;
-    match exact(state, rules, attackers, hex) {
-        Ok((results, left, states)) => summarize(
-            rules,
-            state,
-            &results,
-            true,
-            left,
-            states,
-            0,
-            counterattacks,
-        ),
-        Err(TooLarge) => sampled(state, rules, attackers, hex),
+    match exact(state, rules, attackers, hex, (STATE_BUDGET, OUTCOME_BUDGET)) {
+        Ok(odds) => odds,
+        Err(TooLarge) => sampled(state, rules, attackers, hex, counterattacks),
     }
 }
 
+/// The exact odds however long they take; `None` for a fight the chain does not hold (more
+/// than 16 units, passengers aboard, units next to the hex that could join).
+#[must_use]
+pub fn exact_melee_odds(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+) -> Option<MeleeOdds> {
+    exact(state, rules, attackers, hex, (usize::MAX, usize::MAX)).ok()
+}
+
 /// The first round (R9.8) computed by the exchange, exact with tank assault too: the chances
-/// that the defenders are destroyed and that they retreat; `None` when it would take more than
-/// `budget` enumerated outcomes.
+/// that the defenders are destroyed and that they retreat; `None` when the fight is larger than
+/// the chain holds or the exchange would take more than `budget` work.
 pub(crate) fn first_round(
     state: &State,
     rules: &Rules<'_>,
@@ -482,54 +166,225 @@ pub(crate) fn first_round(
     hex: Hex,
     budget: usize,
 ) -> Option<(f64, f64)> {
-    let mut chain = Chain {
-        rules,
-        base: state,
-        hex,
-        attackers: state.unit(attackers[0]).side,
-        outcomes: 0,
-        budget,
-    };
-    let status = fight_statuses(state, attackers, hex);
-    let defenders = chain.in_fight(&status, chain.attackers.other());
-    let outcomes = chain
-        .exchange(&status, attackers, &defenders, Fighting::Attack, true)
-        .ok()?;
+    let (lump, start) = Lump::new(rules, state, attackers, hex)?;
+    let mut ex = Exchanges::default();
+    let first = FirstRound::new(&lump, start, &mut ex);
+    if ex.work > budget {
+        return None;
+    }
+    let def = lump.attackers.other();
     let (mut destroyed, mut retreats) = (0.0, 0.0);
-    for (s, on_def, on_att, p) in outcomes {
-        if chain.in_fight(&s, chain.attackers.other()).is_empty() {
-            destroyed += p;
-        } else if on_def > on_att {
-            retreats += p;
+    for g in &first.groups {
+        let total: f64 = g.attackers.iter().map(|x| x.2).sum();
+        for &(key, _, p) in &g.defenders {
+            if !lump.any_in(key, def) {
+                destroyed += p * total;
+            } else if g.on_defenders > g.on_attackers {
+                retreats += p * total;
+            }
         }
     }
     Some((destroyed, retreats))
 }
 
-/// The chain's start: the attackers and the units in the assaulted hex as they stand, every
-/// other unit out of the fight (units elsewhere on the map take no part; those that would join
-/// a counterattack from next to the hex, R11.4, are not modelled by the chain).
-fn fight_statuses(state: &State, attackers: &[UnitId], hex: Hex) -> Statuses {
-    let side = state.unit(attackers[0]).side;
-    state
-        .units()
-        .iter()
-        .map(|u| {
-            let fights =
-                attackers.contains(&u.id) || u.side != side && u.location == Location::Map(hex);
-            if fights { code(u) } else { LEFT }
-        })
-        .collect()
+/// Losses on the way, per side: units destroyed or captured (low byte) and units that left the
+/// fight weakened (high byte); the two sides in the two halves. A move carries the losses it
+/// adds; a node carries their distribution (see [`Counts`]), not the fight's key.
+type Tally = u32;
+
+fn tally_add(t: Tally, side: Side, destroyed: u32, weakened: u32) -> Tally {
+    t + ((destroyed + (weakened << 8)) << (16 * side.index()))
 }
 
-fn code(u: &crate::model::unit::Unit) -> u8 {
-    match u.location {
-        Location::Destroyed => GONE,
-        Location::Map(_) => {
-            alive_code(u.state.disorganized, u.state.weakened)
-                + if u.state.bogged { BOGGED } else { 0 }
+fn tally_of(t: Tally, side: Side) -> (usize, usize) {
+    let s = t >> (16 * side.index());
+    ((s & 0xFF) as usize, (s >> 8 & 0xFF) as usize)
+}
+
+/// The nodes of a position. A test node (index = flags below, 0 to 7): the side taking the
+/// motivation test, whether it was struck last round (R11.3), and whether R11.1 is still to
+/// apply. A strike node (index [`STRIKE`] + side): the side about to strike, its choices and
+/// bog checks made.
+const TESTING_B: u8 = 1;
+const WAS_STRUCK: u8 = 2;
+const FIRST: u8 = 4;
+const STRIKE: u8 = 8;
+const NODES: usize = 10;
+
+fn test_node(side: Side, struck: bool) -> u8 {
+    u8::from(side == Side::B) | if struck { WAS_STRUCK } else { 0 }
+}
+
+fn strike_node(side: Side) -> u8 {
+    STRIKE + u8::from(side == Side::B)
+}
+
+fn side_of_node(node: u8) -> Side {
+    if node & TESTING_B != 0 {
+        Side::B
+    } else {
+        Side::A
+    }
+}
+
+/// The most counts a node carries: two per unit and two per side (see [`Counts`]).
+const MAX_COUNTS: usize = 2 * crate::odds::lump::MAX_UNITS + 4;
+
+/// Per class: units that broke off in a move.
+type Left = [u8; 16];
+
+/// Where a move of the chain leads.
+#[derive(Clone, Copy)]
+enum To {
+    /// On to another node.
+    Node { key: Key, node: u8 },
+    /// The assault is over, won by `winner`; the loser's units still in the fight leave as
+    /// `loser` says (broke off, retreated) or stay where they are (`None`).
+    End {
+        key: Key,
+        winner: Side,
+        loser: Option<usize>,
+    },
+}
+
+/// One move of the chain: its probability, the losses it adds, and the units that broke off in
+/// it (per class).
+#[derive(Clone, Copy)]
+struct Move {
+    to: To,
+    p: f64,
+    tally: Tally,
+    left: Left,
+}
+
+/// The mass of a node, as the distributions of the losses on the way to it: four segments
+/// (attackers destroyed, attackers gone weakened, defenders destroyed, defenders gone
+/// weakened), each indexed by the count; each segment sums to the node's probability.
+#[derive(Clone, Copy)]
+struct Counts {
+    /// Where each segment starts, and the end.
+    at: [usize; 5],
+}
+
+impl Counts {
+    fn new(sizes: [usize; 2], attackers: Side) -> Self {
+        let (a, d) = (
+            sizes[attackers.index()] + 1,
+            sizes[attackers.other().index()] + 1,
+        );
+        Counts {
+            at: [0, a, 2 * a, 2 * a + d, 2 * (a + d)],
         }
-        _ => LEFT,
+    }
+
+    fn len(self) -> usize {
+        self.at[4]
+    }
+
+    /// The segment of `side`'s destroyed (0) or gone weakened (1) units.
+    fn segment(self, attackers: Side, side: Side, which: usize) -> std::ops::Range<usize> {
+        let s = 2 * usize::from(side != attackers) + which;
+        self.at[s]..self.at[s + 1]
+    }
+
+    /// The node's probability.
+    fn mass(self, v: &[f64]) -> f64 {
+        v[self.at[0]..self.at[1]].iter().sum()
+    }
+
+    /// A point mass: `tally` with probability `p`.
+    fn point(self, attackers: Side, tally: Tally, p: f64, out: &mut [f64]) {
+        for side in [attackers, attackers.other()] {
+            let (d, w) = tally_of(tally, side);
+            for (which, n) in [(0, d), (1, w)] {
+                let r = self.segment(attackers, side, which);
+                out[(r.start + n).min(r.end - 1)] += p;
+            }
+        }
+    }
+
+    /// `out += v * p`, each count raised by `tally` (held at the segment's top, which no
+    /// count passes: a side loses no more units than it has).
+    fn shift(self, attackers: Side, v: &[f64], p: f64, tally: Tally, out: &mut [f64]) {
+        if tally == 0 {
+            for (o, x) in out.iter_mut().zip(v) {
+                *o += x * p;
+            }
+            return;
+        }
+        for side in [attackers, attackers.other()] {
+            let (d, w) = tally_of(tally, side);
+            for (which, n) in [(0, d), (1, w)] {
+                let r = self.segment(attackers, side, which);
+                let keep = (r.end - r.start).saturating_sub(n);
+                for c in r.start..r.start + keep {
+                    out[c + n] += v[c] * p;
+                }
+                let over: f64 = v[r.start + keep..r.end].iter().sum();
+                out[r.end - 1] += over * p;
+            }
+        }
+    }
+}
+
+/// What the assault's ends add up to.
+struct Ends {
+    /// Attacker wins, defender holds, both broken.
+    outcome: [f64; 3],
+    defenders: DefendersEnd,
+    destroyed: [Vec<f64>; 2],
+    weakened: [Vec<f64>; 2],
+    /// Per class, expected units by fate (destroyed: what the others leave).
+    fates: Vec<[f64; 5]>,
+}
+
+/// A side's part at an end of the first round: its key, units destroyed, and probability.
+type EndPart = (Key, usize, f64);
+
+struct Chain<'l, 'a, 'r> {
+    lump: &'l Lump<'a, 'r>,
+    ex: Exchanges,
+    ends: Ends,
+    /// The fighting units of each side, at the start.
+    sizes: [usize; 2],
+    counts: Counts,
+    /// Probability left out with positions too unlikely to follow.
+    pruned: f64,
+    /// (side's part, what the other shows, side) -> (units that break off by choice, whether
+    /// the counterattackers have dice).
+    choices: Map<(Key, u8, Side), (u16, bool)>,
+    /// The most positions and work before giving up.
+    budget: (usize, usize),
+}
+
+/// Positions waiting to be settled, by rank, with their nodes' counts in one arena per rank
+/// (freed once the rank is settled: nothing comes back to a lower rank).
+#[derive(Default)]
+struct Waiting {
+    /// Per rank: the positions, and the arena of their counts.
+    by_rank: Vec<(Vec<Key>, Vec<f64>)>,
+    /// Per position: (node, where its counts start in its rank's arena).
+    nodes: Map<Key, SmallVec<[(u8, usize); 2]>>,
+}
+
+impl Waiting {
+    /// The counts of a node, made on first use.
+    fn slot(&mut self, lump: &Lump<'_, '_>, len: usize, key: Key, node: u8) -> &mut [f64] {
+        let (keys, arena) = &mut self.by_rank[lump.rank(key) as usize];
+        let list = self.nodes.entry(key).or_insert_with(|| {
+            keys.push(key);
+            SmallVec::new()
+        });
+        let at = match list.iter().find(|(n, _)| *n == node) {
+            Some(&(_, at)) => at,
+            None => {
+                let at = arena.len();
+                arena.resize(at + len, 0.0);
+                list.push((node, at));
+                at
+            }
+        };
+        &mut arena[at..at + len]
     }
 }
 
@@ -538,394 +393,963 @@ fn exact(
     rules: &Rules<'_>,
     attackers: &[UnitId],
     hex: Hex,
-) -> Result<(Results, f64, usize), TooLarge> {
-    let att = state.unit(attackers[0]).side;
-    let def = att.other();
-    let mut chain = Chain {
-        rules,
-        base: state,
-        hex,
-        attackers: att,
-        outcomes: 0,
-        budget: OUTCOME_BUDGET,
-    };
-    let start = fight_statuses(state, attackers, hex);
-    let defenders = chain.in_fight(&start, def);
-    let mut results: Results = HashMap::new();
-    let mut play: HashMap<Node, f64> = HashMap::new();
-    for (s, on_def, on_att, p) in
-        chain.exchange(&start, attackers, &defenders, Fighting::Attack, true)?
-    {
-        let losses = |s: &Statuses, side: Side| {
-            (0..s.len())
-                .filter(|&i| s[i] == GONE && chain.side_of(i) == side && start[i] != GONE)
-                .count()
-        };
-        let defenders_left = chain.in_fight(&s, def);
-        let attackers_left = chain.in_fight(&s, att);
-        let outcome = if defenders_left.is_empty() {
-            AssaultOutcome::DefendersDestroyed
-        } else if on_def > on_att {
-            AssaultOutcome::DefendersRetreat
-        } else {
-            AssaultOutcome::DefendersHold
-        };
-        if outcome != AssaultOutcome::DefendersHold
-            || !rules.scenario.rules.counterattacks
-            || attackers_left.is_empty()
-        {
-            let won = outcome != AssaultOutcome::DefendersHold;
-            *results
-                .entry((won, losses(&s, att), losses(&s, def)))
-                .or_default() += p;
-            continue;
-        }
-        let node = Node {
-            status: s,
-            testing: def,
-            struck: on_def > 0,
-            first: true,
-        };
-        *play.entry(node).or_default() += p;
-    }
-    // Transitions are computed once per state; the fight revisits states after rounds
-    // without hits.
-    let mut transitions: HashMap<Node, Vec<(Step, f64)>> = HashMap::new();
-    let mut in_play: f64 = play.values().sum();
-    while in_play > MASS_BOUND && !play.is_empty() {
-        if play.len() > STATE_BUDGET || transitions.len() > STATE_BUDGET {
-            return Err(TooLarge);
-        }
-        let mut next: HashMap<Node, f64> = HashMap::new();
-        for (node, p) in play {
-            if !transitions.contains_key(&node) {
-                let steps = chain.step(node.clone())?;
-                transitions.insert(node.clone(), steps);
-            }
-            for (step, q) in transitions[&node].iter().cloned() {
-                match step {
-                    Step::Over {
-                        attackers_won,
-                        status,
-                    } => {
-                        let losses = |side: Side| {
-                            (0..status.len())
-                                .filter(|&i| {
-                                    status[i] == GONE
-                                        && chain.side_of(i) == side
-                                        && start[i] != GONE
-                                })
-                                .count()
-                        };
-                        *results
-                            .entry((attackers_won, losses(att), losses(def)))
-                            .or_default() += p * q;
-                    }
-                    Step::Go(n) => *next.entry(n).or_default() += p * q,
-                }
-            }
-        }
-        in_play = next.values().sum();
-        play = next;
-    }
-    Ok((results, in_play, transitions.len()))
-}
-
-#[derive(Clone)]
-enum Step {
-    Over {
-        attackers_won: bool,
-        status: Statuses,
-    },
-    Go(Node),
-}
-
-impl Chain<'_, '_> {
-    /// Takes a unit out of the fight (mirrors `melee::break_off`): guns in the hex are lost.
-    fn leave(&self, status: &mut Statuses, i: usize) {
-        let typ = self.rules.typ(self.base.unit(UnitId::from_index(i)));
-        let in_hex = self.side_of(i) != self.attackers;
-        status[i] = if typ.class == UnitClass::Gun && in_hex {
-            GONE
-        } else {
-            LEFT
-        };
-    }
-
-    fn over(&self, mut status: Statuses, loser: Side) -> Step {
-        // The losers still in the fight break off (R11.5), guns in the hex are destroyed.
-        for i in 0..status.len() {
-            if status[i] >= FRESH && self.side_of(i) == loser {
-                self.leave(&mut status, i);
-            }
-        }
-        Step::Over {
-            attackers_won: loser != self.attackers,
-            status,
-        }
-    }
-
-    /// One test-and-round of the melee: the loop of `melee::fight`, over every die, with the
-    /// melee's own rule functions (R11.1 `breaks_off_at_once`, R11.2 `may_reroll`, R11.4
-    /// `takes_part`) and the AI's `counterattack_pays`.
-    fn step(&mut self, node: Node) -> Result<Vec<(Step, f64)>, TooLarge> {
-        let mut status = node.status;
-        let def = self.attackers.other();
-        let t = node.testing;
-        let other = t.other();
-        let rules = self.rules;
-        let typ = |i: usize| rules.typ(self.base.unit(UnitId::from_index(i)));
-        // R11.2 with R11.1: the HQs with the defenders when they hold count for their first test.
-        let present = self.in_fight(&status, t);
-        if node.first {
-            // R11.1.
-            for i in 0..status.len() {
-                if status[i] >= FRESH && melee::breaks_off_at_once(typ(i), self.side_of(i) == def) {
-                    self.leave(&mut status, i);
-                }
-            }
-        }
-        // R16.3: passengers would dismount here; a matchup has none.
-        let eligible = self.in_fight(&status, t);
-        if eligible.is_empty() {
-            return Ok(vec![(self.over(status, t), 1.0)]);
-        }
-        let armor_opposite = self
-            .in_fight(&status, other)
+    budget: (usize, usize),
+) -> Result<MeleeOdds, TooLarge> {
+    let (lump, start) = Lump::new(rules, state, attackers, hex).ok_or(TooLarge)?;
+    // Passengers would dismount into the fight (R16.2, R16.3), and units of the side holding
+    // the hex next to it may join a counterattack (R11.4): the chain models neither.
+    let map = rules.map();
+    let joiners = map
+        .neighbors(hex)
+        .any(|n| state.units_in(n, lump.attackers.other()).next().is_some());
+    if joiners
+        || lump
+            .ids
             .iter()
-            .any(|u| typ(u.index()).is_armored_vehicle());
-        let automatic = !node.struck && !armor_opposite;
-        let motivation = |u: &UnitId| typ(u.index()).motivation;
-        // (failed units, probability)
-        let mut tests: Vec<(SmallVec<[UnitId; 8]>, f64)> = Vec::new();
-        if automatic {
-            tests.push((SmallVec::new(), 1.0));
+            .any(|&u| state.passengers(u).next().is_some())
+    {
+        return Err(TooLarge);
+    }
+    let sizes =
+        [Side::A, Side::B].map(|s| (0..lump.ids.len()).filter(|&p| lump.side(p) == s).count());
+    let mut chain = Chain {
+        lump: &lump,
+        ex: Exchanges::default(),
+        ends: Ends {
+            outcome: [0.0; 3],
+            defenders: DefendersEnd::default(),
+            destroyed: sizes.map(|n| vec![0.0; n + 1]),
+            weakened: sizes.map(|n| vec![0.0; n + 1]),
+            fates: vec![[0.0; 5]; lump.classes.len()],
+        },
+        sizes,
+        counts: Counts::new(sizes, lump.attackers),
+        pruned: 0.0,
+        choices: Map::default(),
+        budget,
+    };
+    let (states, stay) = chain.solve(start)?;
+    // A fight still going after `MAX_ROUNDS` rounds is ended by the engine's cap, which the
+    // chain leaves out. Such a fight spends at least `run` rounds in one position (it changes
+    // position at most `changes` times, and visits at most `changes + 1` positions); in a
+    // position, two rounds in a row change nothing with a chance of at most `stay`.
+    let changes = f64::from(lump.max_changes());
+    let run = ((f64::from(MAX_ROUNDS) - changes) / (changes + 1.0)).ceil();
+    let cap = if stay > 0.0 {
+        (changes + 1.0) * stay.powf(((run - 1.0) / 2.0).floor().max(0.0))
+    } else {
+        0.0
+    };
+    let total: f64 = chain.ends.outcome.iter().sum();
+    let bound = cap + chain.pruned + (1.0 - chain.pruned - total).abs();
+    Ok(report(&lump, &chain.ends, true, bound, states, 0, rules))
+}
+
+impl Chain<'_, '_, '_> {
+    /// Settles the chain from the start: returns the positions settled and the highest chance
+    /// of a position lasting another round.
+    fn solve(&mut self, start: Key) -> Result<(usize, f64), TooLarge> {
+        let lump = self.lump;
+        let counterattacks = lump.rules.scenario.rules.counterattacks;
+        let att = lump.attackers;
+        let def = att.other();
+        let len = self.counts.len();
+        let mut waiting = Waiting {
+            by_rank: vec![(Vec::new(), Vec::new()); lump.max_changes() as usize + 1],
+            ..Waiting::default()
+        };
+        // The first round, factored by the numbers of hits.
+        let first = FirstRound::new(lump, start, &mut self.ex);
+        let part = |list: &[(Key, u8, f64)], alive: bool, side: Side| -> Vec<EndPart> {
+            list.iter()
+                .filter(|&&(k, _, _)| lump.any_in(k, side) == alive)
+                .map(|&(k, d, p)| (k, usize::from(d), p))
+                .collect()
+        };
+        for g in &first.groups {
+            let (d_alive, d_gone) = (
+                part(&g.defenders, true, def),
+                part(&g.defenders, false, def),
+            );
+            let (a_alive, a_gone) = (
+                part(&g.attackers, true, att),
+                part(&g.attackers, false, att),
+            );
+            let every_a: Vec<EndPart> = a_alive.iter().chain(&a_gone).copied().collect();
+            // R9.8: every defender destroyed: the attackers take the hex.
+            self.end_product(&every_a, &d_gone, att, None);
+            if g.on_defenders > g.on_attackers {
+                // R9.8: the defenders retreat.
+                self.end_product(&every_a, &d_alive, att, Some(RETREATED));
+            } else if !counterattacks {
+                self.end_product(&every_a, &d_alive, def, None);
+            } else {
+                // With every attacker gone there is nobody left to fight.
+                self.end_product(&a_gone, &d_alive, def, None);
+                let node = test_node(def, g.on_defenders > 0) | FIRST;
+                for &(ka, da, pa) in &a_alive {
+                    for &(kd, dd, pd) in &d_alive {
+                        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+                        let tally = tally_add(tally_add(0, att, count(da), 0), def, count(dd), 0);
+                        let slot = waiting.slot(lump, len, ka | kd, node);
+                        self.counts.point(att, tally, pa * pd, slot);
+                    }
+                }
+            }
+        }
+        let mut settled = 0;
+        let mut stay: f64 = 0.0;
+        let mut scratch = vec![0.0; len];
+        let mut m = vec![0.0; NODES * len];
+        let mut moves: Vec<Move> = Vec::new();
+        for rank in 0..waiting.by_rank.len() {
+            let (here, arena) = std::mem::take(&mut waiting.by_rank[rank]);
+            for key in here {
+                let Some(nodes) = waiting.nodes.remove(&key) else {
+                    continue;
+                };
+                m.iter_mut().for_each(|x| *x = 0.0);
+                let mut total = 0.0;
+                for &(node, at) in &nodes {
+                    let v = &arena[at..at + len];
+                    total += self.counts.mass(v);
+                    m[usize::from(node) * len..][..len].copy_from_slice(v);
+                }
+                if total < PRUNE {
+                    self.pruned += total;
+                    continue;
+                }
+                settled += 1;
+                if settled > self.budget.0 || self.ex.work > self.budget.1 {
+                    return Err(TooLarge);
+                }
+                let (ranges, kept) = self.position(key, &mut m, &mut moves)?;
+                stay = stay.max(kept);
+                for (node, range) in ranges.iter().enumerate() {
+                    let v = &m[node * len..][..len];
+                    let node_mass = self.counts.mass(v);
+                    if range.is_empty() || node_mass == 0.0 {
+                        continue;
+                    }
+                    for mv in &moves[range.clone()] {
+                        match mv.to {
+                            To::Node { key: k2, node: n2 } if k2 != key => {
+                                let slot = waiting.slot(lump, len, k2, n2);
+                                self.counts.shift(att, v, mv.p, mv.tally, slot);
+                            }
+                            To::Node { .. } => {}
+                            To::End {
+                                key: k2,
+                                winner,
+                                loser,
+                            } => {
+                                scratch.iter_mut().for_each(|x| *x = 0.0);
+                                self.counts.shift(att, v, mv.p, mv.tally, &mut scratch);
+                                self.end(k2, &scratch, winner, loser);
+                            }
+                        }
+                        self.flow(mv, node_mass);
+                    }
+                }
+            }
+        }
+        Ok((settled, stay))
+    }
+
+    /// One position's nodes, with `m` the counts arriving at each: the first test's nodes feed
+    /// the others; the others may lead to one another (rounds in which nothing changes), solved
+    /// as a linear system. Leaves in `m` the counts of every visit of each node; returns the
+    /// nodes' moves and the highest chance of a round that changes nothing.
+    fn position(
+        &mut self,
+        key: Key,
+        m: &mut [f64],
+        moves: &mut Vec<Move>,
+    ) -> Result<([std::ops::Range<usize>; NODES], f64), TooLarge> {
+        let len = self.counts.len();
+        let counts = self.counts;
+        let mass = |m: &[f64], f: usize| counts.mass(&m[f * len..][..len]);
+        moves.clear();
+        let mut ranges: [std::ops::Range<usize>; NODES] = Default::default();
+        let here = |mv: &Move| match mv.to {
+            To::Node { key: k, node } => (k == key).then_some(node),
+            To::End { .. } => None,
+        };
+        // The first test's nodes have no way in from this position.
+        for f in usize::from(FIRST)..usize::from(STRIKE) {
+            if mass(m, f) == 0.0 {
+                continue;
+            }
+            let start = moves.len();
+            self.test(key, u8::try_from(f).unwrap_or(0), moves);
+            ranges[f] = start..moves.len();
+            for mv in &moves[ranges[f].clone()] {
+                if let Some(node) = here(mv) {
+                    let (src, dst) = (f * len, usize::from(node) * len);
+                    for c in 0..len {
+                        m[dst + c] += m[src + c] * mv.p;
+                    }
+                }
+            }
+        }
+        // The other nodes reached, and the chances of moving between them.
+        let mut nodes: SmallVec<[u8; 6]> = (0..STRIKE + 2)
+            .filter(|&f| f & FIRST == 0 || f >= STRIKE)
+            .filter(|&f| mass(m, usize::from(f)) > 0.0)
+            .collect();
+        let mut i = 0;
+        while i < nodes.len() {
+            let f = nodes[i];
+            let start = moves.len();
+            if f >= STRIKE {
+                self.strike(key, side_of_node(f - STRIKE), moves);
+            } else {
+                self.test(key, f, moves);
+            }
+            ranges[usize::from(f)] = start..moves.len();
+            for mv in &moves[ranges[usize::from(f)].clone()] {
+                if let Some(node) = here(mv)
+                    && !nodes.contains(&node)
+                {
+                    nodes.push(node);
+                }
+            }
+            i += 1;
+        }
+        let n = nodes.len();
+        // visits = arrivals + Q^T visits, where Q[i][j] is the chance of moving from node i to
+        // node j within the position; the same matrix for every count.
+        let mut q = [[0.0f64; 6]; 6];
+        for (i, &f) in nodes.iter().enumerate() {
+            for mv in &moves[ranges[usize::from(f)].clone()] {
+                if let Some(node) = here(mv) {
+                    let j = nodes.iter().position(|&g| g == node).unwrap_or(0);
+                    q[i][j] += mv.p;
+                }
+            }
+        }
+        // Two rounds that change nothing: a test node back to a test node of the same side,
+        // through both sides' strikes (moves within a position go test, strike, test...).
+        let times = |x: &[[f64; 6]; 6], y: &[[f64; 6]; 6]| {
+            let mut z = [[0.0f64; 6]; 6];
+            for i in 0..n {
+                for k in 0..n {
+                    for j in 0..n {
+                        z[i][j] += x[i][k] * y[k][j];
+                    }
+                }
+            }
+            z
+        };
+        let q2 = times(&q, &q);
+        let q4 = times(&q2, &q2);
+        let kept = (0..n)
+            .filter(|&i| nodes[i] < STRIKE)
+            .map(|i| q4[i][..n].iter().sum::<f64>())
+            .fold(0.0, f64::max);
+        let mut a = [[0.0f64; 6]; 6];
+        for i in 0..n {
+            for j in 0..n {
+                a[j][i] = f64::from(u8::from(i == j)) - q[i][j];
+            }
+        }
+        let mut rhs = [0.0; 6 * MAX_COUNTS];
+        for (i, &f) in nodes.iter().enumerate() {
+            rhs[i * len..][..len].copy_from_slice(&m[usize::from(f) * len..][..len]);
+        }
+        solve(&mut a, n, &mut rhs, len).ok_or(TooLarge)?;
+        for (i, &f) in nodes.iter().enumerate() {
+            m[usize::from(f) * len..][..len].copy_from_slice(&rhs[i * len..][..len]);
+        }
+        Ok((ranges, kept))
+    }
+
+    /// Adds `mass` through a move that takes units out of the fight: their fates.
+    fn flow(&mut self, mv: &Move, mass: f64) {
+        let f = mass * mv.p;
+        if f == 0.0 || mv.left == [0; 16] {
+            return;
+        }
+        for (c, fates) in self.ends.fates.iter_mut().enumerate() {
+            let how = if self.lump.classes[c].trapped {
+                CAPTURED
+            } else {
+                BROKE_OFF
+            };
+            fates[how] += f * f64::from(mv.left[c]);
+        }
+    }
+
+    /// An end of the melee at `key`, reached with the counts `v`.
+    fn end(&mut self, key: Key, v: &[f64], winner: Side, loser: Option<usize>) {
+        let lump = self.lump;
+        let att = lump.attackers;
+        let mass = self.counts.mass(v);
+        let mut stays = [false; 2];
+        for side in [att, att.other()] {
+            let fate = if side == winner { None } else { loser };
+            let (captured, weakened, staying) = self.settle(side, key, fate, mass);
+            stays[side.index()] = staying;
+            let i = side.index();
+            for (which, extra, dist) in [
+                (0, captured, &mut self.ends.destroyed[i]),
+                (1, weakened, &mut self.ends.weakened[i]),
+            ] {
+                let r = self.counts.segment(att, side, which);
+                for (n, c) in r.clone().enumerate() {
+                    dist[(n + extra).min(self.sizes[i])] += v[c];
+                }
+            }
+        }
+        let won = stays[winner.index()];
+        self.ends.outcome[match (won, winner == att) {
+            (true, true) => 0,
+            (true, false) => 1,
+            (false, _) => 2,
+        }] += mass;
+        let def = att.other();
+        if stays[def.index()] {
+            self.ends.defenders.held += mass;
+            return;
+        }
+        // Every defender destroyed: those on the way and those captured now make them all.
+        let (captured, _, _) =
+            self.settle_counts(def, key, if def == winner { None } else { loser });
+        let e = &mut self.ends.defenders;
+        let r = self.counts.segment(att, def, 0);
+        let all = self.sizes[def.index()];
+        let destroyed: f64 = r
+            .clone()
+            .enumerate()
+            .filter(|&(n, _)| n + captured == all)
+            .map(|(_, c)| v[c])
+            .sum();
+        e.destroyed += destroyed;
+        if loser == Some(RETREATED) {
+            e.retreated += mass - destroyed;
         } else {
+            e.broke_off += mass - destroyed;
+        }
+    }
+
+    /// Ends of the assault after the first round, for every pair of an attackers' part and a
+    /// defenders' part (their probabilities multiply), added up side by side.
+    fn end_product(&mut self, a: &[EndPart], d: &[EndPart], winner: Side, loser: Option<usize>) {
+        let (ta, td): (f64, f64) = (a.iter().map(|x| x.2).sum(), d.iter().map(|x| x.2).sum());
+        if ta == 0.0 || td == 0.0 {
+            return;
+        }
+        let att = self.lump.attackers;
+        let (mut staying, mut gone) = ([0.0; 2], [0.0; 2]);
+        for (side, list, others) in [(att, a, td), (att.other(), d, ta)] {
+            let fate = if side == winner { None } else { loser };
+            let i = side.index();
+            for &(key, destroyed, p) in list {
+                let w = p * others;
+                let (captured, weakened, stays) = self.settle(side, key, fate, w);
+                let destroyed = destroyed + captured;
+                self.ends.destroyed[i][destroyed.min(self.sizes[i])] += w;
+                self.ends.weakened[i][weakened.min(self.sizes[i])] += w;
+                if stays {
+                    staying[i] += w;
+                } else {
+                    gone[i] += w;
+                }
+                if side != att {
+                    let e = &mut self.ends.defenders;
+                    if stays {
+                        e.held += w;
+                    } else if destroyed == self.sizes[i] {
+                        e.destroyed += w;
+                    } else if fate == Some(RETREATED) {
+                        e.retreated += w;
+                    } else {
+                        e.broke_off += w;
+                    }
+                }
+            }
+        }
+        self.ends.outcome[if winner == att { 0 } else { 1 }] += staying[winner.index()];
+        self.ends.outcome[2] += gone[winner.index()];
+    }
+
+    /// One side at an end: its units in the fight stay, or leave as `fate` says (a gun in the
+    /// hex that must break off is captured). Adds their fates with probability `p`; returns the
+    /// units captured, the units weakened that survive, and whether any unit stays.
+    fn settle(
+        &mut self,
+        side: Side,
+        key: Key,
+        fate: Option<usize>,
+        p: f64,
+    ) -> (usize, usize, bool) {
+        let lump = self.lump;
+        for q in lump.in_fight(key, side) {
+            let c = usize::from(lump.class_of[q]);
+            self.ends.fates[c][Self::how(&lump.classes[c], fate)] += p;
+        }
+        self.settle_counts(side, key, fate)
+    }
+
+    fn how(class: &crate::odds::lump::Class, fate: Option<usize>) -> usize {
+        match fate {
+            None => STAYED,
+            Some(BROKE_OFF) if class.trapped => CAPTURED,
+            Some(f) => f,
+        }
+    }
+
+    /// See [`Chain::settle`]: the counts alone.
+    fn settle_counts(&self, side: Side, key: Key, fate: Option<usize>) -> (usize, usize, bool) {
+        let lump = self.lump;
+        let (mut captured, mut weakened, mut stays) = (0, 0, false);
+        for q in lump.in_fight(key, side) {
+            let class = &lump.classes[usize::from(lump.class_of[q])];
+            let how = Self::how(class, fate);
+            stays |= how == STAYED;
+            if how == CAPTURED {
+                captured += 1;
+            } else if code(key, q) & WEAK != 0 && class.start & WEAK == 0 {
+                weakened += 1;
+            }
+        }
+        (captured, weakened, stays)
+    }
+
+    /// Takes the unit at `p` out of the fight (it breaks off; a gun in the hex is captured,
+    /// R11.7), counting it in `left` and its loss in the tally.
+    fn leave(&self, key: &mut Key, tally: Tally, p: usize, left: &mut Left) -> Tally {
+        let lump = self.lump;
+        let c = usize::from(lump.class_of[p]);
+        let class = &lump.classes[c];
+        left[c] += 1;
+        let now = code(*key, p);
+        *key = with(*key, p, OUT);
+        if class.trapped {
+            tally_add(tally, class.side, 1, 0)
+        } else {
+            let weakened = now & WEAK != 0 && class.start & WEAK == 0;
+            tally_add(tally, class.side, 0, u32::from(weakened))
+        }
+    }
+
+    /// A test node, as `melee::fight` plays it, over every die: R11.1 at the first test, the
+    /// motivation test with its re-roll (R11.2, R11.3), the choices (R11.4: orders, or the AI's
+    /// `counterattack_pays`), and the bog checks (R11.4), on to the side's strike.
+    fn test(&mut self, key: Key, node: u8, out: &mut Vec<Move>) {
+        let lump = self.lump;
+        let rules = lump.rules;
+        let def = lump.attackers.other();
+        let t = side_of_node(node);
+        let other = t.other();
+        let (mut key, mut tally): (Key, Tally) = (key, 0);
+        let mut left: Left = [0; 16];
+        // R11.2 with R11.1: the HQs with the defenders when they hold count for their first
+        // test, though they leave at once.
+        let mut present = lump.units(&lump.in_fight(key, t));
+        if node & FIRST != 0 {
+            for p in 0..lump.ids.len() {
+                if code(key, p) >= IN
+                    && rules_melee::breaks_off_at_once(lump.typ(p), lump.side(p) == def)
+                {
+                    tally = self.leave(&mut key, tally, p, &mut left);
+                }
+            }
+        }
+        let eligible = lump.in_fight(key, t);
+        if node & FIRST == 0 {
+            present = lump.units(&eligible);
+        }
+        let over = |key: Key, tally: Tally, left: Left, p: f64| Move {
+            to: To::End {
+                key,
+                winner: other,
+                loser: Some(BROKE_OFF),
+            },
+            p,
+            tally,
+            left,
+        };
+        if eligible.is_empty() {
+            out.push(over(key, tally, left, 1.0));
+            return;
+        }
+        let armor_opposite = lump
+            .in_fight(key, other)
+            .iter()
+            .any(|&p| lump.typ(p).is_armored_vehicle());
+        let automatic = node & WAS_STRUCK == 0 && !armor_opposite;
+        // The units that fail, as a mask of positions, with their chance.
+        let mut tests: SmallVec<[(u16, f64); 8]> = SmallVec::new();
+        let mut add = |failed: u16, p: f64| match tests.iter_mut().find(|(f, _)| *f == failed) {
+            Some(e) => e.1 += p,
+            None => tests.push((failed, p)),
+        };
+        if automatic {
+            add(0, 1.0);
+        } else {
+            let motivation = |p: usize| lump.typ(p).motivation;
+            let rerolls =
+                |p: usize| rules_melee::may_reroll(rules, lump.base.unit(lump.ids[p]), &present);
             for d1 in 1..=6u8 {
-                let failed: SmallVec<[UnitId; 8]> = eligible
+                let failed: Positions = eligible
                     .iter()
                     .copied()
-                    .filter(|u| !passes(d1, motivation(u)))
+                    .filter(|&p| !passes(d1, motivation(p)))
                     .collect();
-                let rerolls = |u: &UnitId| melee::may_reroll(rules, self.base.unit(*u), &present);
-                if failed.iter().any(rerolls) {
+                if failed.iter().any(|&p| rerolls(p)) {
                     for d2 in 1..=6u8 {
                         let still = failed
                             .iter()
-                            .copied()
-                            .filter(|u| !(rerolls(u) && passes(d2, motivation(u))))
-                            .collect();
-                        tests.push((still, 1.0 / 36.0));
+                            .filter(|&&p| !(rerolls(p) && passes(d2, motivation(p))))
+                            .fold(0u16, |m, &p| m | 1 << p);
+                        add(still, 1.0 / 36.0);
                     }
                 } else {
-                    tests.push((failed, 1.0 / 6.0));
+                    add(failed.iter().fold(0u16, |m, &p| m | 1 << p), 1.0 / 6.0);
                 }
             }
         }
-        let mut out: Vec<(Step, f64)> = Vec::new();
         for (failed, p) in tests {
-            let mut s = status.clone();
-            for u in &failed {
-                self.leave(&mut s, u.index());
+            let (mut k, mut tl, mut lf) = (key, tally, left);
+            for &q in &eligible {
+                if failed & 1 << q != 0 {
+                    tl = self.leave(&mut k, tl, q, &mut lf);
+                }
             }
-            let candidates: SmallVec<[UnitId; 8]> = eligible
-                .iter()
-                .copied()
-                .filter(|u| !failed.contains(u) && takes_part(typ(u.index())))
-                .collect();
-            let state = self.materialize(&s);
-            let struck = self.in_fight(&s, other);
-            let plan = plan_side(
-                &state,
-                self.rules,
-                &candidates,
-                &struck,
-                self.hex,
-                Fighting::Counterattack,
-            );
-            let ai_says = melee::counterattack_pays(&plan);
-            let (counter, leaving): (SmallVec<[UnitId; 8]>, SmallVec<[UnitId; 8]>) = candidates
-                .iter()
-                .copied()
-                .partition(|&u| melee::counterattacks(rules, state.turn(), u, ai_says));
-            for u in &leaving {
-                self.leave(&mut s, u.index());
+            let k = lump.canon(k);
+            let (leaving, has_dice) = self.choose(k, t);
+            let mut k = k;
+            for q in 0..lump.ids.len() {
+                if leaving & 1 << q != 0 {
+                    tl = self.leave(&mut k, tl, q, &mut lf);
+                }
             }
-            let plan = plan_side(
-                &state,
-                self.rules,
-                &counter,
-                &struck,
-                self.hex,
-                Fighting::Counterattack,
-            );
-            if plan.rolls.is_empty() {
-                out.push((self.over(s, t), p));
+            if !has_dice {
+                out.push(over(lump.canon(k), tl, lf, p));
                 continue;
             }
-            for (s_bog, strikers, pb) in self.charge(&state, &s, &counter, &struck) {
-                for (s2, on_struck, _, q) in
-                    self.exchange(&s_bog, &strikers, &struck, Fighting::Counterattack, false)?
-                {
-                    if self.in_fight(&s2, other).is_empty() {
-                        out.push((self.over(s2, other), p * pb * q));
-                    } else {
-                        out.push((
-                            Step::Go(Node {
-                                status: s2,
-                                testing: other,
-                                struck: on_struck > 0,
-                                first: false,
-                            }),
-                            p * pb * q,
-                        ));
-                    }
-                }
+            for (k2, pb) in self.charge(k, t, lump.base.time().is_night()) {
+                out.push(Move {
+                    to: To::Node {
+                        key: lump.canon(k2),
+                        node: strike_node(t),
+                    },
+                    p: p * pb,
+                    tally: tl,
+                    left: lf,
+                });
             }
         }
-        Ok(out)
+    }
+
+    /// R11.2, R11.4: who of the side's units that passed (those in the fight at `key`) breaks
+    /// off by choice, by orders or by the AI's `counterattack_pays`, and whether those who
+    /// counterattack have any dice.
+    fn choose(&mut self, key: Key, t: Side) -> (u16, bool) {
+        let lump = self.lump;
+        let memo = (
+            key & lump.side_mask[t.index()],
+            shows(lump, key, t.other()),
+            t,
+        );
+        if let Some(&c) = self.choices.get(&memo) {
+            return c;
+        }
+        let rules = lump.rules;
+        let state = lump.materialize(key);
+        let struck = lump.units(&lump.in_fight(key, t.other()));
+        let candidates: Positions = lump
+            .in_fight(key, t)
+            .into_iter()
+            .filter(|&q| takes_part(lump.typ(q)))
+            .collect();
+        let plan = |who: &[usize]| {
+            plan_side(
+                &state,
+                rules,
+                &lump.units(who),
+                &struck,
+                lump.hex,
+                Fighting::Counterattack,
+            )
+        };
+        let ai_says = rules_melee::counterattack_pays(&plan(&candidates));
+        let counter: Positions = candidates
+            .iter()
+            .copied()
+            .filter(|&q| rules_melee::counterattacks(rules, state.turn(), lump.ids[q], ai_says))
+            .collect();
+        let leaving = candidates
+            .iter()
+            .filter(|q| !counter.contains(q))
+            .fold(0u16, |m, &q| m | 1 << q);
+        let c = (leaving, !plan(&counter).rolls.is_empty());
+        self.choices.insert(memo, c);
+        c
     }
 
     /// R11.4 bog checks before a counterattack round against units in a difficult hex (as
-    /// `melee::charge`): every way the vehicles among `candidates` may bog, with the statuses,
-    /// the units that strike, and its probability.
-    fn charge(
-        &self,
-        state: &State,
-        status: &Statuses,
-        candidates: &[UnitId],
-        struck: &[UnitId],
-    ) -> Vec<(Statuses, SmallVec<[UnitId; 8]>, f64)> {
-        let map = self.rules.map();
-        let difficult = struck.iter().any(|&u| {
-            state
-                .hex_of(u)
-                .and_then(|h| map.terrain(h))
-                .is_some_and(|t| t.difficult)
-        });
-        let typ = |u: UnitId| self.rules.typ(self.base.unit(u));
-        let bogged = |s: &Statuses, u: UnitId| (s[u.index()] - FRESH) & BOGGED != 0;
-        let mut out: Vec<(Statuses, SmallVec<[UnitId; 8]>, f64)> =
-            vec![(status.clone(), SmallVec::new(), 1.0)];
-        let checks = if state.time().is_night() { 2 } else { 1 };
-        for &c in candidates {
-            let tests = difficult && typ(c).is_vehicle();
-            let mut next = Vec::with_capacity(out.len() * 2);
-            for (s, strikers, p) in out {
-                if !tests {
-                    let mut st = strikers.clone();
-                    st.push(c);
-                    next.push((s, st, p));
-                } else if bogged(&s, c) {
-                    next.push((s, strikers, p));
-                } else {
-                    let pass = chance(typ(c).skill).powi(checks);
-                    let mut st = strikers.clone();
-                    st.push(c);
-                    next.push((s.clone(), st, p * pass));
-                    let mut sb = s;
-                    sb[c.index()] += BOGGED;
-                    next.push((sb, strikers, p * (1.0 - pass)));
-                }
+    /// `melee::charge`): every way the side's vehicles in the fight that take part may bog,
+    /// with its chance. A bogged vehicle does not strike (`Exchanges::strike` leaves it out).
+    fn charge(&self, key: Key, side: Side, night: bool) -> SmallVec<[(Key, f64); 4]> {
+        let lump = self.lump;
+        let mut out: SmallVec<[(Key, f64); 4]> = SmallVec::from_slice(&[(key, 1.0)]);
+        if !lump.difficult[side.index()] {
+            return out;
+        }
+        let checks = if night { 2 } else { 1 };
+        for c in lump.in_fight(key, side) {
+            let typ = lump.typ(c);
+            if !typ.is_vehicle() || !takes_part(typ) || code(key, c) & BOG != 0 {
+                continue;
+            }
+            let pass = chance(typ.skill).powi(checks);
+            let mut next = SmallVec::new();
+            for (k, p) in out {
+                next.push((k, p * pass));
+                next.push((with(k, c, code(k, c) | BOG), p * (1.0 - pass)));
             }
             out = next;
         }
-        out.retain(|(_, _, p)| *p > 0.0);
+        out.retain(|(_, p)| *p > 0.0);
         out
+    }
+
+    /// A strike node: the side's counterattack round (R11.4), on to the other side's test, or
+    /// the end when the struck side has nobody left in the fight (R11.5).
+    fn strike(&mut self, key: Key, t: Side, out: &mut Vec<Move>) {
+        let lump = self.lump;
+        let other = t.other();
+        let landed = self.ex.strike(lump, key, t);
+        let mine = key & lump.side_mask[t.index()];
+        for (selfs, list) in landed.iter() {
+            let after = if *selfs == 0 {
+                None
+            } else {
+                Some(self.ex.self_hits(lump, key, t, selfs))
+            };
+            let unhurt = [(mine, 0, 1.0)];
+            for &(ks, ds, ps) in after.as_deref().map_or(&unhurt[..], |a| &a[..]) {
+                for &(kt, dt, struck, pt) in list {
+                    let k = ks | kt;
+                    let tally =
+                        tally_add(tally_add(0, t, u32::from(ds), 0), other, u32::from(dt), 0);
+                    let to = if !lump.any_in(k, other) {
+                        To::End {
+                            key: k,
+                            winner: t,
+                            loser: Some(BROKE_OFF),
+                        }
+                    } else {
+                        To::Node {
+                            key: k,
+                            node: test_node(other, struck),
+                        }
+                    };
+                    out.push(Move {
+                        to,
+                        p: ps * pt,
+                        tally,
+                        left: [0; 16],
+                    });
+                }
+            }
+        }
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "private")]
-fn summarize(
-    rules: &Rules<'_>,
-    state: &State,
-    results: &Results,
+/// Solves `a x = b` for the `n` x `n` matrix `a`, for `k` right-hand sides at once (`b` holds
+/// them one after another, and receives the solutions), by Gaussian elimination with partial
+/// pivoting; `None` if `a` is singular (a fight that could go on for ever).
+fn solve(a: &mut [[f64; 6]; 6], n: usize, b: &mut [f64], k: usize) -> Option<()> {
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        for c in 0..k {
+            b.swap(col * k + c, pivot * k + c);
+        }
+        for row in 0..n {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                if f == 0.0 {
+                    continue;
+                }
+                let pivot_row = a[col];
+                for (x, p) in a[row][col..n].iter_mut().zip(&pivot_row[col..n]) {
+                    *x -= f * p;
+                }
+                for c in 0..k {
+                    b[row * k + c] -= f * b[col * k + c];
+                }
+            }
+        }
+    }
+    for i in 0..n {
+        for c in 0..k {
+            b[i * k + c] /= a[i][i];
+        }
+    }
+    Some(())
+}
+
+fn report(
+    lump: &Lump<'_, '_>,
+    ends: &Ends,
     exact: bool,
-    left: f64,
+    error_bound: f64,
     states: usize,
     samples: u32,
-    counterattacks: bool,
+    rules: &Rules<'_>,
 ) -> MeleeOdds {
-    let _ = rules;
-    let count = |side: Side| {
-        state
-            .units()
-            .iter()
-            .filter(|u| u.side == side && u.alive())
-            .count()
+    let losses = |i: usize| Losses {
+        destroyed_mean: mean(&ends.destroyed[i]),
+        destroyed: ends.destroyed[i].clone(),
+        weakened_mean: mean(&ends.weakened[i]),
+        weakened: ends.weakened[i].clone(),
     };
-    let (a_n, d_n) = (count(Side::A), count(Side::B));
-    let mut a = vec![0.0; a_n + 1];
-    let mut d = vec![0.0; d_n + 1];
-    let mut won = 0.0;
-    for (&(w, la, ld), &p) in results {
-        if w {
-            won += p;
-        }
-        a[la.min(a_n)] += p;
-        d[ld.min(d_n)] += p;
-    }
-    let total: f64 = results.values().sum();
-    let n = f64::from(samples.max(1));
+    let units = lump
+        .classes
+        .iter()
+        .zip(&ends.fates)
+        .map(|(class, fates)| {
+            let n = (class.hi - class.lo) as f64;
+            // Every unit ends one way: those destroyed by hits are the rest.
+            let others: f64 = fates[CAPTURED..].iter().sum();
+            UnitFate {
+                units: lump.ids[class.lo..class.hi].to_vec(),
+                kind: lump.typ(class.lo).id.clone(),
+                side: class.side,
+                destroyed: (1.0 - others / n).max(0.0),
+                captured: fates[CAPTURED] / n,
+                retreated: fates[RETREATED] / n,
+                broke_off: fates[BROKE_OFF] / n,
+                stayed: fates[STAYED] / n,
+            }
+        })
+        .collect();
+    let att = lump.attackers.index();
     MeleeOdds {
-        attacker_wins: won,
-        defender_wins: total - won,
-        attacker_losses_mean: mean(&a),
-        defender_losses_mean: mean(&d),
-        attacker_losses: a,
-        defender_losses: d,
+        attacker_wins: ends.outcome[0],
+        defender_holds: ends.outcome[1],
+        both_broken: ends.outcome[2],
+        defenders_end: ends.defenders.clone(),
+        attacker_losses: losses(att),
+        defender_losses: losses(1 - att),
+        units,
         exact,
-        error_bound: if exact {
-            left
-        } else {
-            (won * (1.0 - won) / n).sqrt()
-        },
+        error_bound,
         states,
         samples,
-        counterattacks,
+        counterattacks: rules.scenario.rules.counterattacks,
+    }
+}
+
+/// How one assault played by the engine ended, read from its events: the same figures the
+/// chain computes, for the sampled fallback and for the tests that hold the chain to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// 0 attacker wins, 1 defender holds, 2 both broken.
+    pub outcome: usize,
+    /// 0 held, 1 destroyed, 2 retreated, 3 broke off.
+    pub defenders_end: usize,
+    /// Per side (index), units destroyed or captured, and units weakened that survived.
+    pub destroyed: [usize; 2],
+    /// See `destroyed`.
+    pub weakened: [usize; 2],
+    /// Each fighting unit's fate: 0 destroyed, 1 captured, 2 retreated, 3 broke off, 4 stayed.
+    pub fates: Vec<(UnitId, usize)>,
+}
+
+/// Reads an assault of `attackers` on `hex` from `start` to `end` through its `events`.
+#[must_use]
+pub fn played(
+    start: &State,
+    end: &State,
+    events: &[Event],
+    attackers: &[UnitId],
+    hex: Hex,
+) -> Played {
+    let att = start.unit(attackers[0]).side;
+    let fighting: Vec<UnitId> = attackers
+        .iter()
+        .copied()
+        .chain(start.units_in(hex, att.other()).map(|u| u.id))
+        .collect();
+    let mut winner = att;
+    for e in events {
+        match e {
+            Event::AssaultResult { outcome, .. } if *outcome == AssaultOutcome::DefendersHold => {
+                winner = att.other();
+            }
+            Event::MeleeEnded { winner: w, .. } => winner = *w,
+            _ => {}
+        }
+    }
+    let fate = |u: UnitId| {
+        let has = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
+        if has(&|e| matches!(e, Event::Captured { unit } if *unit == u)) {
+            CAPTURED
+        } else if !end.unit(u).alive() {
+            DESTROYED
+        } else if has(&|e| matches!(e, Event::BrokeOff { unit, .. } if *unit == u)) {
+            BROKE_OFF
+        } else if has(&|e| matches!(e, Event::Retreated { unit, .. } if *unit == u)) {
+            RETREATED
+        } else {
+            STAYED
+        }
+    };
+    let fates: Vec<(UnitId, usize)> = fighting.iter().map(|&u| (u, fate(u))).collect();
+    let of = |side: Side| {
+        fates
+            .iter()
+            .filter(move |(u, _)| start.unit(*u).side == side)
+    };
+    let outcome = if !of(winner).any(|&(_, f)| f == STAYED) {
+        2
+    } else if winner == att {
+        0
+    } else {
+        1
+    };
+    let def = att.other();
+    let defenders_end = if of(def).any(|&(_, f)| f == STAYED) {
+        0
+    } else if of(def).all(|&(_, f)| f == DESTROYED || f == CAPTURED) {
+        1
+    } else if of(def).any(|&(_, f)| f == RETREATED) {
+        2
+    } else {
+        3
+    };
+    let count =
+        |side: Side, f: &dyn Fn(UnitId, usize) -> bool| of(side).filter(|&&(u, k)| f(u, k)).count();
+    let destroyed = [Side::A, Side::B].map(|s| count(s, &|_, k| k == DESTROYED || k == CAPTURED));
+    let weakened = [Side::A, Side::B].map(|s| {
+        count(s, &|u, _| {
+            end.unit(u).alive() && end.unit(u).state.weakened && !start.unit(u).state.weakened
+        })
+    });
+    Played {
+        outcome,
+        defenders_end,
+        destroyed,
+        weakened,
+        fates,
     }
 }
 
 /// Samples the real rules code (the fallback for large fights).
-fn sampled(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> MeleeOdds {
+fn sampled(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    counterattacks: bool,
+) -> MeleeOdds {
     let att = state.unit(attackers[0]).side;
     let command = Command::Assault {
         units: attackers.to_vec(),
         hex,
     };
+    let sizes = [Side::A, Side::B].map(|s| {
+        attackers
+            .iter()
+            .map(|&a| state.unit(a))
+            .chain(state.units_in(hex, att.other()))
+            .filter(|u| u.side == s)
+            .count()
+    });
+    let mut ends = Ends {
+        outcome: [0.0; 3],
+        defenders: DefendersEnd::default(),
+        destroyed: sizes.map(|n| vec![0.0; n + 1]),
+        weakened: sizes.map(|n| vec![0.0; n + 1]),
+        fates: Vec::new(),
+    };
+    let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
     let mut rng = GameRng::seed_from_u64(0x0dd5);
-    let mut results: Results = HashMap::new();
     let mut s = state.clone();
     let mut events = Vec::new();
-    let w = 1.0 / f64::from(FALLBACK_SAMPLES);
+    let mut played_n = 0u32;
     for _ in 0..FALLBACK_SAMPLES {
         s.clone_from(state);
         events.clear();
         if execute_into(&mut s, rules, &command, &mut rng, &mut events).is_err() {
             continue;
         }
-        let won = attacker_won(&events, att);
-        let losses = |side: Side| {
-            s.units()
-                .iter()
-                .zip(state.units())
-                .filter(|(u, before)| u.side == side && before.alive() && !u.alive())
-                .count()
-        };
-        *results
-            .entry((won, losses(att), losses(att.other())))
-            .or_default() += w;
+        played_n += 1;
+        let p = played(state, &s, &events, attackers, hex);
+        ends.outcome[p.outcome] += 1.0;
+        let d = &mut ends.defenders;
+        *[
+            &mut d.held,
+            &mut d.destroyed,
+            &mut d.retreated,
+            &mut d.broke_off,
+        ][p.defenders_end] += 1.0;
+        for (i, &size) in sizes.iter().enumerate() {
+            ends.destroyed[i][p.destroyed[i].min(size)] += 1.0;
+            ends.weakened[i][p.weakened[i].min(size)] += 1.0;
+        }
+        for (u, f) in p.fates {
+            per_unit.entry(u).or_default()[f] += 1.0;
+        }
     }
-    summarize(
-        rules,
-        state,
-        &results,
-        false,
-        0.0,
-        0,
-        FALLBACK_SAMPLES,
-        rules.scenario.rules.counterattacks,
-    )
+    let n = f64::from(played_n.max(1));
+    let scale = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x /= n);
+    ends.outcome.iter_mut().for_each(|x| *x /= n);
+    for v in ends.destroyed.iter_mut().chain(ends.weakened.iter_mut()) {
+        scale(v);
+    }
+    let d = &mut ends.defenders;
+    for x in [
+        &mut d.held,
+        &mut d.destroyed,
+        &mut d.retreated,
+        &mut d.broke_off,
+    ] {
+        *x /= n;
+    }
+    let won = ends.outcome[0];
+    let mut units: Vec<(UnitId, [f64; 5])> = per_unit.into_iter().collect();
+    units.sort_by_key(|(u, _)| (state.unit(*u).side != att, *u));
+    let losses = |i: usize| Losses {
+        destroyed_mean: mean(&ends.destroyed[i]),
+        destroyed: ends.destroyed[i].clone(),
+        weakened_mean: mean(&ends.weakened[i]),
+        weakened: ends.weakened[i].clone(),
+    };
+    MeleeOdds {
+        attacker_wins: won,
+        defender_holds: ends.outcome[1],
+        both_broken: ends.outcome[2],
+        defenders_end: ends.defenders.clone(),
+        attacker_losses: losses(att.index()),
+        defender_losses: losses(1 - att.index()),
+        units: units
+            .into_iter()
+            .map(|(u, f)| UnitFate {
+                units: vec![u],
+                kind: rules.typ(state.unit(u)).id.clone(),
+                side: state.unit(u).side,
+                destroyed: f[DESTROYED] / n,
+                captured: f[CAPTURED] / n,
+                retreated: f[RETREATED] / n,
+                broke_off: f[BROKE_OFF] / n,
+                stayed: f[STAYED] / n,
+            })
+            .collect(),
+        exact: false,
+        error_bound: (won * (1.0 - won) / n).sqrt(),
+        states: 0,
+        samples: played_n,
+        counterattacks,
+    }
 }
 
 /// Whether the attackers won an assault, from its events.

@@ -21,8 +21,10 @@ use crate::rules::state::Rules;
 use crate::scenario::{MeleeChoice, OrderAction};
 
 /// A fight that lasts longer than this many counterattack rounds ends with the defenders
-/// holding (with dice it ends far sooner; the cap only guarantees termination).
-const MAX_ROUNDS: u8 = 50;
+/// holding. With dice it ends far sooner: every round scores a hit with a chance of at least
+/// 1/6 per die, so the cap only guarantees an end, and is set so high that the odds can bound
+/// the chance of reaching it below 1e-12 (`odds::melee`).
+pub(crate) const MAX_ROUNDS: u32 = 1_000_000;
 
 /// The AI counterattacks when the round would score at least one hit with this probability.
 pub(crate) const COUNTERATTACK_THRESHOLD: f64 = 0.5;
@@ -99,7 +101,7 @@ pub(crate) fn fight(
 
     let mut testing = def;
     let mut struck_by = first.on_struck;
-    let mut rounds = 0u8;
+    let mut rounds = 0u32;
     let loser = loop {
         transports_make_way(x, &mut m, testing);
         let eligible = m.alive(x, testing);
