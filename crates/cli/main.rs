@@ -149,7 +149,7 @@ enum Command {
         #[arg(long, default_value = "doctrine", value_name = "CHOICES")]
         choices: String,
         /// The whole melee exactly however long it takes (by default a fight of more than about
-        /// 150,000 positions, a few seconds of work, is sampled instead).
+        /// 60,000 positions, a second or two of work, is sampled instead).
         #[arg(long)]
         exact: bool,
         /// Print JSON. With counterattacks (the default), the whole melee: `attacker_wins`,

@@ -32,9 +32,10 @@ use crate::rules::state::{Rules, State};
 /// By default the chain gives up on exactness beyond this much work (enumerated dice
 /// outcomes, dealings and landings: a few seconds on one core), and samples instead.
 pub const OUTCOME_BUDGET: usize = 20_000_000;
-/// By default the chain gives up on exactness beyond this many positions of the fight (a few
-/// seconds on one core); [`exact_melee_odds`] goes on.
-pub const STATE_BUDGET: usize = 150_000;
+/// By default the chain gives up on exactness beyond this many positions of the fight (a
+/// second or two on one core; the largest full stacks of the bench table take 35,000);
+/// [`exact_melee_odds`] goes on.
+pub const STATE_BUDGET: usize = 60_000;
 /// Samples drawn when the fight is too large for the chain.
 pub const FALLBACK_SAMPLES: u32 = 100_000;
 /// Positions of the fight less likely than this are not followed; their probability is added
