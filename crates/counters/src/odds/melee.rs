@@ -443,7 +443,13 @@ fn exact(
     };
     let total: f64 = chain.ends.outcome.iter().sum();
     let bound = cap + chain.pruned + (1.0 - chain.pruned - total).abs();
-    Ok(report(&lump, &chain.ends, true, bound, states, 0, rules))
+    let how = How {
+        exact: true,
+        error_bound: bound,
+        states,
+        samples: 0,
+    };
+    Ok(report(&lump, &chain.ends, how, rules))
 }
 
 impl Chain<'_, '_, '_> {
@@ -847,7 +853,7 @@ impl Chain<'_, '_, '_> {
         let mut left: Left = [0; 16];
         // R11.2 with R11.1: the HQs with the defenders when they hold count for their first
         // test, though they leave at once.
-        let mut present = lump.units(&lump.in_fight(key, t));
+        let first_present = (node & FIRST != 0).then(|| lump.units(&lump.in_fight(key, t)));
         if node & FIRST != 0 {
             for p in 0..lump.ids.len() {
                 if code(key, p) >= IN
@@ -858,9 +864,7 @@ impl Chain<'_, '_, '_> {
             }
         }
         let eligible = lump.in_fight(key, t);
-        if node & FIRST == 0 {
-            present = lump.units(&eligible);
-        }
+        let present = first_present.unwrap_or_else(|| lump.units(&eligible));
         let over = |key: Key, tally: Tally, left: Left, p: f64| Move {
             to: To::End {
                 key,
@@ -1097,21 +1101,7 @@ fn solve(a: &mut [[f64; 6]; 6], n: usize, b: &mut [f64], k: usize) -> Option<()>
     Some(())
 }
 
-fn report(
-    lump: &Lump<'_, '_>,
-    ends: &Ends,
-    exact: bool,
-    error_bound: f64,
-    states: usize,
-    samples: u32,
-    rules: &Rules<'_>,
-) -> MeleeOdds {
-    let losses = |i: usize| Losses {
-        destroyed_mean: mean(&ends.destroyed[i]),
-        destroyed: ends.destroyed[i].clone(),
-        weakened_mean: mean(&ends.weakened[i]),
-        weakened: ends.weakened[i].clone(),
-    };
+fn report(lump: &Lump<'_, '_>, ends: &Ends, how: How, rules: &Rules<'_>) -> MeleeOdds {
     let units = lump
         .classes
         .iter()
@@ -1132,20 +1122,55 @@ fn report(
             }
         })
         .collect();
-    let att = lump.attackers.index();
-    MeleeOdds {
-        attacker_wins: ends.outcome[0],
-        defender_holds: ends.outcome[1],
-        both_broken: ends.outcome[2],
-        defenders_end: ends.defenders.clone(),
-        attacker_losses: losses(att),
-        defender_losses: losses(1 - att),
+    ends.odds(
+        lump.attackers,
         units,
-        exact,
-        error_bound,
-        states,
-        samples,
-        counterattacks: rules.scenario.rules.counterattacks,
+        how,
+        rules.scenario.rules.counterattacks,
+    )
+}
+
+/// How the figures were made: computed (with the chain's positions and its error bound) or
+/// sampled (with the games played and the standard error of `attacker_wins`).
+#[derive(Clone, Copy)]
+struct How {
+    exact: bool,
+    error_bound: f64,
+    states: usize,
+    samples: u32,
+}
+
+impl Ends {
+    fn losses(&self, i: usize) -> Losses {
+        Losses {
+            destroyed_mean: mean(&self.destroyed[i]),
+            destroyed: self.destroyed[i].clone(),
+            weakened_mean: mean(&self.weakened[i]),
+            weakened: self.weakened[i].clone(),
+        }
+    }
+
+    fn odds(
+        &self,
+        attackers: Side,
+        units: Vec<UnitFate>,
+        how: How,
+        counterattacks: bool,
+    ) -> MeleeOdds {
+        MeleeOdds {
+            attacker_wins: self.outcome[0],
+            defender_holds: self.outcome[1],
+            both_broken: self.outcome[2],
+            defenders_end: self.defenders.clone(),
+            attacker_losses: self.losses(attackers.index()),
+            defender_losses: self.losses(attackers.other().index()),
+            units,
+            exact: how.exact,
+            error_bound: how.error_bound,
+            states: how.states,
+            samples: how.samples,
+            counterattacks,
+        }
     }
 }
 
@@ -1319,38 +1344,26 @@ fn sampled(
     let won = ends.outcome[0];
     let mut units: Vec<(UnitId, [f64; 5])> = per_unit.into_iter().collect();
     units.sort_by_key(|(u, _)| (state.unit(*u).side != att, *u));
-    let losses = |i: usize| Losses {
-        destroyed_mean: mean(&ends.destroyed[i]),
-        destroyed: ends.destroyed[i].clone(),
-        weakened_mean: mean(&ends.weakened[i]),
-        weakened: ends.weakened[i].clone(),
-    };
-    MeleeOdds {
-        attacker_wins: won,
-        defender_holds: ends.outcome[1],
-        both_broken: ends.outcome[2],
-        defenders_end: ends.defenders.clone(),
-        attacker_losses: losses(att.index()),
-        defender_losses: losses(1 - att.index()),
-        units: units
-            .into_iter()
-            .map(|(u, f)| UnitFate {
-                units: vec![u],
-                kind: rules.typ(state.unit(u)).id.clone(),
-                side: state.unit(u).side,
-                destroyed: f[DESTROYED] / n,
-                captured: f[CAPTURED] / n,
-                retreated: f[RETREATED] / n,
-                broke_off: f[BROKE_OFF] / n,
-                stayed: f[STAYED] / n,
-            })
-            .collect(),
+    let units = units
+        .into_iter()
+        .map(|(u, f)| UnitFate {
+            units: vec![u],
+            kind: rules.typ(state.unit(u)).id.clone(),
+            side: state.unit(u).side,
+            destroyed: f[DESTROYED] / n,
+            captured: f[CAPTURED] / n,
+            retreated: f[RETREATED] / n,
+            broke_off: f[BROKE_OFF] / n,
+            stayed: f[STAYED] / n,
+        })
+        .collect();
+    let how = How {
         exact: false,
         error_bound: (won * (1.0 - won) / n).sqrt(),
         states: 0,
         samples: played_n,
-        counterattacks,
-    }
+    };
+    ends.odds(att, units, how, counterattacks)
 }
 
 /// Whether the attackers won an assault, from its events.
