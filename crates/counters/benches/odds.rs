@@ -11,8 +11,8 @@
 use std::hint::black_box;
 
 use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, UnitState, bundled, matchup, matchup_attackers,
-    matchup_state, melee_odds,
+    Combatant, MATCHUP_DEFENDERS, Rules, bundled, matchup, matchup_attackers, matchup_state,
+    melee_odds,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -54,21 +54,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
 ];
 
 fn side(catalog: &counters::Catalog, spec: &str) -> Vec<Combatant> {
-    spec.split(',')
-        .map(|s| {
-            let mut parts = s.split(':');
-            let type_id = catalog.id(parts.next().unwrap()).unwrap();
-            let mut state = UnitState::default();
-            for p in parts {
-                match p {
-                    "weakened" => state.weakened = true,
-                    "disorganized" => state.disorganized = true,
-                    other => panic!("unknown state {other}"),
-                }
-            }
-            Combatant { type_id, state }
-        })
-        .collect()
+    Combatant::parse_side(catalog, spec).unwrap()
 }
 
 fn melee(c: &mut Criterion) {

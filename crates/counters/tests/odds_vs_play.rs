@@ -4,27 +4,13 @@
 
 use counters::{
     AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, UnitId,
-    UnitState, assault_odds, bundled, execute, matchup, matchup_state, melee_odds, overrun_odds,
+    assault_odds, bundled, execute, matchup, matchup_state, melee_odds, overrun_odds,
 };
 
 const SAMPLES: u32 = 200_000;
 
 fn side(catalog: &counters::Catalog, spec: &str) -> Vec<Combatant> {
-    spec.split(',')
-        .map(|s| {
-            let mut parts = s.split(':');
-            let type_id = catalog.id(parts.next().unwrap()).unwrap();
-            let mut state = UnitState::default();
-            for p in parts {
-                match p {
-                    "weakened" => state.weakened = true,
-                    "disorganized" => state.disorganized = true,
-                    other => panic!("unknown state {other}"),
-                }
-            }
-            Combatant { type_id, state }
-        })
-        .collect()
+    Combatant::parse_side(catalog, spec).unwrap()
 }
 
 /// The matchup battlefield of `att vs def` in `terrain`, its start, and the attacking units.

@@ -19,6 +19,45 @@ pub struct Combatant {
     pub state: UnitState,
 }
 
+impl Combatant {
+    /// One side of a matchup as `hexwar odds` takes it: catalog ids, each with optional
+    /// `:weakened` and `:disorganized`, separated by commas (`btr70,hq_mrr`,
+    /// `m2:disorganized, jaeger`).
+    ///
+    /// # Errors
+    /// What is wrong with the text, in words.
+    pub fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Self>, String> {
+        let mut out = Vec::new();
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let mut parts = item.split(':');
+            let id = parts.next().unwrap_or_default();
+            let type_id = catalog
+                .id(id)
+                .ok_or_else(|| format!("unknown unit type `{id}` (see `hexwar units`)"))?;
+            let mut state = UnitState::default();
+            for p in parts {
+                match p {
+                    "weakened" => state.weakened = true,
+                    "disorganized" => state.disorganized = true,
+                    other => {
+                        return Err(format!(
+                            "unknown state `{other}` for `{id}`: use :weakened or :disorganized"
+                        ));
+                    }
+                }
+            }
+            if state.weakened && catalog.get(type_id).steps < 2 {
+                return Err(format!("`{id}` has one step and cannot be weakened"));
+            }
+            out.push(Combatant { type_id, state });
+        }
+        if out.is_empty() {
+            return Err("each side needs at least one unit".to_owned());
+        }
+        Ok(out)
+    }
+}
+
 /// Where the synthetic matchup stands: attackers in `0304`, defenders in `0404` of the chosen
 /// terrain, in the middle of an open 7 x 7 field, so that a retreat (through `0503`) and a
 /// break-off always find room (odds leave out what the map would decide).
