@@ -527,3 +527,36 @@ fn a_refusal_names_its_rule_in_its_text() {
         assert!(e.to_string().starts_with(&format!("{}:", e.rule())), "{e}");
     }
 }
+
+/// The count of units standing in each hex, which `apply` keeps, agrees with the units after
+/// every event of whole games of each bundled scenario (moves, retreats, losses, transport).
+#[test]
+fn units_standing_per_hex_stay_true_through_whole_games() {
+    let c = catalog();
+    for text in [
+        include_str!("../../../scenarios/dawn_assault.toml"),
+        include_str!("../../../scenarios/meeting_engagement.toml"),
+        include_str!("../../../scenarios/night_recon.toml"),
+    ] {
+        let s = scenario(text).unwrap();
+        let rules = Rules::new(&s, &c);
+        for game in 0..20 {
+            let (_, events) = play(&rules, &mut GameRng::for_game(3, game)).unwrap();
+            let mut state = State::new(&s);
+            for e in &events {
+                state.apply(&rules, e);
+                for hex in s.map.hexes() {
+                    for side in [Side::A, Side::B] {
+                        let scan = state
+                            .units()
+                            .iter()
+                            .filter(|u| u.side == side && u.hex() == Some(hex))
+                            .count();
+                        assert_eq!(state.standing_in(hex, side), Some(scan), "{e:?}");
+                        assert_eq!(state.occupied_by(hex, side), scan > 0);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -11,7 +11,7 @@ mod terrain;
 pub use hexx::Hex;
 pub use label::{Label, LabelError};
 pub use los::{hexes_between, line_of_sight};
-pub use map::Map;
+pub use map::{Grid, Map};
 pub use paths::{Budget, Reach, Route, across};
 pub use terrain::{MoveClass, MoveCosts, Terrain, TerrainError, TerrainId, TerrainTable};
 

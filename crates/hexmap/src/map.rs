@@ -8,6 +8,38 @@ use petgraph::graph::{NodeIndex, UnGraph};
 use crate::label::Label;
 use crate::terrain::{MoveClass, Terrain, TerrainId, TerrainTable};
 
+/// The shape of a map, columns x rows, and the dense index of its hexes: small and `Copy`, for
+/// whoever keeps per-hex tables (a game's count of units per hex) without holding the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    cols: u16,
+    rows: u16,
+}
+
+impl Grid {
+    /// Number of hexes.
+    #[must_use]
+    pub const fn len(self) -> usize {
+        self.cols as usize * self.rows as usize
+    }
+
+    /// Whether the grid has no hexes.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// Dense index of a hex (row-major from `0101`), `None` off the grid.
+    #[must_use]
+    pub fn index(self, hex: Hex) -> Option<usize> {
+        // `Label::from_hex` without building the label: the searches ask this for every step.
+        let col = usize::try_from(hex.x).ok()?;
+        let row = usize::try_from(hex.y + (hex.x + (hex.x & 1)) / 2).ok()?;
+        let cols = usize::from(self.cols);
+        (col < cols && row < usize::from(self.rows)).then_some(row * cols + col)
+    }
+}
+
 /// A rectangular hex map: columns x rows, one terrain type per hex, and the neighbour graph.
 ///
 /// The graph is built once: one node per hex (its index is the hex's [`Map::index`]), one
@@ -99,11 +131,16 @@ impl Map {
     /// Dense index of a hex (row-major from `0101`), `None` off the map.
     #[must_use]
     pub fn index(&self, hex: Hex) -> Option<usize> {
-        // `Label::from_hex` without building the label: the searches ask this for every step.
-        let col = usize::try_from(hex.x).ok()?;
-        let row = usize::try_from(hex.y + (hex.x + (hex.x & 1)) / 2).ok()?;
-        let cols = usize::from(self.cols);
-        (col < cols && row < usize::from(self.rows)).then_some(row * cols + col)
+        self.grid().index(hex)
+    }
+
+    /// The map's shape and hex index, without its terrain.
+    #[must_use]
+    pub const fn grid(&self) -> Grid {
+        Grid {
+            cols: self.cols,
+            rows: self.rows,
+        }
     }
 
     /// The hex at a dense index.

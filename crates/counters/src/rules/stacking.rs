@@ -34,6 +34,10 @@ pub fn has_room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, passin
         return true;
     }
     let limit = usize::from(rules.scenario.rules.stacking_limit);
+    // Units standing there bound those that count: fewer than the limit, no need to count.
+    if state.standing_in(hex, u.side).is_some_and(|n| n < limit) {
+        return true;
+    }
     let n = stack_count(state.units(), rules.catalog, u.side, hex);
     if passing { n <= limit } else { n < limit }
 }

@@ -1,6 +1,6 @@
 //! R2.3, R4: the state of a game, and `State::apply`, the only place it changes.
 
-use hexmap::{Hex, Map};
+use hexmap::{Grid, Hex, Map};
 
 use crate::model::catalog::{Catalog, UnitType};
 use crate::model::command::RuleError;
@@ -108,6 +108,12 @@ pub struct State {
     air_struck: bool,
     /// Whether the active side has fired this phase: eyes and ears come first (R4.2, R15.6).
     fire_begun: bool,
+    /// The map's hex index, for `standing`.
+    grid: Grid,
+    /// Per hex (by map index), how many units of each side stand in it (passengers not
+    /// counted): kept by `apply` with every change of location, so that "is the enemy there?",
+    /// which the rules and the AI ask at every step, needs no search through the units.
+    standing: Vec<[u8; 2]>,
 }
 
 impl State {
@@ -241,6 +247,14 @@ impl State {
     #[must_use]
     pub fn new(scenario: &Scenario) -> Self {
         let n = scenario.units.len();
+        let grid = scenario.map.grid();
+        let mut standing = vec![[0u8; 2]; grid.len()];
+        for u in &scenario.units {
+            if let Some(i) = u.hex().and_then(|h| grid.index(h)) {
+                let count = &mut standing[i][u.side.index()];
+                *count = count.saturating_add(1);
+            }
+        }
         Self {
             units: scenario.units.clone(),
             turn: 1,
@@ -261,6 +275,8 @@ impl State {
             sorties_flown: [0; 2],
             air_struck: false,
             fire_begun: false,
+            grid,
+            standing,
         }
     }
 
@@ -319,17 +335,46 @@ impl State {
         }
     }
 
-    /// Units of a side standing in a hex (passengers excluded).
+    /// Units of a side standing in a hex (passengers excluded), in id order.
     pub fn units_in(&self, hex: Hex, side: Side) -> impl Iterator<Item = &Unit> + '_ {
-        self.units
+        let none = self.standing_in(hex, side) == Some(0);
+        let units = if none { &[][..] } else { &self.units[..] };
+        units
             .iter()
             .filter(move |u| u.side == side && u.location == Location::Map(hex))
+    }
+
+    /// How many units of `side` stand in a hex of the map (passengers excluded); `None` off
+    /// the map.
+    #[must_use]
+    pub fn standing_in(&self, hex: Hex, side: Side) -> Option<usize> {
+        let i = self.grid.index(hex)?;
+        Some(usize::from(self.standing[i][side.index()]))
     }
 
     /// Whether any unit of `side` stands in the hex.
     #[must_use]
     pub fn occupied_by(&self, hex: Hex, side: Side) -> bool {
-        self.units_in(hex, side).next().is_some()
+        match self.standing_in(hex, side) {
+            Some(n) => n > 0,
+            None => self.units_in(hex, side).next().is_some(),
+        }
+    }
+
+    /// Puts a unit somewhere else, keeping the count of units standing per hex true: every
+    /// change of location goes through here.
+    fn put(&mut self, unit: UnitId, to: Location) {
+        let u = &mut self.units[unit.index()];
+        let side = u.side.index();
+        if let Some(i) = u.hex().and_then(|h| self.grid.index(h)) {
+            let count = &mut self.standing[i][side];
+            *count = count.saturating_sub(1);
+        }
+        u.location = to;
+        if let Some(i) = u.hex().and_then(|h| self.grid.index(h)) {
+            let count = &mut self.standing[i][side];
+            *count = count.saturating_add(1);
+        }
     }
 
     /// Whether the hex is next to a unit of `side`.
@@ -437,7 +482,7 @@ impl State {
                     self.overrun.clear();
                 }
             }
-            Event::Arrived { unit, hex } => self.units[unit.index()].location = Location::Map(*hex),
+            Event::Arrived { unit, hex } => self.put(*unit, Location::Map(*hex)),
             Event::RallyTest {
                 unit,
                 marker,
@@ -459,7 +504,7 @@ impl State {
             } => {
                 let i = unit.index();
                 if let Some(&last) = path.last() {
-                    self.units[i].location = Location::Map(last);
+                    self.put(*unit, Location::Map(last));
                 }
                 self.enter(*unit, path.len());
                 self.spent[i] = self.spent[i].saturating_add(*cost);
@@ -488,23 +533,22 @@ impl State {
                 }
             }
             Event::HitTaken { unit, effect } => {
-                let u = &mut self.units[unit.index()];
+                let s = &mut self.units[unit.index()].state;
                 match effect {
-                    HitEffect::Disorganized => u.state.disorganized = true,
+                    HitEffect::Disorganized => s.disorganized = true,
                     HitEffect::Weakened => {
-                        u.state.weakened = true;
-                        u.state.disorganized = true;
+                        s.weakened = true;
+                        s.disorganized = true;
                     }
-                    HitEffect::Destroyed => u.location = Location::Destroyed,
+                    HitEffect::Destroyed => self.put(*unit, Location::Destroyed),
                     HitEffect::NoEffect => {}
                 }
             }
             Event::HqHit { unit, effect, .. } => {
                 // R8.2: an HQ is weakened or destroyed, never disorganized by a hit.
-                let u = &mut self.units[unit.index()];
                 match effect {
-                    HitEffect::Weakened => u.state.weakened = true,
-                    HitEffect::Destroyed => u.location = Location::Destroyed,
+                    HitEffect::Weakened => self.units[unit.index()].state.weakened = true,
+                    HitEffect::Destroyed => self.put(*unit, Location::Destroyed),
                     HitEffect::Disorganized | HitEffect::NoEffect => {}
                 }
             }
@@ -516,9 +560,8 @@ impl State {
                 let t = transport.index();
                 self.spent[t] = self.spent[t].saturating_add(*cost);
                 self.units[t].state.loaded |= *cost > 0;
-                let u = &mut self.units[unit.index()];
-                u.location = Location::Aboard(*transport);
-                u.state.moved = true;
+                self.put(*unit, Location::Aboard(*transport));
+                self.units[unit.index()].state.moved = true;
             }
             Event::Dismounted {
                 unit,
@@ -529,20 +572,19 @@ impl State {
                 let t = transport.index();
                 self.spent[t] = self.spent[t].saturating_add(*cost);
                 self.units[t].state.unloaded |= *cost > 0;
-                let u = &mut self.units[unit.index()];
-                u.location = Location::Map(*hex);
-                u.state.moved |= *cost > 0;
+                self.put(*unit, Location::Map(*hex));
+                self.units[unit.index()].state.moved |= *cost > 0;
             }
             Event::Retreated { unit, to, .. } => {
-                self.units[unit.index()].location = Location::Map(*to);
+                self.put(*unit, Location::Map(*to));
                 self.enter(*unit, 1);
             }
-            Event::NoRetreat { unit } => self.units[unit.index()].location = Location::Destroyed,
+            Event::NoRetreat { unit } => self.put(*unit, Location::Destroyed),
             Event::Occupied { unit, .. }
                 if matches!(self.units[unit.index()].location, Location::Aboard(_)) => {}
             Event::Occupied { unit, hex } => {
                 let i = unit.index();
-                self.units[i].location = Location::Map(*hex);
+                self.put(*unit, Location::Map(*hex));
                 self.enter(*unit, 1);
                 let cost = rules
                     .map()
@@ -567,7 +609,7 @@ impl State {
                 at,
                 broke_through,
             } => {
-                self.units[unit.index()].location = Location::Map(*at);
+                self.put(*unit, Location::Map(*at));
                 if *broke_through {
                     self.enter(*unit, 1);
                 }
@@ -620,12 +662,12 @@ impl State {
                 }
             }
             Event::Joined { unit, hex } | Event::Consolidated { unit, to: hex } => {
-                self.units[unit.index()].location = Location::Map(*hex);
+                self.put(*unit, Location::Map(*hex));
                 self.enter(*unit, 1);
             }
             Event::BrokeOff { unit, path, .. } => {
                 if let Some(&end) = path.last() {
-                    self.units[unit.index()].location = Location::Map(end);
+                    self.put(*unit, Location::Map(end));
                 }
                 self.enter(*unit, path.len());
             }
@@ -634,11 +676,11 @@ impl State {
                     *t = Some(*turn);
                 }
             }
-            Event::Captured { unit } => self.units[unit.index()].location = Location::Destroyed,
+            Event::Captured { unit } => self.put(*unit, Location::Destroyed),
             Event::Recovered { unit } => self.units[unit.index()].state.disorganized = false,
             Event::BattleEnded { outcome } => self.outcome = Some((**outcome).clone()),
             Event::AmbushPlaced { unit, hex } => {
-                self.units[unit.index()].location = Location::Map(*hex);
+                self.put(*unit, Location::Map(*hex));
             }
             Event::ReconDeployment { side } => {
                 self.active = *side;
@@ -655,11 +697,10 @@ impl State {
             }
             Event::DisengageTest { unit, .. } => self.units[unit.index()].state.disengaged = true,
             Event::Disengaged { unit, path } => {
-                let u = &mut self.units[unit.index()];
                 if let Some(&end) = path.last() {
-                    u.location = Location::Map(end);
+                    self.put(*unit, Location::Map(end));
                 }
-                u.state.reorganising = true;
+                self.units[unit.index()].state.reorganising = true;
                 self.enter(*unit, path.len());
             }
             Event::EyesAndEars {
