@@ -2,30 +2,97 @@
 //! far as `check` allows. Shared by the doctrine movement (`maneuver.rs`) and the recon screen
 //! (`scouting.rs`).
 
-use hexmap::Hex;
+use hexmap::{Hex, MoveClass};
 
 use super::Referee;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
-use crate::model::ids::UnitId;
+use crate::model::ids::{Side, UnitId};
 use crate::rules::check::{check, points_left};
 
 /// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
 pub(super) const EXPOSED_PENALTY: u32 = 2;
 
+/// A search for a route: the move class, from, to.
+type Leg = (MoveClass, Hex, Hex);
+
+/// The routes of one side's advance in one movement phase. Its own moves change neither the
+/// enemy's hexes nor the exposure, so both are read once, and the covered route from a hex to
+/// a goal, found once, serves every unit of that move class leaving that hex for that goal (a
+/// stack advancing together).
+pub(super) struct Routes<'e> {
+    /// Hexes (by map index) under enemy fire: see `maneuver::exposure`.
+    exposed: &'e [bool],
+    /// Hexes (by map index) the enemy holds; `None` until the first search.
+    held: Option<Vec<bool>>,
+    /// Routes found: (move class, from, to) and the hexes entered, `None` where none exists.
+    found: Vec<(Leg, Option<Vec<Hex>>)>,
+}
+
+impl<'e> Routes<'e> {
+    /// Routes priced by terrain plus [`EXPOSED_PENALTY`] for each hex in `exposed`.
+    pub(super) const fn covered(exposed: &'e [bool]) -> Self {
+        Self {
+            exposed,
+            held: None,
+            found: Vec::new(),
+        }
+    }
+
+    /// The cheapest route for `class` from `at` to `goal` (the hexes entered, ending with
+    /// `goal`), around the enemy's hexes but into `goal` itself.
+    fn route(
+        &mut self,
+        x: &dyn Referee<'_>,
+        enemy: Side,
+        class: MoveClass,
+        at: Hex,
+        goal: Hex,
+    ) -> Option<Vec<Hex>> {
+        if let Some((_, path)) = self.found.iter().find(|(k, _)| *k == (class, at, goal)) {
+            return path.clone();
+        }
+        let map = x.rules().map();
+        let held = self.held.get_or_insert_with(|| {
+            let mut held = vec![false; map.len()];
+            for e in x.state().units().iter().filter(|e| e.side == enemy) {
+                if let Some(i) = e.hex().and_then(|h| map.index(h)) {
+                    held[i] = true;
+                }
+            }
+            held
+        });
+        let exposed = self.exposed;
+        let path = map
+            .cheapest_path(at, goal, |_, to| {
+                let i = map.index(to)?;
+                if to != goal && held[i] {
+                    None
+                } else {
+                    let risk = exposed.get(i).is_some_and(|&e| e);
+                    map.enter_cost(class, to)
+                        .map(|c| c + if risk { EXPOSED_PENALTY } else { 0 })
+                }
+            })
+            .map(|(_, path)| path);
+        self.found.push(((class, at, goal), path.clone()));
+        path
+    }
+}
+
 /// Moves a unit as far as it legally can along the cheapest path towards `goal`, stopping next
 /// to it if the enemy holds it.
 pub(super) fn advance(x: &mut dyn Referee<'_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
-    advance_covered(x, unit, goal, &[])
+    advance_covered(x, unit, goal, &mut Routes::covered(&[]))
 }
 
-/// As [`advance`], with the route priced by terrain plus a penalty for each hex in `exposed`
-/// (by map index): the covered route, walked as far as the unit's movement allows.
+/// As [`advance`], along the routes of `routes`: the covered route, walked as far as the
+/// unit's movement allows.
 pub(super) fn advance_covered(
     x: &mut dyn Referee<'_>,
     unit: UnitId,
     goal: Hex,
-    exposed: &[bool],
+    routes: &mut Routes<'_>,
 ) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let map = rules.map();
@@ -41,23 +108,7 @@ pub(super) fn advance_covered(
     }
     let class = rules.typ(u).move_class;
     let enemy = u.side.other();
-    // Enemy hexes by map index, looked up once rather than per step of the search.
-    let mut held = vec![false; map.len()];
-    for e in x.state().units().iter().filter(|e| e.side == enemy) {
-        if let Some(i) = e.hex().and_then(|h| map.index(h)) {
-            held[i] = true;
-        }
-    }
-    let Some((_, mut path)) = map.cheapest_path(at, goal, |_, to| {
-        let i = map.index(to)?;
-        if to != goal && held[i] {
-            None
-        } else {
-            let risk = exposed.get(i).is_some_and(|&e| e);
-            map.enter_cost(class, to)
-                .map(|c| c + if risk { EXPOSED_PENALTY } else { 0 })
-        }
-    }) else {
+    let Some(mut path) = routes.route(x, enemy, class, at, goal) else {
         return Ok(());
     };
     if path

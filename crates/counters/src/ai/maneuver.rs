@@ -5,7 +5,7 @@
 use hexmap::Hex;
 
 use super::Referee;
-use super::advance::{advance, advance_covered};
+use super::advance::{Routes, advance_covered};
 use super::own;
 use super::scouting::{motorcycles, watching};
 use crate::model::command::Command;
@@ -109,6 +109,7 @@ pub(super) fn doctrine_movement(
         return Ok(());
     };
     let exposed = exposure(x.state(), &rules, side);
+    let mut routes = Routes::covered(&exposed);
     let (hqs, fighters): (Vec<UnitId>, Vec<UnitId>) =
         own(x.state(), side, skip).into_iter().partition(|&u| {
             let t = rules.typ(x.state().unit(u));
@@ -125,11 +126,11 @@ pub(super) fn doctrine_movement(
         {
             continue;
         }
-        advance_covered(x, unit, goal, &exposed)?;
+        advance_covered(x, unit, goal, &mut routes)?;
     }
     for hq in hqs {
         let follow = led_unit_nearest(x.state(), &rules, hq, goal).unwrap_or(goal);
-        advance_covered(x, hq, follow, &exposed)?;
+        advance_covered(x, hq, follow, &mut routes)?;
     }
     Ok(())
 }
@@ -217,6 +218,7 @@ const FALL_BACK_AT: f64 = 0.75;
 fn hold_objectives(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
+    let mut routes = Routes::covered(&[]);
     for &goal in &objectives {
         if x.state().occupied_by(goal, side) {
             continue;
@@ -241,7 +243,7 @@ fn hold_objectives(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Resu
             )
         });
         if let Some(unit) = nearest {
-            advance(x, unit, goal)?;
+            advance_covered(x, unit, goal, &mut routes)?;
         }
     }
     fall_back(x, side, skip, &objectives)
