@@ -4,6 +4,7 @@ use std::sync::OnceLock;
 
 use hexx::Hex;
 use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::visit::EdgeRef;
 
 use crate::label::Label;
 use crate::terrain::{MoveClass, Terrain, TerrainId, TerrainTable};
@@ -66,6 +67,17 @@ pub struct Map {
     /// first time it is asked for (R1.3). Thread-safe, so a map shared by a batch's workers
     /// fills it once for all of them.
     los: Vec<OnceLock<Box<[u64]>>>,
+    /// The graph's adjacency read out once, per hex the indices of its neighbours in the order
+    /// the graph lists its edges, so that the searches walk a flat table (the same steps in the
+    /// same order as walking the graph).
+    adjacent: Vec<Adjacent>,
+}
+
+/// The neighbours of one hex by index: at most 6.
+#[derive(Clone, Copy, Debug, Default)]
+struct Adjacent {
+    len: u8,
+    at: [u32; 6],
 }
 
 impl Map {
@@ -86,6 +98,7 @@ impl Map {
             terrain: vec![fill; len],
             graph,
             los: (0..len).map(|_| OnceLock::new()).collect(),
+            adjacent: Vec::new(),
         };
         for i in 0..len {
             let hex = map.graph[NodeIndex::new(i)];
@@ -95,7 +108,23 @@ impl Map {
                 }
             }
         }
+        map.adjacent = (0..len)
+            .map(|i| {
+                let mut a = Adjacent::default();
+                for edge in map.graph.edges(NodeIndex::new(i)) {
+                    a.at[usize::from(a.len)] = u32::try_from(edge.target().index()).unwrap_or(0);
+                    a.len += 1;
+                }
+                a
+            })
+            .collect();
         map
+    }
+
+    /// The indices of a hex's neighbours, by the hex's index, in the graph's order.
+    pub(crate) fn adjacent(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        let a = &self.adjacent[index];
+        a.at[..usize::from(a.len)].iter().map(|&j| j as usize)
     }
 
     /// Number of columns.

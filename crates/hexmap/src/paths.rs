@@ -5,8 +5,6 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use hexx::Hex;
-use petgraph::graph::NodeIndex;
-use petgraph::visit::EdgeRef;
 
 use crate::label::Label;
 use crate::map::Map;
@@ -21,7 +19,7 @@ struct AStar {
     /// Per node: (f, h, g) once scored.
     scores: Vec<Option<Score>>,
     /// Per node: the predecessor on the best path found.
-    prev: Vec<Option<NodeIndex>>,
+    prev: Vec<Option<usize>>,
     open: BinaryHeap<Open>,
 }
 
@@ -42,7 +40,7 @@ thread_local! {
 
 /// An entry of the A* open list, smallest score first; the node takes no part in the order,
 /// as in petgraph's `MinScored`, so that ties pop in the same order.
-struct Open(Score, NodeIndex);
+struct Open(Score, usize);
 
 impl PartialEq for Open {
     fn eq(&self, other: &Self) -> bool {
@@ -195,7 +193,19 @@ impl Map {
         goal: Hex,
         mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
     ) -> Option<(u32, Vec<Hex>)> {
-        let (s, g) = (self.node(start)?, self.node(goal)?);
+        self.cheapest_path_by_index(start, goal, |a, b| cost(self.hex_at(a), self.hex_at(b)))
+    }
+
+    /// [`Map::cheapest_path`] with `cost` taking the hexes' indices ([`Map::index`]), for callers
+    /// that price the steps from tables by index: the same search, step for step.
+    #[must_use]
+    pub fn cheapest_path_by_index(
+        &self,
+        start: Hex,
+        goal: Hex,
+        mut cost: impl FnMut(usize, usize) -> Option<u32>,
+    ) -> Option<(u32, Vec<Hex>)> {
+        let (s, g) = (self.index(start)?, self.index(goal)?);
         ASTAR.with(|cell| match cell.try_borrow_mut() {
             Ok(mut scratch) => self.astar(s, g, &mut cost, &mut scratch),
             // A `cost` that searches too: this inner search works in arrays of its own.
@@ -203,46 +213,44 @@ impl Map {
         })
     }
 
-    /// [`Map::cheapest_path`] in the working arrays `w`.
+    /// [`Map::cheapest_path`] in the working arrays `w`, on hex indices.
     fn astar(
         &self,
-        s: NodeIndex,
-        g: NodeIndex,
-        cost: &mut impl FnMut(Hex, Hex) -> Option<u32>,
+        s: usize,
+        g: usize,
+        cost: &mut impl FnMut(usize, usize) -> Option<u32>,
         w: &mut AStar,
     ) -> Option<(u32, Vec<Hex>)> {
         const BLOCKED: u64 = u64::MAX / 4;
-        let graph = self.graph();
-        let goal = graph[g];
-        let estimate = |n: NodeIndex| u64::from(graph[n].unsigned_distance_to(goal));
+        let goal = self.hex_at(g);
+        let estimate = |n: usize| u64::from(self.hex_at(n).unsigned_distance_to(goal));
         w.reset(self.len());
         let AStar { scores, prev, open } = w;
         let h = estimate(s);
-        scores[s.index()] = Some((h, h, 0));
+        scores[s] = Some((h, h, 0));
         open.push(Open((h, h, 0), s));
         while let Some(Open((f, h, spent), node)) = open.pop() {
             if node == g {
                 break;
             }
-            match scores[node.index()] {
+            match scores[node] {
                 Some((_, _, old)) if old < spent => continue,
-                _ => scores[node.index()] = Some((f, h, spent)),
+                _ => scores[node] = Some((f, h, spent)),
             }
-            for edge in graph.edges(node) {
-                let next = edge.target();
-                let step = cost(graph[edge.source()], graph[next]).map_or(BLOCKED, u64::from);
+            for next in self.adjacent(node) {
+                let step = cost(node, next).map_or(BLOCKED, u64::from);
                 let next_g = spent.saturating_add(step);
-                if scores[next.index()].is_some_and(|(_, _, old)| next_g >= old) {
+                if scores[next].is_some_and(|(_, _, old)| next_g >= old) {
                     continue;
                 }
                 let next_h = estimate(next);
                 let score = (next_g.saturating_add(next_h), next_h, next_g);
-                scores[next.index()] = Some(score);
-                prev[next.index()] = Some(node);
+                scores[next] = Some(score);
+                prev[next] = Some(node);
                 open.push(Open(score, next));
             }
         }
-        let (_, _, total) = scores[g.index()]?;
+        let (_, _, total) = scores[g]?;
         if total >= BLOCKED {
             return None;
         }
@@ -251,13 +259,13 @@ impl Map {
         let mut at = g;
         while at != s {
             steps += 1;
-            at = prev[at.index()]?;
+            at = prev[at]?;
         }
         let mut path = vec![goal; steps];
         let mut at = g;
         for slot in path.iter_mut().rev() {
-            *slot = graph[at];
-            at = prev[at.index()]?;
+            *slot = self.hex_at(at);
+            at = prev[at]?;
         }
         Some((u32::try_from(total).ok()?, path))
     }
@@ -318,7 +326,6 @@ impl Map {
         let Some(s) = self.index(start) else {
             return reach;
         };
-        let graph = self.graph();
         reach.cost[s] = 0;
         let mut queue = BinaryHeap::from([Reverse((0u32, s))]);
         while let Some(Reverse((spent, i))) = queue.pop() {
@@ -326,18 +333,17 @@ impl Map {
                 continue;
             }
             if i != s {
-                reach.hexes.push(graph[petgraph::graph::NodeIndex::new(i)]);
+                reach.hexes.push(self.hex_at(i));
                 if spent > budget.points {
                     continue; // the one-hex allowance: entered, but no further
                 }
             }
             let from = self.hex_at(i);
-            for n in graph.neighbors(petgraph::graph::NodeIndex::new(i)) {
-                let to = graph[n];
+            for j in self.adjacent(i) {
+                let to = self.hex_at(j);
                 let Some(step) = cost(from, to) else { continue };
                 let total = spent.saturating_add(step);
                 let allowed = total <= budget.points || (i == s && budget.min_one_hex);
-                let j = n.index();
                 if allowed && total < reach.cost[j] {
                     reach.cost[j] = total;
                     reach.prev[j] = u32::try_from(i).unwrap_or(u32::MAX);
