@@ -254,6 +254,12 @@ impl Map {
         self.terrain(hex)?.cost.get(class)
     }
 
+    /// [`Map::enter_cost`] of the hex at a map index.
+    #[must_use]
+    pub fn enter_cost_at(&self, class: MoveClass, index: usize) -> Option<u32> {
+        self.table.get(*self.terrain.get(index)?).cost.get(class)
+    }
+
     /// Line of sight between two hexes of the map with its terrain (R1.3): a hex between them
     /// blocks if its terrain blocks LOS or `smoke` says so, unless both ends stand higher.
     #[must_use]

@@ -25,9 +25,6 @@ pub(super) struct Routes<'e> {
     exposed: &'e [bool],
     /// Hexes (by map index) the enemy holds; `None` until the first search.
     held: Option<Vec<bool>>,
-    /// Per move class searched, the price of entering each hex (by map index): terrain plus
-    /// exposure; `None` where impassable.
-    prices: Vec<(MoveClass, Vec<Option<u32>>)>,
     /// Routes found: (move class, from, to) and the hexes entered, `None` where none exists.
     found: Vec<(Leg, Option<Vec<Hex>>)>,
 }
@@ -38,7 +35,6 @@ impl<'e> Routes<'e> {
         Self {
             exposed,
             held: None,
-            prices: Vec::new(),
             found: Vec::new(),
         }
     }
@@ -67,27 +63,15 @@ impl<'e> Routes<'e> {
             held
         });
         let exposed = self.exposed;
-        let k = match self.prices.iter().position(|(c, _)| *c == class) {
-            Some(k) => k,
-            None => {
-                let price = |i: usize| {
-                    let risk = exposed.get(i).is_some_and(|&e| e);
-                    map.enter_cost(class, map.hex_at(i))
-                        .map(|c| c + if risk { EXPOSED_PENALTY } else { 0 })
-                };
-                self.prices.push((class, (0..map.len()).map(price).collect()));
-                self.prices.len() - 1
-            }
-        };
-        let price = &self.prices[k].1;
         let g = map.index(goal);
         let path = map
             .cheapest_path_by_index(at, goal, |_, to| {
                 if held[to] && Some(to) != g {
-                    None
-                } else {
-                    price[to]
+                    return None;
                 }
+                let risk = exposed.get(to).is_some_and(|&e| e);
+                map.enter_cost_at(class, to)
+                    .map(|c| c + if risk { EXPOSED_PENALTY } else { 0 })
             })
             .map(|(_, path)| path);
         self.found.push(((class, at, goal), path.clone()));

@@ -78,9 +78,9 @@ pub(super) fn doctrine_fire(
 }
 
 /// Enemy hexes on the map, each once, in label order.
-fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> Vec<Hex> {
+fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]> {
     let map = x.rules().map();
-    let mut hexes: Vec<Hex> = x
+    let mut hexes: smallvec::SmallVec<[Hex; 32]> = x
         .state()
         .units()
         .iter()

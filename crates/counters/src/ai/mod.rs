@@ -37,8 +37,12 @@ pub(crate) trait Referee<'r> {
     fn rng(&mut self) -> &mut GameRng;
 }
 
+/// Unit ids as the AI lists them: on the stack for a side of up to 32 units, as the AI asks for
+/// them again after every order.
+type Units = smallvec::SmallVec<[UnitId; 32]>;
+
 /// The side's units on the map, less those in `skip` (units with orders this turn).
-fn own(state: &State, side: Side, skip: &[UnitId]) -> Vec<UnitId> {
+fn own(state: &State, side: Side, skip: &[UnitId]) -> Units {
     state
         .units()
         .iter()

@@ -159,16 +159,19 @@ pub fn chance(need: u8) -> f64 {
 /// (index = successes).
 #[must_use]
 pub fn hits_distribution(groups: &[(u32, u8)]) -> Vec<f64> {
-    let mut dist = vec![1.0];
+    let total: u32 = groups.iter().map(|&(n, _)| n).sum();
+    let mut dist = Vec::with_capacity(usize::try_from(total).unwrap_or(0) + 1);
+    dist.push(1.0);
     for &(n, need) in groups {
         let p = chance(need);
         for _ in 0..n {
-            let mut next = vec![0.0; dist.len() + 1];
-            for (k, &q) in dist.iter().enumerate() {
-                next[k] += q * (1.0 - p);
-                next[k + 1] += q * p;
+            // One more die, in place from the top: k successes come from k - 1 and a hit, or k
+            // and a miss.
+            dist.push(0.0);
+            for k in (1..dist.len()).rev() {
+                dist[k] = dist[k - 1] * p + dist[k] * (1.0 - p);
             }
-            dist = next;
+            dist[0] *= 1.0 - p;
         }
     }
     dist
