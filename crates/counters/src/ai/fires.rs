@@ -10,7 +10,8 @@ use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
-use crate::rules::check::check;
+use crate::rules::artillery::sortie_ready;
+use crate::rules::check::{check, fire_reaches, ready_to_fire};
 use crate::rules::fire::{fire_dice, hit_number, save_number};
 use crate::rules::state::State;
 use crate::scenario::Role;
@@ -47,6 +48,10 @@ pub(super) fn doctrine_fire(
     let rules = x.rules();
     for unit in own(x.state(), side, skip) {
         for _attempt in 0..2 {
+            // The check of each shot, in its two halves: the firer's once, the target's each.
+            let Ok((at, fire)) = ready_to_fire(x.state(), &rules, unit) else {
+                break;
+            };
             let mut best: Option<(f64, UnitId)> = None;
             for t in x
                 .state()
@@ -54,8 +59,7 @@ pub(super) fn doctrine_fire(
                 .iter()
                 .filter(|t| t.side != side && matches!(t.location, Location::Map(_)))
             {
-                let c = Command::Fire { unit, target: t.id };
-                if check(x.state(), &rules, &c).is_err() {
+                if fire_reaches(x.state(), &rules, unit, at, fire, t.id).is_err() {
                     continue;
                 }
                 let value = expected_hits(
@@ -116,7 +120,8 @@ fn hex_value(x: &dyn Referee<'_>, side: Side, hex: Hex, dice: u8, anti_tank: boo
 
 /// R14.4: by day, one sortie on the enemy hex worth most, called by a unit that sees it.
 fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let Some(air) = x.rules().scenario.sides[side.index()].air_sorties else {
+    // No sortie to fly, no caller to look for.
+    let Ok(air) = sortie_ready(x.state(), &x.rules(), side) else {
         return Ok(());
     };
     let mut best: Option<(f64, Command)> = None;

@@ -370,9 +370,15 @@ fn overruns(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), 
     let threshold = rules.scenario.sides[side.index()].assault_threshold();
     for unit in own(x.state(), side, skip) {
         while let Some(at) = x.state().hex_of(unit) {
+            // Only a vehicle that overruns at all, and only through enemy hexes, is asked.
+            let u = x.state().unit(unit);
+            if !crate::rules::overrun::overruns(rules.typ(u), u.state.weakened) {
+                break;
+            }
             let best = rules
                 .map()
                 .neighbors(at)
+                .filter(|&h| x.state().occupied_by(h, side.other()))
                 .filter(|&h| check(x.state(), &rules, &Command::Overrun { unit, hex: h }).is_ok())
                 .map(|h| (overrun_breaks_through(x.state(), &rules, h, side), h))
                 .filter(|&(p, _)| p > threshold)

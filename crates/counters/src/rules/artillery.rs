@@ -11,6 +11,7 @@ use crate::model::unit::Location;
 use crate::rules::exec::Exec;
 use crate::rules::fire::{hit_number_against, shoot, take_hits};
 use crate::rules::state::{Rules, State};
+use crate::scenario::AirSorties;
 
 /// R14.1: recon units, HQs and observers spot for the guns.
 fn spotter_type(rules: &Rules<'_>, state: &State, unit: UnitId) -> bool {
@@ -132,15 +133,17 @@ pub(crate) fn check_bombard(
     }
 }
 
-/// R14.4, R13.4: whether the active side may strike `hex` from the air, `caller` seeing it.
-pub(crate) fn check_air_strike(
+/// R14.4, R13.4, the side's half of an air strike's check: it has air support, by day, and a
+/// sortie left that it has not used this turn. Returns the sorties' strength. The AI asks it
+/// once before looking for a target and a caller.
+///
+/// # Errors
+/// [`RuleError::CannotStrike`], saying why no strike may be called now.
+pub(crate) fn sortie_ready(
     state: &State,
     rules: &Rules<'_>,
-    caller: UnitId,
-    hex: Hex,
-) -> Result<(), RuleError> {
-    let at = state.own_on_map(caller, Phase::Fire)?;
-    let side = state.unit(caller).side;
+    side: Side,
+) -> Result<AirSorties, RuleError> {
     let Some(air) = rules.scenario.sides[side.index()].air_sorties else {
         return Err(RuleError::CannotStrike("the side has no air sorties"));
     };
@@ -153,6 +156,19 @@ pub(crate) fn check_air_strike(
     if state.sorties_flown()[side.index()] >= air.sorties {
         return Err(RuleError::CannotStrike("every sortie has flown"));
     }
+    Ok(air)
+}
+
+/// R14.4, R13.4: whether the active side may strike `hex` from the air, `caller` seeing it.
+pub(crate) fn check_air_strike(
+    state: &State,
+    rules: &Rules<'_>,
+    caller: UnitId,
+    hex: Hex,
+) -> Result<(), RuleError> {
+    let at = state.own_on_map(caller, Phase::Fire)?;
+    let side = state.unit(caller).side;
+    sortie_ready(state, rules, side)?;
     if !state.occupied_by(hex, side.other()) {
         return Err(RuleError::NoEnemy(hex));
     }

@@ -3,7 +3,7 @@
 
 use hexmap::{Hex, across};
 
-use crate::model::catalog::UnitClass;
+use crate::model::catalog::{Fire, UnitClass};
 use crate::model::command::{Command, RuleError};
 use crate::model::event::Phase;
 use crate::model::ids::UnitId;
@@ -294,7 +294,7 @@ fn check_overrun(
     let map = rules.map();
     let enemy = u.side.other();
     let why = |w: &'static str| Err(RuleError::CannotOverrun(hex, w));
-    if typ.class != UnitClass::Vehicle || typ.assault_dice(u.state.weakened).is_none() {
+    if !crate::rules::overrun::overruns(typ, u.state.weakened) {
         return why("only a vehicle with an assault factor overruns");
     }
     if from.unsigned_distance_to(hex) != 1 {
@@ -345,6 +345,21 @@ fn check_fire(
     unit: UnitId,
     target: UnitId,
 ) -> Result<(), RuleError> {
+    let (at, fire) = ready_to_fire(state, rules, unit)?;
+    fire_reaches(state, rules, unit, at, fire, target)
+}
+
+/// R6.1, the firer's half of [`check`] for a `Fire`: an active unit with a ranged weapon that
+/// may fire this phase. Returns where it fires from and its weapon. The AI asks it once per unit
+/// and [`fire_reaches`] per target: together they are the whole check.
+///
+/// # Errors
+/// The [`RuleError`] naming the rule that keeps the unit from firing at anything.
+pub(crate) fn ready_to_fire(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+) -> Result<(Hex, Fire), RuleError> {
     let (at, _) = fighting_from(state, rules, unit, Phase::Fire, None)?;
     let u = state.unit(unit);
     let typ = rules.typ(u);
@@ -378,8 +393,24 @@ fn check_fire(
     if u.state.disorganized {
         return Err(RuleError::FireWhileDisorganized);
     }
+    Ok((at, fire))
+}
+
+/// R6.1, R13.2, the target's half of [`check`] for a `Fire` by a unit [`ready_to_fire`] from
+/// `at` with `fire`: an enemy on the map, in range and sight, and seen at night.
+///
+/// # Errors
+/// The [`RuleError`] naming the rule that keeps the unit from firing at `target`.
+pub(crate) fn fire_reaches(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    at: Hex,
+    fire: Fire,
+    target: UnitId,
+) -> Result<(), RuleError> {
     let t = state.unit(target);
-    if t.side == u.side {
+    if t.side == state.unit(unit).side {
         return Err(RuleError::WrongSide);
     }
     let Location::Map(there) = t.location else {

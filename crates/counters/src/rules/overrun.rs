@@ -5,13 +5,21 @@
 use hexmap::{Hex, across};
 use smallvec::SmallVec;
 
-use crate::model::catalog::UnitClass;
+use crate::model::catalog::{UnitClass, UnitType};
 use crate::model::dice::OutOfDice;
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
 use crate::rules::exec::Exec;
 use crate::rules::hits::{apply_hits, share};
 use crate::rules::state::{Rules, State};
+
+/// Whether a unit of this type overruns at all (R10.1): a vehicle with an assault factor
+/// (`weakened`: at its weakened strength). The one home of that condition: `check` asks it, and
+/// the AI looks no further for a unit that does not.
+#[must_use]
+pub fn overruns(typ: &UnitType, weakened: bool) -> bool {
+    typ.class == UnitClass::Vehicle && typ.assault_dice(weakened).is_some()
+}
 
 /// Movement points an overrun of `hex` from `from` costs: the terrain, one more (R10.1), and
 /// entering the hex beyond. `None` where a hex cannot be entered.
