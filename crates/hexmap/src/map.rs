@@ -32,6 +32,7 @@ impl Grid {
 
     /// Dense index of a hex (row-major from `0101`), `None` off the grid.
     #[must_use]
+    #[inline]
     pub fn index(self, hex: Hex) -> Option<usize> {
         // `Label::from_hex` without building the label: the searches ask this for every step.
         let col = usize::try_from(hex.x).ok()?;
@@ -122,6 +123,7 @@ impl Map {
     }
 
     /// The indices of a hex's neighbours, by the hex's index, in the graph's order.
+    #[inline]
     pub(crate) fn adjacent(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         let a = &self.adjacent[index];
         a.at[..usize::from(a.len)].iter().map(|&j| j as usize)
@@ -141,6 +143,7 @@ impl Map {
 
     /// Number of hexes.
     #[must_use]
+    #[inline]
     pub fn len(&self) -> usize {
         self.terrain.len()
     }
@@ -159,6 +162,7 @@ impl Map {
 
     /// Dense index of a hex (row-major from `0101`), `None` off the map.
     #[must_use]
+    #[inline]
     pub fn index(&self, hex: Hex) -> Option<usize> {
         self.grid().index(hex)
     }
@@ -174,12 +178,14 @@ impl Map {
 
     /// The hex at a dense index.
     #[must_use]
+    #[inline]
     pub fn hex_at(&self, index: usize) -> Hex {
         self.graph[NodeIndex::new(index)]
     }
 
     /// Whether the hex lies on the map.
     #[must_use]
+    #[inline]
     pub fn contains(&self, hex: Hex) -> bool {
         self.index(hex).is_some()
     }
@@ -193,6 +199,7 @@ impl Map {
 
     /// The label of a hex. Hexes off the map to the top or left have no label and show as `0000`.
     #[must_use]
+    #[inline]
     pub fn label(&self, hex: Hex) -> Label {
         Label::from_hex(hex).unwrap_or(Label::new(0, 0))
     }
@@ -212,12 +219,14 @@ impl Map {
 
     /// The terrain id of a hex on the map.
     #[must_use]
+    #[inline]
     pub fn terrain_id(&self, hex: Hex) -> Option<TerrainId> {
         self.index(hex).map(|i| self.terrain[i])
     }
 
     /// The terrain of a hex on the map.
     #[must_use]
+    #[inline]
     pub fn terrain(&self, hex: Hex) -> Option<&Terrain> {
         self.terrain_id(hex).map(|id| self.table.get(id))
     }
@@ -250,12 +259,14 @@ impl Map {
 
     /// Movement points a class pays to enter a hex; `None` off the map or impassable (R1.1).
     #[must_use]
+    #[inline]
     pub fn enter_cost(&self, class: MoveClass, hex: Hex) -> Option<u32> {
         self.terrain(hex)?.cost.get(class)
     }
 
     /// [`Map::enter_cost`] of the hex at a map index.
     #[must_use]
+    #[inline]
     pub fn enter_cost_at(&self, class: MoveClass, index: usize) -> Option<u32> {
         self.table.get(*self.terrain.get(index)?).cost.get(class)
     }
@@ -277,6 +288,7 @@ impl Map {
     /// Line of sight over the terrain alone (no smoke), as [`Map::sees`] computes it, remembered
     /// per viewing hex. `false` if either hex is off the map.
     #[must_use]
+    #[inline]
     pub fn sees_terrain(&self, a: Hex, b: Hex) -> bool {
         let (Some(i), Some(j)) = (self.index(a), self.index(b)) else {
             return false;
@@ -295,6 +307,7 @@ impl Map {
 
     /// The graph node of a hex of the map.
     #[must_use]
+    #[inline]
     pub fn node(&self, hex: Hex) -> Option<NodeIndex> {
         self.index(hex).map(NodeIndex::new)
     }

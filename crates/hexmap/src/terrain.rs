@@ -50,6 +50,7 @@ pub struct MoveCosts {
 impl MoveCosts {
     /// The cost for one class, `None` where impassable.
     #[must_use]
+    #[inline]
     pub const fn get(&self, class: MoveClass) -> Option<u32> {
         match class {
             MoveClass::Foot => self.foot,
@@ -208,6 +209,7 @@ impl TerrainTable {
 
     /// The terrain type of an id. Ids come from this table, so this cannot fail for them.
     #[must_use]
+    #[inline]
     pub fn get(&self, id: TerrainId) -> &Terrain {
         &self.types[usize::from(id.0)]
     }
