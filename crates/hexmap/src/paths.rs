@@ -16,10 +16,11 @@ type Score = (u64, u64, u64);
 /// allocates nothing but the path it returns (the AI searches for every unit it moves).
 #[derive(Default)]
 struct AStar {
-    /// Per node: (f, h, g) once scored.
-    scores: Vec<Option<Score>>,
-    /// Per node: the predecessor on the best path found.
-    prev: Vec<Option<usize>>,
+    /// Per node: the cost so far (g) once scored; the rest of its score is only for the order
+    /// of the open list.
+    scores: Vec<Option<u64>>,
+    /// Per node: the predecessor on the best path found ([`NO_PREV`] before one is).
+    prev: Vec<u32>,
     open: BinaryHeap<Open>,
 }
 
@@ -29,9 +30,18 @@ impl AStar {
         self.scores.clear();
         self.scores.resize(len, None);
         self.prev.clear();
-        self.prev.resize(len, None);
+        self.prev.resize(len, NO_PREV);
         self.open.clear();
     }
+}
+
+/// No predecessor (yet) in [`AStar::prev`].
+const NO_PREV: u32 = u32::MAX;
+
+/// The predecessor of a node on the path found, if it has one.
+fn step_back(prev: &[u32], at: usize) -> Option<usize> {
+    let p = prev[at];
+    (p != NO_PREV).then_some(p as usize)
 }
 
 thread_local! {
@@ -227,30 +237,30 @@ impl Map {
         w.reset(self.len());
         let AStar { scores, prev, open } = w;
         let h = estimate(s);
-        scores[s] = Some((h, h, 0));
+        scores[s] = Some(0);
         open.push(Open((h, h, 0), s));
-        while let Some(Open((f, h, spent), node)) = open.pop() {
+        while let Some(Open((_, _, spent), node)) = open.pop() {
             if node == g {
                 break;
             }
             match scores[node] {
-                Some((_, _, old)) if old < spent => continue,
-                _ => scores[node] = Some((f, h, spent)),
+                Some(old) if old < spent => continue,
+                _ => scores[node] = Some(spent),
             }
             for next in self.adjacent(node) {
                 let step = cost(node, next).map_or(BLOCKED, u64::from);
                 let next_g = spent.saturating_add(step);
-                if scores[next].is_some_and(|(_, _, old)| next_g >= old) {
+                if scores[next].is_some_and(|old| next_g >= old) {
                     continue;
                 }
                 let next_h = estimate(next);
                 let score = (next_g.saturating_add(next_h), next_h, next_g);
-                scores[next] = Some(score);
-                prev[next] = Some(node);
+                scores[next] = Some(next_g);
+                prev[next] = u32::try_from(node).unwrap_or(NO_PREV);
                 open.push(Open(score, next));
             }
         }
-        let (_, _, total) = scores[g]?;
+        let total = scores[g]?;
         if total >= BLOCKED {
             return None;
         }
@@ -259,13 +269,13 @@ impl Map {
         let mut at = g;
         while at != s {
             steps += 1;
-            at = prev[at]?;
+            at = step_back(prev, at)?;
         }
         let mut path = vec![goal; steps];
         let mut at = g;
         for slot in path.iter_mut().rev() {
             *slot = self.hex_at(at);
-            at = prev[at]?;
+            at = step_back(prev, at)?;
         }
         Some((u32::try_from(total).ok()?, path))
     }
