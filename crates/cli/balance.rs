@@ -65,15 +65,8 @@ fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
 
 /// Runs `hexwar test`.
 pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
-    if opts.runs.is_some_and(|r| r == 0 || r > batch::MAX_RUNS) {
-        return Err(BadInput(format!("--runs must be 1 to {}", batch::MAX_RUNS)).into());
-    }
+    batch::check_runs_threads(opts.runs.unwrap_or(1), opts.threads)?;
     crate::interrupt::install();
-    // Check the report can be written before any game is played.
-    if let Some(path) = &opts.junit {
-        std::fs::write(path, "")
-            .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?;
-    }
     let mut tested = Vec::new();
     let mut skipped = Vec::new();
     // Load everything first: bad input stops the run before any game.
@@ -86,6 +79,17 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
             _ => skipped.push(file),
         }
     }
+    // The report is checked once every input is read, before any game: never opened (nor
+    // emptied) when nothing will be tested, never one of the scenarios or their data.
+    let inputs: Vec<PathBuf> = loaded
+        .iter()
+        .flat_map(|(_, l, _)| l.files.iter().cloned())
+        .chain(skipped.iter().cloned())
+        .collect();
+    let report = match &opts.junit {
+        Some(path) => Some(crate::output::Output::check(path, "--junit", &inputs)?),
+        None => None,
+    };
     if loaded.is_empty() {
         return Err(BadInput(format!(
             "no scenario with an [expect] section among {} (docs/scenario-format.md says how to write one)",
@@ -137,13 +141,13 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
             seconds: start.elapsed().as_secs_f64(),
         };
         if !opts.json {
-            print!("{}", render(&t));
+            out!("{}", render(&t));
         }
         tested.push(t);
     }
     if !opts.json {
         for f in &skipped {
-            println!("{}: no [expect]: skipped", f.display());
+            outln!("{}: no [expect]: skipped", f.display());
         }
     }
     let count = |v: Verdict| {
@@ -160,7 +164,7 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
     );
     if opts.json {
         let skipped: Vec<String> = skipped.iter().map(|f| f.display().to_string()).collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "scenarios": tested,
@@ -171,7 +175,7 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
             }))?
         );
     } else {
-        println!(
+        outln!(
             "\nexpectations: {pass} pass, {fail} fail, {open} inconclusive{}",
             if open > 0 && !opts.strict {
                 " (inconclusive ones do not fail the run without --strict)"
@@ -180,9 +184,8 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
             }
         );
     }
-    if let Some(path) = &opts.junit {
-        std::fs::write(path, junit(&tested))
-            .map_err(|e| BadInput(format!("{}: cannot write: {e}", path.display())))?;
+    if let Some(out) = &report {
+        out.write(junit(&tested).as_bytes())?;
     }
     Ok(if fail > 0 || (opts.strict && open > 0) {
         ExitCode::FAILURE

@@ -115,6 +115,22 @@ pub const MAX_RUNS: u64 = 1_000_000_000_000;
 /// See [`MAX_RUNS`].
 pub const MAX_THREADS: usize = 1024;
 
+/// Checks `--runs` and `--threads` as every command that plays batches takes them.
+///
+/// # Errors
+/// A number of games outside 1 to [`MAX_RUNS`], or of threads over [`MAX_THREADS`].
+pub fn check_runs_threads(runs: u64, threads: usize) -> Result<(), BadInput> {
+    if runs == 0 || runs > MAX_RUNS {
+        return Err(BadInput(format!(
+            "--runs must be 1 to {MAX_RUNS} (a trillion)"
+        )));
+    }
+    if threads > MAX_THREADS {
+        return Err(BadInput(format!("--threads must be at most {MAX_THREADS}")));
+    }
+    Ok(())
+}
+
 /// How many of the batch's games are this shard's: those with `index % count == shard index`,
 /// counted, not listed.
 pub fn shard_games(opts: &Options) -> u64 {

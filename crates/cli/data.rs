@@ -49,9 +49,10 @@ pub fn read_text(path: &Path) -> Result<String, BadInput> {
 
 use counters::bundled::{CATALOG as BUILTIN_CATALOG, TERRAIN as BUILTIN_TERRAIN};
 
-/// Files read, kept so that problems can be shown with line and column.
+/// Files read, kept so that problems can be shown with line and column, and the paths of
+/// those read from disk (a command's inputs, which no output may replace).
 #[derive(Default)]
-pub struct Texts(Vec<(String, String)>);
+pub struct Texts(Vec<(String, String)>, Vec<PathBuf>);
 
 impl Texts {
     fn add(&mut self, name: String, text: String) {
@@ -61,7 +62,13 @@ impl Texts {
     fn read(&mut self, path: &Path) -> Result<(), BadInput> {
         let text = read_text(path)?;
         self.add(path.display().to_string(), text);
+        self.1.push(path.to_owned());
         Ok(())
+    }
+
+    /// The files read from disk.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.1
     }
 
     /// `file:line:col: message` for each problem.
@@ -181,6 +188,8 @@ pub struct Loaded {
     /// Content hashes of the scenario, catalog and terrain table texts (FNV-1a, hex): what a
     /// batch summary names so that `merge` adds only games of the same batch.
     pub hashes: [String; 3],
+    /// Every file read from disk: the scenario, its catalog and terrain table.
+    pub files: Vec<PathBuf>,
 }
 
 /// FNV-1a, 64 bits, of texts in order: a content hash that is the same on every machine.
@@ -201,29 +210,36 @@ pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loa
     let mut texts = Texts::default();
     texts.read(path)?;
     let text = texts.0[0].1.clone();
-    load_scenario_text(path, &text, texts, catalog_override)
+    load_scenario_text(
+        path,
+        &path.display().to_string(),
+        &text,
+        texts,
+        catalog_override,
+    )
 }
 
 /// As [`load_scenario`], for a scenario's text already read (a saved game carries its
-/// scenario): `path` names it in messages and places the data it refers to.
+/// scenario): `path` places the data it refers to, `shown` names it in messages.
 pub fn load_scenario_from(
     path: &Path,
+    shown: &str,
     text: &str,
     catalog_override: Option<&Path>,
 ) -> Result<Loaded, BadInput> {
     let mut texts = Texts::default();
-    texts.add(path.display().to_string(), text.to_owned());
-    load_scenario_text(path, text, texts, catalog_override)
+    texts.add(shown.to_owned(), text.to_owned());
+    load_scenario_text(path, shown, text, texts, catalog_override)
 }
 
 fn load_scenario_text(
     path: &Path,
+    name: &str,
     text: &str,
     mut texts: Texts,
     catalog_override: Option<&Path>,
 ) -> Result<Loaded, BadInput> {
-    let name = path.display().to_string();
-    let file = ScenarioFile::parse(&name, text);
+    let file = ScenarioFile::parse(name, text);
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -258,9 +274,11 @@ fn load_scenario_text(
         fnv(&of(before_catalog..texts.0.len())),
         fnv(&terrain_texts),
     ];
+    let files = texts.paths().to_vec();
     Ok(Loaded {
         scenario,
         catalog,
         hashes,
+        files,
     })
 }

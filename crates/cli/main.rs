@@ -1,10 +1,13 @@
 //! The `hexwar` command line: a thin layer over the `hexmap` and `counters` crates.
 
+#[macro_use]
+mod stdout;
 mod balance;
 mod batch;
 mod data;
 mod interrupt;
 mod odds;
+mod output;
 mod play;
 mod render;
 mod rules;
@@ -335,10 +338,16 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
-    match run(cli) {
+    if stdout::check_open().is_err() {
+        errln!("hexwar: standard output is closed: nothing could be shown");
+        return ExitCode::from(2);
+    }
+    let done = run(cli);
+    stdout::finish();
+    match done {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{e:#}");
+            errln!("{e:#}");
             if e.downcast_ref::<BadInput>().is_some() {
                 ExitCode::from(2)
             } else {
@@ -354,10 +363,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut bad = false;
             for f in &files {
                 match load_scenario(f, catalog.as_deref()) {
-                    Ok(_) => println!("{}: ok", f.display()),
+                    Ok(_) => outln!("{}: ok", f.display()),
                     Err(e) => {
                         bad = true;
-                        eprintln!("{e}");
+                        errln!("{e}");
                     }
                 }
             }
@@ -388,7 +397,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     Some(end)
                 }
             };
-            print!(
+            out!(
                 "{}",
                 show::render(&loaded.scenario, &loaded.catalog, position.as_ref())
             );
@@ -419,27 +428,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let rules = counters::Rules::new(&loaded.scenario, &loaded.catalog);
             if let Some(path) = save {
+                let out = output::Output::check(&path, "--save", &loaded.files)?;
                 let record = play::Record {
                     name: file.display().to_string(),
                     text: data::read_text(&file)?,
                     catalog_hash: loaded.hashes[1].clone(),
+                    terrain_hash: loaded.hashes[2].clone(),
                     overrides: play.clone(),
                     turn_limit: turns,
                 };
-                return play::run_saving(rules, seed, game, record, &path, json);
+                return play::run_saving(rules, seed, game, record, &out, json);
             }
             // Game `game` of `hexwar batch --seed SEED`: any row of a batch can be replayed.
             let (mut dice, ai_rng) = batch::game_dice(seed, game);
             let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             if json {
                 use hexwar::events_json;
-                println!("{}", events_json::header(&rules, seed, game));
+                outln!("{}", events_json::header(&rules, seed, game));
                 for e in &events {
-                    println!("{}", events_json::event(&rules, e));
+                    outln!("{}", events_json::event(&rules, e));
                 }
-                println!("{}", events_json::result(&rules, end.outcome(), seed, game));
+                outln!("{}", events_json::result(&rules, end.outcome(), seed, game));
             } else {
-                print!(
+                out!(
                     "{}",
                     hexwar::narrate::narrative(&rules, seed, game, &events, &end)
                 );
@@ -470,7 +481,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 choices: odds::parse_choices(&choices)?,
                 exact,
             };
-            println!("{}", odds::run(&catalog, &table, &request)?.trim_end());
+            outln!("{}", odds::run(&catalog, &table, &request)?.trim_end());
             Ok(ExitCode::SUCCESS)
         }
         Command::Batch {
@@ -489,21 +500,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if let Some(p) = &plot {
                 render::picture_format(p)?;
             }
-            if runs == 0 || runs > batch::MAX_RUNS {
-                return Err(BadInput(format!(
-                    "--runs must be 1 to {} (a trillion)",
-                    batch::MAX_RUNS
-                ))
-                .into());
-            }
-            if threads > batch::MAX_THREADS {
-                return Err(
-                    BadInput(format!("--threads must be at most {}", batch::MAX_THREADS)).into(),
-                );
-            }
+            batch::check_runs_threads(runs, threads)?;
             let shard = shard
                 .as_deref()
                 .map_or(Ok(batch::Shard::ALL), batch::Shard::parse)?;
+            if shard.count > runs {
+                return Err(BadInput(format!(
+                    "--shard {}/{}: more shards than games (--runs {runs})",
+                    shard.index, shard.count
+                ))
+                .into());
+            }
             let mut loaded = load_scenario(&file, catalog.as_deref())?;
             play.apply(&mut loaded.scenario)?;
             let opts = batch::Options {
@@ -514,16 +521,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 progress: !quiet,
             };
             // Outputs are checked before the first game: nothing played is lost to a bad path.
-            let mut csv_out = match &csv {
-                Some(path) => {
-                    let cannot = |e: &dyn std::fmt::Display| {
-                        BadInput(format!("{}: cannot write: {e}", path.display()))
-                    };
-                    let mut w = csv::Writer::from_writer(
-                        std::fs::File::create(path).map_err(|e| cannot(&e))?,
-                    );
-                    batch::csv_header(&mut w, &loaded.scenario).map_err(|e| cannot(&e))?;
-                    w.flush().map_err(|e| cannot(&e))?;
+            let [csv_out, plot_out] = output::Output::check_all(
+                [(csv.as_deref(), "--csv"), (plot.as_deref(), "--plot")],
+                &loaded.files,
+            )?;
+            let mut csv_out = match &csv_out {
+                Some(out) => {
+                    let mut w = csv::Writer::from_writer(out.open()?);
+                    batch::csv_header(&mut w, &loaded.scenario).map_err(|e| {
+                        BadInput(format!("{}: cannot write: {e}", out.path().display()))
+                    })?;
                     Some(w)
                 }
                 None => None,
@@ -543,8 +550,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     }
                     Ok(())
                 })?;
-            if let Some(mut w) = csv_out {
-                w.flush()?;
+            if let Some(w) = csv_out {
+                w.into_inner()
+                    .map_err(|e| BadInput(format!("--csv: cannot write: {}", e.error())))?
+                    .commit()?;
             }
             summary.complete = complete;
             summary.identity = Some(counters::Identity {
@@ -559,23 +568,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             summary.shards = vec![opts.shard.index];
             summary.finish();
             if !complete {
-                eprintln!(
+                errln!(
                     "interrupted: the summary counts the {} games played of {}",
                     summary.runs,
                     batch::shard_games(&opts)
                 );
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&summary)?);
+                outln!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
-                print!("{}", batch::render(&summary));
+                out!("{}", batch::render(&summary));
             }
-            if let Some(path) = &plot {
+            if let Some(out) = &plot_out {
                 let svg = hexwar::picture::plot::batch(&hexwar::picture::plot::Batch {
                     summary: &summary,
                     lengths: &lengths,
                 })?;
-                render::write_svg_as(&svg, path)?;
+                render::write_svg_as(&svg, out)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -617,12 +626,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let why = if missing.is_empty() {
                     "a summary of an interrupted batch".to_owned()
                 } else {
+                    let have: u64 = count - missing.iter().map(|r| r.end - r.start).sum::<u64>();
                     format!(
-                        "{} of {count} shards; missing {}",
-                        count - missing.len() as u64,
+                        "{have} of {count} shards; missing {}",
                         missing
                             .iter()
-                            .map(u64::to_string)
+                            .map(|r| if r.end - r.start == 1 {
+                                r.start.to_string()
+                            } else {
+                                format!("{} to {}", r.start, r.end - 1)
+                            })
                             .collect::<Vec<_>>()
                             .join(", ")
                     )
@@ -635,9 +648,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             summary.complete &= missing.is_empty();
             summary.finish();
             if json {
-                println!("{}", serde_json::to_string_pretty(&summary)?);
+                outln!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
-                print!("{}", batch::render(&summary));
+                out!("{}", batch::render(&summary));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -670,7 +683,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             },
         ),
         Command::Rules { query } => {
-            print!("{}", rules::answer(rules::RULEBOOK, query.as_deref())?);
+            out!("{}", rules::answer(rules::RULEBOOK, query.as_deref())?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Units { json, catalog } => {
@@ -678,9 +691,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let dir = CatalogDir::resolve(catalog.as_deref(), &cwd);
             let catalog = dir.load(&mut Texts::default())?;
             if json {
-                println!("{}", units::json(&catalog)?);
+                outln!("{}", units::json(&catalog)?);
             } else {
-                print!("{}", units::table(&catalog));
+                out!("{}", units::table(&catalog));
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -14,6 +14,7 @@ use counters::{
 use serde::{Deserialize, Serialize};
 
 use crate::batch;
+use crate::output::Output;
 
 /// With `--json`, standard output carries only the events as JSON Lines; everything else
 /// (prompts, refusals, help) goes to standard error.
@@ -22,9 +23,9 @@ static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(
 macro_rules! say {
     ($($t:tt)*) => {
         if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-            eprintln!($($t)*)
+            errln!($($t)*)
         } else {
-            println!($($t)*)
+            outln!($($t)*)
         }
     };
 }
@@ -32,9 +33,9 @@ macro_rules! say {
 macro_rules! say_raw {
     ($($t:tt)*) => {
         if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-            eprint!($($t)*)
+            errout!($($t)*)
         } else {
-            print!($($t)*)
+            out!($($t)*)
         }
     };
 }
@@ -92,9 +93,17 @@ pub struct ReplayArgs {
     pub html: Option<PathBuf>,
 }
 
+/// The save format this hexwar writes: 2 hashes each player turn's position at the end of
+/// that turn and records the terrain table's hash (format 1, without the field, did neither).
+pub const SAVE_FORMAT: u32 = 2;
+
 /// A saved game: enough to play it again, exactly, on any machine.
 #[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SavedGame {
+    /// The save format ([`SAVE_FORMAT`]); 1 when absent.
+    #[serde(default = "format_1")]
+    pub format: u32,
     /// The hexwar that saved it.
     pub hexwar: String,
     /// The scenario's file name, for messages.
@@ -103,6 +112,9 @@ pub struct SavedGame {
     pub scenario: String,
     /// The hash of the catalog it was played with.
     pub catalog_hash: String,
+    /// The hash of the terrain table it was played with (absent in format 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_hash: Option<String>,
     /// The batch seed and game index of the dice.
     pub seed: u64,
     /// See `seed`.
@@ -129,8 +141,13 @@ pub struct SavedGame {
     pub turns: Vec<TurnHash>,
 }
 
+const fn format_1() -> u32 {
+    1
+}
+
 /// A line given at the prompt.
 #[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Given {
     /// Game turn.
     pub turn: u32,
@@ -145,6 +162,7 @@ pub struct Given {
 
 /// The position after a player turn.
 #[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub struct TurnHash {
     /// Game turn.
     pub turn: u32,
@@ -205,9 +223,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
     };
     // The catalog and terrain are those the scenario names, found from where its file was.
-    let mut loaded = match &catalog_dir {
-        Some(f) if args.resume.is_none() => load_scenario(f, None)?,
-        _ => data::load_scenario_from(Path::new(&name), &text, None)?,
+    let mut loaded = match (&args.resume, &saved, &catalog_dir) {
+        (Some(path), Some(saved), _) => load_saved_scenario(path, saved)?,
+        (_, _, Some(f)) => load_scenario(f, None)?,
+        _ => data::load_scenario_from(Path::new(&name), &name, &text, None)?,
     };
     // The rule and AI overrides: given now, or those the game was saved with.
     let overrides = match &saved {
@@ -221,19 +240,16 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if let Some(t) = saved.as_ref().and_then(|s| s.turn_limit) {
         loaded.scenario.turns = loaded.scenario.turns.min(t);
     }
+    // Checked before the first command: a game played is never lost to a bad path. The save
+    // resumed from may be saved over (the game saved on holds all of it); no other input may.
+    let save_out = match &args.save {
+        Some(p) => Some(Output::check(p, "--save", &loaded.files)?),
+        None => None,
+    };
     let scenario = &loaded.scenario;
     let catalog_hash = loaded.hashes[1].clone();
     let (seed, game, sides) = match &saved {
-        Some(s) => {
-            if s.catalog_hash != catalog_hash {
-                return Err(BadInput(format!(
-                    "{name}: saved with another unit catalog (hash {}, this one {catalog_hash})",
-                    s.catalog_hash
-                ))
-                .into());
-            }
-            (s.seed, s.game, s.sides.clone())
-        }
+        Some(s) => (s.seed, s.game, s.sides.clone()),
         None => {
             let sides: Vec<String> = if args.hotseat {
                 scenario.sides.iter().map(|s| s.id.clone()).collect()
@@ -253,10 +269,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let mut session = Session::new(
         rules,
         SavedGame {
+            format: SAVE_FORMAT,
             hexwar: env!("CARGO_PKG_VERSION").to_owned(),
             scenario_name: name.clone(),
             scenario: text.clone(),
             catalog_hash,
+            terrain_hash: Some(loaded.hashes[2].clone()),
             seed,
             game,
             sides,
@@ -268,6 +286,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             turns: Vec::new(),
         },
     )?;
+    session.inputs.clone_from(&loaded.files);
     say!("{}\nseed {seed}, game {game}", scenario.title);
     // A game saved in the middle of a phase goes on in that phase.
     let mut pending = None;
@@ -317,8 +336,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         loop {
             let prompt = format!("{side_id} {}> ", phase.name());
             let Some(line) = session.next_line(&prompt) else {
+                if let Some(why) = session.source.failure().map(str::to_owned) {
+                    session.save_on_exit(save_out.as_ref())?;
+                    return Err(BadInput(format!("{why}: the game stops here")).into());
+                }
                 say!("end of input: the game stops here");
-                session.save_on_exit(args.save.as_deref())?;
+                session.save_on_exit(save_out.as_ref())?;
                 return Ok(ExitCode::SUCCESS);
             };
             let line = line.trim();
@@ -332,7 +355,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
                 Prompt::Quit => {
-                    session.save_on_exit(args.save.as_deref())?;
+                    session.save_on_exit(save_out.as_ref())?;
                     return Ok(ExitCode::SUCCESS);
                 }
             }
@@ -341,7 +364,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     if let Some(o) = session.game.state().outcome() {
         say_raw!("{}", hexwar::narrate::result(&rules, o));
     }
-    session.save_on_exit(args.save.as_deref())?;
+    session.save_on_exit(save_out.as_ref())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -353,6 +376,8 @@ pub struct Record {
     pub text: String,
     /// The catalog's hash.
     pub catalog_hash: String,
+    /// The terrain table's hash.
+    pub terrain_hash: String,
     /// The rule and AI overrides given.
     pub overrides: crate::PlayOptions,
     /// `--turns`.
@@ -363,16 +388,16 @@ pub struct Record {
 fn tell_game(rules: &Rules<'_>, game: &Game<'_>, seed: u64, index: u64, json: bool) {
     if json {
         use hexwar::events_json;
-        println!("{}", events_json::header(rules, seed, index));
+        outln!("{}", events_json::header(rules, seed, index));
         for e in game.events() {
-            println!("{}", events_json::event(rules, e));
+            outln!("{}", events_json::event(rules, e));
         }
-        println!(
+        outln!(
             "{}",
             events_json::result(rules, game.state().outcome(), seed, index)
         );
     } else {
-        print!(
+        out!(
             "{}",
             hexwar::narrate::narrative(rules, seed, index, game.events(), game.state())
         );
@@ -386,16 +411,18 @@ pub fn run_saving(
     seed: u64,
     game: u64,
     record: Record,
-    path: &Path,
+    save: &Output,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut session = Session::new(
         rules,
         SavedGame {
+            format: SAVE_FORMAT,
             hexwar: env!("CARGO_PKG_VERSION").to_owned(),
             scenario_name: record.name,
             scenario: record.text,
             catalog_hash: record.catalog_hash,
+            terrain_hash: Some(record.terrain_hash),
             seed,
             game,
             sides: Vec::new(),
@@ -410,7 +437,7 @@ pub fn run_saving(
     session.quiet = true;
     while session.advance()? != Waiting::Over {}
     tell_game(&rules, &session.game, seed, game, json);
-    session.write_save(path)?;
+    session.write_save(save)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -418,21 +445,21 @@ pub fn run_saving(
 /// the end; told as `run` tells a game, and saved again with `--save`.
 pub fn run_resumed(saved_path: &Path, save: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
     let saved = read_save(saved_path)?;
-    let name = saved.scenario_name.clone();
-    let mut loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
+    let mut loaded = load_saved_scenario(saved_path, &saved)?;
     apply_saved(&saved, &mut loaded.scenario)?;
-    if saved.catalog_hash != loaded.hashes[1] {
-        return Err(BadInput(format!(
-            "{name}: saved with another unit catalog (hash {}, this one {})",
-            saved.catalog_hash, loaded.hashes[1]
-        ))
-        .into());
-    }
+    let mut inputs = loaded.files.clone();
+    inputs.push(saved_path.to_owned());
+    let save = match save {
+        Some(p) => Some(Output::check(p, "--save", &inputs)?),
+        None => None,
+    };
     let rules = Rules::new(&loaded.scenario, &loaded.catalog);
     let fresh = SavedGame {
         commands: Vec::new(),
         turns: Vec::new(),
+        format: SAVE_FORMAT,
         hexwar: env!("CARGO_PKG_VERSION").to_owned(),
+        terrain_hash: Some(loaded.hashes[2].clone()),
         ai_took_over: true,
         ..saved.clone()
     };
@@ -445,8 +472,8 @@ pub fn run_resumed(saved_path: &Path, save: Option<&Path>, json: bool) -> anyhow
         while session.advance()? != Waiting::Over {}
     }
     tell_game(&rules, &session.game, saved.seed, saved.game, json);
-    if let Some(p) = save {
-        session.write_save(p)?;
+    if let Some(out) = &save {
+        session.write_save(out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -464,27 +491,125 @@ fn apply_saved(saved: &SavedGame, scenario: &mut Scenario) -> Result<(), BadInpu
     Ok(())
 }
 
-/// Reads a saved game.
+/// Reads a saved game, checking every field.
 fn read_save(path: &Path) -> Result<SavedGame, BadInput> {
     let text = data::read_text(path)?;
-    toml::from_str(&text)
-        .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))
+    let saved: SavedGame = toml::from_str(&text)
+        .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))?;
+    saved
+        .check()
+        .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+    Ok(saved)
+}
+
+impl SavedGame {
+    /// The values every field may take, whatever the scenario (which checks the rest: its
+    /// sides, units and hexes, when the game is played again).
+    fn check(&self) -> Result<(), String> {
+        let hash = |h: &str| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit());
+        if self.format == 0 || self.format > SAVE_FORMAT {
+            return Err(format!(
+                "save format {} (this hexwar {} reads formats 1 to {SAVE_FORMAT}): saved by a newer hexwar?",
+                self.format,
+                env!("CARGO_PKG_VERSION")
+            ));
+        }
+        if self
+            .counterattacks
+            .as_deref()
+            .is_some_and(|c| c != "on" && c != "off")
+        {
+            return Err(format!(
+                "counterattacks = {:?}: `on` or `off`",
+                self.counterattacks.as_deref().unwrap_or_default()
+            ));
+        }
+        if self.turn_limit == Some(0) {
+            return Err("turn_limit = 0: at least 1".to_owned());
+        }
+        if !hash(&self.catalog_hash) || self.terrain_hash.as_deref().is_some_and(|h| !hash(h)) {
+            return Err("a content hash is 16 hexadecimal digits".to_owned());
+        }
+        if self.scenario_name.is_empty() || self.scenario_name.chars().count() > 4096 {
+            return Err("scenario_name: a file name of 1 to 4096 characters".to_owned());
+        }
+        for g in &self.commands {
+            if g.turn == 0 || !matches!(g.phase.as_str(), "movement" | "fire") {
+                return Err(format!(
+                    "command `{}`: turn {} phase `{}`: turns count from 1, phases are `movement` and `fire`",
+                    g.line, g.turn, g.phase
+                ));
+            }
+        }
+        if let Some(t) = self.turns.iter().find(|t| t.turn == 0 || !hash(&t.hash)) {
+            return Err(format!(
+                "turns: turn {} hash `{}`: turns count from 1, a hash is 16 hexadecimal digits",
+                t.turn, t.hash
+            ));
+        }
+        Ok(())
+    }
+
+    /// Why a replay of this save may diverge besides an edit: another hexwar or save format.
+    fn provenance(&self) -> String {
+        let mine = env!("CARGO_PKG_VERSION");
+        if self.hexwar == mine {
+            String::new()
+        } else {
+            format!(
+                " (saved by hexwar {}, this is hexwar {mine}, which may play differently)",
+                self.hexwar
+            )
+        }
+    }
+}
+
+/// A saved game's scenario, named in messages as inside the save: `game.toml: its scenario`.
+fn load_saved_scenario(saved_path: &Path, saved: &SavedGame) -> Result<data::Loaded, BadInput> {
+    let shown = format!(
+        "{} (its scenario, {})",
+        saved_path.display(),
+        saved.scenario_name
+    );
+    let loaded = data::load_scenario_from(
+        Path::new(&saved.scenario_name),
+        &shown,
+        &saved.scenario,
+        None,
+    )?;
+    let name = &saved.scenario_name;
+    if saved.catalog_hash != loaded.hashes[1] {
+        return Err(BadInput(format!(
+            "{name}: saved with another unit catalog (hash {}, this one {})",
+            saved.catalog_hash, loaded.hashes[1]
+        )));
+    }
+    if let Some(t) = &saved.terrain_hash
+        && *t != loaded.hashes[2]
+    {
+        return Err(BadInput(format!(
+            "{name}: saved with another terrain table (hash {t}, this one {})",
+            loaded.hashes[2]
+        )));
+    }
+    Ok(loaded)
 }
 
 /// Reads a saved game and loads its scenario and catalog as it was played.
 fn load_saved(path: &Path) -> anyhow::Result<(SavedGame, data::Loaded)> {
     let saved = read_save(path)?;
-    let name = saved.scenario_name.clone();
-    let mut loaded = data::load_scenario_from(Path::new(&name), &saved.scenario, None)?;
+    let mut loaded = load_saved_scenario(path, &saved)?;
     apply_saved(&saved, &mut loaded.scenario)?;
-    if saved.catalog_hash != loaded.hashes[1] {
-        return Err(BadInput(format!(
-            "{name}: saved with another unit catalog (hash {}, this one {})",
-            saved.catalog_hash, loaded.hashes[1]
-        ))
-        .into());
-    }
     Ok((saved, loaded))
+}
+
+/// The files a saved game is read from: the save, and the catalog and terrain its scenario
+/// finds (inputs, which no output of a command may replace).
+pub fn saved_inputs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let (_, loaded) = load_saved(path)?;
+    let mut files = loaded.files;
+    files.push(path.to_owned());
+    Ok(files)
 }
 
 /// Plays a saved game again from its start, quietly, checking it against the save as `hexwar
@@ -552,7 +677,13 @@ enum Prompt {
 /// saved game.
 enum Source {
     Terminal(Box<rustyline::Editor<Words, rustyline::history::DefaultHistory>>),
-    Live(Box<dyn Iterator<Item = std::io::Result<String>>>),
+    Live {
+        lines: Box<dyn Iterator<Item = std::io::Result<String>>>,
+        /// Lines read so far.
+        read: u64,
+        /// Why the input stopped early: a line that is not UTF-8, or a read that failed.
+        failed: Option<String>,
+    },
     Saved(std::collections::VecDeque<Given>),
 }
 
@@ -565,8 +696,36 @@ impl Source {
                 let _ = editor.add_history_entry(line.as_str());
                 Some(line)
             }
-            Self::Live(lines) => lines.next()?.ok(),
+            Self::Live {
+                lines,
+                read,
+                failed,
+            } => {
+                if failed.is_some() {
+                    return None;
+                }
+                *read += 1;
+                match lines.next()? {
+                    Ok(line) => Some(line),
+                    Err(e) => {
+                        *failed = Some(if e.kind() == std::io::ErrorKind::InvalidData {
+                            format!("standard input, line {read}: not UTF-8 text")
+                        } else {
+                            format!("standard input, line {read}: {e}")
+                        });
+                        None
+                    }
+                }
+            }
             Self::Saved(lines) => lines.pop_front().map(|g| g.line),
+        }
+    }
+
+    /// Why the input ended before its end, if it did.
+    fn failure(&self) -> Option<&str> {
+        match self {
+            Self::Live { failed, .. } => failed.as_deref(),
+            _ => None,
         }
     }
 }
@@ -645,7 +804,7 @@ impl Asker<'_, '_> {
         }
         for e in &events[*self.told..] {
             if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-                println!("{}", hexwar::events_json::event(self.narrator.rules(), e));
+                outln!("{}", hexwar::events_json::event(self.narrator.rules(), e));
             } else {
                 for l in self.narrator.lines(e) {
                     say!("{l}");
@@ -877,6 +1036,10 @@ struct Session<'r> {
     quiet: bool,
     /// The turn of the last player turn begun.
     turn: u32,
+    /// The files the game was loaded from, which `save FILE` may not replace.
+    inputs: Vec<PathBuf>,
+    /// The position after the events hashed so far.
+    shadow: State,
 }
 
 impl<'r> Session<'r> {
@@ -909,7 +1072,11 @@ impl<'r> Session<'r> {
                 e.set_helper(Some(words(scenario)));
                 Source::Terminal(Box::new(e))
             }
-            None => Source::Live(Box::new(stdin.lock().lines())),
+            None => Source::Live {
+                lines: Box::new(stdin.lock().lines()),
+                read: 0,
+                failed: None,
+            },
         };
         Ok(Self {
             rules,
@@ -922,6 +1089,8 @@ impl<'r> Session<'r> {
             save,
             quiet: false,
             turn: 0,
+            inputs: Vec::new(),
+            shadow: State::new(scenario),
         })
     }
 
@@ -1001,7 +1170,7 @@ impl<'r> Session<'r> {
         if !self.quiet {
             for e in &self.game.events()[self.told..] {
                 if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-                    println!("{}", hexwar::events_json::event(&self.rules, e));
+                    outln!("{}", hexwar::events_json::event(&self.rules, e));
                 } else {
                     for l in self.narrator.lines(e) {
                         say!("{l}");
@@ -1010,25 +1179,24 @@ impl<'r> Session<'r> {
             }
         }
         self.told = self.game.events().len();
-        let mut turns = Vec::new();
+        // The position at the end of each player turn: the events so far applied to a copy of
+        // the start, hashed at each turn's end (the game may have gone further since).
         for e in &self.game.events()[self.hashed..] {
+            self.shadow.apply(&self.rules, e);
             match e {
                 Event::TurnStarted { turn, .. } => self.turn = *turn,
-                Event::TurnEnded { side } => turns.push((self.turn, *side)),
+                Event::TurnEnded { side } => {
+                    let entry = TurnHash {
+                        turn: self.turn,
+                        side: self.rules.scenario.sides[side.index()].id.clone(),
+                        hash: position_hash(&self.shadow),
+                    };
+                    self.save.turns.push(entry);
+                }
                 _ => {}
             }
         }
         self.hashed = self.game.events().len();
-        for (turn, side) in turns {
-            // The hash is of the position as it stands now, after the turn and what followed
-            // it within one step: the same on every replay of the same lines.
-            let entry = TurnHash {
-                turn,
-                side: self.scenario().sides[side.index()].id.clone(),
-                hash: position_hash(self.game.state()),
-            };
-            self.save.turns.push(entry);
-        }
     }
 
     fn record(&mut self, turn: u32, side: Side, phase: Phase, line: &str) {
@@ -1073,7 +1241,10 @@ impl<'r> Session<'r> {
                 if rest.is_empty() {
                     say!("save FILE: name the file");
                 } else {
-                    match self.write_save(Path::new(rest)) {
+                    let saved = Output::check(Path::new(rest), "save", &self.inputs)
+                        .map_err(anyhow::Error::from)
+                        .and_then(|out| self.write_save(&out));
+                    match saved {
                         Ok(()) => say!("saved to {rest}"),
                         Err(e) => say!("not saved: {e}"),
                     }
@@ -1289,21 +1460,18 @@ impl<'r> Session<'r> {
     }
 
     /// Saves to `--save`, if given.
-    fn save_on_exit(&self, path: Option<&Path>) -> anyhow::Result<()> {
-        if let Some(p) = path {
-            self.write_save(p)
-                .map_err(|e| BadInput(format!("{}: cannot save: {e}", p.display())))?;
-            say!("saved to {}", p.display());
+    fn save_on_exit(&self, out: Option<&Output>) -> anyhow::Result<()> {
+        if let Some(out) = out {
+            self.write_save(out)?;
+            say!("saved to {}", out.path().display());
         }
         Ok(())
     }
 
-    /// Writes the save to a temporary file, then renames it: a save never leaves half a file.
-    fn write_save(&self, path: &Path) -> anyhow::Result<()> {
+    /// Writes the save (a temporary file renamed over the target: never half a file).
+    fn write_save(&self, out: &Output) -> anyhow::Result<()> {
         let text = toml::to_string(&self.save)?;
-        let tmp = path.with_extension("toml.tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, path)?;
+        out.write(text.as_bytes())?;
         Ok(())
     }
 
@@ -1368,8 +1536,10 @@ impl<'r> Session<'r> {
                 self.record(turn, side, phase, &g.line);
                 if let Err(why) = self.command(&c)? {
                     return Err(BadInput(format!(
-                        "replay diverges at turn {turn}, side {}: `{}` was refused: {why}",
-                        here.1, g.line
+                        "replay diverges at turn {turn}, side {}: `{}` was refused: {why}{}",
+                        here.1,
+                        g.line,
+                        saved.provenance()
                     ))
                     .into());
                 }
@@ -1388,8 +1558,10 @@ impl<'r> Session<'r> {
         self.check_hashes(saved)?;
         if let Some(missing) = saved.turns.get(self.save.turns.len()) {
             return Err(BadInput(format!(
-                "replay diverges at turn {}, side {}: the save has a position the replay never reached",
-                missing.turn, missing.side
+                "replay diverges at turn {}, side {}: the save has a position the replay never reached{}",
+                missing.turn,
+                missing.side,
+                saved.provenance()
             ))
             .into());
         }
@@ -1397,13 +1569,22 @@ impl<'r> Session<'r> {
     }
 
     fn check_hashes(&self, saved: &SavedGame) -> anyhow::Result<()> {
+        if saved.format < SAVE_FORMAT {
+            // Format 1 hashed the position after the step that ended a turn, not the turn's
+            // end: its hashes cannot be compared (the lines still are, one by one).
+            return Ok(());
+        }
         for (i, got) in self.save.turns.iter().enumerate() {
             if let Some(want) = saved.turns.get(i)
                 && want != got
             {
                 return Err(BadInput(format!(
-                    "replay diverges at turn {}, side {}: expected hash {}, got {}",
-                    want.turn, want.side, want.hash, got.hash
+                    "replay diverges at turn {}, side {}: expected hash {}, got {}{}",
+                    want.turn,
+                    want.side,
+                    want.hash,
+                    got.hash,
+                    saved.provenance()
                 ))
                 .into());
             }

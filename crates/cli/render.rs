@@ -12,6 +12,7 @@ use hexwar::picture::style::Style;
 
 use crate::batch;
 use crate::data::{self, BadInput, load_scenario};
+use crate::output::Output;
 use crate::play;
 
 /// The arguments of `hexwar render`.
@@ -69,19 +70,18 @@ pub fn picture_format(path: &Path) -> Result<(), BadInput> {
 ///
 /// # Errors
 /// A path that names neither, a PNG that cannot be drawn, a file that cannot be written.
-pub fn write_svg_as(svg: &str, path: &Path) -> anyhow::Result<()> {
-    let bytes = match format_of(path)? {
+pub fn write_svg_as(svg: &str, out: &Output) -> anyhow::Result<()> {
+    let bytes = match format_of(out.path())? {
         Format::Svg => svg.as_bytes().to_vec(),
         Format::Png => png::png(svg, 1.5, png::DEFAULT_PIXELS)?,
     };
-    write_file(path, &bytes, "")
+    write_file(out, &bytes, "")
 }
 
 /// Writes a picture or page, and says so on standard error (`note` after the name).
-fn write_file(path: &Path, bytes: &[u8], note: &str) -> anyhow::Result<()> {
-    std::fs::write(path, bytes)
-        .map_err(|e| BadInput(format!("cannot write {}: {e}", path.display())))?;
-    eprintln!("wrote {}{note}", path.display());
+fn write_file(out: &Output, bytes: &[u8], note: &str) -> anyhow::Result<()> {
+    out.write(bytes)?;
+    errln!("wrote {}{note}", out.path().display());
     Ok(())
 }
 
@@ -130,11 +130,11 @@ fn caption_of(state: &State, turn: u32, source: &str) -> String {
 fn write_picture(
     rules: &Rules<'_>,
     position: &Position<'_>,
-    output: &Path,
+    output: &Output,
     scale: Option<f32>,
 ) -> anyhow::Result<()> {
     let style = Style::bundled();
-    let bytes = match format_of(output)? {
+    let bytes = match format_of(output.path())? {
         Format::Svg => map::svg(rules, &style, position, Labels::Drawn).into_bytes(),
         Format::Png => {
             let (scale, budget) =
@@ -160,11 +160,26 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
             BadInput("--scale is pixels per unit, above 0 and at most 16".to_owned()).into(),
         );
     }
+    if args.turn.is_some() && args.save.is_none() {
+        return Err(BadInput(
+            "--turn picks a turn of a saved game: give --save SAVE (for an AI game, --after T --seed S)"
+                .to_owned(),
+        )
+        .into());
+    }
     if let Some(save) = &args.save {
+        let output = Output::check(&args.output, "-o", &play::saved_inputs(save)?)?;
         return play::with_saved_game(save, |rules, saved, events, end| {
             let source = format!("saved game, seed {}", saved.seed);
             let (state, caption) = match args.turn {
                 Some(0) => return Err(BadInput("--turn must be at least 1".to_owned()).into()),
+                Some(t) if t > end.turn() => {
+                    return Err(BadInput(format!(
+                        "--turn {t}: the saved game reaches only turn {}",
+                        end.turn()
+                    ))
+                    .into());
+                }
                 Some(t) => {
                     let s = position_after(rules, events, t);
                     let c = caption_of(&s, t.min(s.turn()), &source);
@@ -177,12 +192,13 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
                 smoke: state.smoke(),
                 caption,
             };
-            write_picture(rules, &position, &args.output, args.scale)?;
+            write_picture(rules, &position, &output, args.scale)?;
             Ok(ExitCode::SUCCESS)
         });
     }
     let file = args.file.unwrap_or_default();
     let loaded = load_scenario(&file, args.catalog.as_deref())?;
+    let output = Output::check(&args.output, "-o", &loaded.files)?;
     let rules = Rules::new(&loaded.scenario, &loaded.catalog);
     let (state, caption) = match args.after {
         None => (
@@ -204,7 +220,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         smoke: state.smoke(),
         caption,
     };
-    write_picture(&rules, &position, &args.output, args.scale)?;
+    write_picture(&rules, &position, &output, args.scale)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -225,16 +241,20 @@ pub fn replay_page(
     html: &Path,
 ) -> anyhow::Result<ExitCode> {
     let style = Style::bundled();
-    let page = match seed {
+    let (page, output) = match seed {
         Some(seed) => {
             let loaded = load_scenario(path, None)?;
+            let output = Output::check(html, "--html", &loaded.files)?;
             let rules = Rules::new(&loaded.scenario, &loaded.catalog);
             let (mut dice, ai_rng) = batch::game_dice(seed, game);
             let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             let header = Header {
                 source: seed_text(seed, game),
             };
-            replay::page(&rules, &style, &header, &events, end.outcome())
+            (
+                replay::page(&rules, &style, &header, &events, end.outcome()),
+                output,
+            )
         }
         None => {
             let is_scenario = data::read_text(path)?
@@ -247,7 +267,8 @@ pub fn replay_page(
                 ))
                 .into());
             }
-            play::with_saved_game(path, |rules, saved, events, end| {
+            let output = Output::check(html, "--html", &play::saved_inputs(path)?)?;
+            let page = play::with_saved_game(path, |rules, saved, events, end| {
                 let header = Header {
                     source: format!(
                         "{} (saved game, {})",
@@ -256,11 +277,12 @@ pub fn replay_page(
                     ),
                 };
                 Ok(replay::page(rules, &style, &header, events, end.outcome()))
-            })?
+            })?;
+            (page, output)
         }
     };
     write_file(
-        html,
+        &output,
         page.as_bytes(),
         &format!(" ({} KB)", page.len().div_ceil(1024)),
     )?;

@@ -77,9 +77,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         play,
         catalog,
     } = args;
-    if runs == 0 {
-        return Err(BadInput("--runs must be at least 1".to_owned()).into());
-    }
+    batch::check_runs_threads(runs, threads)?;
     if !(0.0..=1.0).contains(&target) {
         return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
     }
@@ -87,6 +85,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         crate::render::picture_format(p)?;
     }
     let mut loaded = load_scenario(&file, catalog.as_deref())?;
+    // The plot's path is checked before the first game: a table computed is never lost to it.
+    let plot = match &plot {
+        Some(p) => Some(crate::output::Output::check(p, "--plot", &loaded.files)?),
+        None => None,
+    };
     play.apply(&mut loaded.scenario)?;
     let side_index = match &side {
         None => loaded.scenario.attacker().index(),
@@ -145,7 +148,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             }
         }
         if rows.len() < asked {
-            eprintln!(
+            errln!(
                 "interrupted: {} of {asked} values played; the table shows those",
                 rows.len()
             );
@@ -158,7 +161,8 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                     .total_cmp(&(b.1.win_rate - target).abs())
             })
             .map(|r| r.0);
-        if let Some(path) = &plot {
+        let mut plotted = None;
+        if let Some(out) = &plot {
             let points: Vec<TunePoint> = rows
                 .iter()
                 .map(|(v, s)| TunePoint {
@@ -176,14 +180,14 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 points: &points,
                 best,
             })?;
-            crate::render::write_svg_as(&svg, path)?;
+            plotted = Some((svg, out));
         }
         if json {
             let values: Vec<serde_json::Value> = rows
                 .iter()
                 .map(|(v, s)| serde_json::json!({"value": v, "wins": s.wins, "win_rate": s.win_rate, "ci95": s.ci95}))
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({
                     "stat": format!("{}.{}", stat.type_id, stat.field.name()),
@@ -192,20 +196,20 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 }))?
             );
         } else {
-            println!(
+            outln!(
                 "{}.{}: win rate of {side_id} over {runs} game{} per value (same seeds for every value)\n",
                 stat.type_id,
                 stat.field,
                 if runs == 1 { "" } else { "s" }
             );
-            println!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
+            outln!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
             for (v, s) in &rows {
                 let mark = if Some(*v) == best {
                     "  <- nearest to the target"
                 } else {
                     ""
                 };
-                println!(
+                outln!(
                     "{v:>6}  {:>8.1}%  [{:.1}%, {:.1}%]{mark}",
                     s.win_rate * 100.0,
                     s.ci95[0] * 100.0,
@@ -213,13 +217,17 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             if let Some(b) = best {
-                println!(
+                outln!(
                     "\nnearest to {:.0}%: {}.{} = {b}",
                     target * 100.0,
                     stat.type_id,
                     stat.field
                 );
             }
+        }
+        // The table is out first: a plot that fails to write loses nothing computed.
+        if let Some((svg, out)) = plotted {
+            crate::render::write_svg_as(&svg, out)?;
         }
     } else {
         let Some(base) = rate(&loaded.catalog)? else {
@@ -261,7 +269,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             }
         }
         if interrupted {
-            eprintln!(
+            errln!(
                 "interrupted: {} stats ranked; the table shows those",
                 rows.len()
             );
@@ -274,19 +282,19 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 .iter()
                 .map(|r| serde_json::json!({"stat": r.0, "value": r.1, "down": if r.3.is_nan() { None } else { Some(r.3) }, "up": if r.4.is_nan() { None } else { Some(r.4) }}))
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(
                     &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list})
                 )?
             );
         } else {
-            println!(
+            outln!(
                 "win rate of {side_id}: {:.1}% over {runs} game{}; change in points for one step down / up:\n",
                 base.win_rate * 100.0,
                 if runs == 1 { "" } else { "s" }
             );
-            println!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
+            outln!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
             let cell = |d: f64| {
                 if d.is_nan() {
                     "-".to_owned()
@@ -295,9 +303,9 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 }
             };
             for r in &rows {
-                println!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.3), cell(r.4));
+                outln!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.3), cell(r.4));
             }
-            println!("\nOne step is one point of the stat; the same seeds are used for every run.");
+            outln!("\nOne step is one point of the stat; the same seeds are used for every run.");
         }
     }
     Ok(ExitCode::SUCCESS)

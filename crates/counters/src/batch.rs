@@ -291,6 +291,20 @@ impl Summary {
         if ended > self.runs {
             return Err(MergeError::Impossible("more end reasons than games"));
         }
+        if let Some(id) = &self.identity {
+            // A batch of N games has at most N shards, and each names one of them.
+            if id.shard_count == 0 || id.shard_count > id.runs.max(1) {
+                return Err(MergeError::Impossible(
+                    "a shard count of 0 or more than the batch's games",
+                ));
+            }
+            if self.shards.iter().any(|&i| i >= id.shard_count) {
+                return Err(MergeError::Impossible("a shard beyond the shard count"));
+            }
+            if self.runs > id.runs {
+                return Err(MergeError::Impossible("more games than the batch has"));
+            }
+        }
         Ok(())
     }
 
@@ -384,11 +398,23 @@ impl Summary {
         Ok(())
     }
 
-    /// The shards of the batch that no merged summary covers.
+    /// The shards of the batch that no merged summary covers, as ranges of shard indices: as
+    /// many as the summaries merged, plus one, whatever the shard count.
     #[must_use]
-    pub fn missing_shards(&self) -> Vec<u64> {
+    pub fn missing_shards(&self) -> Vec<std::ops::Range<u64>> {
         let n = self.identity.as_ref().map_or(1, |i| i.shard_count);
-        (0..n).filter(|i| !self.shards.contains(i)).collect()
+        let mut have: Vec<u64> = self.shards.iter().copied().filter(|&i| i < n).collect();
+        have.sort_unstable();
+        have.dedup();
+        let mut missing = Vec::new();
+        let mut next = 0;
+        for i in have.into_iter().chain(std::iter::once(n)) {
+            if i > next {
+                missing.push(next..i);
+            }
+            next = i + 1;
+        }
+        missing
     }
 
     /// Works out the rates, means and intervals from the counts (after adding or merging).
