@@ -699,7 +699,7 @@ fn batch_and_tune_reject_bad_input_with_status_2() {
                 "--runs",
                 "0",
             ],
-            "--runs must be at least 1",
+            "--runs must be 1 to",
         ),
         (
             vec![

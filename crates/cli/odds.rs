@@ -165,8 +165,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         let m = if req.exact {
             counters::exact_melee_odds(&state, &rules, &ids, hex).ok_or_else(|| {
                 BadInput(format!(
-                    "{head}: too large for the exact chain (it holds up to 16 units); \
-                     leave out --exact to sample it"
+                    "{head}: beyond the exact chain (it holds up to 16 units, and no passengers \
+                     or units that could join from next to the hex); leave out --exact to sample it"
                 ))
             })?
         } else {
@@ -333,8 +333,10 @@ fn describe(c: Choices) -> &'static str {
     }
 }
 
+/// A chance as a percentage: never below 0 or above 100, never "-0.000%".
 fn pct(p: f64) -> String {
-    format!("{:>7.3}%", p * 100.0)
+    let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+    format!("{:>7.3}%", p * 100.0 + 0.0)
 }
 
 fn dist(d: &[f64], mean: f64) -> String {

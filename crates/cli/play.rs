@@ -11,10 +11,10 @@ use std::process::ExitCode;
 use counters::{
     Event, Game, Phase, Rules, Scenario, Side, State, Waiting, assault_odds, parse_command,
 };
-use serde::{Deserialize, Serialize};
 
 use crate::batch;
 use crate::output::Output;
+use hexwar::save::{Given, SAVE_FORMAT, SavedGame, TurnHash};
 
 /// With `--json`, standard output carries only the events as JSON Lines; everything else
 /// (prompts, refusals, help) goes to standard error.
@@ -91,85 +91,6 @@ pub struct ReplayArgs {
     /// browser, with the map, the narrative and the dice.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-}
-
-/// The save format this hexwar writes: 2 hashes each player turn's position at the end of
-/// that turn and records the terrain table's hash (format 1, without the field, did neither).
-pub const SAVE_FORMAT: u32 = 2;
-
-/// A saved game: enough to play it again, exactly, on any machine.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SavedGame {
-    /// The save format ([`SAVE_FORMAT`]); 1 when absent.
-    #[serde(default = "format_1")]
-    pub format: u32,
-    /// The hexwar that saved it.
-    pub hexwar: String,
-    /// The scenario's file name, for messages.
-    pub scenario_name: String,
-    /// The scenario's text.
-    pub scenario: String,
-    /// The hash of the catalog it was played with.
-    pub catalog_hash: String,
-    /// The hash of the terrain table it was played with (absent in format 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub terrain_hash: Option<String>,
-    /// The batch seed and game index of the dice.
-    pub seed: u64,
-    /// See `seed`.
-    pub game: u64,
-    /// The sides people command.
-    pub sides: Vec<String>,
-    /// `--counterattacks on|off`, if it was given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub counterattacks: Option<String>,
-    /// `--ai SIDE=KIND[:THRESHOLD]`, each as it was given.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ai: Vec<String>,
-    /// `--turns N` of `hexwar run`, if it was given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_limit: Option<u32>,
-    /// After the lines, the AI played every side to the end (`hexwar run --resume`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub ai_took_over: bool,
-    /// Every line given at the prompt that changed the game, in order.
-    #[serde(default)]
-    pub commands: Vec<Given>,
-    /// The position's hash after each player turn.
-    #[serde(default)]
-    pub turns: Vec<TurnHash>,
-}
-
-const fn format_1() -> u32 {
-    1
-}
-
-/// A line given at the prompt.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Given {
-    /// Game turn.
-    pub turn: u32,
-    /// The side.
-    pub side: String,
-    /// `movement` or `fire`.
-    pub phase: String,
-    /// The command, or `end`.
-    #[serde(rename = "do")]
-    pub line: String,
-}
-
-/// The position after a player turn.
-#[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct TurnHash {
-    /// Game turn.
-    pub turn: u32,
-    /// The side whose turn ended.
-    pub side: String,
-    /// FNV-1a of the position.
-    pub hash: String,
 }
 
 /// The hash of a position: FNV-1a 64 of its full text.
@@ -494,74 +415,7 @@ fn apply_saved(saved: &SavedGame, scenario: &mut Scenario) -> Result<(), BadInpu
 /// Reads a saved game, checking every field.
 fn read_save(path: &Path) -> Result<SavedGame, BadInput> {
     let text = data::read_text(path)?;
-    let saved: SavedGame = toml::from_str(&text)
-        .map_err(|e| BadInput(format!("{}: not a saved game: {e}", path.display())))?;
-    saved
-        .check()
-        .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
-    Ok(saved)
-}
-
-impl SavedGame {
-    /// The values every field may take, whatever the scenario (which checks the rest: its
-    /// sides, units and hexes, when the game is played again).
-    fn check(&self) -> Result<(), String> {
-        let hash = |h: &str| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit());
-        if self.format == 0 || self.format > SAVE_FORMAT {
-            return Err(format!(
-                "save format {} (this hexwar {} reads formats 1 to {SAVE_FORMAT}): saved by a newer hexwar?",
-                self.format,
-                env!("CARGO_PKG_VERSION")
-            ));
-        }
-        if self
-            .counterattacks
-            .as_deref()
-            .is_some_and(|c| c != "on" && c != "off")
-        {
-            return Err(format!(
-                "counterattacks = {:?}: `on` or `off`",
-                self.counterattacks.as_deref().unwrap_or_default()
-            ));
-        }
-        if self.turn_limit == Some(0) {
-            return Err("turn_limit = 0: at least 1".to_owned());
-        }
-        if !hash(&self.catalog_hash) || self.terrain_hash.as_deref().is_some_and(|h| !hash(h)) {
-            return Err("a content hash is 16 hexadecimal digits".to_owned());
-        }
-        if self.scenario_name.is_empty() || self.scenario_name.chars().count() > 4096 {
-            return Err("scenario_name: a file name of 1 to 4096 characters".to_owned());
-        }
-        for g in &self.commands {
-            if g.turn == 0 || !matches!(g.phase.as_str(), "movement" | "fire") {
-                return Err(format!(
-                    "command `{}`: turn {} phase `{}`: turns count from 1, phases are `movement` and `fire`",
-                    g.line, g.turn, g.phase
-                ));
-            }
-        }
-        if let Some(t) = self.turns.iter().find(|t| t.turn == 0 || !hash(&t.hash)) {
-            return Err(format!(
-                "turns: turn {} hash `{}`: turns count from 1, a hash is 16 hexadecimal digits",
-                t.turn, t.hash
-            ));
-        }
-        Ok(())
-    }
-
-    /// Why a replay of this save may diverge besides an edit: another hexwar or save format.
-    fn provenance(&self) -> String {
-        let mine = env!("CARGO_PKG_VERSION");
-        if self.hexwar == mine {
-            String::new()
-        } else {
-            format!(
-                " (saved by hexwar {}, this is hexwar {mine}, which may play differently)",
-                self.hexwar
-            )
-        }
-    }
+    SavedGame::read(&text).map_err(|e| BadInput(format!("{}: {e}", path.display())))
 }
 
 /// A saved game's scenario, named in messages as inside the save: `game.toml: its scenario`.

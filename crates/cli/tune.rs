@@ -1,12 +1,11 @@
 //! `hexwar tune`: vary a unit stat and find where a scenario is balanced, with the same seeds for
 //! every value (common random numbers), or rank which stats move the win rate most. The stats
-//! that can vary are the [`Field`]s.
+//! that can vary are the [`counters::Stat`]s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::str::FromStr;
 
-use counters::{Catalog, UnitType};
+use counters::{Catalog, Stat as Field};
 
 use hexwar::picture::plot::{self, TunePoint};
 
@@ -309,149 +308,6 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A stat of a unit type that `tune` can vary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Field {
-    /// Assault factor (R2.1).
-    Assault,
-    /// Movement points.
-    Movement,
-    /// Save number.
-    Save,
-    /// Armor.
-    Armor,
-    /// Motivation.
-    Motivation,
-    /// Skill.
-    Skill,
-    /// Tank assault rating (R11.12).
-    TankAssault,
-    /// An HQ's leadership (R8.1).
-    Leadership,
-    /// Fire dice.
-    FireDice,
-    /// Fire range.
-    FireRange,
-}
-
-impl Field {
-    /// Every field, in the order `--sensitivity` weighs them.
-    pub const ALL: [Self; 10] = [
-        Self::Assault,
-        Self::Movement,
-        Self::Save,
-        Self::Armor,
-        Self::Motivation,
-        Self::Skill,
-        Self::TankAssault,
-        Self::Leadership,
-        Self::FireDice,
-        Self::FireRange,
-    ];
-
-    /// Its name in `--vary TYPE.FIELD` and in the catalog.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Assault => "assault",
-            Self::Movement => "movement",
-            Self::Save => "save",
-            Self::Armor => "armor",
-            Self::Motivation => "motivation",
-            Self::Skill => "skill",
-            Self::TankAssault => "tank_assault",
-            Self::Leadership => "leadership",
-            Self::FireDice => "fire.dice",
-            Self::FireRange => "fire.range",
-        }
-    }
-
-    /// The values it may take.
-    pub const fn range(self) -> std::ops::RangeInclusive<u8> {
-        match self {
-            Self::Assault | Self::Armor => 0..=12,
-            Self::Movement | Self::FireDice => 1..=12,
-            Self::Save => 2..=7,
-            Self::Motivation | Self::Skill => 3..=5,
-            Self::TankAssault => 0..=6,
-            Self::Leadership => 0..=4,
-            Self::FireRange => 1..=30,
-        }
-    }
-
-    /// Its value for a unit type, if the type has it.
-    pub fn get(self, t: &UnitType) -> Option<i64> {
-        Some(i64::from(match self {
-            Self::Assault => t.assault?,
-            Self::Movement => t.movement,
-            Self::Save => t.save,
-            Self::Armor => t.armor?,
-            Self::Motivation => t.motivation,
-            Self::Skill => t.skill,
-            Self::TankAssault => t.tank_assault,
-            Self::Leadership => t.leadership?,
-            Self::FireDice => t.fire?.dice,
-            Self::FireRange => t.fire?.range,
-        }))
-    }
-
-    /// Sets it on a unit type.
-    ///
-    /// # Errors
-    /// The value is out of [`Field::range`], or the type has no such stat.
-    pub fn set(self, t: &mut UnitType, v: i64) -> Result<(), String> {
-        let range = self.range();
-        let Some(v) = u8::try_from(v).ok().filter(|v| range.contains(v)) else {
-            return Err(format!(
-                "{}.{} = {v} is outside {}..{}",
-                t.id,
-                self.name(),
-                range.start(),
-                range.end()
-            ));
-        };
-        let id = t.id.clone();
-        let missing = |what: &str| format!("unit type `{id}` has no {what}");
-        match self {
-            Self::Assault => t.assault = Some(v),
-            Self::Movement => t.movement = v,
-            Self::Save => t.save = v,
-            Self::Armor => t.armor = Some(v),
-            Self::Motivation => t.motivation = v,
-            Self::Skill => t.skill = v,
-            Self::TankAssault => t.tank_assault = v,
-            Self::Leadership => {
-                if !t.is_hq() {
-                    return Err(missing("leadership (it is not an HQ)"));
-                }
-                t.leadership = Some(v);
-            }
-            Self::FireDice => t.fire.as_mut().ok_or_else(|| missing("fire"))?.dice = v,
-            Self::FireRange => t.fire.as_mut().ok_or_else(|| missing("fire"))?.range = v,
-        }
-        Ok(())
-    }
-}
-
-impl std::fmt::Display for Field {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Field {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown field `{s}`; fields: {}", names.join(", "))
-            })
-    }
 }
 
 /// A stat to vary: `TYPE.FIELD`.

@@ -372,8 +372,14 @@ pub fn page(
     map::defs(&mut svg);
     svg.push_str(&body);
     svg.push_str("</svg>");
-    // `</` cannot end the script early: JSON escapes nothing of it, so we do.
-    let data = data.to_string().replace("</", "<\\/");
+    // Inside a script, `</script>` would end it early and `<!--` would put the HTML parser
+    // in its double-escaped state, leaving the page dead; JSON escapes neither, so every `<`
+    // (which JSON has only inside strings) is written `\u003c`, and `>` and `&` as well.
+    let data = data
+        .to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
     let mut out = String::new();
     let _ = write!(
         out,
@@ -488,7 +494,8 @@ mod tests {
             .unwrap();
         let json = &html[start..];
         let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
-        let data: Value = serde_json::from_str(&json.replace("<\\/", "</")).unwrap();
+        let data: Value = serde_json::from_str(json).unwrap();
+        assert!(!json.contains('<'), "no `<` in the page's data");
         let steps = data["steps"].as_array().unwrap();
         let mut narrator = Narrator::new(rules);
         let told = events

@@ -20,6 +20,7 @@ pub use batch::{
 pub use game::{Game, Waiting, play, play_with, start_turn};
 pub use load::{Lines, Problem, line_col};
 pub use model::catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
+pub use model::catalog::{MAX_COMMAND_RANGE, MAX_TRANSPORT, Stat};
 pub use model::command::{Command, RuleError};
 pub use model::dice::{
     Dice, GameRng, OutOfDice, ScriptedDice, chance, clamp_need, hits_distribution, passes,

@@ -6,7 +6,7 @@ use counters::{Catalog, Location, Rules, ScenarioFile, Source, State, bundled};
 use hexmap::TerrainTable;
 
 /// The targets: what kind of text an input is.
-pub const TARGETS: [&str; 4] = ["scenario", "catalog", "terrain", "odds"];
+pub const TARGETS: [&str; 5] = ["scenario", "catalog", "terrain", "odds", "save"];
 
 /// Checks one input of a target: broken text is fine when it is refused cleanly.
 ///
@@ -24,6 +24,7 @@ pub fn check(target: &str, text: &str) -> Result<(), String> {
         "catalog" => catalog(text),
         "terrain" => terrain(text),
         "odds" => odds(text),
+        "save" => save(text),
         other => Err(format!("unknown target {other}")),
     }
 }
@@ -44,21 +45,66 @@ fn scenario(text: &str) -> Result<(), String> {
     legal(&rules, &end)
 }
 
-/// Unit catalog text.
+/// Unit catalog text: refused with every problem located, or a catalog whose every stat lies
+/// in its range ([`counters::Stat::range`]), whose weakened values are never above the full
+/// ones, and whose ids a command can say.
 fn catalog(text: &str) -> Result<(), String> {
-    match Catalog::load(&[Source {
+    let catalog = match Catalog::load(&[Source {
         name: "fuzz.toml",
         text,
     }]) {
-        Ok(_) => Ok(()),
-        Err(problems) => located(text, &problems),
+        Ok(c) => c,
+        Err(problems) => return located(text, &problems),
+    };
+    for (_, t) in catalog.iter() {
+        hexmap::check_id(&t.id).map_err(|e| format!("accepted id {:?}: {e}", t.id))?;
+        for stat in counters::Stat::ALL {
+            let r = stat.range();
+            if let Some(v) = stat.get(t)
+                && !(i64::from(*r.start())..=i64::from(*r.end())).contains(&v)
+            {
+                return Err(format!("accepted {}.{stat} = {v}", t.id));
+            }
+        }
+        if let Some(w) = &t.weakened {
+            let above =
+                |weak: Option<u8>, full: Option<u8>| weak.zip(full).is_some_and(|(w, f)| w > f);
+            if above(w.assault, t.assault)
+                || above(w.fire_dice, t.fire.map(|f| f.dice))
+                || above(w.movement, Some(t.movement))
+                || above(w.leadership, t.leadership)
+            {
+                return Err(format!(
+                    "accepted a weakened {} stronger than the full one",
+                    t.id
+                ));
+            }
+        }
     }
+    Ok(())
 }
 
 /// Terrain table text: a table or an error, never a panic; a located error lies in the text.
 fn terrain(text: &str) -> Result<(), String> {
     match TerrainTable::from_toml(text) {
-        Ok(_) => Ok(()),
+        Ok(table) => {
+            for (_, t) in table.iter() {
+                hexmap::check_id(&t.id).map_err(|e| format!("accepted id {:?}: {e}", t.id))?;
+                for c in hexmap::MoveClass::ALL {
+                    if t.cost
+                        .get(c)
+                        .is_some_and(|x| x == 0 || x > hexmap::MAX_COST)
+                    {
+                        return Err(format!(
+                            "accepted a cost of {:?} for {}",
+                            t.cost.get(c),
+                            t.id
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
         Err(
             hexmap::TerrainError::Toml { span: Some(s), .. }
             | hexmap::TerrainError::At { span: s, .. },
@@ -107,6 +153,40 @@ fn odds(text: &str) -> Result<(), String> {
     let sum = first.defender_destroyed + first.defender_retreats + first.defender_holds;
     if !sum.is_finite() || (sum - 1.0).abs() > 1e-9 {
         return Err(format!("first-round outcomes sum to {sum}"));
+    }
+    Ok(())
+}
+
+/// A saved game's text: refused in words, or a save whose every field was checked; its scenario
+/// is validated (refused with located problems, or accepted), and each line it gives is read
+/// by the grammar of commands and orders without a panic.
+fn save(text: &str) -> Result<(), String> {
+    let saved = match hexwar::save::SavedGame::read(text) {
+        Ok(s) => s,
+        Err(why) if why.is_empty() => return Err("refused without a reason".to_owned()),
+        Err(_) => return Ok(()),
+    };
+    if saved
+        .counterattacks
+        .as_deref()
+        .is_some_and(|c| c != "on" && c != "off")
+    {
+        return Err("accepted counterattacks other than on or off".to_owned());
+    }
+    let catalog = bundled::catalog();
+    let scenario = match ScenarioFile::parse("saved.toml", &saved.scenario)
+        .validate(&catalog, &bundled::terrain())
+    {
+        Ok(s) => s,
+        Err(problems) => return located(&saved.scenario, &problems),
+    };
+    for g in &saved.commands {
+        let first = g.line.split_whitespace().next().unwrap_or("");
+        if counters::ORDER_VERBS.contains(&first) {
+            let _ = counters::parse_order_of(&scenario, &g.line);
+        } else {
+            let _ = counters::parse_command(&scenario, &g.line);
+        }
     }
     Ok(())
 }

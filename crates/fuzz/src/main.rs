@@ -10,14 +10,55 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rand::{RngExt as _, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The largest allocation an input may make: one over it is a failure of that input.
+const ALLOCATION_LIMIT: usize = 1 << 30;
+
+/// The system allocator, counting what is live, its peak, the largest request and the requests
+/// over [`ALLOCATION_LIMIT`].
+struct Tracking;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+static OVER: AtomicUsize = AtomicUsize::new(0);
+
+#[allow(unsafe_code)]
+// SAFETY: every call is passed on to the system allocator unchanged; the counters are atomics.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let size = layout.size();
+        LARGEST.fetch_max(size, Ordering::Relaxed);
+        if size > ALLOCATION_LIMIT {
+            OVER.fetch_add(1, Ordering::Relaxed);
+        }
+        let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+        PEAK.fetch_max(live, Ordering::Relaxed);
+        // SAFETY: the caller's layout, as `GlobalAlloc::alloc` requires.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
 
 fn corpus(root: &Path, target: &str) -> Vec<String> {
     let dirs: &[&str] = match target {
         "scenario" => &["scenarios", "tests/rules", "tests/data/bad", "tests/data"],
         "catalog" => &["data/units"],
         "odds" => return odds_corpus(),
+        "save" => return save_corpus(root),
         _ => &["data"],
     };
     let mut out = Vec::new();
@@ -34,6 +75,56 @@ fn corpus(root: &Path, target: &str) -> Vec<String> {
                 // Conformance cases: the scenario part only.
                 out.push(text.split("\n[case]").next().unwrap_or_default().to_owned());
             }
+        }
+    }
+    out
+}
+
+/// Seeds for saved games: a game of each bundled scenario played by the AI for two turns and
+/// saved as `hexwar run --save` saves it, with the lines a person might have given.
+fn save_corpus(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in ["dawn_assault", "meeting_engagement", "night_recon"] {
+        let Ok(scenario) = std::fs::read_to_string(root.join(format!("scenarios/{name}.toml")))
+        else {
+            continue;
+        };
+        let save = hexwar::save::SavedGame {
+            format: hexwar::save::SAVE_FORMAT,
+            hexwar: "0.1.0".to_owned(),
+            scenario_name: format!("scenarios/{name}.toml"),
+            scenario,
+            catalog_hash: "182b3ec06e3de009".to_owned(),
+            terrain_hash: Some("0123456789abcdef".to_owned()),
+            seed: 1,
+            game: 0,
+            sides: vec!["soviet".to_owned()],
+            counterattacks: Some("on".to_owned()),
+            ai: vec!["us=doctrine:0.6".to_owned()],
+            turn_limit: Some(2),
+            ai_took_over: false,
+            commands: [
+                "move t72_4 0503",
+                "assault 0604 with t72_4",
+                "melee t72_4 stay",
+                "end",
+            ]
+            .iter()
+            .map(|l| hexwar::save::Given {
+                turn: 1,
+                side: "soviet".to_owned(),
+                phase: "movement".to_owned(),
+                line: (*l).to_owned(),
+            })
+            .collect(),
+            turns: vec![hexwar::save::TurnHash {
+                turn: 1,
+                side: "soviet".to_owned(),
+                hash: "66a0e51d14f7c2b9".to_owned(),
+            }],
+        };
+        if let Ok(text) = toml::to_string(&save) {
+            out.push(text);
         }
     }
     out
@@ -187,7 +278,7 @@ fn save(root: &Path, target: &str, kind: &str, n: u64, text: &str) -> PathBuf {
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: hexwar-fuzz TARGET --inputs N [--seed S] [--seconds-per-input S]\n\
-                 targets: scenario, catalog, terrain, odds";
+                 targets: scenario, catalog, terrain, odds, save";
     let Some(target) = args
         .get(1)
         .filter(|t| hexwar_fuzz::TARGETS.contains(&t.as_str()))
@@ -237,7 +328,17 @@ fn main() -> std::process::ExitCode {
         if to_worker.send(text.clone()).is_err() {
             break;
         }
-        match results.recv_timeout(limit) {
+        let over = OVER.load(Ordering::Relaxed);
+        let outcome = results.recv_timeout(limit);
+        if OVER.load(Ordering::Relaxed) > over {
+            failures += 1;
+            let p = save(&root, target, "allocation", n, &text);
+            eprintln!(
+                "input {n}: an allocation over 1 GiB (saved {})",
+                p.display()
+            );
+        }
+        match outcome {
             Ok(Ok(Ok(()))) => {}
             Ok(Ok(Err(why))) => {
                 failures += 1;
@@ -273,8 +374,11 @@ fn main() -> std::process::ExitCode {
         }
     }
     println!(
-        "{target}: {inputs} inputs in {:.0} s, seed {seed}: {failures} failures, {panics} panics, {hangs} hangs",
-        start.elapsed().as_secs_f64()
+        "{target}: {inputs} inputs in {:.0} s, seed {seed}: {failures} failures, {panics} panics, {hangs} hangs; \
+         largest allocation {} KiB, peak live {} KiB",
+        start.elapsed().as_secs_f64(),
+        LARGEST.load(Ordering::Relaxed) / 1024,
+        PEAK.load(Ordering::Relaxed) / 1024
     );
     if failures + panics + hangs > 0 {
         std::process::ExitCode::FAILURE

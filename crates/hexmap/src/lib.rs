@@ -5,6 +5,7 @@
 mod label;
 mod los;
 mod map;
+mod name;
 mod paths;
 mod terrain;
 
@@ -12,8 +13,9 @@ pub use hexx::Hex;
 pub use label::{Label, LabelError};
 pub use los::{hexes_between, line_of_sight};
 pub use map::{Grid, Map};
+pub use name::{MAX_ID_CHARS, MAX_NAME_CHARS, check_id, check_name};
 pub use paths::{Budget, Reach, Route, across};
-pub use terrain::{MoveClass, MoveCosts, Terrain, TerrainError, TerrainId, TerrainTable};
+pub use terrain::{MAX_COST, MoveClass, MoveCosts, Terrain, TerrainError, TerrainId, TerrainTable};
 
 #[cfg(test)]
 mod tests;

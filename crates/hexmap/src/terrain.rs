@@ -31,6 +31,11 @@ impl MoveClass {
     }
 }
 
+/// The dearest movement cost a terrain may have (R1.1): far above any real one (a unit has at
+/// most 12 movement points), and small enough that no sum of steps on the largest map can
+/// wrap.
+pub const MAX_COST: u32 = 99;
+
 /// Index of a terrain type in its [`TerrainTable`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TerrainId(pub u8);
@@ -126,6 +131,15 @@ pub enum TerrainError {
     /// A movement cost of 0: every step must cost at least one point.
     #[error("terrain `{0}`: movement costs must be at least 1")]
     ZeroCost(String),
+    /// A movement cost above [`MAX_COST`].
+    #[error("terrain `{0}`: movement costs are at most {MAX_COST}")]
+    Cost(String),
+    /// An id a command could not say.
+    #[error("terrain `{0}`: {1}")]
+    Id(String, String),
+    /// A map letter that is a space or a control character.
+    #[error("terrain `{0}`: its letter must be a visible character")]
+    Letter(String),
     /// More than 255 types.
     #[error("a terrain table holds at most 255 types")]
     TooMany,
@@ -197,8 +211,20 @@ impl TerrainTable {
             if t.elevation > 1 {
                 return Err((i, TerrainError::Elevation(t.id.clone())));
             }
+            if let Err(e) = crate::check_id(&t.id) {
+                return Err((i, TerrainError::Id(t.id.chars().take(40).collect(), e)));
+            }
+            if t.letter.is_whitespace() || t.letter.is_control() {
+                return Err((i, TerrainError::Letter(t.id.clone())));
+            }
             if MoveClass::ALL.iter().any(|&c| t.cost.get(c) == Some(0)) {
                 return Err((i, TerrainError::ZeroCost(t.id.clone())));
+            }
+            if MoveClass::ALL
+                .iter()
+                .any(|&c| t.cost.get(c).is_some_and(|x| x > MAX_COST))
+            {
+                return Err((i, TerrainError::Cost(t.id.clone())));
             }
             if !names.insert(t.id.as_str()) || !letters.insert(t.letter) {
                 return Err((i, TerrainError::Duplicate(t.id.clone())));

@@ -119,11 +119,11 @@ pub(super) fn advance_covered(
     // The longest legal prefix of the path. One longer than the unit's movement points pay for
     // is refused (R5.1: only a single hex may cost more), so `check` is asked from there down.
     let left = points_left(x.state(), &rules, unit, false);
-    let mut spent = 0;
+    let mut spent: u32 = 0;
     let affordable = path
         .iter()
         .take_while(|&&h| {
-            spent += map.enter_cost(class, h).unwrap_or(u32::MAX / 8);
+            spent = spent.saturating_add(map.enter_cost(class, h).unwrap_or(u32::MAX / 8));
             spent <= left
         })
         .count();

@@ -1,6 +1,7 @@
 //! R2.1, R2.2: unit types and the catalog (`data/units/*.toml`).
 
 use std::collections::HashMap;
+use std::str::FromStr;
 
 use hexmap::MoveClass;
 use serde::{Deserialize, Serialize};
@@ -237,7 +238,81 @@ impl UnitType {
             self.sidecar.is_none() || self.dismounts_to.is_some(),
             "`sidecar` belongs to motorcycle recon with `dismounts_to`",
         );
+        self.range_problems(&mut out);
         out
+    }
+
+    /// Values outside their [`Stat::range`] (the ranges `hexwar tune` keeps too), and weakened
+    /// values above the full ones: numbers the rules and the odds are sized for.
+    fn range_problems(&self, out: &mut Vec<String>) {
+        let mut need = |ok: bool, msg: String| {
+            if !ok {
+                out.push(format!("unit type `{}`: {msg}", self.id));
+            }
+        };
+        if let Err(e) = crate::model::ids::check_id(&self.id) {
+            need(false, format!("id: {e}"));
+        }
+        if let Err(e) = crate::model::ids::check_id(&self.nation) {
+            need(false, format!("nation `{}`: {e}", self.nation));
+        }
+        if let Err(e) = crate::model::ids::check_name(&self.name) {
+            need(false, format!("name: {e}"));
+        }
+        for stat in Stat::ALL {
+            let r = stat.range();
+            if let Some(v) = stat.get(self) {
+                need(
+                    (i64::from(*r.start())..=i64::from(*r.end())).contains(&v),
+                    format!("`{stat}` = {v} must be {} to {}", r.start(), r.end()),
+                );
+            }
+        }
+        let tank = Stat::TankAssault.range();
+        need(
+            self.improvised_tank_assault
+                .is_none_or(|v| tank.contains(&v)),
+            format!(
+                "`improvised_tank_assault` must be {} to {}",
+                tank.start(),
+                tank.end()
+            ),
+        );
+        need(
+            self.transport
+                .is_none_or(|v| (1..=MAX_TRANSPORT).contains(&v)),
+            format!("`transport` must be 1 to {MAX_TRANSPORT}"),
+        );
+        need(
+            self.command_range.is_none_or(|v| v <= MAX_COMMAND_RANGE),
+            format!("`command_range` must be 0 to {MAX_COMMAND_RANGE}"),
+        );
+        if let Some(w) = &self.weakened {
+            let full = |f: Option<u8>| f.unwrap_or(0);
+            for (name, weak, full) in [
+                (
+                    "assault",
+                    w.assault,
+                    self.assault.map(|_| full(self.assault)),
+                ),
+                ("fire_dice", w.fire_dice, self.fire.map(|f| f.dice)),
+                ("movement", w.movement, Some(self.movement)),
+                ("leadership", w.leadership, self.leadership),
+            ] {
+                match (weak, full) {
+                    (Some(_), None) => {
+                        need(false, format!("weakened `{name}` without a full `{name}`"))
+                    }
+                    (Some(w), Some(f)) => need(
+                        w <= f,
+                        format!(
+                            "weakened `{name}` = {w} is above the full value {f}: a weakened unit is never stronger"
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+        }
     }
 }
 
@@ -389,5 +464,168 @@ impl Catalog {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.types.is_empty()
+    }
+}
+
+// The stats of a unit type as numbers with ranges: what a catalog may say and what `hexwar tune`
+// may vary, one definition that the loader above and `tune` both read.
+
+/// The most infantry units a transport carries (R16.1).
+pub const MAX_TRANSPORT: u8 = 6;
+/// The longest HQ command range, in hexes (R2.2), as long as the longest fire range.
+pub const MAX_COMMAND_RANGE: u8 = 30;
+
+/// A stat of a unit type: its name in data files and in `hexwar tune --vary TYPE.STAT`, and the
+/// values it may take, the one definition the catalog's loader and `tune` both keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stat {
+    /// Assault factor (R2.1).
+    Assault,
+    /// Movement points.
+    Movement,
+    /// Save number.
+    Save,
+    /// Armor.
+    Armor,
+    /// Motivation.
+    Motivation,
+    /// Skill.
+    Skill,
+    /// Tank assault rating (R11.12).
+    TankAssault,
+    /// An HQ's leadership (R8.1).
+    Leadership,
+    /// Fire dice.
+    FireDice,
+    /// Fire range.
+    FireRange,
+}
+
+impl Stat {
+    /// Every field, in the order `--sensitivity` weighs them.
+    pub const ALL: [Self; 10] = [
+        Self::Assault,
+        Self::Movement,
+        Self::Save,
+        Self::Armor,
+        Self::Motivation,
+        Self::Skill,
+        Self::TankAssault,
+        Self::Leadership,
+        Self::FireDice,
+        Self::FireRange,
+    ];
+
+    /// Its name in `--vary TYPE.FIELD` and in the catalog.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Assault => "assault",
+            Self::Movement => "movement",
+            Self::Save => "save",
+            Self::Armor => "armor",
+            Self::Motivation => "motivation",
+            Self::Skill => "skill",
+            Self::TankAssault => "tank_assault",
+            Self::Leadership => "leadership",
+            Self::FireDice => "fire.dice",
+            Self::FireRange => "fire.range",
+        }
+    }
+
+    /// The values it may take.
+    pub const fn range(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Self::Assault | Self::Armor => 0..=12,
+            Self::Movement | Self::FireDice => 1..=12,
+            Self::Save => 2..=7,
+            Self::Motivation | Self::Skill => 3..=5,
+            Self::TankAssault => 0..=6,
+            Self::Leadership => 0..=4,
+            Self::FireRange => 1..=30,
+        }
+    }
+
+    /// Its value for a unit type, if the type has it.
+    pub fn get(self, t: &UnitType) -> Option<i64> {
+        Some(i64::from(match self {
+            Self::Assault => t.assault?,
+            Self::Movement => t.movement,
+            Self::Save => t.save,
+            Self::Armor => t.armor?,
+            Self::Motivation => t.motivation,
+            Self::Skill => t.skill,
+            Self::TankAssault => t.tank_assault,
+            Self::Leadership => t.leadership?,
+            Self::FireDice => t.fire?.dice,
+            Self::FireRange => t.fire?.range,
+        }))
+    }
+
+    /// Sets it on a unit type.
+    ///
+    /// # Errors
+    /// The value is out of [`Stat::range`], or the type has no such stat.
+    pub fn set(self, t: &mut UnitType, v: i64) -> Result<(), String> {
+        let range = self.range();
+        let Some(v) = u8::try_from(v).ok().filter(|v| range.contains(v)) else {
+            return Err(format!(
+                "{}.{} = {v} is outside {}..{}",
+                t.id,
+                self.name(),
+                range.start(),
+                range.end()
+            ));
+        };
+        let id = t.id.clone();
+        let missing = |what: &str| format!("unit type `{id}` has no {what}");
+        match self {
+            Self::Assault => t.assault = Some(v),
+            Self::Movement => t.movement = v,
+            Self::Save => t.save = v,
+            Self::Armor => t.armor = Some(v),
+            Self::Motivation => t.motivation = v,
+            Self::Skill => t.skill = v,
+            Self::TankAssault => t.tank_assault = v,
+            Self::Leadership => {
+                if !t.is_hq() {
+                    return Err(missing("leadership (it is not an HQ)"));
+                }
+                t.leadership = Some(v);
+            }
+            Self::FireDice => t.fire.as_mut().ok_or_else(|| missing("fire"))?.dice = v,
+            Self::FireRange => t.fire.as_mut().ok_or_else(|| missing("fire"))?.range = v,
+        }
+        // A weakened unit is never stronger than at full strength: its value follows down.
+        if let Some(w) = t.weakened.as_mut() {
+            let weak = match self {
+                Self::Assault => &mut w.assault,
+                Self::Movement => &mut w.movement,
+                Self::Leadership => &mut w.leadership,
+                Self::FireDice => &mut w.fire_dice,
+                _ => return Ok(()),
+            };
+            *weak = weak.map(|x| x.min(v));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Stat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Stat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown field `{s}`; fields: {}", names.join(", "))
+            })
     }
 }

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+pub use hexmap::{check_id, check_name};
+
 /// One of the two sides of a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Side {

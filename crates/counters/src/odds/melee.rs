@@ -1114,11 +1114,11 @@ fn report(lump: &Lump<'_, '_>, ends: &Ends, how: How, rules: &Rules<'_>) -> Mele
                 units: lump.ids[class.lo..class.hi].to_vec(),
                 kind: lump.typ(class.lo).id.clone(),
                 side: class.side,
-                destroyed: (1.0 - others / n).max(0.0),
-                captured: fates[CAPTURED] / n,
-                retreated: fates[RETREATED] / n,
-                broke_off: fates[BROKE_OFF] / n,
-                stayed: fates[STAYED] / n,
+                destroyed: as_chance(1.0 - others / n),
+                captured: as_chance(fates[CAPTURED] / n),
+                retreated: as_chance(fates[RETREATED] / n),
+                broke_off: as_chance(fates[BROKE_OFF] / n),
+                stayed: as_chance(fates[STAYED] / n),
             }
         })
         .collect();
@@ -1128,6 +1128,12 @@ fn report(lump: &Lump<'_, '_>, ends: &Ends, how: How, rules: &Rules<'_>) -> Mele
         how,
         rules.scenario.rules.counterattacks,
     )
+}
+
+/// A sum of chances as a chance: rounding can leave it a hair outside [0, 1] (or at -0), which
+/// no figure shows.
+fn as_chance(p: f64) -> f64 {
+    p.clamp(0.0, 1.0) + 0.0
 }
 
 /// How the figures were made: computed (with the chain's positions and its error bound) or
@@ -1157,11 +1163,17 @@ impl Ends {
         how: How,
         counterattacks: bool,
     ) -> MeleeOdds {
+        let d = &self.defenders;
         MeleeOdds {
-            attacker_wins: self.outcome[0],
-            defender_holds: self.outcome[1],
-            both_broken: self.outcome[2],
-            defenders_end: self.defenders.clone(),
+            attacker_wins: as_chance(self.outcome[0]),
+            defender_holds: as_chance(self.outcome[1]),
+            both_broken: as_chance(self.outcome[2]),
+            defenders_end: DefendersEnd {
+                held: as_chance(d.held),
+                destroyed: as_chance(d.destroyed),
+                retreated: as_chance(d.retreated),
+                broke_off: as_chance(d.broke_off),
+            },
             attacker_losses: self.losses(attackers.index()),
             defender_losses: self.losses(attackers.other().index()),
             units,

@@ -184,7 +184,7 @@ fn check_move(
     let map = rules.map();
     let shaken = u.state.disorganized || u.state.pinned;
     let mut prev = start;
-    let mut cost = 0;
+    let mut cost: u32 = 0;
     for &step in path {
         if step.unsigned_distance_to(prev) != 1 || !map.contains(step) {
             return Err(RuleError::NotAdjacent(step));
@@ -207,7 +207,7 @@ fn check_move(
         if !has_room(state, rules, unit, step, step != end) {
             return Err(RuleError::Stacking(step));
         }
-        cost += c;
+        cost = cost.saturating_add(c);
         prev = step;
     }
     afford(state, rules, unit, cost, double, path.len() == 1)

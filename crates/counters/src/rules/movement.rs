@@ -20,7 +20,7 @@ pub(crate) fn execute(
     let mut cost = 0u32;
     for &step in path {
         segment.push(step);
-        cost += x.rules.map().enter_cost(typ.move_class, step).unwrap_or(0);
+        cost = cost.saturating_add(x.rules.map().enter_cost(typ.move_class, step).unwrap_or(0));
         let difficult = x.rules.map().terrain(step).is_some_and(|t| t.difficult);
         if typ.is_vehicle() && difficult {
             x.emit(Event::Moved {

@@ -2,7 +2,7 @@
 //! become a `Scenario`, or every problem found, each located in the file. One file per section:
 //! `map.rs`, `sides.rs`, `units.rs` (formations and units), `orders.rs`.
 
-use hexmap::TerrainTable;
+use hexmap::{TerrainTable, check_id, check_name};
 
 use crate::load::Problem;
 use crate::model::catalog::Catalog;
@@ -13,7 +13,65 @@ use crate::scenario::{
     MAX_ORDERS, MAX_STACKING_LIMIT, MAX_TURNS, MAX_UNITS, Objective, Scenario, SideInfo,
 };
 
+/// The longest description, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 20_000;
+
 impl ScenarioFile {
+    /// Ids a command can say and names of sane length (`hexmap::check_id`, `check_name`), each
+    /// refusal at the table that holds it.
+    fn check_names(&self, v: &mut Validator) {
+        let mut id = |span: std::ops::Range<usize>, what: &str, text: &str| {
+            if let Err(e) = check_id(text) {
+                v.at(span, format!("{what} id: {e}"));
+            }
+        };
+        for s in &self.sides {
+            id(s.get_ref().id.span(), "side", s.get_ref().id.get_ref());
+        }
+        for f in &self.formations {
+            id(f.get_ref().id.span(), "formation", f.get_ref().id.get_ref());
+        }
+        for u in &self.units {
+            id(u.get_ref().id.span(), "unit", u.get_ref().id.get_ref());
+        }
+        let mut name = |span: std::ops::Range<usize>, what: &str, text: &str| {
+            if let Err(e) = check_name(text) {
+                v.at(span, format!("{what}: {e}"));
+            }
+        };
+        name(self.whole.clone(), "title", &self.title);
+        for s in &self.sides {
+            name(s.span(), "side name", &s.get_ref().name);
+        }
+        for f in &self.formations {
+            name(
+                f.span(),
+                "formation name",
+                f.get_ref().name.as_deref().unwrap_or(""),
+            );
+        }
+        for o in &self.objectives {
+            name(
+                o.span(),
+                "objective name",
+                o.get_ref().name.as_deref().unwrap_or(""),
+            );
+        }
+        for s in &self.sides {
+            let nation = &s.get_ref().nation;
+            if let Err(e) = check_id(nation) {
+                v.at(s.span(), format!("side nation: {e}"));
+            }
+        }
+        let n = self.description.chars().count();
+        if n > MAX_DESCRIPTION_CHARS {
+            v.at(
+                self.whole.clone(),
+                format!("description: at most {MAX_DESCRIPTION_CHARS} characters (this one {n})"),
+            );
+        }
+    }
+
     /// Checks the scenario against a catalog and terrain table and builds it. Every problem is
     /// reported, each with its place in the file.
     ///
@@ -68,6 +126,7 @@ impl ScenarioFile {
             );
         }
 
+        self.check_names(&mut v);
         let (side_ids, first, recon_first) = v.sides(&self);
         let Forces {
             formations,
