@@ -245,6 +245,10 @@ fn check_assault(
         if u.side == enemy {
             return Err(RuleError::WrongSide);
         }
+        // R5.6, R5.4: an assault is a move into the hex, which a bogged vehicle may not make.
+        if u.state.bogged {
+            return Err(RuleError::Bogged);
+        }
         if at.unsigned_distance_to(hex) != 1 || u.state.assaulted {
             return Err(RuleError::CannotAssault(hex));
         }
@@ -296,6 +300,10 @@ fn check_overrun(
     let why = |w: &'static str| Err(RuleError::CannotOverrun(hex, w));
     if !crate::rules::overrun::overruns(typ, u.state.weakened) {
         return why("only a vehicle with an assault factor overruns");
+    }
+    // R5.6, R5.4: an overrun moves through the hex, which a bogged vehicle may not do.
+    if u.state.bogged {
+        return Err(RuleError::Bogged);
     }
     if from.unsigned_distance_to(hex) != 1 {
         return why("not adjacent");
