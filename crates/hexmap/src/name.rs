@@ -37,8 +37,7 @@ pub fn check_id(id: &str) -> Result<(), String> {
         .find(|&c| !(c.is_alphanumeric() || c == '_' || c == '-'))
     {
         return Err(format!(
-            "an id holds only letters, digits, `_` and `-`, not {:?}",
-            c
+            "an id holds only letters, digits, `_` and `-`, not {c:?}"
         ));
     }
     Ok(())

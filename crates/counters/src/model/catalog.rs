@@ -301,7 +301,7 @@ impl UnitType {
             ] {
                 match (weak, full) {
                     (Some(_), None) => {
-                        need(false, format!("weakened `{name}` without a full `{name}`"))
+                        need(false, format!("weakened `{name}` without a full `{name}`"));
                     }
                     (Some(w), Some(f)) => need(
                         w <= f,
@@ -517,6 +517,7 @@ impl Stat {
     ];
 
     /// Its name in `--vary TYPE.FIELD` and in the catalog.
+    #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Self::Assault => "assault",
@@ -533,6 +534,7 @@ impl Stat {
     }
 
     /// The values it may take.
+    #[must_use]
     pub const fn range(self) -> std::ops::RangeInclusive<u8> {
         match self {
             Self::Assault | Self::Armor => 0..=12,
@@ -546,6 +548,7 @@ impl Stat {
     }
 
     /// Its value for a unit type, if the type has it.
+    #[must_use]
     pub fn get(self, t: &UnitType) -> Option<i64> {
         Some(i64::from(match self {
             Self::Assault => t.assault?,
