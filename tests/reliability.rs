@@ -129,6 +129,22 @@ fn an_output_that_is_an_input_is_refused_before_any_work() {
     assert_eq!(bytes(&dir.join("g.toml")), save);
     assert_eq!(bytes(&dir.join("s.toml")), scenario);
     assert_eq!(bytes(&dir.join("data/units/nato.toml")), catalog);
+    // A hard link to the scenario is the scenario.
+    std::fs::hard_link(dir.join("s.toml"), dir.join("linked.csv")).unwrap();
+    let o = hexwar_in(
+        &dir,
+        &[
+            "batch",
+            "s.toml",
+            "--runs",
+            "5",
+            "-q",
+            "--csv",
+            "linked.csv",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("input of this command"), "{}", err(&o));
     // Two outputs of one command that are the same file.
     let o = hexwar_in(
         &dir,
@@ -702,6 +718,14 @@ fn every_field_of_a_save_is_checked() {
         assert_eq!(o.status.code(), Some(2), "{why}: {}", err(&o));
         assert!(err(&o).contains(why), "{why}: {}", err(&o));
     }
+    // Another hexwar's save that replays the same is reported, not refused.
+    let other = edit(&|t| {
+        t.insert("hexwar".into(), s("0.0.9"));
+    });
+    std::fs::write(dir.join("other.toml"), other).unwrap();
+    let o = hexwar_in(&dir, &["replay", "other.toml"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("saved by hexwar 0.0.9"), "{}", out(&o));
 }
 
 #[test]

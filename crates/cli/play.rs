@@ -213,6 +213,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let mut pending = None;
     if let Some(saved) = saved {
         session.quiet = true;
+        let by = saved.provenance();
+        if !by.is_empty() {
+            say!("note:{by}");
+        }
         pending = session.replay(&saved)?;
         session.quiet = false;
         say!(
@@ -503,6 +507,10 @@ pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         saved.seed,
         saved.game
     );
+    let by = saved.provenance();
+    if !by.is_empty() {
+        say!("note:{by}");
+    }
     let open = session.replay(&saved)?;
     let checked = saved.turns.len();
     match (open, session.game.state().outcome()) {
