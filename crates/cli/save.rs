@@ -129,10 +129,13 @@ impl SavedGame {
             return Err("scenario_name: a file name of 1 to 4096 characters".to_owned());
         }
         for g in &self.commands {
-            if g.turn == 0 || !matches!(g.phase.as_str(), "movement" | "fire") {
+            if !matches!(
+                g.phase.as_str(),
+                "movement" | "fire" | "start" | "end" | "deployment"
+            ) {
                 return Err(format!(
-                    "command `{}`: turn {} phase `{}`: turns count from 1, phases are `movement` and `fire`",
-                    g.line, g.turn, g.phase
+                    "command `{}`: phase `{}`: the phases are `deployment`, `start`, `movement`, `fire` and `end`",
+                    g.line, g.phase
                 ));
             }
         }
