@@ -7,6 +7,8 @@
 //! `HEXWAR_SCREENSHOTS=docs/img` the README's one (`replay.png`, after three turns) is
 //! replaced too.
 
+mod outside;
+
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -217,34 +219,10 @@ fn keep(name: &str, png: &[u8], for_docs: bool) -> PathBuf {
     path
 }
 
-/// Whether an outside program the test needs is here. Missing, the test is skipped with a line
-/// that says so; under `CI=true` (where `.ci/run` installs it) it is required.
-fn have(program: &str, version_flag: &str, package: &str) -> bool {
-    let found = Command::new(program)
-        .arg(version_flag)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{program} is required under CI=true: apt-get install {package}"
-        );
-        // Straight to the process's stderr, past the test harness's capture, so the line shows.
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: {program} is not installed (apt-get install {package}; .ci/run does)"
-        );
-    }
-    found
-}
-
 #[test]
 fn the_replay_page_steps_through_a_game_in_chromium() {
     let bin = std::env::var("CHROME").unwrap_or_else(|_| "chromium".to_owned());
-    if !have(&bin, "--version", "chromium") {
+    if !outside::have(&bin, "--version", "chromium") {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

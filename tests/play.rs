@@ -1,6 +1,8 @@
 //! `hexwar play`, `--resume` and `hexwar replay`, driven from standard input as a script or a
 //! play-by-email tool drives them.
 
+mod outside;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -263,33 +265,9 @@ fn json_lines_of_a_played_game() {
 /// (send-keys) and reads the screen (capture-pane): the prompt, a unit list, a refused
 /// command, the history (arrow up), tab completion of a unit id, the map.
 /// tmux is a Debian package; `.ci/run` installs it when missing.
-/// Whether an outside program the test needs is here. Missing, the test is skipped with a line
-/// that says so; under `CI=true` (where `.ci/run` installs it) it is required.
-fn have(program: &str, version_flag: &str, package: &str) -> bool {
-    let found = Command::new(program)
-        .arg(version_flag)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{program} is required under CI=true: apt-get install {package}"
-        );
-        // Straight to the process's stderr, past the test harness's capture, so the line shows.
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: {program} is not installed (apt-get install {package}; .ci/run does)"
-        );
-    }
-    found
-}
-
 #[test]
 fn a_person_at_a_terminal_in_tmux() {
-    if !have("tmux", "-V", "tmux") {
+    if !outside::have("tmux", "-V", "tmux") {
         return;
     }
     let session = format!("hexwar-play-{}", std::process::id());

@@ -15,6 +15,22 @@ fn hexwar_in(dir: &Path, args: &[&str]) -> Output {
         .expect("the hexwar binary runs")
 }
 
+/// `hexwar ARGS` in `dir` with `input` on its standard input.
+fn hexwar_fed(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that stops early closes its input: a write that fails then is no matter.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
+}
+
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -231,23 +247,18 @@ fn folders_read_only_files_and_missing_folders_are_refused_before_any_work() {
     }
     assert_eq!(std::fs::read_to_string(dir.join("ro.csv")).unwrap(), "old");
     // play --save to a missing folder: refused before the first command is asked.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args([
+    let o = hexwar_fed(
+        &dir,
+        &[
             "play",
             "s.toml",
             "--side",
             "us",
             "--save",
             "/missing/g.toml",
-        ])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdin.take());
-    let o = child.wait_with_output().unwrap();
+        ],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(!out(&o).contains("turn 1"), "no turn played: {}", out(&o));
     no_temporaries(&dir);
@@ -320,22 +331,11 @@ fn a_symlink_is_written_through_and_a_device_is_never_renamed_over() {
 #[test]
 fn a_save_at_the_prompt_to_a_bad_place_says_so_and_the_game_goes_on() {
     let dir = workspace("prompt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(["play", "s.toml", "--side", "us"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"save s.toml\nsave /missing/g.toml\nsave g.toml\nquit\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = hexwar_fed(
+        &dir,
+        &["play", "s.toml", "--side", "us"],
+        b"save s.toml\nsave /missing/g.toml\nsave g.toml\nquit\n",
+    );
     let text = out(&o);
     assert!(
         text.contains("not saved: s.toml: save: is also an input"),
@@ -731,22 +731,11 @@ fn every_field_of_a_save_is_checked() {
 #[test]
 fn standard_input_that_is_not_utf8_names_its_line() {
     let dir = workspace("utf8");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(["play", "s.toml", "--side", "us"])
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"help\nmove \xff\xfe 0101\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = hexwar_fed(
+        &dir,
+        &["play", "s.toml", "--side", "us"],
+        b"help\nmove \xff\xfe 0101\n",
+    );
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(
         err(&o).contains("standard input, line 2: not UTF-8"),
