@@ -311,7 +311,7 @@ fn a_person_at_a_terminal_in_tmux() {
         keys("units soviet");
         wait_for("t72_4        t72");
         keys("move t72_4 0909");
-        wait_for("refused: R5.1: 0909 is not adjacent to the unit's hex");
+        wait_for("refused: R5.1: 0909 is not adjacent to 0203, the hex the step leaves");
         // History: the arrow up gives the last line back.
         tmux(&["send-keys", "-t", &session, "Up", "Enter"]);
         for _ in 0..100 {

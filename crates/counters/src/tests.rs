@@ -518,7 +518,9 @@ fn a_refusal_names_its_rule_in_its_text() {
     let h = Label::new(1, 1).to_hex();
     for e in [
         RuleError::WrongPhase,
-        RuleError::NotAdjacent(h),
+        RuleError::NotAdjacent(h, h),
+        RuleError::OffTheMap(h),
+        RuleError::TransportPoints { cost: 2, left: 1 },
         RuleError::NotEnoughMovePoints { cost: 3, left: 1 },
         RuleError::CannotOverrun(h, "why"),
         RuleError::NightMove,

@@ -173,9 +173,12 @@ pub enum RuleError {
     /// R5.1: a move that names no hex.
     #[error("R5.1: a move names at least one hex to enter")]
     EmptyPath,
-    /// R5.1: a step to a hex that is not adjacent.
-    #[error("R5.1: {} is not adjacent to the unit's hex", At(*.0))]
-    NotAdjacent(Hex),
+    /// R5.1: a step to a hex that is not adjacent to the hex it leaves (the step, the hex left).
+    #[error("R5.1: {} is not adjacent to {}, the hex the step leaves", At(*.0), At(*.1))]
+    NotAdjacent(Hex, Hex),
+    /// R5.1: a step to a hex that is not on the map.
+    #[error("R5.1: {} is not on the map", At(*.0))]
+    OffTheMap(Hex),
     /// R5.1: terrain the unit cannot enter.
     #[error("R5.1: the unit cannot enter {}", At(*.0))]
     Impassable(Hex),
@@ -240,6 +243,16 @@ pub enum RuleError {
     /// R16.1: mounting conditions.
     #[error("R16.1: cannot mount: {0}")]
     CannotMount(&'static str),
+    /// R16.1: mounting or dismounting costs the transport half its movement points.
+    #[error(
+        "R16.1: mounting or dismounting costs the transport half its movement points ({cost}), {left} left"
+    )]
+    TransportPoints {
+        /// Half the transport's movement points.
+        cost: u32,
+        /// The transport's points left.
+        left: u32,
+    },
     /// R16.1: passengers neither fire nor assault, except from a mounted-assault transport.
     #[error(
         "R16.1: passengers neither fire nor assault, except from a mounted-assault transport (and assaulting with it)"
@@ -286,6 +299,7 @@ impl RuleError {
             Self::NotOnMap | Self::WrongSide => "R4.4",
             Self::EmptyPath
             | Self::NotAdjacent(..)
+            | Self::OffTheMap(..)
             | Self::Impassable(..)
             | Self::NotEnoughMovePoints { .. } => "R5.1",
             Self::EnemyHex(..) => "R5.4",
@@ -300,7 +314,7 @@ impl RuleError {
             Self::OverrunTwice(..) => "R10.5",
             Self::CannotFire(..) | Self::OutOfReach => "R6.1",
             Self::FireWhileDisorganized => "R6.8",
-            Self::CannotMount(..) | Self::Passenger => "R16.1",
+            Self::CannotMount(..) | Self::TransportPoints { .. } | Self::Passenger => "R16.1",
             Self::NotSeenAtNight => "R13.2",
             Self::CannotBombard(..) | Self::NoSpotter(..) => "R14.1",
             Self::CannotStrike(..) => "R14.4",

@@ -78,6 +78,11 @@ fn check_mount(
     unit: UnitId,
     transport: UnitId,
 ) -> Result<(), RuleError> {
+    if matches!(state.unit(unit).location, Location::Aboard(_)) {
+        return Err(RuleError::CannotMount(
+            "the unit is already aboard a transport",
+        ));
+    }
     let at = state.own_on_map(unit, Phase::Movement)?;
     let there = state.own_on_map(transport, Phase::Movement)?;
     let (u, t) = (state.unit(unit), state.unit(transport));
@@ -99,7 +104,16 @@ fn check_mount(
     let cost = u32::from(crate::rules::transport::cost(
         state, rules, transport, false,
     ));
-    afford(state, rules, transport, cost, false, false)
+    afford(state, rules, transport, cost, false, false).map_err(transport_points)
+}
+
+/// R16.1: a transport short of the points a mount or dismount costs is refused under R16.1,
+/// whose price it is, not R5.1.
+fn transport_points(e: RuleError) -> RuleError {
+    match e {
+        RuleError::NotEnoughMovePoints { cost, left } => RuleError::TransportPoints { cost, left },
+        other => other,
+    }
 }
 
 /// R16.1: a passenger leaves its transport, which pays half its movement.
@@ -114,7 +128,7 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
         return Err(RuleError::Stacking(hex));
     }
     let cost = u32::from(crate::rules::transport::cost(state, rules, t, true));
-    afford(state, rules, t, cost, false, false)
+    afford(state, rules, t, cost, false, false).map_err(transport_points)
 }
 
 /// Movement points the unit has left this turn (R5.1, R5.2).
@@ -186,8 +200,11 @@ fn check_move(
     let mut prev = start;
     let mut cost: u32 = 0;
     for &step in path {
-        if step.unsigned_distance_to(prev) != 1 || !map.contains(step) {
-            return Err(RuleError::NotAdjacent(step));
+        if !map.contains(step) {
+            return Err(RuleError::OffTheMap(step));
+        }
+        if step.unsigned_distance_to(prev) != 1 {
+            return Err(RuleError::NotAdjacent(step, prev));
         }
         let Some(c) = map.enter_cost(typ.move_class, step) else {
             return Err(RuleError::Impassable(step));
