@@ -175,6 +175,30 @@ fn show_draws_labels_terrain_stacks_and_a_legend() {
     assert!(text.contains("0604  Hohenroth church"), "objectives");
 }
 
+/// A bogged vehicle is marked in the stack list, as every other state is (R5.6): in the game
+/// `run --seed 1` plays, t72_2 bogs in turn 4 and is still bogged after it.
+#[test]
+fn show_marks_a_bogged_vehicle() {
+    let out = hexwar(&[
+        "show",
+        "scenarios/dawn_assault.toml",
+        "--after",
+        "4",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.contains("S t72_2 "))
+        .unwrap_or_else(|| panic!("t72_2 in the stack list: {text}"));
+    assert!(
+        line.contains("t72_2 (T-72A tank company) [bogged]"),
+        "{line}"
+    );
+}
+
 #[test]
 fn show_of_a_broken_file_exits_2() {
     let out = hexwar(&["show", "tests/data/bad/unknown_unit_type.toml"]);

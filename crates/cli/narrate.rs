@@ -149,15 +149,16 @@ impl<'r> Narrator<'r> {
                     format!("it is {} now", time_name(self.time))
                 };
                 let faces: Vec<String> = roll.dice.iter().map(u8::to_string).collect();
+                let n = roll.dice.len();
                 format!(
-                    "{} rolls for {}: {} dice [{}] need {}+ -> {change}",
+                    "{} rolls for {}: {n} {} [{}] need {}+ -> {change}",
                     side(s),
                     if rules.scenario.time_of_day == counters::TimeOfDay::Dawn {
                         "dawn"
                     } else {
                         "dusk"
                     },
-                    roll.dice.len(),
+                    if n == 1 { "die" } else { "dice" },
                     faces.join(" "),
                     roll.need
                 )

@@ -201,6 +201,7 @@ pub fn render_marked(
                     (st.disorganized, "disorganized"),
                     (st.pinned, "pinned"),
                     (st.gone_to_ground, "gone to ground"),
+                    (st.bogged, "bogged"),
                     (st.dismounted, "dismounted"),
                 ] {
                     if on {
