@@ -176,7 +176,7 @@ fn show_draws_labels_terrain_stacks_and_a_legend() {
 }
 
 /// A bogged vehicle is marked in the stack list, as every other state is (R5.6): in the game
-/// `run --seed 1` plays, t72_2 bogs in turn 4 and is still bogged after it.
+/// `run --seed 1` plays, `t72_2` bogs in turn 4 and is still bogged after it.
 #[test]
 fn show_marks_a_bogged_vehicle() {
     let out = hexwar(&[
