@@ -43,8 +43,9 @@ const MEETING: &str = "scenarios/meeting_engagement.toml";
 /// an assault are asked, then it goes in; a mistyped unit, an illegal move and a command out
 /// of its phase are refused; the game is saved on turn 3 and played to its end.
 fn script(save: &str) -> String {
+    // The first `end`: the recon deployment (R15.4) moves no unit.
     let mut s = String::from(
-        "end\nend\n\
+        "end\nend\nend\n\
          legal t72_4\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
          move t72_4 0503\nodds assault 0604 with t72_4\nassault 0604 with t72_4\n\
          fire brdm_2 at nobody\nmove t72_5 0909\nfire t72_5 at m1_b\n",
@@ -244,7 +245,7 @@ fn bad_input_is_refused_with_a_reason() {
 fn json_lines_of_a_played_game() {
     let out = hexwar(
         &["play", MEETING, "--side", "soviet", "--json"],
-        &format!("move t72_4 0303\n{}", "end\n".repeat(40)),
+        &format!("end\nmove t72_4 0303\n{}", "end\n".repeat(40)),
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let so = text(&out.stdout);
@@ -307,6 +308,8 @@ fn a_person_at_a_terminal_in_tmux() {
         tmux(&["send-keys", "-t", &session, k, "Enter"]);
     };
     let result = std::panic::catch_unwind(|| {
+        wait_for("soviet deployment>");
+        keys("end");
         wait_for("soviet movement>");
         keys("units soviet");
         wait_for("t72_4        t72");
@@ -384,7 +387,7 @@ fn run_saves_and_resumes_games_that_replay() {
     let mid = dir.join("mid.toml");
     let out = hexwar(
         &["play", MEETING, "--side", "soviet"],
-        &format!("move t72_4 0303\nend\nsave {}\nquit\n", mid.display()),
+        &format!("end\nmove t72_4 0303\nend\nsave {}\nquit\n", mid.display()),
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let on = dir.join("on.toml");
@@ -412,7 +415,7 @@ fn run_saves_and_resumes_games_that_replay() {
 #[test]
 fn the_person_is_asked_whether_to_counterattack() {
     let dir = folder("choice");
-    let before = "end\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+    let before = "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
                   move t72_4 0503\nassault 0604 with t72_4\nend\n";
     let mid = dir.join("mid.toml");
     let ask = |answer: &str, save: &std::path::Path| {
@@ -513,7 +516,7 @@ fn choices_given_ahead_for_the_turn() {
             "--save",
             save.to_str().unwrap(),
         ],
-        "end\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\nmove t72_4 0503\n\
+        "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\nmove t72_4 0503\n\
          assault 0604 with t72_4\nmelee t72_4 break_off\nmelee m1_b stay\nend\nend\nend\nquit\n",
     );
     let so = text(&out.stdout);
@@ -551,7 +554,7 @@ fn the_person_is_asked_whom_the_hq_leads() {
             "--save",
             save.to_str().unwrap(),
         ],
-        "end\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nmove 2mrb_hq 0204 0304 0404\n\
+        "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nmove 2mrb_hq 0204 0304 0404\n\
          end\nend\nmove t72_4 0503\nmove t72_5 0504\nmove 2mrb_hq 0504\n\
          assault 0604 with t72_4 t72_5 2mrb_hq\nbmp_4\nt72_5\nend\nend\nquit\n",
     );
@@ -582,7 +585,7 @@ fn the_person_is_asked_whom_the_hq_leads() {
 fn hotseat_commands_both_sides() {
     let out = hexwar(
         &["play", MEETING, "--hotseat"],
-        "move m1_b 1005\nend\nend\nmove m1_b 1005\nend\nend\nquit\n",
+        "end\nend\nmove m1_b 1005\nend\nend\nmove m1_b 1005\nend\nend\nquit\n",
     );
     let so = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -590,4 +593,47 @@ fn hotseat_commands_both_sides() {
     assert!(so.contains("(us), movement phase"), "{so}");
     assert!(so.contains("refused: R4.2"), "{so}");
     assert!(so.contains("m1_b moves 1004 -> 1005"), "{so}");
+}
+
+/// R15.4: a person's side gets its recon deployment, a unit at a time after the AI's: `legal`
+/// shows the moves R15.4 allows, a move at the double is refused with the rule, one move is
+/// made and the other side moves next; saved, the move replays.
+#[test]
+fn the_person_moves_a_recon_unit_in_the_recon_deployment() {
+    let dir = folder("recon");
+    let save = dir.join("recon.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "us",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "legal m3_scouts\ndouble m3_scouts 0904 0905\nmove m3_scouts 0904\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("-- recon deployment, Team B, TF 1-41 Infantry (us): move one recon unit"),
+        "{so}"
+    );
+    assert!(so.contains("may act: m3_scouts"), "{so}");
+    assert!(so.contains("m3_scouts moves to: "), "{so}");
+    assert!(!so.contains("m3_scouts also at the double"), "{so}");
+    assert!(
+        so.contains("refused: R15.4: recon deployment: not at the double"),
+        "{so}"
+    );
+    assert!(
+        so.contains("recon deployment (Team B, TF 1-41 Infantry): m3_scouts moves 0903 -> 0904"),
+        "{so}"
+    );
+    // One unit at a time: after the move the deployment goes on, here to its end.
+    let deployed = so.find("m3_scouts moves 0903").unwrap();
+    assert!(so[deployed..].contains("recon deployment is over"), "{so}");
+    let out = hexwar(&["replay", save.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("m3_scouts moves 0903 -> 0904"));
 }

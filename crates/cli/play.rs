@@ -247,12 +247,20 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 )
             );
         }
-        say!(
-            "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
-            scenario.sides[side.index()].name,
-            phase.name()
-        );
         let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
+        if phase == Phase::Deployment {
+            // R15.4: one recon unit's move, then the other side's.
+            say!(
+                "\n-- recon deployment, {} ({side_id}): move one recon unit (R15.4), or `end` to move none this time.",
+                scenario.sides[side.index()].name,
+            );
+        } else {
+            say!(
+                "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
+                scenario.sides[side.index()].name,
+                phase.name()
+            );
+        }
         if names.is_empty() {
             say!("none of your units can act in this phase");
         } else {
@@ -1138,6 +1146,9 @@ impl<'r> Session<'r> {
                     if let Err(why) = self.command(&c)? {
                         self.save.commands.pop();
                         say!("refused: {why}");
+                    } else if phase == Phase::Deployment {
+                        // R15.4: a unit at a time; the other side moves next.
+                        return Ok(Prompt::EndPhase);
                     }
                 }
             },
@@ -1364,6 +1375,14 @@ impl<'r> Session<'r> {
                 return Err(BadInput("the saved game has lines after its end".to_owned()).into());
             };
             self.check_hashes(saved)?;
+            // A game saved before people were asked for recon deployment left their recon
+            // units where they were (R15.4): so does its replay.
+            if phase == Phase::Deployment
+                && let Source::Saved(lines) = &self.source
+                && lines.front().is_some_and(|g| g.phase != "deployment")
+            {
+                continue;
+            }
             open = Some(waiting);
             while let Source::Saved(lines) = &mut self.source
                 && let Some(g) = lines.pop_front()

@@ -65,7 +65,8 @@ pub fn play_with(
         chooser: None,
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
-    recon_deployment(&mut x, [false, false])?;
+    let mut recon = ReconTurns::new(rules.scenario.recon_first);
+    recon_deployment(&mut x, [false, false], &mut recon)?;
     'game: for turn in 1..=rules.scenario.turns {
         for side in order {
             player_turn(&mut x, turn, side)?;
@@ -196,13 +197,53 @@ pub(crate) fn start_of_turn(
     rally::rally(x, side)
 }
 
+/// Where recon deployment stands (R15.4): whose turn it is to move a unit, the units moved (or
+/// left) so far, and the side a person was asked to move a unit for, with the unit that stays
+/// if the person moves none.
+#[derive(Clone, Debug)]
+struct ReconTurns {
+    side: Side,
+    done: Vec<UnitId>,
+    any: bool,
+    asked: Option<(Side, UnitId)>,
+}
+
+impl ReconTurns {
+    const fn new(first: Side) -> Self {
+        Self {
+            side: first,
+            done: Vec::new(),
+            any: false,
+            asked: None,
+        }
+    }
+
+    /// The person asked moved `unit`: the other side moves next.
+    fn moved(&mut self, unit: UnitId) {
+        if let Some((side, _)) = self.asked.take() {
+            self.done.push(unit);
+            self.side = side.other();
+        }
+    }
+}
+
 /// R4.3, R15.4: before the first turn, the sides take turns moving one recon unit each,
 /// starting with the scenario's `recon_first`, until neither has a recon unit left to move.
-/// Turn-0 `move` orders decide first; the AI moves the others.
-/// A side a person commands (`people`) moves only by its orders; its other recon units stay.
-fn recon_deployment(x: &mut Exec<'_, '_>, people: [bool; 2]) -> Result<(), OutOfDice> {
+/// Turn-0 `move` orders decide first; the AI moves the others. For a side a person commands
+/// (`people`) it stops and returns that side: the person's `move` of one recon unit goes on
+/// from there ([`ReconTurns::moved`]); going on without one leaves a unit where it is, as the
+/// passive AI does. `None` when the deployment is over.
+fn recon_deployment(
+    x: &mut Exec<'_, '_>,
+    people: [bool; 2],
+    r: &mut ReconTurns,
+) -> Result<Option<Side>, OutOfDice> {
     let rules = x.rules;
-    let recon_of = |state: &State, side: Side, done: &[UnitId]| -> Vec<UnitId> {
+    if let Some((side, stays)) = r.asked.take() {
+        r.done.push(stays);
+        r.side = side.other();
+    }
+    let recon_of = |state: &State, side: Side, r: &ReconTurns| -> Vec<UnitId> {
         state
             .units()
             .iter()
@@ -210,24 +251,22 @@ fn recon_deployment(x: &mut Exec<'_, '_>, people: [bool; 2]) -> Result<(), OutOf
                 u.side == side
                     && matches!(u.location, Location::Map(_))
                     && rules.typ(u).recon
-                    && !done.contains(&u.id)
+                    && !r.done.contains(&u.id)
             })
             .map(|u| u.id)
             .collect()
     };
-    let mut done: Vec<UnitId> = Vec::new();
-    let mut side = rules.scenario.recon_first;
-    let mut any = false;
     loop {
-        let mut mine = recon_of(x.state, side, &done);
+        let mut side = r.side;
+        let mut mine = recon_of(x.state, side, r);
         if mine.is_empty() {
             side = side.other();
-            mine = recon_of(x.state, side, &done);
+            mine = recon_of(x.state, side, r);
             if mine.is_empty() {
                 break;
             }
         }
-        any = true;
+        r.any = true;
         x.emit(Event::ReconDeployment { side });
         let ordered = rules.scenario.orders.iter().find(|o| {
             o.turn == 0
@@ -246,19 +285,21 @@ fn recon_deployment(x: &mut Exec<'_, '_>, people: [bool; 2]) -> Result<(), OutOf
                 });
             }
             o.unit
+        } else if people[side.index()] {
+            r.side = side;
+            r.asked = Some((side, mine[0]));
+            return Ok(Some(side));
         } else {
-            if !people[side.index()] {
-                ai::deploy(x, side, mine[0])?;
-            }
+            ai::deploy(x, side, mine[0])?;
             mine[0]
         };
-        done.push(unit);
-        side = side.other();
+        r.done.push(unit);
+        r.side = side.other();
     }
-    if any {
+    if std::mem::take(&mut r.any) {
         x.emit(Event::DeploymentEnded);
     }
-    Ok(())
+    Ok(None)
 }
 
 /// R15.3: units held in ambush are placed at the start of their side's turn: by `place`
@@ -369,7 +410,9 @@ fn orders(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Waiting {
     /// A side a person commands is in its movement or fire phase: its commands
-    /// ([`Game::command`]); the next [`Game::advance`] ends the phase.
+    /// ([`Game::command`]); the next [`Game::advance`] ends the phase. In recon deployment
+    /// (turn 0, [`Phase::Deployment`], R15.4) it is one `move` of a recon unit of the side;
+    /// advancing without one leaves the rest of the side's recon units where they are.
     Commands {
         /// Game turn.
         turn: u32,
@@ -453,6 +496,7 @@ pub struct Game<'r> {
     rules: Rules<'r>,
     people: [bool; 2],
     next: Next,
+    recon: ReconTurns,
     table: Table,
 }
 
@@ -505,6 +549,7 @@ impl<'r> Game<'r> {
             rules,
             people,
             next: Next::Deployment,
+            recon: ReconTurns::new(rules.scenario.recon_first),
             table: Table {
                 state: State::new(rules.scenario),
                 dice,
@@ -566,9 +611,9 @@ impl<'r> Game<'r> {
     fn step(&mut self, chooser: Option<&mut dyn Chooser>) -> Result<Waiting, OutOfDice> {
         let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
         let turns = self.rules.scenario.turns;
-        let (people, next) = (self.people, &mut self.next);
+        let (people, next, recon) = (self.people, &mut self.next, &mut self.recon);
         self.table.with_exec(self.rules, people, chooser, |x| {
-            Self::run(x, next, order, turns, people)
+            Self::run(x, next, recon, order, turns, people)
         })
     }
 
@@ -576,6 +621,7 @@ impl<'r> Game<'r> {
     fn run(
         x: &mut Exec<'_, '_>,
         next: &mut Next,
+        recon: &mut ReconTurns,
         order: [Side; 2],
         turns: u32,
         people: [bool; 2],
@@ -583,7 +629,14 @@ impl<'r> Game<'r> {
         let waiting = loop {
             match *next {
                 Next::Deployment => {
-                    recon_deployment(x, people)?;
+                    if let Some(side) = recon_deployment(x, people, recon)? {
+                        let phase = Phase::Deployment;
+                        break Waiting::Commands {
+                            turn: 0,
+                            side,
+                            phase,
+                        };
+                    }
                     *next = Next::Start(1, 0);
                 }
                 Next::Start(turn, _) if turn > turns => {
@@ -670,9 +723,20 @@ impl<'r> Game<'r> {
         command: &Command,
         chooser: Option<&mut dyn Chooser>,
     ) -> Result<&[Event], crate::PlayError> {
+        // R15.4: in recon deployment a person moves one recon unit when asked, then the
+        // other side moves one.
+        let deploying = self.next == Next::Deployment;
+        if deploying && self.recon.asked.is_none() {
+            return Err(
+                RuleError::ReconDeployment("the sides take turns, a unit at a time").into(),
+            );
+        }
         let from = self.table.events.len();
         self.table
             .with_exec(self.rules, self.people, chooser, |x| x.command(command))??;
+        if deploying && let Command::Move { unit, .. } = command {
+            self.recon.moved(*unit);
+        }
         Ok(&self.table.events[from..])
     }
 }

@@ -77,3 +77,42 @@ fn a_commanded_side_that_gives_no_commands_plays_as_a_passive_ai() {
         }
     }
 }
+
+/// R15.4: a commanded side is asked for its recon deployment, one unit at a time: after its
+/// move the next command is refused until the engine has gone on.
+#[test]
+fn a_commanded_side_deploys_its_recon_one_unit_at_a_time() {
+    let catalog = bundled::catalog();
+    let s = scenario(SCENARIOS[1]);
+    let us = Side::BOTH[1];
+    assert_eq!(s.sides[us.index()].id, "us");
+    let mut g = Game::new(
+        Rules::new(&s, &catalog),
+        GameRng::seed_from_u64(1),
+        GameRng::seed_from_u64(2),
+        [false, true],
+    );
+    assert_eq!(
+        g.advance().unwrap(),
+        Waiting::Commands {
+            turn: 0,
+            side: us,
+            phase: counters::Phase::Deployment
+        }
+    );
+    let scouts = s.unit_id("m3_scouts").unwrap();
+    let to = |l: &str| s.map.hex(l.parse().unwrap()).unwrap();
+    let step = |hex: &str| counters::Command::Move {
+        unit: scouts,
+        path: vec![to(hex)],
+        double: false,
+    };
+    g.command(&step("0904")).unwrap();
+    let again = g.command(&step("0905")).unwrap_err();
+    assert!(again.to_string().starts_with("R15.4"), "{again}");
+    assert!(matches!(
+        g.advance().unwrap(),
+        Waiting::Commands { turn: 1, .. }
+    ));
+    assert_eq!(g.state().hex_of(scouts), Some(to("0904")));
+}
