@@ -1700,3 +1700,17 @@ fn an_interrupted_batch_keeps_what_it_played() {
     assert!(partial.status.success(), "{}", stderr(&partial));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `hexwar odds` names each unit in its header with the states it was given.
+#[test]
+fn odds_header_keeps_the_unit_states() {
+    let out = hexwar(&["odds", "t72:weakened,hq_mrb vs m2:disorganized"]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).starts_with(
+            "ASSAULT with counterattacks: t72:weakened, hq_mrb vs m2:disorganized in clear\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -74,11 +74,16 @@ fn a_battle_played_from_standard_input_to_its_end() {
     let so = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        so.contains("-- turn 1, Advance guard, 2nd MR Battalion (soviet), movement phase"),
+        so.contains("-- turn 1 of 6, Advance guard, 2nd MR Battalion (soviet), movement phase"),
+        "{so}"
+    );
+    // The whole melee (inf_b aboard m2_b makes it a sampled one), then the first round.
+    assert!(
+        so.contains("whole melee (R9, R11): attacker takes the hex 84.3%, defenders hold 15.7%"),
         "{so}"
     );
     assert!(
-        so.contains("first round: attacker takes the hex 68.8%"),
+        so.contains("first round (R9.8): defenders destroyed 50.0%, retreat 18.8%, hold 31.2%"),
         "{so}"
     );
     assert!(so.contains("ASSAULT on 0604: t72_4 against m2_b"), "{so}");
@@ -86,7 +91,7 @@ fn a_battle_played_from_standard_input_to_its_end() {
     assert!(so.contains("refused: R5.1"), "{so}");
     assert!(so.contains("refused: R4.2"), "{so}");
     assert!(so.contains("saved to "), "{so}");
-    assert!(so.contains("t72_4 moves to: 0101 0102"), "{so}");
+    assert!(so.contains("t72_4 moves to (4 MP left): 0101 0102"), "{so}");
     // The battle ended and its result was told.
     assert!(so.contains("wins") || so.contains("draw"), "{so}");
     assert!(full.exists() && mid.exists());
@@ -263,8 +268,11 @@ fn json_lines_of_a_played_game() {
 }
 
 /// The game in a real terminal: tmux runs `hexwar play`, the test types as a person would
-/// (send-keys) and reads the screen (capture-pane): the prompt, a unit list, a refused
-/// command, the history (arrow up), tab completion of a unit id, the map.
+/// (send-keys) and reads the screen and its scrollback (capture-pane). A turn of the meeting
+/// engagement: the briefing, the recon deployment, `status`, a move given by its destination
+/// and taken back with `undo`, a unit list, a refused command, the history (arrow up), tab
+/// completion, `map UNIT`; the other side's turn summed up; the odds of an assault asked
+/// before moving; the rules' questions with the break-off hexes listed; `quit` asking once.
 /// tmux is a Debian package; `.ci/run` installs it when missing.
 #[test]
 fn a_person_at_a_terminal_in_tmux() {
@@ -278,25 +286,28 @@ fn a_person_at_a_terminal_in_tmux() {
             .output()
             .expect("tmux runs (apt-get install tmux; .ci/run does)")
     };
-    let screen = || text(&tmux(&["capture-pane", "-p", "-t", &session]).stdout);
-    let wait_for = |what: &str| {
-        for _ in 0..100 {
-            if screen().contains(what) {
+    // The whole scrollback, wrapped lines joined.
+    let screen =
+        || text(&tmux(&["capture-pane", "-p", "-J", "-S", "-5000", "-t", &session]).stdout);
+    let wait_count = |what: &str, n: usize| {
+        for _ in 0..150 {
+            if screen().matches(what).count() >= n {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        panic!("`{what}` never showed; the screen:\n{}", screen());
+        panic!("`{what}` never showed {n} times; the screen:\n{}", screen());
     };
+    let wait_for = |what: &str| wait_count(what, 1);
     let binary = env!("CARGO_BIN_EXE_hexwar");
-    let command = format!("{binary} play {MEETING} --side soviet");
+    let command = format!("{binary} play {MEETING} --side soviet --seed 25; sleep 5");
     let started = tmux(&[
         "new-session",
         "-d",
         "-s",
         &session,
         "-x",
-        "120",
+        "160",
         "-y",
         "50",
         "-c",
@@ -304,36 +315,94 @@ fn a_person_at_a_terminal_in_tmux() {
         &command,
     ]);
     assert!(started.status.success(), "{}", text(&started.stderr));
+    // Typed literally (`end` alone would be tmux's End key), then Enter.
     let keys = |k: &str| {
-        tmux(&["send-keys", "-t", &session, k, "Enter"]);
+        if !k.is_empty() {
+            tmux(&["send-keys", "-t", &session, "-l", k]);
+        }
+        tmux(&["send-keys", "-t", &session, "Enter"]);
     };
     let result = std::panic::catch_unwind(|| {
+        wait_for("How to win (R17): soviet wins");
+        wait_for("before the first turn: recon deployment");
         wait_for("soviet deployment>");
         keys("end");
         wait_for("soviet movement>");
+        keys("status");
+        wait_for("If the battle ended now: us wins, victory points soviet 1, us 6");
+        keys("move t72_4 0403");
+        wait_for("t72_4 moves 0203 -> 0302 -> 0403 (2 MP)");
+        keys("undo");
+        wait_for("undone: move t72_4 0302 0403");
         keys("units soviet");
-        wait_for("t72_4        t72");
+        wait_for("  t72_4    t72     soviet  0203");
         keys("move t72_4 0909");
-        wait_for("refused: R5.1: 0909 is not adjacent to 0203, the hex the step leaves");
+        wait_for("refused: R5.1: the move costs");
         // History: the arrow up gives the last line back.
         tmux(&["send-keys", "-t", &session, "Up", "Enter"]);
-        for _ in 0..100 {
-            if screen().matches("refused: R5.1").count() >= 2 {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        assert!(
-            screen().matches("refused: R5.1").count() >= 2,
-            "{}",
-            screen()
-        );
+        wait_count("refused: R5.1: the move costs", 2);
         // Tab completes unit ids.
-        tmux(&["send-keys", "-t", &session, "legal bmp", "Tab", "Enter"]);
-        wait_for("bmp_4 moves to:");
-        keys("map");
-        wait_for("may still act this phase");
+        tmux(&["send-keys", "-t", &session, "-l", "legal bmp"]);
+        tmux(&["send-keys", "-t", &session, "Tab", "Enter"]);
+        wait_for("bmp_4 moves to (5 MP left):");
+        wait_for("bmp_4 carries, and may dismount (`dismount UNIT`): mr_4");
+        keys("map t72_4");
+        wait_for("`+`: the unit may move there; `=`: only at the double (R5.2).");
+        // Ends the movement phase, and the fire phase if it has to be ended (a phase where
+        // nothing can act passes by itself at a terminal).
+        let fire_phases = std::cell::Cell::new(0);
+        let passed = std::cell::Cell::new(0);
+        let end_turn = || {
+            keys("end");
+            for _ in 0..150 {
+                let now = screen();
+                if now.matches("soviet fire>").count() > fire_phases.get() {
+                    fire_phases.set(now.matches("soviet fire>").count());
+                    keys("end");
+                    return;
+                }
+                if now.matches("it passes").count() > passed.get() {
+                    passed.set(now.matches("it passes").count());
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            panic!("no fire phase came; the screen:\n{}", screen());
+        };
+        end_turn();
+        // The game of the script tests from here.
+        wait_for("-- turn 2 of 6");
+        keys("move t72_4 0303 0403");
+        wait_for("t72_4 moves 0203 -> 0303 -> 0403 (2 MP)");
+        keys("move t72_5 0304 0404");
+        end_turn();
+        // The Americans' turn, at a glance.
+        wait_for("== Turn 2: Team B, TF 1-41 Infantry (us) at a glance");
+        wait_for("  moved: m2_b 0804->0604");
+        wait_for("-- turn 3 of 6");
+        keys("odds assault 0604 with t72_4");
+        wait_for("as they would arrive: t72_4 by 0503 (bog checks not rolled)");
+        wait_for("whole melee (R9, R11): attacker takes the hex");
+        keys("move t72_4 0503");
+        keys("assault 0604 with t72_4");
+        wait_for("ASSAULT on 0604: t72_4 against m2_b");
+        wait_for("t72_4 occupies 0604");
+        end_turn();
+        // The Americans assault the tank on the church: it is asked, then where to break off.
+        wait_for("Counterattack? (yes or no)");
+        keys("no");
+        wait_for("t72_4 breaks off (R11.6): to which hex? 0303 0404");
+        keys("");
+        // The rest of their turn is summed up, and told in full by `log`.
+        wait_for("== Turn 3: Team B, TF 1-41 Infantry (us) at a glance");
+        wait_for("  assault on 0604 by inf_b m3_scouts against t72_4: the defenders hold");
+        wait_for("-- turn 4 of 6");
+        keys("log");
+        wait_for("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0303");
         keys("quit");
+        wait_for("the game is not saved: `save FILE` keeps it");
+        keys("quit");
+        wait_for("soviet movement> quit");
     });
     tmux(&["kill-session", "-t", &session]);
     if let Err(e) = result {
@@ -461,7 +530,9 @@ fn the_person_is_asked_whether_to_counterattack() {
     let out = ask("no\n0909\n0403", &no);
     let so = text(&out.stdout);
     assert!(
-        so.contains("t72_4 breaks off: to which hex? (`best` for 0202"),
+        so.contains(
+            "t72_4 breaks off (R11.6): to which hex? 0303 0404 0203 0204 0205 0302 0304 0403 and 26 more (Enter or `best` for 0303: next to friends, away from the enemy; the AI would go to 0202)"
+        ),
         "{so}"
     );
     assert!(so.contains("t72_4 cannot break off to `0909`"), "{so}");
@@ -620,7 +691,7 @@ fn the_person_moves_a_recon_unit_in_the_recon_deployment() {
         "{so}"
     );
     assert!(so.contains("may act: m3_scouts"), "{so}");
-    assert!(so.contains("m3_scouts moves to: "), "{so}");
+    assert!(so.contains("m3_scouts moves to (5 MP left): "), "{so}");
     assert!(!so.contains("m3_scouts also at the double"), "{so}");
     assert!(
         so.contains("refused: R15.4: recon deployment: not at the double"),
@@ -636,4 +707,76 @@ fn the_person_moves_a_recon_unit_in_the_recon_deployment() {
     let out = hexwar(&["replay", save.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("m3_scouts moves 0903 -> 0904"));
+}
+
+/// R16.1: passengers fight only from a mounted-assault transport, named with it. The refusal
+/// of a passenger's assault says what to do; an assault by a BMP with its company aboard names
+/// the passengers sitting it out and goes in only when given again; the narrative says who sat
+/// it out, attackers' passengers and defenders' alike (R16.3).
+#[test]
+fn passengers_sitting_out_an_assault_are_named() {
+    let out = hexwar(
+        &["play", MEETING, "--side", "soviet", "--seed", "25"],
+        "end\nmove bmp_4 0404\nmove t72_4 0403\nend\nend\nmove bmp_4 0503\n\
+         odds assault 0604 with mr_4\nassault 0604 with bmp_4\nassault 0604 with bmp_4\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("refused: R16.1: passengers neither fire nor assault, except from a mounted-assault transport (and assaulting with it) (`dismount mr_4` first, or name bmp_4 in the assault too)"),
+        "{so}"
+    );
+    assert!(
+        so.contains("note: mr_4 aboard bmp_4 sits this assault out: passengers of a mounted-assault transport assault only when named with it (R16.1); `dismount mr_4` first to fight on foot\ngive the assault again to go in without them"),
+        "{so}"
+    );
+    assert_eq!(so.matches("ASSAULT on 0604").count(), 1, "{so}");
+    assert!(
+        so.contains("ASSAULT on 0604: bmp_4 against m2_b\n  mr_4 aboard bmp_4 sits it out: passengers assault only from a mounted-assault transport, named with it (R16.1)\n  inf_b aboard m2_b sits the first round out"),
+        "{so}"
+    );
+}
+
+/// Forgiving input: a mistyped unit gets a suggestion, a move given by its destination goes by
+/// the cheapest legal path, `undo` takes it back while no die was rolled (and only once), and
+/// a saved game holds the full path, not the undone move.
+#[test]
+fn destinations_undo_and_suggestions() {
+    let dir = folder("undo");
+    let save = dir.join("undo.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "end\nmove t72_44 0303\nmvoe t72_4 0303\nmove t72_4 0504\nundo\nundo\nmove t72_5 0404\n\
+         status\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("? unknown unit `t72_44` (did you mean t72_4?)"),
+        "{so}"
+    );
+    assert!(so.contains("(did you mean move?)"), "{so}");
+    assert!(
+        so.contains("t72_4 moves 0203 -> 0303 -> 0404 -> 0504 (3 MP)"),
+        "{so}"
+    );
+    assert!(so.contains("undone: move t72_4 0303 0404 0504"), "{so}");
+    assert!(so.contains("nothing to undo"), "{so}");
+    assert!(so.contains("t72_5 moves 0205 -> "), "{so}");
+    assert!(
+        so.contains("  0604 Hohenroth church: empty: us holds it"),
+        "{so}"
+    );
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(!saved.contains("do = \"move t72_4"), "{saved}");
+    assert!(saved.contains("do = \"move t72_5 "), "{saved}");
+    let out = hexwar(&["replay", save.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }

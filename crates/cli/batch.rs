@@ -150,16 +150,7 @@ pub fn play_chunks(
 ) -> anyhow::Result<bool> {
     let rules = Rules::new(scenario, catalog);
     let mine = shard_games(opts);
-    let bar = if opts.progress && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(mine);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(mine, "games, {per_sec}", opts.progress);
     let threads = opts
         .threads
         .min(MAX_THREADS)
@@ -191,6 +182,22 @@ pub fn play_chunks(
     }
     bar.finish_and_clear();
     Ok(true)
+}
+
+/// The progress bar of every long command, on standard error at a terminal only (hidden with
+/// `-q` or when `show` is false): `{pos}/{len} what, eta`.
+pub fn progress_bar(len: u64, what: &str, show: bool) -> ProgressBar {
+    if show && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(len);
+        let template = format!("{{bar:40}} {{pos}}/{{len}} {what}, eta {{eta}}");
+        bar.set_style(
+            ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    }
 }
 
 /// The summary of the batch's games, folded as they are played; `complete` is false when the

@@ -6,3 +6,4 @@ pub mod narrate;
 pub mod odds_spec;
 pub mod picture;
 pub mod save;
+pub mod summary;

@@ -341,12 +341,30 @@ impl<'r> Narrator<'r> {
                 hex: h,
                 attackers,
                 defenders,
-            } => format!(
-                "ASSAULT on {}: {} against {}",
-                hex(h),
-                attackers.iter().map(name).collect::<Vec<_>>().join(", "),
-                defenders.iter().map(name).collect::<Vec<_>>().join(", ")
-            ),
+            } => {
+                lines.push(format!(
+                    "ASSAULT on {}: {} against {}",
+                    hex(h),
+                    attackers.iter().map(name).collect::<Vec<_>>().join(", "),
+                    defenders.iter().map(name).collect::<Vec<_>>().join(", ")
+                ));
+                // R16.1: passengers fight only from a mounted-assault transport, named with it.
+                for &t in attackers.iter().chain(defenders) {
+                    let why = if defenders.contains(&t) {
+                        "the first round out: passengers do not fight, and dismount to join a melee (R16.1, R16.3)"
+                    } else {
+                        "it out: passengers assault only from a mounted-assault transport, named with it (R16.1)"
+                    };
+                    for p in self
+                        .state
+                        .passengers(t)
+                        .filter(|p| !attackers.contains(&p.id))
+                    {
+                        lines.push(format!("  {} aboard {} sits {why}", name(&p.id), name(&t)));
+                    }
+                }
+                return lines_after(self, e, lines);
+            }
             Event::Leadership { hq, unit, bonus } => {
                 format!("  {} adds leadership {bonus} to {}", name(hq), name(unit))
             }
@@ -648,7 +666,7 @@ pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
         ),
     };
     format!(
-        "\nResult after turn {}: {head}\nVictory points: {} {}, {} {}\n  {scoring}\nLosses: {} {}, {} {}\n",
+        "\nResult after turn {}: {head}\nVictory points: {} {}, {} {}\n  {scoring}\nLosses (transports not counted): {} {}, {} {}\n",
         o.turn,
         name(Side::A),
         o.vp[0],

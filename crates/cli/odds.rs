@@ -95,9 +95,21 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     let state = matchup_state(&rules);
     let hex = MATCHUP_DEFENDERS.to_hex();
     let ids = counters::matchup_attackers(&state);
+    // Each unit as it was given: its id and its states.
     let names = |list: &[Combatant]| -> String {
         list.iter()
-            .map(|c| catalog.get(c.type_id).id.as_str())
+            .map(|c| {
+                let mut name = catalog.get(c.type_id).id.clone();
+                for (on, what) in [
+                    (c.state.weakened, ":weakened"),
+                    (c.state.disorganized, ":disorganized"),
+                ] {
+                    if on {
+                        name.push_str(what);
+                    }
+                }
+                name
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -100,6 +100,7 @@ fn position_hash(state: &State) -> String {
 
 const HELP: &str = "Commands (units by id, hexes by label):
   move UNIT HEX...              double UNIT HEX...      (at the double)
+      a single far hex is a destination: the cheapest path the rules allow
   assault HEX with UNIT...      overrun HEX with UNIT
   fire UNIT at UNIT             air HEX by UNIT
   bombard HEX with UNIT [spotter UNIT]   smoke HEX with UNIT [spotter UNIT]
@@ -111,14 +112,19 @@ Also:
   break_off UNIT to HEX   where the unit breaks off to, if it must and can (R11.6)
   hold UNIT        the unit stays put
   end              end this phase
-  odds assault HEX with UNIT...   the exact odds of that assault's first round, now
-  map              the map with the units
+  undo             take back the last command, if no die was rolled since
+  odds assault HEX with UNIT...   the odds of that assault (the whole melee), with units not
+                   yet next to the hex moved there first
+  odds overrun HEX with UNIT      the odds of that overrun
+  status           the turn, losses, objectives and who holds them, the score now
+  map [UNIT]       the map with the units; with UNIT, the hexes it can reach (+, = at the double)
+  log              the other side's last turn, in full
   units [SIDE]     the units, where they are and their state
-  legal UNIT       where the unit may move, what it may assault, overrun or fire at, now
+  legal UNIT       what the unit may do now: moves (with movement points), assaults, fire...
   rules ID         a rule of docs/rules.md (R9.4, or a word)
   save FILE        save the game (resume with hexwar play --resume FILE)
   help             this list
-  quit             stop (saved only to --save FILE, if given)";
+  quit             stop (saved only to --save FILE, if given; asks once if not saved)";
 
 /// Runs `hexwar play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
@@ -211,6 +217,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     say!("{}\nseed {seed}, game {game}", scenario.title);
     // A game saved in the middle of a phase goes on in that phase.
     let mut pending = None;
+    let resumed = saved.is_some();
     if let Some(saved) = saved {
         session.quiet = true;
         let by = saved.provenance();
@@ -226,6 +233,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let interactive = session.interactive;
+    if !resumed {
+        say_raw!("{}", briefing(&rules, &session.save.sides));
+    }
+    let mut first = true;
     loop {
         let waiting = match pending.take() {
             Some(w) => w,
@@ -236,17 +247,23 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         };
         let side_id = scenario.sides[side.index()].id.clone();
         let acting = session.acting(side);
-        if interactive {
+        if interactive && first {
+            // The map once; then on `map`.
             say_raw!(
                 "{}",
                 crate::show::render_marked(
                     scenario,
                     &loaded.catalog,
                     Some(session.game.state()),
-                    &acting
+                    &crate::show::Marks {
+                        acting: &acting,
+                        playing: true,
+                        ..Default::default()
+                    }
                 )
             );
         }
+        first = false;
         let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
         if phase == Phase::Deployment {
             // R15.4: one recon unit's move, then the other side's.
@@ -256,16 +273,25 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             );
         } else {
             say!(
-                "\n-- turn {turn}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
+                "\n-- turn {turn} of {}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
+                scenario.turns,
                 scenario.sides[side.index()].name,
                 phase.name()
             );
         }
         if names.is_empty() {
+            if interactive {
+                // At a terminal a phase with nothing to do passes by itself; a script gives
+                // its `end` as ever, so that its lines stay in step.
+                say!("nothing of yours can act in this phase: it passes");
+                session.record(turn, side, phase, "end");
+                continue;
+            }
             say!("none of your units can act in this phase");
         } else {
             say!("may act: {} (`legal UNIT` says how)", names.join(" "));
         }
+        session.undo = None;
         loop {
             let prompt = format!("{side_id} {}> ", phase.name());
             let Some(line) = session.next_line(&prompt) else {
@@ -288,6 +314,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
                 Prompt::Quit => {
+                    if interactive && save_out.is_none() && !session.saved {
+                        // Once: a game not saved is lost.
+                        say!(
+                            "the game is not saved: `save FILE` keeps it (resume with `hexwar play --resume FILE`); `quit` again quits"
+                        );
+                        session.saved = true;
+                        continue;
+                    }
                     session.save_on_exit(save_out.as_ref())?;
                     return Ok(ExitCode::SUCCESS);
                 }
@@ -727,6 +761,160 @@ fn saved_answer(
     Some(value)
 }
 
+/// The hexes a unit may break off to (R11.6), best first for a person: the fewest enemy units
+/// next to it, then the nearest friend, then the farthest from the nearest enemy, then by
+/// label. `best`, the AI's choice, is among them.
+fn break_off_hexes(
+    s: &Scenario,
+    state: &State,
+    unit: counters::UnitId,
+    best: hexmap::Hex,
+    legal: &dyn Fn(hexmap::Hex) -> bool,
+) -> Vec<hexmap::Hex> {
+    let Some(at) = state.hex_of(unit) else {
+        return vec![best];
+    };
+    let side = state.unit(unit).side;
+    let on_map = |u: &counters::Unit| match u.location {
+        counters::Location::Map(h) => Some((u.side, h)),
+        _ => None,
+    };
+    let units: Vec<(Side, hexmap::Hex)> = state
+        .units()
+        .iter()
+        .filter(|u| u.id != unit)
+        .filter_map(on_map)
+        .collect();
+    let nearest = |h: hexmap::Hex, of: Side| {
+        units
+            .iter()
+            .filter(|(s, _)| *s == of)
+            .map(|(_, x)| x.unsigned_distance_to(h))
+            .min()
+            .unwrap_or(u32::MAX)
+    };
+    let mut hexes: Vec<hexmap::Hex> = s
+        .map
+        .hexes()
+        .filter(|&h| h != at && h.unsigned_distance_to(at) <= 12 && (h == best || legal(h)))
+        .collect();
+    hexes.sort_by_key(|&h| {
+        let enemies_next = units
+            .iter()
+            .filter(|(s, x)| *s != side && x.unsigned_distance_to(h) <= 1)
+            .count();
+        (
+            enemies_next,
+            nearest(h, side),
+            std::cmp::Reverse(nearest(h, side.other())),
+            s.map.label(h),
+        )
+    });
+    hexes
+}
+
+/// The prompt's own words, besides the commands and orders.
+const PROMPT_WORDS: [&str; 12] = [
+    "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "status", "undo",
+    "log",
+];
+
+/// The word of `words` nearest `typed`, if it is within two edits (or `typed` begins it).
+fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
+    let typed = typed.to_lowercase();
+    words
+        .map(|w| {
+            let d = if w.starts_with(&typed) {
+                1
+            } else {
+                edits(&typed, w)
+            };
+            (d, w)
+        })
+        .filter(|&(d, _)| d <= 2)
+        .min()
+        .map(|(_, w)| w)
+}
+
+/// The Levenshtein distance of two words.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// ` (did you mean t72_4?)` for a unit id not in the scenario, if one is close.
+fn did_you_mean_unit(s: &Scenario, typed: &str) -> String {
+    closest(typed, s.unit_names.iter().map(String::as_str))
+        .map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
+}
+
+/// What a person reads before the first turn: the scenario's briefing, the sides, and how the
+/// battle is won (R17).
+fn briefing(rules: &Rules<'_>, people: &[String]) -> String {
+    use std::fmt::Write as _;
+    let s = rules.scenario;
+    let mut out = String::new();
+    let description = s.description.trim();
+    if !description.is_empty() {
+        let _ = writeln!(out, "\n{description}");
+    }
+    let attacker = s.attacker();
+    let _ = writeln!(out, "\nSides:");
+    for side in counters::Side::BOTH {
+        let info = &s.sides[side.index()];
+        let _ = writeln!(
+            out,
+            "  {} ({}): {}{}{}",
+            info.id,
+            info.name,
+            if side == attacker {
+                "the attacker"
+            } else {
+                "the defender"
+            },
+            if s.first == side { ", moves first" } else { "" },
+            if people.contains(&info.id) {
+                " - you"
+            } else {
+                " - the AI"
+            }
+        );
+    }
+    let objectives: Vec<String> = s
+        .objectives
+        .iter()
+        .map(|o| format!("{} {}", s.map.label(o.hex), o.name))
+        .collect();
+    let (a, d) = (
+        &s.sides[attacker.index()].id,
+        &s.sides[attacker.other().index()].id,
+    );
+    let _ = writeln!(
+        out,
+        "\nHow to win (R17): {a} wins at the start of any of its turns in which it holds an objective ({}): a unit of its own in the hex and no enemy unit in it or next to it. After turn {}, {}. A side reduced below half its units (transports not counted) tests company morale at the start of each of its turns, and loses on a failure. Victory points: 6 to 1, 5 to 2 or 4 to 3 by the winner's losses (R17.3). `status` tells how things stand; `help` lists the commands.",
+        objectives.join(", "),
+        s.turns,
+        if s.fair_fight {
+            format!("if {a} holds none, both sides lose this fair fight (R17.4)")
+        } else {
+            format!("if {a} holds none, {d} wins")
+        }
+    );
+    out
+}
+
 /// Whether a saved line is an answer to a question of the rules.
 fn is_answer(line: &str) -> bool {
     ["counterattack ", "break_off_to ", "lead_to "]
@@ -786,7 +974,7 @@ impl counters::Chooser for Asker<'_, '_> {
 
     fn break_off_to(
         &mut self,
-        _state: &State,
+        state: &State,
         events: &[Event],
         unit: counters::UnitId,
         best: hexmap::Hex,
@@ -814,10 +1002,23 @@ impl counters::Chooser for Asker<'_, '_> {
                 a
             }
             _ => {
+                let hexes = break_off_hexes(self.scenario, state, unit, best, legal);
+                let default = hexes.first().copied().unwrap_or(best);
+                let mut listed: Vec<String> = hexes
+                    .iter()
+                    .take(8)
+                    .map(|&h| map.label(h).to_string())
+                    .collect();
+                if hexes.len() > 8 {
+                    listed.push(format!("and {} more", hexes.len() - 8));
+                }
                 let question = format!(
-                    "{name} breaks off: to which hex? (`best` for {}, where the rules would send it)",
+                    "{name} breaks off (R11.6): to which hex? {} (Enter or `best` for {}: next to friends, away from the enemy; the AI would go to {})",
+                    listed.join(" "),
+                    map.label(default),
                     map.label(best)
                 );
+                let best = default;
                 ask(
                     self.source,
                     self.interactive,
@@ -910,6 +1111,23 @@ struct Session<'r> {
     inputs: Vec<PathBuf>,
     /// The position after the events hashed so far.
     shadow: State,
+    /// The sides people command.
+    people: [bool; 2],
+    /// The other side's turn under way: its side, the position at its start and the index of
+    /// its first event, for the summary at its end.
+    other_turn: Option<(Side, State, usize)>,
+    /// The side whose turn the narration is in.
+    telling: Option<Side>,
+    /// The narrative of the other side's last turn, for `log` (at a terminal it is summed up).
+    log: Vec<String>,
+    /// The last command, while it may be taken back: the lines saved before it and the dice
+    /// before it (R0.3: no die may be rolled again).
+    undo: Option<(usize, counters::DiceMark)>,
+    /// An assault given once with passengers sitting it out, which goes in when given again.
+    warned: Option<counters::Command>,
+    /// Whether `quit` may go without asking: the game was saved since its last line, or the
+    /// person was asked once already.
+    saved: bool,
 }
 
 impl<'r> Session<'r> {
@@ -961,6 +1179,13 @@ impl<'r> Session<'r> {
             turn: 0,
             inputs: Vec::new(),
             shadow: State::new(scenario),
+            people,
+            other_turn: None,
+            telling: None,
+            log: Vec::new(),
+            undo: None,
+            warned: None,
+            saved: false,
         })
     }
 
@@ -1036,40 +1261,67 @@ impl<'r> Session<'r> {
         self.source.read(prompt)
     }
 
+    /// Tells the events not told yet (at a terminal the other side's turn is summed up at its
+    /// end, and `log` tells it in full), and hashes the position at each player turn's end.
     fn tell(&mut self) {
-        if !self.quiet {
-            for e in &self.game.events()[self.told..] {
-                if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+        let json = JSON.load(std::sync::atomic::Ordering::Relaxed);
+        let (from, told) = (self.hashed, self.told);
+        let events = self.game.events();
+        for (i, e) in events.iter().enumerate().skip(from) {
+            if let Event::TurnStarted { side, turn } = e {
+                self.telling = Some(*side);
+                self.turn = *turn;
+                if !self.people[side.index()] {
+                    self.log.clear();
+                    self.other_turn = Some((*side, self.shadow.clone(), i));
+                }
+            }
+            if i >= told {
+                // The narrator follows every event, told or not, to name the hexes right.
+                let lines = self.narrator.lines(e);
+                let other = self.telling.is_some_and(|s| !self.people[s.index()]);
+                if other {
+                    self.log.extend(lines.iter().cloned());
+                }
+                if self.quiet {
+                } else if json {
                     outln!("{}", hexwar::events_json::event(&self.rules, e));
-                } else {
-                    for l in self.narrator.lines(e) {
+                } else if !(other && self.interactive) {
+                    for l in lines {
                         say!("{l}");
                     }
                 }
             }
-        }
-        self.told = self.game.events().len();
-        // The position at the end of each player turn: the events so far applied to a copy of
-        // the start, hashed at each turn's end (the game may have gone further since).
-        for e in &self.game.events()[self.hashed..] {
+            // The position at the end of each player turn: the events applied to a copy of the
+            // start (the game may have gone further since).
             self.shadow.apply(&self.rules, e);
-            match e {
-                Event::TurnStarted { turn, .. } => self.turn = *turn,
-                Event::TurnEnded { side } => {
-                    let entry = TurnHash {
-                        turn: self.turn,
-                        side: self.rules.scenario.sides[side.index()].id.clone(),
-                        hash: position_hash(&self.shadow),
-                    };
-                    self.save.turns.push(entry);
+            let ends = matches!(e, Event::TurnEnded { .. } | Event::BattleEnded { .. });
+            if ends
+                && let Some((side, before, first)) = self.other_turn.take()
+                && !self.quiet
+                && !json
+            {
+                say!("");
+                let turn = &events[first..=i];
+                for l in hexwar::summary::turn(&self.rules, side, &before, &self.shadow, turn) {
+                    say!("{l}");
                 }
-                _ => {}
+            }
+            if let Event::TurnEnded { side } = e {
+                let entry = TurnHash {
+                    turn: self.turn,
+                    side: self.rules.scenario.sides[side.index()].id.clone(),
+                    hash: position_hash(&self.shadow),
+                };
+                self.save.turns.push(entry);
             }
         }
-        self.hashed = self.game.events().len();
+        self.told = events.len();
+        self.hashed = events.len();
     }
 
     fn record(&mut self, turn: u32, side: Side, phase: Phase, line: &str) {
+        self.saved = false;
         self.save.commands.push(Given {
             turn,
             side: self.scenario().sides[side.index()].id.clone(),
@@ -1093,15 +1345,17 @@ impl<'r> Session<'r> {
             "end" => return Ok(Prompt::EndPhase),
             "quit" => return Ok(Prompt::Quit),
             "help" => say!("{HELP}"),
-            "map" => say_raw!(
-                "{}",
-                crate::show::render_marked(
-                    self.scenario(),
-                    self.rules.catalog,
-                    Some(self.game.state()),
-                    &self.acting(side)
-                )
-            ),
+            "map" => self.map(rest, side),
+            "status" => say_raw!("{}", self.status()),
+            "log" => {
+                if self.log.is_empty() {
+                    say!("the other side has not played a turn yet");
+                }
+                for l in &self.log {
+                    say!("{l}");
+                }
+            }
+            "undo" => self.undo()?,
             "units" => self.units(rest),
             "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
                 Ok(text) => say_raw!("{text}"),
@@ -1115,7 +1369,10 @@ impl<'r> Session<'r> {
                         .map_err(anyhow::Error::from)
                         .and_then(|out| self.write_save(&out));
                     match saved {
-                        Ok(()) => say!("saved to {rest}"),
+                        Ok(()) => {
+                            self.saved = true;
+                            say!("saved to {rest}");
+                        }
                         Err(e) => say!("not saved: {e}"),
                     }
                 }
@@ -1139,16 +1396,29 @@ impl<'r> Session<'r> {
             }
             "legal" => self.legal(rest),
             _ => match parse_command(self.scenario(), line) {
-                Err(e) => say!("? {e} (`help` lists the commands)"),
+                Err(e) => say!("? {e}{} (`help` lists the commands)", self.did_you_mean(&e)),
                 Ok(c) => {
+                    let c = self.by_destination(c);
+                    let line = counters::command_text(self.scenario(), &c);
+                    // Passengers that would sit an assault out are named first, once, so
+                    // that the person may dismount them (R16.1).
+                    let warned = self.warned.take();
+                    if warned.as_ref() != Some(&c) && self.say_sitting_out(&c) {
+                        say!("give the assault again to go in without them");
+                        self.warned = Some(c);
+                        return Ok(Prompt::Stay);
+                    }
                     // The line comes before the answers the command asks for.
-                    self.record(turn, side, phase, line);
+                    let before = (self.save.commands.len(), self.game.dice_mark());
+                    self.record(turn, side, phase, &line);
                     if let Err(why) = self.command(&c)? {
                         self.save.commands.pop();
-                        say!("refused: {why}");
+                        say!("refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
                     } else if phase == Phase::Deployment {
                         // R15.4: a unit at a time; the other side moves next.
                         return Ok(Prompt::EndPhase);
+                    } else {
+                        self.undo = Some(before);
                     }
                 }
             },
@@ -1156,39 +1426,371 @@ impl<'r> Session<'r> {
         Ok(Prompt::Stay)
     }
 
+    /// `map`: the map with the units that may still act marked; `map UNIT`: with the hexes
+    /// the unit may move to marked, at a walk and at the double.
+    fn map(&self, rest: &str, side: Side) {
+        let s = self.scenario();
+        let state = self.game.state();
+        let mut reach: Vec<(hexmap::Hex, bool)> = Vec::new();
+        if !rest.is_empty() {
+            let Some(unit) = s.unit_id(rest) else {
+                say!("? unknown unit `{rest}`{}", did_you_mean_unit(s, rest));
+                return;
+            };
+            for double in [false, true] {
+                for (h, _) in counters::moves(state, &self.rules, unit, double) {
+                    if !reach.iter().any(|(r, _)| *r == h) {
+                        reach.push((h, double));
+                    }
+                }
+            }
+            if reach.is_empty() {
+                say!("{rest} cannot move now");
+            }
+        }
+        let acting = self.acting(side);
+        say_raw!(
+            "{}",
+            crate::show::render_marked(
+                s,
+                self.rules.catalog,
+                Some(state),
+                &crate::show::Marks {
+                    acting: &acting,
+                    reach: &reach,
+                    playing: true,
+                }
+            )
+        );
+    }
+
+    /// `status`: the turn, the time of day, each side's losses and morale, each objective and
+    /// who holds it, and how the battle would end if it ended now.
+    fn status(&self) -> String {
+        use std::fmt::Write as _;
+        let s = self.scenario();
+        let state = self.game.state();
+        let rules = &self.rules;
+        let mut out = String::new();
+        let time = if state.time().is_night() {
+            "night"
+        } else {
+            "day"
+        };
+        let active = &s.sides[state.active().index()];
+        let _ = if state.phase() == Phase::Deployment {
+            writeln!(
+                out,
+                "before the first turn ({} turns, {time}): {} ({}) is making its recon deployment",
+                s.turns, active.name, active.id
+            )
+        } else {
+            writeln!(
+                out,
+                "turn {} of {}, {time}; {} ({}) is playing its {} phase",
+                state.turn(),
+                s.turns,
+                active.name,
+                active.id,
+                state.phase().name()
+            )
+        };
+        for side in counters::Side::BOTH {
+            let start = counters::starting_units(rules, side);
+            let lost = counters::losses(state, rules, side);
+            let _ = writeln!(
+                out,
+                "  {} ({:?}): {lost} of {start} units lost (transports not counted); {}",
+                s.sides[side.index()].id,
+                s.sides[side.index()].role,
+                if (start - lost) * 2 < start {
+                    format!(
+                        "below half: tests company morale on {}+ at the start of its turns (R17.2)",
+                        counters::morale_number(state, rules, side)
+                    )
+                } else {
+                    format!(
+                        "tests company morale if it falls below half ({} more lost, R17.2)",
+                        (start - lost) - start.div_ceil(2) + 1
+                    )
+                }
+            );
+        }
+        let attacker = s.attacker();
+        let _ = writeln!(out, "Objectives (R17.1):");
+        for o in &s.objectives {
+            let holder = if counters::attacker_holds(state, rules, o.hex) {
+                format!("held by {}, the attacker", s.sides[attacker.index()].id)
+            } else if state.occupied_by(o.hex, attacker.other()) {
+                format!("held by {}", s.sides[attacker.other().index()].id)
+            } else if state.occupied_by(o.hex, attacker) {
+                format!(
+                    "{} is in it, but not holding it (an enemy unit next to it, or reorganising)",
+                    s.sides[attacker.index()].id
+                )
+            } else {
+                format!("empty: {} holds it", s.sides[attacker.other().index()].id)
+            };
+            let _ = writeln!(out, "  {} {}: {holder}", s.map.label(o.hex), o.name);
+        }
+        let winner = if counters::attacker_holds_objective(state, rules) {
+            Some(attacker)
+        } else if s.fair_fight {
+            None
+        } else {
+            Some(attacker.other())
+        };
+        let o = counters::score(state, rules, winner, counters::EndReason::TurnLimit);
+        let _ = writeln!(
+            out,
+            "If the battle ended now: {}, victory points {} {}, {} {} (R17.3{})",
+            winner.map_or_else(
+                || "both lose the fair fight".to_owned(),
+                |w| format!("{} wins", s.sides[w.index()].id)
+            ),
+            s.sides[0].id,
+            o.vp[0],
+            s.sides[1].id,
+            o.vp[1],
+            if s.fair_fight { ", R17.4" } else { "" }
+        );
+        out
+    }
+
+    /// `undo`: takes back the last command of this phase, if no die has been rolled since it
+    /// was given (the dice are never rolled again): the game is played again from its start
+    /// to the line before it.
+    fn undo(&mut self) -> anyhow::Result<()> {
+        let Some((lines, mark)) = self.undo.take() else {
+            say!("nothing to undo: no command given in this phase since the last die");
+            return Ok(());
+        };
+        if self.game.dice_mark() != mark {
+            say!("cannot undo: a die was rolled since (the dice are not rolled again)");
+            return Ok(());
+        }
+        let taken = self.save.commands[lines].line.clone();
+        let mut again = self.save.clone();
+        again.commands.truncate(lines);
+        again.turns.clear();
+        let (dice, ai_rng) = batch::game_dice(self.save.seed, self.save.game);
+        self.game = Game::new(self.rules, dice, ai_rng, self.people);
+        self.narrator = Narrator::new(self.rules);
+        self.told = 0;
+        self.hashed = 0;
+        self.shadow = State::new(self.scenario());
+        self.save.commands.clear();
+        self.save.turns.clear();
+        self.other_turn = None;
+        self.telling = None;
+        let log = std::mem::take(&mut self.log);
+        self.quiet = true;
+        let replayed = self.replay(&again);
+        self.quiet = false;
+        self.log = log;
+        replayed?;
+        say!("undone: {taken}");
+        Ok(())
+    }
+
+    /// ` (did you mean t72_4?)` for a word the grammar did not know, if one is close.
+    fn did_you_mean(&self, e: &counters::GrammarError) -> String {
+        match e {
+            counters::GrammarError::UnknownUnit(w) => did_you_mean_unit(self.scenario(), w),
+            counters::GrammarError::UnknownVerb(w) => {
+                let words = counters::VERBS
+                    .iter()
+                    .chain(counters::ORDER_VERBS)
+                    .chain(&PROMPT_WORDS);
+                closest(w, words.copied())
+                    .map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// A move given by its destination (`move t72_4 0504`) goes by the cheapest path the
+    /// rules allow; a full path is taken as it is.
+    fn by_destination(&self, c: counters::Command) -> counters::Command {
+        let counters::Command::Move { unit, path, double } = c else {
+            return c;
+        };
+        let state = self.game.state();
+        let (Some(at), [to]) = (state.hex_of(unit), path.as_slice()) else {
+            return counters::Command::Move { unit, path, double };
+        };
+        if at.unsigned_distance_to(*to) <= 1 {
+            return counters::Command::Move { unit, path, double };
+        }
+        if let Some((_, p)) = counters::moves(state, &self.rules, unit, double)
+            .into_iter()
+            .find(|(h, _)| h == to)
+        {
+            return counters::Command::Move {
+                unit,
+                path: p,
+                double,
+            };
+        }
+        // Out of reach: the cheapest path with no budget, for `check` to say why.
+        let map = self.rules.map();
+        let class = self.rules.typ(state.unit(unit)).move_class;
+        let enemy = state.unit(unit).side.other();
+        let found = map.cheapest_path(at, *to, |_, h| {
+            if state.occupied_by(h, enemy) && h != *to {
+                None
+            } else {
+                map.enter_cost(class, h)
+            }
+        });
+        let path = found.map_or(path, |(_, p)| p);
+        counters::Command::Move { unit, path, double }
+    }
+
+    /// Before an assault: the passengers of its transports that would sit it out, and why
+    /// (R16.1). Whether there are any.
+    fn say_sitting_out(&self, c: &counters::Command) -> bool {
+        let counters::Command::Assault { units, .. } = c else {
+            return false;
+        };
+        if counters::check(self.game.state(), &self.rules, c).is_err() {
+            return false;
+        }
+        let mut any = false;
+        let s = self.scenario();
+        let state = self.game.state();
+        for &t in units {
+            let mounted = self.rules.typ(state.unit(t)).mounted_assault;
+            for p in state.passengers(t).filter(|p| !units.contains(&p.id)) {
+                let (p, t) = (s.unit_name(p.id), s.unit_name(t));
+                if mounted {
+                    say!(
+                        "note: {p} aboard {t} sits this assault out: passengers of a mounted-assault transport assault only when named with it (R16.1); `dismount {p}` first to fight on foot"
+                    );
+                } else {
+                    say!(
+                        "note: {p} aboard {t} sits this assault out: passengers do not assault from a transport that is not a mounted-assault one (R16.1); `dismount {p}` first"
+                    );
+                }
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// `t72_5: ` before the refusal of an assault by several units, for the unit at fault.
+    fn at_fault(&self, c: &counters::Command) -> String {
+        match c {
+            counters::Command::Assault { units, .. } if units.len() > 1 => {
+                counters::at_fault(self.game.state(), &self.rules, c)
+                    .map_or_else(String::new, |u| {
+                        format!("{}: ", self.scenario().unit_name(u))
+                    })
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// What to do instead, after a refusal, where a command would do.
+    fn hint(&self, c: &counters::Command, why: counters::RuleError) -> String {
+        let s = self.scenario();
+        let state = self.game.state();
+        match (c, why) {
+            (counters::Command::Assault { units, .. }, counters::RuleError::Passenger) => {
+                let aboard: Vec<String> = units
+                    .iter()
+                    .filter_map(|&u| match state.unit(u).location {
+                        counters::Location::Aboard(t) if !units.contains(&t) => {
+                            Some(if self.rules.typ(state.unit(t)).mounted_assault {
+                                format!(
+                                    "`dismount {}` first, or name {} in the assault too",
+                                    s.unit_name(u),
+                                    s.unit_name(t)
+                                )
+                            } else {
+                                format!("`dismount {}` first", s.unit_name(u))
+                            })
+                        }
+                        counters::Location::Aboard(_) => {
+                            Some(format!("`dismount {}` first", s.unit_name(u)))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if aboard.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", aboard.join("; "))
+                }
+            }
+            (counters::Command::Move { unit, .. }, counters::RuleError::NotAdjacent(..)) => {
+                format!(" (`legal {}` lists where it can go)", s.unit_name(*unit))
+            }
+            _ => String::new(),
+        }
+    }
+
     fn units(&self, side: &str) {
         let s = self.scenario();
-        for u in self.game.state().units() {
-            let sid = &s.sides[u.side.index()].id;
-            if !side.is_empty() && sid != side {
-                continue;
-            }
-            let at = match u.location {
-                counters::Location::Map(h) => s.map.label(h).to_string(),
-                counters::Location::Aboard(t) => format!("aboard {}", s.unit_name(t)),
-                counters::Location::OffMap => "off the map".to_owned(),
-                counters::Location::Destroyed => "destroyed".to_owned(),
-            };
-            let st = &u.state;
-            let marks: Vec<&str> = [
-                (st.weakened, "weakened"),
-                (st.disorganized, "disorganized"),
-                (st.pinned, "pinned"),
-                (st.bogged, "bogged"),
-                (st.gone_to_ground, "gone to ground"),
-            ]
+        let rows: Vec<[String; 5]> = self
+            .game
+            .state()
+            .units()
             .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, w)| *w)
+            .filter(|u| side.is_empty() || s.sides[u.side.index()].id == side)
+            .map(|u| {
+                let at = match u.location {
+                    counters::Location::Map(h) => s.map.label(h).to_string(),
+                    counters::Location::Aboard(t) => format!("aboard {}", s.unit_name(t)),
+                    counters::Location::OffMap => "off the map".to_owned(),
+                    counters::Location::Destroyed => "destroyed".to_owned(),
+                };
+                let st = &u.state;
+                // A destroyed unit has no state left to tell.
+                let marks: Vec<&str> = [
+                    (st.weakened, "weakened"),
+                    (st.disorganized, "disorganized"),
+                    (st.pinned, "pinned"),
+                    (st.bogged, "bogged"),
+                    (st.gone_to_ground, "gone to ground"),
+                ]
+                .iter()
+                .filter(|(on, _)| *on && u.alive())
+                .map(|(_, w)| *w)
+                .collect();
+                [
+                    s.unit_name(u.id).to_owned(),
+                    self.rules.typ(u).id.clone(),
+                    s.sides[u.side.index()].id.clone(),
+                    at,
+                    marks.join(", "),
+                ]
+            })
             .collect();
+        if rows.is_empty() {
             say!(
-                "  {:<12} {:<10} {:<8} {:<14} {}",
-                s.unit_name(u.id),
-                self.rules.typ(u).id,
-                sid,
-                at,
-                marks.join(", ")
+                "? no side `{side}`: the sides are `{}` and `{}`",
+                s.sides[0].id,
+                s.sides[1].id
             );
+            return;
+        }
+        let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+        let w = [width(0), width(1), width(2), width(3)];
+        for r in &rows {
+            let line = format!(
+                "  {:<a$}  {:<b$}  {:<c$}  {:<d$}  {}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                a = w[0],
+                b = w[1],
+                c = w[2],
+                d = w[3]
+            );
+            say!("{}", line.trim_end());
         }
     }
 
@@ -1225,111 +1827,279 @@ impl<'r> Session<'r> {
             .collect()
     }
 
-    /// What `check` accepts for a unit now, a line per kind.
+    /// What `check` accepts for a unit now, a line per kind: its moves with the movement
+    /// points they may spend, assaults and overruns, targets, and the other commands it may
+    /// give (mount, dismount, bombard, smoke, air strike, eyes and ears, motorcycles).
     fn options(&self, unit: counters::UnitId) -> Vec<String> {
         use counters::Command;
         let s = self.scenario();
         let state = self.game.state();
         let ok = |c: &Command| counters::check(state, &self.rules, c).is_ok();
         let label = |h: hexmap::Hex| s.map.label(h).to_string();
-        let Some(at) = state.hex_of(unit) else {
-            return Vec::new();
-        };
+        let name = |u: counters::UnitId| s.unit_name(u).to_owned();
         let mut lines = Vec::new();
-        let mut walking: Vec<String> = Vec::new();
-        for double in [false, true] {
-            let budget = counters::points_left(state, &self.rules, unit, double);
-            let class = self.rules.typ(state.unit(unit)).move_class;
-            let reach = s.map.reachable(
-                at,
-                hexmap::Budget {
-                    points: budget,
-                    min_one_hex: true,
-                },
-                |_, to| s.map.enter_cost(class, to),
-            );
-            let mut hexes: Vec<String> = reach
-                .hexes()
-                .iter()
-                .filter_map(|&h| {
-                    let path = reach.path_to(&s.map, h)?;
-                    ok(&Command::Move { unit, path, double }).then(|| label(h))
-                })
-                .filter(|l| !walking.contains(l))
-                .collect();
-            hexes.sort();
-            if !hexes.is_empty() {
-                let how = if double {
-                    "also at the double"
-                } else {
-                    "moves to"
-                };
-                lines.push(format!("{how}: {}", hexes.join(" ")));
-            }
-            walking.extend(hexes);
-        }
+        lines.extend(self.moves_by_hand(unit));
+        let Some(at) = state.hex_of(unit) else {
+            return lines;
+        };
         let near: Vec<hexmap::Hex> = s.map.neighbors(at).collect();
-        let assaults: Vec<String> = near
-            .iter()
-            .filter(|&&h| {
-                ok(&Command::Assault {
-                    units: vec![unit],
-                    hex: h,
+        let mut kind = |what: &str, found: Vec<String>| {
+            if !found.is_empty() {
+                lines.push(format!("{what}: {}", found.join(" ")));
+            }
+        };
+        let assault = |&h: &hexmap::Hex| {
+            let mut units = vec![unit];
+            // A mounted-assault transport's passengers assault with it (R16.1).
+            units.extend(state.passengers(unit).map(|p| p.id));
+            ok(&Command::Assault {
+                units: vec![unit],
+                hex: h,
+            }) || ok(&Command::Assault { units, hex: h })
+        };
+        kind(
+            "assaults",
+            near.iter()
+                .filter(|h| assault(h))
+                .map(|&h| label(h))
+                .collect(),
+        );
+        kind(
+            "overruns",
+            near.iter()
+                .filter(|&&h| ok(&Command::Overrun { unit, hex: h }))
+                .map(|&h| label(h))
+                .collect(),
+        );
+        let others = || state.units().iter().map(|t| t.id);
+        kind(
+            "fires at",
+            others()
+                .filter(|&t| ok(&Command::Fire { unit, target: t }))
+                .map(name)
+                .collect(),
+        );
+        kind(
+            "eyes and ears on",
+            others()
+                .filter(|&t| ok(&Command::EyesAndEars { unit, target: t }))
+                .map(name)
+                .collect(),
+        );
+        kind(
+            "mounts on",
+            others()
+                .filter(|&t| ok(&Command::Mount { unit, transport: t }))
+                .map(name)
+                .collect(),
+        );
+        let passengers: Vec<String> = state
+            .passengers(unit)
+            .filter(|p| ok(&Command::Dismount { unit: p.id }))
+            .map(|p| name(p.id))
+            .collect();
+        kind("carries, and may dismount (`dismount UNIT`)", passengers);
+        for (smoke, what) in [(false, "bombards"), (true, "smokes")] {
+            let hexes = s
+                .map
+                .hexes()
+                .filter(|&h| {
+                    ok(&Command::Bombard {
+                        unit,
+                        hex: h,
+                        smoke,
+                        spotter: None,
+                    })
                 })
-            })
-            .map(|&h| label(h))
-            .collect();
-        if !assaults.is_empty() {
-            lines.push(format!("assaults: {}", assaults.join(" ")));
+                .map(label)
+                .collect();
+            kind(what, hexes);
         }
-        let overruns: Vec<String> = near
-            .iter()
-            .filter(|&&h| ok(&Command::Overrun { unit, hex: h }))
-            .map(|&h| label(h))
-            .collect();
-        if !overruns.is_empty() {
-            lines.push(format!("overruns: {}", overruns.join(" ")));
+        kind(
+            "calls an air strike on",
+            s.map
+                .hexes()
+                .filter(|&h| {
+                    ok(&Command::AirStrike {
+                        caller: unit,
+                        hex: h,
+                    })
+                })
+                .map(label)
+                .collect(),
+        );
+        if ok(&Command::DismountRiders { unit }) {
+            lines.push("may dismount its riders (dismount_riders)".to_owned());
         }
-        let targets: Vec<&str> = state
-            .units()
-            .iter()
-            .filter(|t| ok(&Command::Fire { unit, target: t.id }))
-            .map(|t| s.unit_name(t.id))
-            .collect();
-        if !targets.is_empty() {
-            lines.push(format!("fires at: {}", targets.join(" ")));
+        if ok(&Command::Remount { unit }) {
+            lines.push("may remount (remount)".to_owned());
         }
         lines
     }
 
+    /// The hexes a unit may move to now, at a walk and also at the double, with the movement
+    /// points left for each (R5.1, R5.2).
+    fn moves_by_hand(&self, unit: counters::UnitId) -> Vec<String> {
+        let s = self.scenario();
+        let state = self.game.state();
+        let mut lines = Vec::new();
+        let mut walking: Vec<hexmap::Hex> = Vec::new();
+        for double in [false, true] {
+            let mut hexes: Vec<hexmap::Hex> = counters::moves(state, &self.rules, unit, double)
+                .into_iter()
+                .map(|(h, _)| h)
+                .filter(|h| !walking.contains(h))
+                .collect();
+            hexes.sort_by_key(|&h| s.map.label(h));
+            if !hexes.is_empty() {
+                let left = counters::points_left(state, &self.rules, unit, double);
+                let labels: Vec<String> =
+                    hexes.iter().map(|&h| s.map.label(h).to_string()).collect();
+                let how = if double {
+                    format!("also at the double ({left} MP)")
+                } else {
+                    format!("moves to ({left} MP left)")
+                };
+                lines.push(format!("{how}: {}", labels.join(" ")));
+            }
+            walking.extend(hexes);
+        }
+        lines
+    }
+
+    /// `odds assault HEX with UNIT...`: the odds of that assault now, the whole melee when
+    /// counterattacks are on (R11), with the units that are not next to the hex yet moved
+    /// there first by their cheapest legal move (bog checks not rolled); `odds overrun HEX
+    /// with UNIT`: the overrun's (R10).
     fn odds(&self, rest: &str) {
         let line = rest.trim();
-        match parse_command(self.scenario(), line) {
-            Ok(counters::Command::Assault { units, hex }) => {
-                match counters::check(
-                    self.game.state(),
-                    &self.rules,
-                    &counters::Command::Assault {
-                        units: units.clone(),
-                        hex,
-                    },
-                ) {
-                    Err(why) => say!("refused: {why}"),
-                    Ok(()) => {
-                        let o = assault_odds(self.game.state(), &self.rules, &units, hex);
-                        say!(
-                            "first round: attacker takes the hex {:.1}% (defenders destroyed {:.1}%, retreat {:.1}%), defenders hold {:.1}%",
-                            o.attacker_wins * 100.0,
-                            o.defender_destroyed * 100.0,
-                            o.defender_retreats * 100.0,
-                            o.defender_holds * 100.0
-                        );
-                    }
+        let s = self.scenario();
+        let rules = &self.rules;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["overrun", hex, "with", unit] = words.as_slice() {
+            let Some(u) = s.unit_id(unit) else {
+                say!("? unknown unit `{unit}`{}", did_you_mean_unit(s, unit));
+                return;
+            };
+            let Some(h) = hex.parse::<hexmap::Label>().ok().and_then(|l| s.map.hex(l)) else {
+                say!("? `{hex}` is not a hex of this map");
+                return;
+            };
+            let c = counters::Command::Overrun { unit: u, hex: h };
+            match counters::check(self.game.state(), rules, &c) {
+                Err(why) => say!("refused: {why}"),
+                Ok(()) => {
+                    let o = counters::overrun_odds(self.game.state(), rules, u, h);
+                    say!(
+                        "overrun: {unit} breaks through unharmed {:.1}%, every unit in {hex} destroyed {:.1}%; hits scored {:.2} on average, taken {:.2} (exact, R10)",
+                        o.all_break_through * 100.0,
+                        o.defenders_destroyed * 100.0,
+                        o.attacker_hits_mean,
+                        o.defender_hits_mean
+                    );
                 }
             }
-            Ok(_) => say!("odds: only `odds assault HEX with UNIT...`"),
-            Err(e) => say!("? {e}"),
+            return;
         }
+        let (units, hex) = match parse_command(s, line) {
+            Ok(counters::Command::Assault { units, hex }) => (units, hex),
+            Ok(_) => {
+                say!("odds: `odds assault HEX with UNIT...` or `odds overrun HEX with UNIT`");
+                return;
+            }
+            Err(e) => {
+                say!("? {e}{}", self.did_you_mean(&e));
+                return;
+            }
+        };
+        let mut state = self.game.state().clone();
+        let mut arrive = Vec::new();
+        for &u in &units {
+            // A passenger arrives with its transport.
+            let counters::Location::Map(at) = state.unit(u).location else {
+                continue;
+            };
+            if at.unsigned_distance_to(hex) <= 1 {
+                continue;
+            }
+            // The cheapest hex next to the target from which the unit may still assault.
+            let class = rules.typ(state.unit(u)).move_class;
+            let cost_of = |p: &[hexmap::Hex]| -> u32 {
+                p.iter().filter_map(|&h| s.map.enter_cost(class, h)).sum()
+            };
+            let mut near: Vec<(hexmap::Hex, Vec<hexmap::Hex>)> =
+                counters::moves(&state, rules, u, false)
+                    .into_iter()
+                    .filter(|(h, _)| h.unsigned_distance_to(hex) == 1)
+                    .collect();
+            near.sort_by_key(|(h, p)| (cost_of(p), s.map.label(*h)));
+            let arrived = near.into_iter().find_map(|(to, path)| {
+                let mut trial = state.clone();
+                let moved = Event::Moved {
+                    unit: u,
+                    cost: u8::try_from(cost_of(&path)).unwrap_or(u8::MAX),
+                    path: path.iter().copied().collect(),
+                    double: false,
+                };
+                trial.apply(rules, &moved);
+                let alone = counters::Command::Assault {
+                    units: vec![u],
+                    hex,
+                };
+                counters::at_fault(&trial, rules, &alone)
+                    .is_none()
+                    .then_some((to, trial))
+            });
+            let Some((to, trial)) = arrived else {
+                say!(
+                    "{} cannot reach a hex next to {} and still assault it now",
+                    s.unit_name(u),
+                    s.map.label(hex)
+                );
+                return;
+            };
+            state = trial;
+            arrive.push(format!("{} by {}", s.unit_name(u), s.map.label(to)));
+        }
+        let c = counters::Command::Assault {
+            units: units.clone(),
+            hex,
+        };
+        if let Err(why) = counters::check(&state, rules, &c) {
+            say!("refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+            return;
+        }
+        if !arrive.is_empty() {
+            say!(
+                "as they would arrive: {} (bog checks not rolled)",
+                arrive.join(", ")
+            );
+        }
+        let first = assault_odds(&state, rules, &units, hex);
+        if rules.scenario.rules.counterattacks {
+            let m = counters::melee_odds(&state, rules, &units, hex);
+            let how = if m.exact {
+                "exact".to_owned()
+            } else {
+                format!(
+                    "sampled, {} fights, standard error {:.1} points",
+                    m.samples,
+                    m.error_bound * 100.0
+                )
+            };
+            say!(
+                "whole melee (R9, R11): attacker takes the hex {:.1}%, defenders hold {:.1}%, both broken {:.1}% ({how})",
+                m.attacker_wins * 100.0,
+                m.defender_holds * 100.0,
+                m.both_broken * 100.0
+            );
+        }
+        say!(
+            "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%, hold {:.1}%",
+            first.defender_destroyed * 100.0,
+            first.defender_retreats * 100.0,
+            first.defender_holds * 100.0
+        );
     }
 
     /// Saves to `--save`, if given.

@@ -34,17 +34,29 @@ fn markers(s: &Scenario) -> [char; 2] {
 /// (`S2` = two units of side S), `*` for an objective and `~` for smoke (R14.3). With `game`, the position
 /// is that of a game in progress (units, markers, smoke, time of day), else the scenario's start.
 pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
-    render_marked(s, catalog, game, &[])
+    render_marked(s, catalog, game, &Marks::default())
 }
 
-/// As [`render`], with the units that may still act this phase marked `!` in the list of
-/// stacks (`hexwar play`).
+/// What `hexwar play` marks on the map: the units that may still act this phase (`!` in the
+/// list of stacks), and the hexes one unit may move to (`+`, or `=` at the double only).
+#[derive(Default)]
+pub struct Marks<'a> {
+    /// The units that may still act.
+    pub acting: &'a [counters::UnitId],
+    /// Hexes a unit may move to, and whether only at the double.
+    pub reach: &'a [(Hex, bool)],
+    /// The game is under way (a turn being played, not one ended).
+    pub playing: bool,
+}
+
+/// As [`render`], with `marks` (`hexwar play`).
 pub fn render_marked(
     s: &Scenario,
     catalog: &Catalog,
     game: Option<&State>,
-    acting: &[counters::UnitId],
+    marks_of: &Marks<'_>,
 ) -> String {
+    let acting = marks_of.acting;
     let map = &s.map;
     let rules = Rules::new(s, catalog);
     let mark = markers(s);
@@ -87,6 +99,9 @@ pub fn render_marked(
             if smoke(hex) {
                 marks.push('~');
             }
+            if let Some(&(_, double)) = marks_of.reach.iter().find(|(h, _)| *h == hex) {
+                marks.push(if double { '=' } else { '+' });
+            }
             if !marks.is_empty() {
                 text.push(' ');
                 text.push_str(&marks);
@@ -108,12 +123,15 @@ pub fn render_marked(
     );
     match game {
         Some(g) => {
-            let _ = writeln!(
-                out,
-                "after game turn {}, {}\n",
-                g.turn(),
-                if g.time().is_night() { "night" } else { "day" }
-            );
+            let time = if g.time().is_night() { "night" } else { "day" };
+            let deploying = g.phase() == counters::Phase::Deployment;
+            let _ = match (marks_of.playing, g.turn()) {
+                (true, _) if deploying => {
+                    writeln!(out, "before the first turn: recon deployment\n")
+                }
+                (true, t) => writeln!(out, "game turn {t} of {}, {time}\n", s.turns),
+                (false, t) => writeln!(out, "after game turn {t}, {time}\n"),
+            };
         }
         None => {
             let _ = writeln!(
@@ -134,8 +152,15 @@ pub fn render_marked(
     let _ = writeln!(
         out,
         "\nEach hex reads `CCRR t marks`: its label (column, row), its terrain letter, then `S2` for\n\
-         two units of side S, `*` for an objective, `~` for smoke. Odd columns sit half a hex lower.\n\nTerrain:"
+         two units of side S, `*` for an objective, `~` for smoke. Odd columns sit half a hex lower."
     );
+    if !marks_of.reach.is_empty() {
+        let _ = writeln!(
+            out,
+            "`+`: the unit may move there; `=`: only at the double (R5.2)."
+        );
+    }
+    let _ = writeln!(out, "\nTerrain:");
     for (_, t) in map.table().iter() {
         let _ = writeln!(out, "  {}  {}", t.letter, t.id);
     }

@@ -58,6 +58,9 @@ pub struct TuneArgs {
     /// Unit catalog folder.
     #[arg(long, value_name = "DIR")]
     catalog: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Runs `hexwar tune`.
@@ -75,6 +78,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         plot,
         play,
         catalog,
+        quiet,
     } = args;
     batch::check_runs_threads(runs, threads)?;
     if !(0.0..=1.0).contains(&target) {
@@ -112,9 +116,12 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         progress: false,
     };
     interrupt::install();
+    // One bar for the whole tuning: a step per batch of `runs` games.
+    let bar = batch::progress_bar(0, &format!("batches of {runs} games"), !quiet);
     // `None` once the user interrupts: the values already played are kept and shown.
     let rate = |catalog: &counters::Catalog| -> anyhow::Result<Option<counters::SideStats>> {
         let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
+        bar.inc(1);
         Ok(summary.complete.then(|| summary.sides[side_index].clone()))
     };
     let side_id = loaded.scenario.sides[side_index].id.clone();
@@ -139,6 +146,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         }
         let mut rows = Vec::new();
         let asked = values.len();
+        bar.set_length(asked as u64);
         for v in values {
             let c = with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
             match rate(&c)? {
@@ -146,6 +154,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 None => break,
             }
         }
+        bar.finish_and_clear();
         if rows.len() < asked {
             errln!(
                 "interrupted: {} of {asked} values played; the table shows those",
@@ -242,6 +251,17 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         types.sort();
         types.dedup();
         let mut rows: Vec<(String, i64, i64, f64, f64)> = Vec::new();
+        let stats = types
+            .iter()
+            .filter_map(|t| loaded.catalog.id(t))
+            .map(|id| {
+                Field::ALL
+                    .iter()
+                    .filter(|f| f.get(loaded.catalog.get(id)).is_some())
+                    .count()
+            })
+            .sum::<usize>();
+        bar.set_length(1 + 2 * stats as u64);
         'types: for t in &types {
             let Some(id) = loaded.catalog.id(t) else {
                 continue;
@@ -267,6 +287,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 rows.push((format!("{t}.{field}"), now, 0, deltas[0], deltas[1]));
             }
         }
+        bar.finish_and_clear();
         if interrupted {
             errln!(
                 "interrupted: {} stats ranked; the table shows those",

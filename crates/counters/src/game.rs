@@ -477,6 +477,10 @@ impl Chooser for People<'_> {
     }
 }
 
+/// Where a game's dice stand ([`Game::dice_mark`]); opaque.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceMark(GameRng);
+
 /// Where the turn engine goes next: the turn and the index of the side in the turn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Next {
@@ -587,6 +591,14 @@ impl<'r> Game<'r> {
     #[must_use]
     pub const fn rules(&self) -> Rules<'r> {
         self.rules
+    }
+
+    /// Where the dice stand: two marks are equal when no die was rolled between them (a
+    /// person's `undo` takes back only a command that rolled nothing). It tells nothing of
+    /// the dice to come.
+    #[must_use]
+    pub fn dice_mark(&self) -> DiceMark {
+        DiceMark(self.table.dice.clone())
     }
 
     /// Runs the turn engine until a commanded side must give commands, or the battle ends.

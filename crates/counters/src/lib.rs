@@ -17,7 +17,7 @@ mod tally;
 pub use batch::{
     GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
 };
-pub use game::{Game, Waiting, play, play_with, start_turn};
+pub use game::{DiceMark, Game, Waiting, play, play_with, start_turn};
 pub use load::{Lines, Problem, line_col};
 pub use model::catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use model::catalog::{MAX_COMMAND_RANGE, MAX_TRANSPORT, Stat};
@@ -43,7 +43,7 @@ pub use odds::melee::{
 };
 pub use rules::artillery::spotter_for;
 pub use rules::assault::retreat_hex;
-pub use rules::check::{check, points_left};
+pub use rules::check::{at_fault, check, moves, points_left};
 pub use rules::exec::Chooser;
 pub use rules::execute::{PlayError, execute, execute_into};
 pub use rules::fire::{concealed, fire_dice, hit_number, save_number};
@@ -55,7 +55,7 @@ pub use rules::stacking::{has_room, stack_count};
 pub use rules::state::{Rules, State};
 pub use rules::time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
 pub use rules::victory::{
-    attacker_holds, attacker_holds_objective, morale_number, score, starting_units,
+    attacker_holds, attacker_holds_objective, losses, morale_number, score, starting_units,
 };
 pub use scenario::expect::{DEFAULT_RUNS, Expectation, Expectations, MAX_RUNS, Measure};
 pub use scenario::grammar::{

@@ -256,51 +256,83 @@ fn check_assault(
         if units[..i].contains(&unit) {
             return Err(RuleError::CannotAssault(hex));
         }
-        let (at, rides) = fighting_from(state, rules, unit, Phase::Movement, Some(units))?;
-        let u = state.unit(unit);
-        let typ = rules.typ(u);
-        if u.side == enemy {
-            return Err(RuleError::WrongSide);
-        }
-        // R5.6, R5.4: an assault is a move into the hex, which a bogged vehicle may not make.
-        if u.state.bogged {
-            return Err(RuleError::Bogged);
-        }
-        if at.unsigned_distance_to(hex) != 1 || u.state.assaulted {
-            return Err(RuleError::CannotAssault(hex));
-        }
-        if u.state.moved_double {
-            return Err(RuleError::MovedAtTheDouble);
-        }
-        if u.state.disorganized || u.state.pinned {
-            return Err(RuleError::AssaultWhileShaken);
-        }
-        if u.state.reorganising {
-            return Err(RuleError::Reorganising);
-        }
-        if u.state.observing {
-            return Err(RuleError::CannotAssault(hex));
-        }
-        if !takes_part(typ) {
-            return Err(RuleError::NoAssaultFactor);
-        }
-        let rolls = rolls_dice(typ);
-        dice |= rolls;
-        if rides {
-            continue; // it enters with its transport
-        }
-        // R13.1: an assault enters the hex (docs/rules.md).
-        night_limit(state, unit, 1)?;
-        let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
-            return Err(RuleError::Impassable(hex));
-        };
-        afford(state, rules, unit, cost, false, true)?;
+        dice |= check_assaulter(state, rules, unit, units, hex)?;
     }
     if dice {
         Ok(())
     } else {
         Err(RuleError::NoAssaultFactor)
     }
+}
+
+/// The unit of an assault that `check` refuses it for, if one is (R9.1): a person is told which.
+#[must_use]
+pub fn at_fault(state: &State, rules: &Rules<'_>, command: &Command) -> Option<UnitId> {
+    let Command::Assault { units, hex } = command else {
+        return None;
+    };
+    let enemy = state.unit(*units.first()?).side.other();
+    if !state.occupied_by(*hex, enemy) {
+        return None;
+    }
+    units
+        .iter()
+        .enumerate()
+        .find(|&(i, &u)| {
+            units[..i].contains(&u) || check_assaulter(state, rules, u, units, *hex).is_err()
+        })
+        .map(|(_, &u)| u)
+}
+
+/// One unit of an assault on `hex` by `units` (R9.1, R5.6, R5.2, R5.3, R15.5, R9.10, R16.1,
+/// R13.1, R5.1): whether it rolls dice, or why it may not take part.
+fn check_assaulter(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    units: &[UnitId],
+    hex: Hex,
+) -> Result<bool, RuleError> {
+    let enemy = state.unit(units[0]).side.other();
+    let (at, rides) = fighting_from(state, rules, unit, Phase::Movement, Some(units))?;
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    if u.side == enemy {
+        return Err(RuleError::WrongSide);
+    }
+    // R5.6, R5.4: an assault is a move into the hex, which a bogged vehicle may not make.
+    if u.state.bogged {
+        return Err(RuleError::Bogged);
+    }
+    if at.unsigned_distance_to(hex) != 1 || u.state.assaulted {
+        return Err(RuleError::CannotAssault(hex));
+    }
+    if u.state.moved_double {
+        return Err(RuleError::MovedAtTheDouble);
+    }
+    if u.state.disorganized || u.state.pinned {
+        return Err(RuleError::AssaultWhileShaken);
+    }
+    if u.state.reorganising {
+        return Err(RuleError::Reorganising);
+    }
+    if u.state.observing {
+        return Err(RuleError::CannotAssault(hex));
+    }
+    if !takes_part(typ) {
+        return Err(RuleError::NoAssaultFactor);
+    }
+    let rolls = rolls_dice(typ);
+    if rides {
+        return Ok(rolls); // it enters with its transport
+    }
+    // R13.1: an assault enters the hex (docs/rules.md).
+    night_limit(state, unit, 1)?;
+    let Some(cost) = rules.map().enter_cost(typ.move_class, hex) else {
+        return Err(RuleError::Impassable(hex));
+    };
+    afford(state, rules, unit, cost, false, true)?;
+    Ok(rolls)
 }
 
 fn check_overrun(
@@ -448,4 +480,43 @@ pub(crate) fn fire_reaches(
         return Err(RuleError::NotSeenAtNight);
     }
     Ok(())
+}
+
+/// Every hex `unit` may move to now (R5.1 to R5.3; R15.4 in recon deployment), at a walk or
+/// `double`, each with the cheapest path by terrain that `check` accepts; enemy hexes are
+/// never crossed (R5.4). For a person's `legal`, a map of the unit's reach, and a move given by
+/// its destination.
+#[must_use]
+pub fn moves(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool) -> Vec<(Hex, Vec<Hex>)> {
+    let Some(at) = state.hex_of(unit) else {
+        return Vec::new();
+    };
+    let u = state.unit(unit);
+    let class = rules.typ(u).move_class;
+    let enemy = u.side.other();
+    let map = rules.map();
+    let budget = hexmap::Budget {
+        points: points_left(state, rules, unit, double),
+        min_one_hex: true,
+    };
+    let reach = map.reachable(at, budget, |_, to| {
+        if state.occupied_by(to, enemy) {
+            None
+        } else {
+            map.enter_cost(class, to)
+        }
+    });
+    reach
+        .hexes()
+        .iter()
+        .filter_map(|&h| {
+            let path = reach.path_to(map, h)?;
+            let c = crate::model::command::Command::Move { unit, path, double };
+            let ok = check(state, rules, &c).is_ok();
+            match c {
+                crate::model::command::Command::Move { path, .. } if ok => Some((h, path)),
+                _ => None,
+            }
+        })
+        .collect()
 }
