@@ -780,3 +780,86 @@ fn destinations_undo_and_suggestions() {
     let out = hexwar(&["replay", save.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// A long command at a terminal shows its progress, as `batch` does, and `-q` hides it: `tune`
+/// counts its batches.
+#[test]
+fn tune_shows_progress_at_a_terminal() {
+    if !outside::have("tmux", "-V", "tmux") {
+        return;
+    }
+    let binary = env!("CARGO_BIN_EXE_hexwar");
+    for quiet in [false, true] {
+        let session = format!("hexwar-tune-{}-{quiet}", std::process::id());
+        let tmux = |args: &[&str]| Command::new("tmux").args(args).output().expect("tmux runs");
+        let command = format!(
+            "{binary} tune scenarios/night_recon.toml --vary t72.assault=1..6 --runs 4000 {}; echo TUNED; sleep 5",
+            if quiet { "-q" } else { "" }
+        );
+        let started = tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "160",
+            "-y",
+            "50",
+            "-c",
+            env!("CARGO_MANIFEST_DIR"),
+            &command,
+        ]);
+        assert!(started.status.success(), "{}", text(&started.stderr));
+        let mut seen = false;
+        let mut screen = String::new();
+        for _ in 0..1200 {
+            screen = text(&tmux(&["capture-pane", "-p", "-t", &session]).stdout);
+            seen |= screen.contains("batches of 4000 games");
+            if screen.contains("TUNED") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        tmux(&["kill-session", "-t", &session]);
+        assert!(screen.contains("TUNED"), "{screen}");
+        assert_eq!(seen, !quiet, "quiet {quiet}: {screen}");
+    }
+}
+
+/// `units` fits its columns to the longest id and tells nothing of a destroyed unit's state;
+/// an assault refused for one of its units names that unit.
+#[test]
+fn units_table_and_the_unit_at_fault() {
+    let out = hexwar(
+        &["play", MEETING, "--side", "soviet", "--seed", "25"],
+        "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+         move t72_4 0503\nassault 0604 with t72_4 t72_5\nassault 0604 with t72_4\nunits us\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(so.contains("m2_b is destroyed"), "{so}");
+    assert!(
+        so.contains("refused: t72_5: R9.1: the unit cannot assault 0604"),
+        "{so}"
+    );
+    let m2 = so
+        .lines()
+        .find(|l| l.starts_with("  m2_b ") && l.contains(" us "))
+        .expect("m2_b in the table");
+    assert!(m2.ends_with("destroyed"), "{m2:?}");
+    let table = so
+        .split("> units us\n")
+        .nth(1)
+        .unwrap()
+        .split("> quit")
+        .next()
+        .unwrap();
+    let widths: Vec<usize> = table
+        .lines()
+        .map(|l| l.find(" us ").expect("the side column"))
+        .collect();
+    assert!(
+        widths.len() >= 5 && widths.iter().all(|&w| w == widths[0]),
+        "{so}"
+    );
+}
