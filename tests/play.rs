@@ -345,7 +345,7 @@ fn a_person_at_a_terminal_in_tmux() {
         tmux(&["send-keys", "-t", &session, "-l", "legal bmp"]);
         tmux(&["send-keys", "-t", &session, "Tab", "Enter"]);
         wait_for("bmp_4 moves to (5 MP left):");
-        wait_for("bmp_4 carries, and may dismount (`dismount UNIT`): mr_4");
+        wait_for("bmp_4 carries: mr_4");
         keys("map t72_4");
         wait_for("`+`: the unit may move there; `=`: only at the double (R5.2).");
         // Ends the movement phase, and the fire phase if it has to be ended (a phase where

@@ -1799,7 +1799,7 @@ impl<'r> Session<'r> {
     fn legal(&self, name: &str) {
         let s = self.scenario();
         let Some(unit) = s.unit_id(name) else {
-            say!("? unknown unit `{name}`");
+            say!("? unknown unit `{name}`{}", did_you_mean_unit(s, name));
             return;
         };
         if self.game.state().hex_of(unit).is_none() {
@@ -1821,141 +1821,156 @@ impl<'r> Session<'r> {
             .state()
             .units()
             .iter()
-            .filter(|u| u.side == side && u.hex().is_some())
+            .filter(|u| u.side == side && u.alive())
             .map(|u| u.id)
-            .filter(|&u| !self.options(u).is_empty())
+            .filter(|&u| !counters::legal_commands(self.game.state(), &self.rules, u).is_empty())
             .collect()
     }
 
-    /// What `check` accepts for a unit now, a line per kind: its moves with the movement
-    /// points they may spend, assaults and overruns, targets, and the other commands it may
-    /// give (mount, dismount, bombard, smoke, air strike, eyes and ears, motorcycles).
+    /// What the unit may do now, a line per kind (`counters::legal_commands`): its moves with
+    /// the movement points they may spend, assaults and overruns, targets, and the other
+    /// commands it may give (mount, dismount, bombard, smoke, air strike, eyes and ears,
+    /// motorcycles, ambush placement).
     fn options(&self, unit: counters::UnitId) -> Vec<String> {
         use counters::Command;
         let s = self.scenario();
-        let state = self.game.state();
-        let ok = |c: &Command| counters::check(state, &self.rules, c).is_ok();
-        let label = |h: hexmap::Hex| s.map.label(h).to_string();
-        let name = |u: counters::UnitId| s.unit_name(u).to_owned();
-        let mut lines = Vec::new();
-        lines.extend(self.moves_by_hand(unit));
-        let Some(at) = state.hex_of(unit) else {
-            return lines;
-        };
-        let near: Vec<hexmap::Hex> = s.map.neighbors(at).collect();
+        let legal = counters::legal_commands(self.game.state(), &self.rules, unit);
+        let label = |h: &hexmap::Hex| s.map.label(*h).to_string();
+        let name = |u: &counters::UnitId| s.unit_name(*u).to_owned();
+        let mut lines = self.moves_by_hand(&legal);
         let mut kind = |what: &str, found: Vec<String>| {
+            let mut found = found;
+            found.dedup();
             if !found.is_empty() {
                 lines.push(format!("{what}: {}", found.join(" ")));
             }
         };
-        let assault = |&h: &hexmap::Hex| {
-            let mut units = vec![unit];
-            // A mounted-assault transport's passengers assault with it (R16.1).
-            units.extend(state.passengers(unit).map(|p| p.id));
-            ok(&Command::Assault {
-                units: vec![unit],
-                hex: h,
-            }) || ok(&Command::Assault { units, hex: h })
-        };
+        let of = |f: &dyn Fn(&Command) -> Option<String>| legal.iter().filter_map(f).collect();
         kind(
             "assaults",
-            near.iter()
-                .filter(|h| assault(h))
-                .map(|&h| label(h))
-                .collect(),
+            of(&|c| match c {
+                Command::Assault { units, hex } if units.len() == 1 => Some(label(hex)),
+                Command::Assault { units, hex } => {
+                    let with: Vec<String> = units[1..].iter().map(name).collect();
+                    Some(format!("{} (with {})", label(hex), with.join(" ")))
+                }
+                _ => None,
+            }),
         );
         kind(
             "overruns",
-            near.iter()
-                .filter(|&&h| ok(&Command::Overrun { unit, hex: h }))
-                .map(|&h| label(h))
-                .collect(),
+            of(&|c| match c {
+                Command::Overrun { hex, .. } => Some(label(hex)),
+                _ => None,
+            }),
         );
-        let others = || state.units().iter().map(|t| t.id);
+        let target = |want: fn(&Command) -> Option<counters::UnitId>| -> Vec<String> {
+            legal.iter().filter_map(want).map(|u| name(&u)).collect()
+        };
         kind(
             "fires at",
-            others()
-                .filter(|&t| ok(&Command::Fire { unit, target: t }))
-                .map(name)
-                .collect(),
+            target(|c| match c {
+                Command::Fire { target, .. } => Some(*target),
+                _ => None,
+            }),
         );
         kind(
             "eyes and ears on",
-            others()
-                .filter(|&t| ok(&Command::EyesAndEars { unit, target: t }))
-                .map(name)
-                .collect(),
+            target(|c| match c {
+                Command::EyesAndEars { target, .. } => Some(*target),
+                _ => None,
+            }),
         );
         kind(
             "mounts on",
-            others()
-                .filter(|&t| ok(&Command::Mount { unit, transport: t }))
-                .map(name)
-                .collect(),
+            target(|c| match c {
+                Command::Mount { transport, .. } => Some(*transport),
+                _ => None,
+            }),
         );
-        let passengers: Vec<String> = state
-            .passengers(unit)
-            .filter(|p| ok(&Command::Dismount { unit: p.id }))
-            .map(|p| name(p.id))
-            .collect();
-        kind("carries, and may dismount (`dismount UNIT`)", passengers);
-        for (smoke, what) in [(false, "bombards"), (true, "smokes")] {
-            let hexes = s
-                .map
-                .hexes()
-                .filter(|&h| {
-                    ok(&Command::Bombard {
-                        unit,
-                        hex: h,
-                        smoke,
-                        spotter: None,
-                    })
-                })
-                .map(label)
-                .collect();
-            kind(what, hexes);
-        }
+        let hexes = |want: fn(&Command) -> Option<hexmap::Hex>| -> Vec<String> {
+            legal.iter().filter_map(want).map(|h| label(&h)).collect()
+        };
+        kind(
+            "bombards",
+            hexes(|c| match c {
+                Command::Bombard {
+                    hex, smoke: false, ..
+                } => Some(*hex),
+                _ => None,
+            }),
+        );
+        kind(
+            "smokes",
+            hexes(|c| match c {
+                Command::Bombard {
+                    hex, smoke: true, ..
+                } => Some(*hex),
+                _ => None,
+            }),
+        );
         kind(
             "calls an air strike on",
-            s.map
-                .hexes()
-                .filter(|&h| {
-                    ok(&Command::AirStrike {
-                        caller: unit,
-                        hex: h,
-                    })
-                })
-                .map(label)
-                .collect(),
+            hexes(|c| match c {
+                Command::AirStrike { hex, .. } => Some(*hex),
+                _ => None,
+            }),
         );
-        if ok(&Command::DismountRiders { unit }) {
-            lines.push("may dismount its riders (dismount_riders)".to_owned());
+        kind(
+            "is placed in ambush at",
+            hexes(|c| match c {
+                Command::Place { hex, .. } => Some(*hex),
+                _ => None,
+            }),
+        );
+        let state = self.game.state();
+        let riders: Vec<String> = state.passengers(unit).map(|p| name(&p.id)).collect();
+        if !riders.is_empty() && !legal.is_empty() {
+            lines.push(format!("carries: {}", riders.join(" ")));
         }
-        if ok(&Command::Remount { unit }) {
-            lines.push("may remount (remount)".to_owned());
-        }
+        lines.extend(legal.iter().filter_map(|c| match c {
+            Command::Dismount { .. } => Some("may dismount (dismount)".to_owned()),
+            Command::DismountRiders { .. } => {
+                Some("may dismount its riders (dismount_riders)".to_owned())
+            }
+            Command::Remount { .. } => Some("may remount (remount)".to_owned()),
+            _ => None,
+        }));
         lines
     }
 
-    /// The hexes a unit may move to now, at a walk and also at the double, with the movement
-    /// points left for each (R5.1, R5.2).
-    fn moves_by_hand(&self, unit: counters::UnitId) -> Vec<String> {
+    /// The hexes a unit may move to now among its legal commands, at a walk and also at the
+    /// double, with the movement points left for each (R5.1, R5.2).
+    fn moves_by_hand(&self, legal: &[counters::Command]) -> Vec<String> {
         let s = self.scenario();
         let state = self.game.state();
         let mut lines = Vec::new();
         let mut walking: Vec<hexmap::Hex> = Vec::new();
-        for double in [false, true] {
-            let mut hexes: Vec<hexmap::Hex> = counters::moves(state, &self.rules, unit, double)
-                .into_iter()
-                .map(|(h, _)| h)
+        for pace in [false, true] {
+            let mut unit = None;
+            let mut hexes: Vec<hexmap::Hex> = legal
+                .iter()
+                .filter_map(|c| match c {
+                    counters::Command::Move {
+                        unit: u,
+                        path,
+                        double,
+                    } if *double == pace => {
+                        unit = Some(*u);
+                        path.last().copied()
+                    }
+                    _ => None,
+                })
                 .filter(|h| !walking.contains(h))
                 .collect();
             hexes.sort_by_key(|&h| s.map.label(h));
-            if !hexes.is_empty() {
-                let left = counters::points_left(state, &self.rules, unit, double);
+            if let Some(u) = unit
+                && !hexes.is_empty()
+            {
+                let left = counters::points_left(state, &self.rules, u, pace);
                 let labels: Vec<String> =
                     hexes.iter().map(|&h| s.map.label(h).to_string()).collect();
-                let how = if double {
+                let how = if pace {
                     format!("also at the double ({left} MP)")
                 } else {
                     format!("moves to ({left} MP left)")
@@ -2014,7 +2029,9 @@ impl<'r> Session<'r> {
         };
         let mut state = self.game.state().clone();
         let mut arrive = Vec::new();
-        for &u in &units {
+        // Units arrive only in a movement phase; in another the assault is judged as it stands.
+        let moving = state.phase() == Phase::Movement;
+        for &u in units.iter().filter(|_| moving) {
             // A passenger arrives with its transport.
             let counters::Location::Map(at) = state.unit(u).location else {
                 continue;

@@ -48,6 +48,7 @@ pub use rules::exec::Chooser;
 pub use rules::execute::{PlayError, execute, execute_into};
 pub use rules::fire::{concealed, fire_dice, hit_number, save_number};
 pub use rules::hits::hit_effect;
+pub use rules::legal::{legal_commands, legal_commands_of};
 pub use rules::overrun::overrun_cost;
 pub use rules::rally::in_command;
 pub use rules::round::{AssaultDice, Fighting, SidePlan, plan_side, takes_part};

@@ -12,6 +12,7 @@ pub(crate) mod exec;
 pub(crate) mod execute;
 pub(crate) mod fire;
 pub(crate) mod hits;
+pub(crate) mod legal;
 pub(crate) mod melee;
 pub(crate) mod movement;
 pub(crate) mod overrun;
