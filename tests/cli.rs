@@ -1677,12 +1677,14 @@ fn an_interrupted_batch_keeps_what_it_played() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let pid = i32::try_from(child.id()).unwrap();
-    // SAFETY: sending SIGINT to our own child process.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::kill(pid, libc::SIGINT);
-    }
+    let interrupt = |pid: u32| {
+        let sent = Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -1698,6 +1700,28 @@ fn an_interrupted_batch_keeps_what_it_played() {
     assert!(stderr(&plain).contains("interrupted"), "{}", stderr(&plain));
     let partial = hexwar(&["merge", "--partial", summary.to_str().unwrap()]);
     assert!(partial.status.success(), "{}", stderr(&partial));
+
+    // A second Ctrl-C ends hexwar at once, by the signal's default action.
+    let child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "batch",
+            "scenarios/night_recon.toml",
+            "--runs",
+            "100000000",
+            "-q",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    interrupt(child.id());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    interrupt(child.id());
+    let out = child.wait_with_output().unwrap();
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(out.status.signal(), Some(2), "{:?}", out.status);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -401,6 +401,20 @@ fn a_full_or_closed_stdout_is_an_error_and_a_broken_pipe_ends_quietly() {
         .unwrap();
     assert!(o.status.success());
     assert!(err(&o).is_empty(), "{}", err(&o));
+    // A file written through a pipe closed early: quiet, status 0 (hexwar's own status).
+    let o = Command::new("bash")
+        .args([
+            "-c",
+            &format!(
+                "'{}' batch scenarios/night_recon.toml --runs 3000 -q --csv /dev/stdout | head -2 >/dev/null; exit ${{PIPESTATUS[0]}}",
+                env!("CARGO_BIN_EXE_hexwar")
+            ),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}: {}", o.status, err(&o));
+    assert!(err(&o).is_empty(), "{}", err(&o));
 }
 
 // 3. No input makes memory or time unbounded.

@@ -330,13 +330,8 @@ fn settings(s: &counters::Scenario) -> String {
 }
 
 fn main() -> ExitCode {
-    // Output piped into `head` and closed early ends hexwar quietly, as it does `cat`.
-    #[cfg(unix)]
-    // SAFETY: called once at start-up, before any thread exists; SIG_DFL is a valid handler.
-    #[allow(unsafe_code)]
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // Output piped into `head` and closed early ends hexwar quietly, as it does `cat`: SIGPIPE
+    // stays ignored (Rust's default), and the broken pipe is met in `stdout`, which ends quietly.
     let cli = Cli::parse();
     if stdout::check_open().is_err() {
         errln!("hexwar: standard output is closed: nothing could be shown");
@@ -346,6 +341,17 @@ fn main() -> ExitCode {
     stdout::finish();
     match done {
         Ok(code) => code,
+        // A file written through a pipe that was closed (`--csv >(head)`): quietly, as stdout.
+        Err(e)
+            if e.chain().any(|c| {
+                let pipe = |io: &std::io::Error| io.kind() == std::io::ErrorKind::BrokenPipe;
+                c.downcast_ref::<std::io::Error>().is_some_and(pipe)
+                    || c.downcast_ref::<csv::Error>()
+                        .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if pipe(io)))
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             errln!("{e:#}");
             if e.downcast_ref::<BadInput>().is_some() {
