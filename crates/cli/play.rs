@@ -93,9 +93,10 @@ pub struct ReplayArgs {
     pub html: Option<PathBuf>,
 }
 
-/// The hash of a position: FNV-1a 64 of its full text.
+/// The hash of a position as a save writes it: 16 hexadecimal digits of
+/// `State::position_hash` (an explicit encoding: docs/saved-games.md).
 fn position_hash(state: &State) -> String {
-    data::fnv(&[&format!("{state:?}")])
+    format!("{:016x}", state.position_hash())
 }
 
 const HELP: &str = "Commands (units by id, hexes by label):
@@ -2239,7 +2240,8 @@ impl<'r> Session<'r> {
     fn check_hashes(&self, saved: &SavedGame) -> anyhow::Result<()> {
         if saved.format < SAVE_FORMAT {
             // Format 1 hashed the position after the step that ended a turn, not the turn's
-            // end: its hashes cannot be compared (the lines still are, one by one).
+            // end, and format 2 the text of the engine's types: their hashes cannot be compared
+            // (the lines still are, one by one).
             return Ok(());
         }
         for (i, got) in self.save.turns.iter().enumerate() {

@@ -4,9 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The save format this hexwar writes: 2 hashes each player turn's position at the end of
-/// that turn and records the terrain table's hash (format 1, without the field, did neither).
-pub const SAVE_FORMAT: u32 = 2;
+/// The save format this hexwar writes: 3 hashes each player turn's position at the end of that
+/// turn by an explicit encoding of the position (`State::position_hash`); 2 hashed the same
+/// moment by the text of the engine's types, which changed with them; 1 (without the field)
+/// hashed another moment and recorded no terrain hash. Only format 3's hashes are compared.
+pub const SAVE_FORMAT: u32 = 3;
 
 /// A saved game: enough to play it again, exactly, on any machine.
 #[derive(Clone, Serialize, Deserialize)]

@@ -116,3 +116,37 @@ fn a_commanded_side_deploys_its_recon_one_unit_at_a_time() {
     ));
     assert_eq!(g.state().hex_of(scouts), Some(to("0904")));
 }
+
+/// The position hash is of an explicit encoding (docs/saved-games.md): pinned for the meeting
+/// engagement's start, it changes when a unit moves, a mark is set or the phase moves on, and
+/// two games that reach the same position hash alike.
+#[test]
+fn the_position_hash_is_pinned_and_tells_positions_apart() {
+    let s = scenario(SCENARIOS[1]);
+    let catalog = bundled::catalog();
+    let rules = Rules::new(&s, &catalog);
+    let start = counters::State::new(&s);
+    assert_eq!(
+        start.position_hash(),
+        0x9f42_a33b_81e6_7ad4,
+        "{:016x}",
+        start.position_hash()
+    );
+    let t72 = s.unit_id("t72_4").unwrap();
+    let mut moved = start.clone();
+    moved.apply(
+        &rules,
+        &counters::Event::Moved {
+            unit: t72,
+            path: std::iter::once(s.map.hex("0303".parse().unwrap()).unwrap()).collect(),
+            cost: 1,
+            double: false,
+        },
+    );
+    assert_ne!(moved.position_hash(), start.position_hash());
+    let mut pinned = start.clone();
+    pinned.apply(&rules, &counters::Event::Pinned { unit: t72 });
+    assert_ne!(pinned.position_hash(), start.position_hash());
+    assert_ne!(pinned.position_hash(), moved.position_hash());
+    assert_eq!(start.clone().position_hash(), start.position_hash());
+}

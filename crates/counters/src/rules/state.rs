@@ -754,3 +754,248 @@ impl State {
         }
     }
 }
+
+/// The position's bytes for its hash (`State::position_hash`), version 1. Every number is
+/// little-endian; a hex is its axial `x` and `y` as two `i32`; a side is 0 (`A`) or 1 (`B`); an
+/// option is a 0 byte, or a 1 byte and its value. In order:
+/// - the tag `hexwar-position-1`;
+/// - turn (`u32`), active side, phase (0 start, 1 movement, 2 fire, 3 end, 4 deployment), time
+///   of day (0 day, 1 night, 2 dawn, 3 dusk), dawn or dusk rolls (`u8`), the turn it came
+///   (option of `u32`);
+/// - the number of units (`u32`), then each unit: type (`u16`), side, formation (`u16`),
+///   location (0 a hex, 1 aboard the unit `u16`, 2 off the map, 3 destroyed), its marks as a
+///   `u32` of bits in the order of [`UnitState`]'s fields from bit 0 (weakened, disorganized,
+///   pinned, gone to ground, bogged, reorganising, dismounted, moved, moved at the double,
+///   fired, assaulted, fired last turn, spotted, observing, revealed, disengaged, busy last
+///   turn, at the double last turn, remounted, loaded, unloaded; a new mark takes the next bit),
+///   movement points spent, hexes entered, hits this fire phase and night visibility (`u8`s);
+/// - the overruns of this phase (`u32` count, each the vehicle `u16` and the hex), the turn
+///   each objective was taken (`u32` count, each an option of `u32`), the smoke (`u32` count,
+///   each the hex and the side that fired it), each side's air observation post (bytes),
+///   sorties flown (`u8`s), whether the side struck from the air and whether it began to fire;
+/// - the outcome: an option of the winner (an option of a side), the reason (0 company morale,
+///   1 objective, 2 turn limit), the victory points and losses (`u8`, `u8`, `u32`, `u32`) and
+///   the last turn (`u32`).
+///
+/// What the engine keeps only to go faster (the counts per hex) is left out: it follows from
+/// the rest.
+struct PositionBytes(Vec<u8>);
+
+impl PositionBytes {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.0.extend(v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend(v.to_le_bytes());
+    }
+    fn flag(&mut self, v: bool) {
+        self.u8(u8::from(v));
+    }
+    fn side(&mut self, s: Side) {
+        self.u8(match s {
+            Side::A => 0,
+            Side::B => 1,
+        });
+    }
+    fn hex(&mut self, h: Hex) {
+        self.0.extend(h.x.to_le_bytes());
+        self.0.extend(h.y.to_le_bytes());
+    }
+    fn count(&mut self, n: usize) {
+        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    fn turn(&mut self, t: Option<u32>) {
+        match t {
+            None => self.u8(0),
+            Some(t) => {
+                self.u8(1);
+                self.u32(t);
+            }
+        }
+    }
+}
+
+impl State {
+    /// A hash of the position: FNV-1a 64 of an explicit encoding (version 1, described on
+    /// `PositionBytes` and in docs/saved-games.md), so that saved games keep replaying however
+    /// the engine's types change inside.
+    #[must_use]
+    pub fn position_hash(&self) -> u64 {
+        // Every field, by name: a new one does not compile until it is encoded or left out.
+        let Self {
+            units: _,
+            turn: _,
+            active: _,
+            phase: _,
+            time: _,
+            spent: _,
+            entered: _,
+            hits_this_phase: _,
+            overrun: _,
+            outcome: _,
+            objectives_taken: _,
+            time_rolls: _,
+            time_changed: _,
+            visibility: _,
+            smoke: _,
+            air_op: _,
+            sorties_flown: _,
+            air_struck: _,
+            fire_begun: _,
+            grid: _,     // the map's index: the scenario's
+            standing: _, // counts per hex: follow from the units
+        } = self;
+        let mut b = PositionBytes(b"hexwar-position-1".to_vec());
+        b.u32(self.turn);
+        b.side(self.active);
+        b.u8(match self.phase {
+            Phase::Start => 0,
+            Phase::Movement => 1,
+            Phase::Fire => 2,
+            Phase::End => 3,
+            Phase::Deployment => 4,
+        });
+        b.u8(match self.time {
+            TimeOfDay::Day => 0,
+            TimeOfDay::Night => 1,
+            TimeOfDay::Dawn => 2,
+            TimeOfDay::Dusk => 3,
+        });
+        b.u8(self.time_rolls);
+        b.turn(self.time_changed);
+        b.count(self.units.len());
+        for (i, u) in self.units.iter().enumerate() {
+            b.u16(u.type_id.0);
+            b.side(u.side);
+            b.u16(u.formation.0);
+            match u.location {
+                Location::Map(h) => {
+                    b.u8(0);
+                    b.hex(h);
+                }
+                Location::Aboard(t) => {
+                    b.u8(1);
+                    b.u16(t.0);
+                }
+                Location::OffMap => b.u8(2),
+                Location::Destroyed => b.u8(3),
+            }
+            // Every mark, by name: a new one does not compile until it is encoded.
+            let UnitState {
+                weakened,
+                disorganized,
+                pinned,
+                gone_to_ground,
+                bogged,
+                reorganising,
+                dismounted,
+                moved,
+                moved_double,
+                fired,
+                assaulted,
+                fired_last_turn,
+                spotted,
+                observing,
+                revealed,
+                disengaged,
+                busy_last_turn,
+                doubled_last_turn,
+                remounted,
+                loaded,
+                unloaded,
+            } = u.state;
+            let marks = [
+                weakened,
+                disorganized,
+                pinned,
+                gone_to_ground,
+                bogged,
+                reorganising,
+                dismounted,
+                moved,
+                moved_double,
+                fired,
+                assaulted,
+                fired_last_turn,
+                spotted,
+                observing,
+                revealed,
+                disengaged,
+                busy_last_turn,
+                doubled_last_turn,
+                remounted,
+                loaded,
+                unloaded,
+            ];
+            let bits = marks
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (k, &on)| acc | (u32::from(on) << k));
+            b.u32(bits);
+            for per_unit in [
+                &self.spent,
+                &self.entered,
+                &self.hits_this_phase,
+                &self.visibility,
+            ] {
+                b.u8(per_unit.get(i).copied().unwrap_or(0));
+            }
+        }
+        b.count(self.overrun.len());
+        for &(u, h) in &self.overrun {
+            b.u16(u.0);
+            b.hex(h);
+        }
+        b.count(self.objectives_taken.len());
+        for &t in &self.objectives_taken {
+            b.turn(t);
+        }
+        b.count(self.smoke.len());
+        for &(h, s) in &self.smoke {
+            b.hex(h);
+            b.side(s);
+        }
+        for side in 0..2 {
+            b.flag(self.air_op[side]);
+        }
+        for side in 0..2 {
+            b.u8(self.sorties_flown[side]);
+        }
+        b.flag(self.air_struck);
+        b.flag(self.fire_begun);
+        match &self.outcome {
+            None => b.u8(0),
+            Some(o) => {
+                b.u8(1);
+                match o.winner {
+                    None => b.u8(0),
+                    Some(w) => {
+                        b.u8(1);
+                        b.side(w);
+                    }
+                }
+                b.u8(match o.reason {
+                    crate::model::event::EndReason::CompanyMorale => 0,
+                    crate::model::event::EndReason::Objective => 1,
+                    crate::model::event::EndReason::TurnLimit => 2,
+                });
+                b.u8(o.vp[0]);
+                b.u8(o.vp[1]);
+                b.u32(o.losses[0]);
+                b.u32(o.losses[1]);
+                b.u32(o.turn);
+            }
+        }
+        fnv1a(&b.0)
+    }
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
