@@ -393,12 +393,17 @@ fn a_person_at_a_terminal_in_tmux() {
         keys("no");
         wait_for("t72_4 breaks off (R11.6): to which hex? 0303 0404");
         keys("");
-        // The rest of their turn is summed up, and told in full by `log`.
+        // The rest of the fight is told as it comes; the rest of their turn is summed up, and
+        // told in full by `log`.
+        wait_for("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0303");
         wait_for("== Turn 3: Team B, TF 1-41 Infantry (us) at a glance");
         wait_for("  assault on 0604 by inf_b m3_scouts against t72_4: the defenders hold");
         wait_for("-- turn 4 of 6");
         keys("log");
-        wait_for("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0303");
+        wait_count(
+            "t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0303",
+            2,
+        );
         keys("quit");
         wait_for("the game is not saved: `save FILE` keeps it");
         keys("quit");

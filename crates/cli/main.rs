@@ -238,7 +238,7 @@ enum Command {
     /// Command a side yourself, a phase at a time, at a prompt or from a script on standard
     /// input; the AI plays the other side as in `run`. `save FILE` at the prompt saves the game.
     #[command(
-        after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  printf 'move bmp_4 0604\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX..., assault HEX with UNIT..., fire UNIT at UNIT, ...), and end, map, units,\nodds assault ..., rules ID, save FILE, quit."
+        after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  printf 'end\\nmove bmp_4 0404\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX... or move UNIT DESTINATION, assault HEX with UNIT..., fire UNIT at UNIT, ...),\nand end, undo, status, odds assault|overrun ..., legal UNIT, map [UNIT], units, log, rules ID,\nsave FILE, quit. A script gives one line per prompt: the first `end` above is the recon\ndeployment (R15.4)."
     )]
     Play(play::PlayArgs),
     /// Draw the map and its counters as a picture: SVG, or PNG. Flat-topped hexes labelled CCRR

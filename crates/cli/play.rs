@@ -694,6 +694,8 @@ struct Asker<'a, 'r> {
     /// Tells the events so far before asking.
     narrator: &'a mut Narrator<'r>,
     told: &'a mut usize,
+    /// Set when a question was asked: the rest of that fight is told as it comes.
+    asked: &'a mut bool,
     quiet: bool,
     /// The answers given, to be saved.
     answers: Vec<String>,
@@ -717,6 +719,7 @@ impl Asker<'_, '_> {
             }
         }
         *self.told = events.len();
+        *self.asked = true;
     }
 }
 
@@ -1126,6 +1129,9 @@ struct Session<'r> {
     undo: Option<(usize, counters::DiceMark)>,
     /// An assault given once with passengers sitting it out, which goes in when given again.
     warned: Option<counters::Command>,
+    /// A question of the rules was asked in the other side's turn: the rest of the fight is
+    /// told as it comes, up to its end.
+    in_fight: bool,
     /// Whether `quit` may go without asking: the game was saved since its last line, or the
     /// person was asked once already.
     saved: bool,
@@ -1186,6 +1192,7 @@ impl<'r> Session<'r> {
             log: Vec::new(),
             undo: None,
             warned: None,
+            in_fight: false,
             saved: false,
         })
     }
@@ -1206,6 +1213,7 @@ impl<'r> Session<'r> {
             interactive: self.interactive,
             narrator: &mut self.narrator,
             told: &mut self.told,
+            asked: &mut self.in_fight,
             quiet: self.quiet,
             answers: Vec::new(),
             diverged: None,
@@ -1287,10 +1295,24 @@ impl<'r> Session<'r> {
                 if self.quiet {
                 } else if json {
                     outln!("{}", hexwar::events_json::event(&self.rules, e));
-                } else if !(other && self.interactive) {
+                } else if !(other && self.interactive) || self.in_fight {
                     for l in lines {
                         say!("{l}");
                     }
+                }
+                if matches!(
+                    e,
+                    Event::MeleeEnded { .. }
+                        | Event::AssaultResult { .. }
+                        | Event::TurnEnded { .. }
+                ) && !matches!(
+                    e,
+                    Event::AssaultResult {
+                        outcome: counters::AssaultOutcome::DefendersHold,
+                        ..
+                    }
+                ) {
+                    self.in_fight = false;
                 }
             }
             // The position at the end of each player turn: the events applied to a copy of the
