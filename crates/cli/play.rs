@@ -1413,6 +1413,8 @@ impl<'r> Session<'r> {
                     Ok((unit, action)) => {
                         self.game.give(unit, action);
                         self.record(turn, side, phase, line);
+                        // `undo` takes back a command, never a choice given after it.
+                        self.undo = None;
                         say!("noted for this turn: {line}");
                     }
                 }
@@ -1540,7 +1542,14 @@ impl<'r> Session<'r> {
             );
         }
         let attacker = s.attacker();
-        let _ = writeln!(out, "Objectives (R17.1):");
+        if s.objectives.is_empty() {
+            let _ = writeln!(
+                out,
+                "No objectives: the battle is won by morale or at the turn limit"
+            );
+        } else {
+            let _ = writeln!(out, "Objectives (R17.1):");
+        }
         for o in &s.objectives {
             let holder = if counters::attacker_holds(state, rules, o.hex) {
                 format!("held by {}, the attacker", s.sides[attacker.index()].id)
