@@ -1658,24 +1658,24 @@ fn an_interrupted_batch_keeps_what_it_played() {
     let dir = std::env::temp_dir().join(format!("hexwar-interrupt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let csv = dir.join("games.csv");
-    let child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args([
-            "batch",
-            "scenarios/night_recon.toml",
-            "--runs",
-            "100000000",
-            "--json",
-            "-q",
-            "--threads",
-            "2",
-            "--csv",
-            csv.to_str().unwrap(),
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    // A batch far too long to end by itself.
+    let long_batch = |more: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args([
+                "batch",
+                "scenarios/night_recon.toml",
+                "--runs",
+                "100000000",
+                "-q",
+            ])
+            .args(more)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let child = long_batch(&["--json", "--threads", "2", "--csv", csv.to_str().unwrap()]);
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let interrupt = |pid: u32| {
         let sent = Command::new("kill")
@@ -1702,19 +1702,7 @@ fn an_interrupted_batch_keeps_what_it_played() {
     assert!(partial.status.success(), "{}", stderr(&partial));
 
     // A second Ctrl-C ends hexwar at once, by the signal's default action.
-    let child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args([
-            "batch",
-            "scenarios/night_recon.toml",
-            "--runs",
-            "100000000",
-            "-q",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = long_batch(&[]);
     std::thread::sleep(std::time::Duration::from_millis(1000));
     interrupt(child.id());
     std::thread::sleep(std::time::Duration::from_millis(20));

@@ -1870,91 +1870,49 @@ impl<'r> Session<'r> {
         let label = |h: &hexmap::Hex| s.map.label(*h).to_string();
         let name = |u: &counters::UnitId| s.unit_name(*u).to_owned();
         let mut lines = self.moves_by_hand(&legal);
-        let mut kind = |what: &str, found: Vec<String>| {
-            let mut found = found;
-            found.dedup();
-            if !found.is_empty() {
-                lines.push(format!("{what}: {}", found.join(" ")));
-            }
-        };
-        let of = |f: &dyn Fn(&Command) -> Option<String>| legal.iter().filter_map(f).collect();
-        kind(
+        // One pass over the commands, each to the line of its kind, in this order.
+        let mut kinds: Vec<(&str, Vec<String>)> = [
             "assaults",
-            of(&|c| match c {
-                Command::Assault { units, hex } if units.len() == 1 => Some(label(hex)),
+            "overruns",
+            "fires at",
+            "eyes and ears on",
+            "mounts on",
+            "bombards",
+            "smokes",
+            "calls an air strike on",
+            "is placed in ambush at",
+        ]
+        .into_iter()
+        .map(|k| (k, Vec::new()))
+        .collect();
+        for c in &legal {
+            let (kind, word) = match c {
+                Command::Assault { units, hex } if units.len() == 1 => ("assaults", label(hex)),
                 Command::Assault { units, hex } => {
                     let with: Vec<String> = units[1..].iter().map(name).collect();
-                    Some(format!("{} (with {})", label(hex), with.join(" ")))
+                    (
+                        "assaults",
+                        format!("{} (with {})", label(hex), with.join(" ")),
+                    )
                 }
-                _ => None,
-            }),
-        );
-        kind(
-            "overruns",
-            of(&|c| match c {
-                Command::Overrun { hex, .. } => Some(label(hex)),
-                _ => None,
-            }),
-        );
-        let target = |want: fn(&Command) -> Option<counters::UnitId>| -> Vec<String> {
-            legal.iter().filter_map(want).map(|u| name(&u)).collect()
-        };
-        kind(
-            "fires at",
-            target(|c| match c {
-                Command::Fire { target, .. } => Some(*target),
-                _ => None,
-            }),
-        );
-        kind(
-            "eyes and ears on",
-            target(|c| match c {
-                Command::EyesAndEars { target, .. } => Some(*target),
-                _ => None,
-            }),
-        );
-        kind(
-            "mounts on",
-            target(|c| match c {
-                Command::Mount { transport, .. } => Some(*transport),
-                _ => None,
-            }),
-        );
-        let hexes = |want: fn(&Command) -> Option<hexmap::Hex>| -> Vec<String> {
-            legal.iter().filter_map(want).map(|h| label(&h)).collect()
-        };
-        kind(
-            "bombards",
-            hexes(|c| match c {
-                Command::Bombard {
-                    hex, smoke: false, ..
-                } => Some(*hex),
-                _ => None,
-            }),
-        );
-        kind(
-            "smokes",
-            hexes(|c| match c {
-                Command::Bombard {
-                    hex, smoke: true, ..
-                } => Some(*hex),
-                _ => None,
-            }),
-        );
-        kind(
-            "calls an air strike on",
-            hexes(|c| match c {
-                Command::AirStrike { hex, .. } => Some(*hex),
-                _ => None,
-            }),
-        );
-        kind(
-            "is placed in ambush at",
-            hexes(|c| match c {
-                Command::Place { hex, .. } => Some(*hex),
-                _ => None,
-            }),
-        );
+                Command::Overrun { hex, .. } => ("overruns", label(hex)),
+                Command::Fire { target, .. } => ("fires at", name(target)),
+                Command::EyesAndEars { target, .. } => ("eyes and ears on", name(target)),
+                Command::Mount { transport, .. } => ("mounts on", name(transport)),
+                Command::Bombard { hex, smoke, .. } => {
+                    (if *smoke { "smokes" } else { "bombards" }, label(hex))
+                }
+                Command::AirStrike { hex, .. } => ("calls an air strike on", label(hex)),
+                Command::Place { hex, .. } => ("is placed in ambush at", label(hex)),
+                _ => continue,
+            };
+            if let Some((_, words)) = kinds.iter_mut().find(|(k, _)| *k == kind) {
+                words.push(word);
+            }
+        }
+        for (kind, words) in kinds.into_iter().filter(|(_, w)| !w.is_empty()) {
+            lines.push(format!("{kind}: {}", words.join(" ")));
+        }
         let state = self.game.state();
         let riders: Vec<String> = state.passengers(unit).map(|p| name(&p.id)).collect();
         if !riders.is_empty() && !legal.is_empty() {
