@@ -446,10 +446,5 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     if n == 0 {
         return [0.0, 1.0];
     }
-    let z = 1.959_963_984_540_054_f64;
-    let (n, p) = (n as f64, k as f64 / n as f64);
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
+    rating::wilson(k as f64 / n as f64, n as f64)
 }
