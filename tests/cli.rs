@@ -210,6 +210,7 @@ fn show_of_a_broken_file_exits_2() {
 fn every_command_has_help_with_an_example() {
     for cmd in [
         "check", "show", "units", "run", "odds", "batch", "merge", "tune", "render", "replay",
+        "arena", "test", "play", "rules",
     ] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());
@@ -956,7 +957,8 @@ fn the_assault_threshold_is_a_parameter_of_the_doctrine_ai() {
     for (spec, says) in [
         ("soviet=doctrine:1.5", "strictly between 0 and 1"),
         ("soviet=doctrine:x", "is not a number"),
-        ("nato=random:0.5", "only the doctrine AI"),
+        ("nato=random:0.5", "only a doctrine AI"),
+        ("nato=doctrine@2", "unknown AI `doctrine@2`"),
     ] {
         let out = hexwar(&["run", "scenarios/dawn_assault.toml", "--ai", spec]);
         assert_eq!(out.status.code(), Some(2), "{spec}");

@@ -35,6 +35,8 @@ struct Tested {
     title: String,
     runs: u64,
     seed: u64,
+    /// The AI of each side, as `--ai` names them (`soviet=doctrine@1`).
+    ai: Vec<String>,
     findings: Vec<Finding>,
     /// What each finding measures, in words.
     names: Vec<String>,
@@ -44,7 +46,7 @@ struct Tested {
 
 /// The scenario files named: files as given, folders by their `*.toml` files (not recursive),
 /// in name order.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
+pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -73,6 +75,12 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
     let mut loaded = Vec::new();
     for file in files(paths)? {
         let mut l = load_scenario(&file, None)?;
+        // The AIs the scenario was balanced with, then `--ai` over them.
+        if let Some(e) = l.scenario.expect.clone() {
+            for (side, ai) in &e.ai {
+                ai.apply(&mut l.scenario.sides[side.index()]);
+            }
+        }
         opts.play.apply(&mut l.scenario)?;
         match l.scenario.expect.clone() {
             Some(e) if !e.items.is_empty() => loaded.push((file, l, e)),
@@ -136,6 +144,18 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
             title: l.scenario.title.clone(),
             runs,
             seed: expect.seed,
+            ai: l
+                .scenario
+                .sides
+                .iter()
+                .map(|s| {
+                    let spec = counters::AiSpec {
+                        kind: s.ai,
+                        threshold: s.ai.is_doctrine().then_some(s.assault_threshold),
+                    };
+                    format!("{}={spec}", s.id)
+                })
+                .collect(),
             findings,
             names,
             seconds: start.elapsed().as_secs_f64(),
@@ -237,12 +257,13 @@ fn verdict_name(v: Verdict) -> &'static str {
 /// The lines of one scenario.
 fn render(t: &Tested) -> String {
     let mut out = format!(
-        "{}: {}, {} game{}, seed {}\n",
+        "{}: {}, {} game{}, seed {}, {}\n",
         t.file,
         t.title,
         t.runs,
         if t.runs == 1 { "" } else { "s" },
-        t.seed
+        t.seed,
+        t.ai.join(" ")
     );
     for (f, name) in t.findings.iter().zip(&t.names) {
         let m = &f.expectation.measure;

@@ -13,8 +13,9 @@ use crate::data::BadInput;
 /// Mixed into the batch seed for the random AI's own generator, so it never shares the dice.
 pub const AI_SALT: u64 = 0xA1_5EED;
 
-/// Applies `--ai SIDE=KIND[:THRESHOLD]` overrides to a scenario: the AI of a side and, for the
-/// doctrine AI, the probability of winning above which it assaults and overruns.
+/// Applies `--ai SIDE=KIND[:THRESHOLD]` overrides to a scenario: the AI of a side
+/// (`doctrine`, `doctrine@1`, `passive`, `random`) and, for a doctrine AI, the probability of
+/// winning above which it assaults and overruns.
 pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadInput> {
     for spec in specs {
         let (side, kind) = spec.split_once('=').ok_or_else(|| {
@@ -22,30 +23,14 @@ pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadI
                 "--ai `{spec}`: expected SIDE=KIND[:THRESHOLD], e.g. nato=random or soviet=doctrine:0.65"
             ))
         })?;
-        let (kind, threshold) = match kind.split_once(':') {
-            Some((k, t)) => (k, Some(t)),
-            None => (kind, None),
-        };
-        let kind =
-            counters::AiKind::parse(kind).map_err(|e| BadInput(format!("--ai `{spec}`: {e}")))?;
-        let threshold = threshold
-            .map(counters::parse_threshold)
-            .transpose()
-            .map_err(|e| BadInput(format!("--ai `{spec}`: {e}")))?;
-        if threshold.is_some() && kind != counters::AiKind::Doctrine {
-            return Err(BadInput(format!(
-                "--ai `{spec}`: only the doctrine AI takes an assault threshold"
-            )));
-        }
+        let ai =
+            counters::AiSpec::parse(kind).map_err(|e| BadInput(format!("--ai `{spec}`: {e}")))?;
         let s = scenario
             .sides
             .iter_mut()
             .find(|s| s.id == side)
             .ok_or_else(|| BadInput(format!("--ai `{spec}`: no side `{side}` in this scenario")))?;
-        s.ai = kind;
-        if let Some(t) = threshold {
-            s.assault_threshold = t;
-        }
+        ai.apply(s);
     }
     Ok(())
 }

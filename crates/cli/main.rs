@@ -2,6 +2,7 @@
 
 #[macro_use]
 mod stdout;
+mod arena;
 mod balance;
 mod batch;
 mod data;
@@ -38,8 +39,9 @@ pub struct PlayOptions {
     /// Override the scenario's `counterattacks` rule (R11).
     #[arg(long, value_parser = ["on", "off"])]
     pub(crate) counterattacks: Option<String>,
-    /// The AI of a side: SIDE=doctrine|passive|random, and for doctrine the win probability
-    /// above which it assaults: SIDE=doctrine:0.65 (repeatable).
+    /// The AI of a side: SIDE=doctrine|doctrine@1|passive|random (`doctrine` the latest,
+    /// `doctrine@1` the frozen reference), and for a doctrine AI the win probability above which
+    /// it assaults: SIDE=doctrine:0.65 (repeatable).
     #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]")]
     pub(crate) ai: Vec<String>,
 }
@@ -215,7 +217,13 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         catalog: Option<PathBuf>,
     },
-    /// Merge batch summaries (from `hexwar batch --json`, e.g. one per shard) into one.
+    /// Measure the AIs' strength: named AIs play every pairing on every scenario in pairs of
+    /// games (the same dice, the sides swapped), with scores and their 95% intervals, ratings
+    /// on the Elo scale (`doctrine@1` = 0) and the matrix of head-to-head scores; or, with
+    /// --sprt, a sequential test of whether one AI is stronger than another.
+    Arena(arena::ArenaArgs),
+    /// Merge batch or arena summaries (from `hexwar batch --json` or `hexwar arena --json`, e.g.
+    /// one per shard) into one.
     #[command(after_help = "Example:\n  hexwar merge shard0.json shard1.json --json")]
     Merge {
         /// Summary files.
@@ -264,7 +272,7 @@ enum Command {
     /// FAIL (wholly outside it) or INCONCLUSIVE (across an end of it, with about how many games
     /// would settle it).
     #[command(
-        after_help = "Examples:\n  hexwar test scenarios/\n  hexwar test scenarios/dawn_assault.toml --runs 5000 --junit balance.xml\n\nExit status: 0 when no expectation fails; 1 when one fails (or, with --strict, when one is\ninconclusive: by default an inconclusive expectation is reported but does not fail the run,\nsince more games, not a change, would settle it); 2 for bad input (a broken scenario, no\n[expect] anywhere, a report that cannot be written).\n\nThe games are those of `hexwar batch FILE --runs N --seed S` with the runs and seed of the\nfile's [expect] (or --runs): the same numbers for any --threads."
+        after_help = "Examples:\n  hexwar test scenarios/\n  hexwar test scenarios/dawn_assault.toml --runs 5000 --junit balance.xml\n\nExit status: 0 when no expectation fails; 1 when one fails (or, with --strict, when one is\ninconclusive: by default an inconclusive expectation is reported but does not fail the run,\nsince more games, not a change, would settle it); 2 for bad input (a broken scenario, no\n[expect] anywhere, a report that cannot be written).\n\nThe games are those of `hexwar batch FILE --runs N --seed S` with the runs, seed and AIs of\nthe file's [expect] (`ai = { soviet = \"doctrine@1\" }`; --runs and --ai override them): the\nsame numbers for any --threads."
     )]
     Test {
         /// Scenario files, or folders whose `*.toml` files are scenarios.
@@ -599,6 +607,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             partial,
         } => {
+            if let Some(first) = files.first()
+                && arena::is_arena_summary(&data::read_text(first)?)
+            {
+                return arena::merge(&files, json, partial);
+            }
             let mut merged: Option<counters::Summary> = None;
             for f in &files {
                 let text = data::read_text(f)?;
@@ -660,6 +673,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Arena(args) => arena::run(&args),
         Command::Tune(args) => tune::run(args),
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => match &args.html {

@@ -428,3 +428,159 @@ fn label_at(names: &[String], v: f64) -> String {
     )]
     names.get(i as usize).cloned().unwrap_or_default()
 }
+
+/// An arena: each AI's rating with its 95% interval, and the matrix of head-to-head scores
+/// (the row's score against the column), coloured from red (0%) through white to green (100%).
+///
+/// # Errors
+/// When plotters fails to draw.
+#[expect(clippy::cast_precision_loss, reason = "a handful of AIs")]
+pub fn arena(s: &counters::arena::ArenaSummary) -> Result<String, PlotError> {
+    font()?;
+    let names: Vec<String> = s.arena.ais.iter().map(|e| e.name.clone()).collect();
+    let n = names.len();
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (1100, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root
+            .titled(
+                &format!(
+                    "Arena: {} AIs, {} scenarios, {} pairs per pairing and scenario, seed {}",
+                    n,
+                    s.arena.scenarios.len(),
+                    s.arena.pairs,
+                    s.arena.seed
+                ),
+                ("sans-serif", 20),
+            )
+            .map_err(err)?;
+        let (left, right) = root.split_horizontally(560);
+        // Ratings: one row per AI, strongest at the top.
+        let rated: Vec<(String, f64, [f64; 2])> = s
+            .ratings
+            .iter()
+            .filter_map(|r| Some((r.ai.clone(), r.elo?, r.ci95?)))
+            .filter(|(_, e, [lo, hi])| e.is_finite() && lo.is_finite() && hi.is_finite())
+            .collect();
+        let mut rows = rated.clone();
+        rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let lo = rows.iter().map(|r| r.2[0]).fold(0.0f64, f64::min) - 30.0;
+        let hi = rows.iter().map(|r| r.2[1]).fold(0.0f64, f64::max) + 30.0;
+        let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        let mut chart = ChartBuilder::on(&left)
+            .caption(
+                format!("Elo, {} = 0 (95% interval)", s.anchor),
+                ("sans-serif", 15),
+            )
+            .margin(14)
+            .x_label_area_size(30)
+            .y_label_area_size(110)
+            .build_cartesian_2d(lo..hi, -0.5f64..(rows.len() as f64 - 0.5))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(rows.len().max(1))
+            .y_label_formatter(&|v| label_at(&labels, *v))
+            .x_label_formatter(&|v| format!("{v:+.0}"))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series([PathElement::new(
+                [(0.0, -0.5), (0.0, rows.len() as f64 - 0.5)],
+                INK.mix(0.5).stroke_width(1),
+            )])
+            .map_err(err)?;
+        for (i, (_, e, [l, h])) in rows.iter().enumerate() {
+            let y = i as f64;
+            chart
+                .draw_series([ErrorBar::new_horizontal(
+                    y,
+                    *l,
+                    *e,
+                    *h,
+                    SIDE[1].stroke_width(2),
+                    10,
+                )])
+                .map_err(err)?;
+            chart
+                .draw_series([Circle::new((*e, y), 5, SIDE[1].filled())])
+                .map_err(err)?;
+            chart
+                .draw_series([Text::new(
+                    format!("{e:+.0}"),
+                    (*e, y + 0.22),
+                    ("sans-serif", 12).into_font().color(&INK),
+                )])
+                .map_err(err)?;
+        }
+        // The matrix: row i, column j, AI i's score against AI j.
+        let mut grid = ChartBuilder::on(&right)
+            .caption(
+                "Head to head: the row's score against the column",
+                ("sans-serif", 15),
+            )
+            .margin(14)
+            .x_label_area_size(40)
+            .y_label_area_size(110)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), -0.5f64..(n as f64 - 0.5))
+            .map_err(err)?;
+        // Rows from the top in the order given.
+        let flipped: Vec<String> = names.iter().rev().cloned().collect();
+        grid.configure_mesh()
+            .disable_mesh()
+            .x_labels(n)
+            .y_labels(n)
+            .x_label_formatter(&|v| label_at(&names, *v))
+            .y_label_formatter(&|v| label_at(&flipped, *v))
+            .draw()
+            .map_err(err)?;
+        for (i, row) in s.matrix.iter().enumerate() {
+            for (j, cell) in row.iter().enumerate() {
+                let (x, y) = (j as f64, (n - 1 - i) as f64);
+                let colour = cell.map_or(RGBColor(0xee, 0xee, 0xee), heat);
+                grid.draw_series([Rectangle::new(
+                    [(x - 0.48, y - 0.48), (x + 0.48, y + 0.48)],
+                    colour.filled(),
+                )])
+                .map_err(err)?;
+                let text = cell.map_or_else(|| "-".to_owned(), |v| format!("{:.0}%", v * 100.0));
+                grid.draw_series([Text::new(
+                    text,
+                    (x - 0.15, y + 0.05),
+                    ("sans-serif", 13).into_font().color(&INK),
+                )])
+                .map_err(err)?;
+            }
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
+/// A score's colour: red at 0, white at ½, green at 1.
+fn heat(v: f64) -> RGBColor {
+    let t = v.clamp(0.0, 1.0);
+    let mix = |a: u8, b: u8, f: f64| -> u8 {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "between two bytes"
+        )]
+        let c = (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+        c
+    };
+    let (low, high) = ((0xd7, 0x5f, 0x4c), (0x4c, 0xa8, 0x5f));
+    if t < 0.5 {
+        let f = t * 2.0;
+        RGBColor(mix(low.0, 255, f), mix(low.1, 255, f), mix(low.2, 255, f))
+    } else {
+        let f = (t - 0.5) * 2.0;
+        RGBColor(
+            mix(255, high.0, f),
+            mix(255, high.1, f),
+            mix(255, high.2, f),
+        )
+    }
+}

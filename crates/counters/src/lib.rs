@@ -4,6 +4,7 @@
 //! errors and events out.
 
 mod ai;
+pub mod arena;
 mod batch;
 pub mod bundled;
 mod game;
@@ -63,8 +64,8 @@ pub use scenario::grammar::{
     GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command, parse_order_of,
 };
 pub use scenario::{
-    AiKind, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction, Role,
-    RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,
+    AiKind, AiSpec, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction,
+    Role, RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,
 };
 pub use tally::{Finding, Tally, Verdict, evaluate};
 

@@ -235,6 +235,7 @@ mod tests {
         Expectations {
             runs: 100,
             seed: 1,
+            ai: vec![],
             items: vec![Expectation { measure, between }],
         }
     }

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["ai"],
     &["game"],
     &["batch"],
-    &["tally"],
+    &["tally", "arena"],
 ];
 
 /// Every module of `src/` (as `a::b`) and its text, tests left out.

@@ -40,7 +40,15 @@ pub fn wilson(p: f64, n: f64) -> [f64; 2] {
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
     // At a share of 0 or 1 that end is exactly 0 or 1 (rounding would leave it a hair inside).
-    let lo = if p <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
-    let hi = if p >= 1.0 { 1.0 } else { (centre + half).min(1.0) };
+    let lo = if p <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if p >= 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     [lo, hi]
 }

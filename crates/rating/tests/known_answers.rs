@@ -157,6 +157,9 @@ fn the_sprt_keeps_its_error_rates() {
     // At the stated levels, three standard errors of 500 runs above them: 0.05 + 0.029.
     let false_positive = rate(0.0, SprtVerdict::H1, &mut rng);
     let false_negative = rate(30.0, SprtVerdict::H0, &mut rng);
+    eprintln!(
+        "SPRT over {runs} runs each: accepted H1 under H0 {false_positive}, H0 under H1 {false_negative}"
+    );
     assert!(
         false_positive <= 0.079,
         "accepted H1 under H0 in {false_positive}"
@@ -190,6 +193,7 @@ fn the_score_interval_covers_the_truth_95_times_in_100() {
         assert!((elo - elo_of_score(seen.score().unwrap())).abs() < 1e-9);
     }
     let share = f64::from(covered) / f64::from(runs);
+    eprintln!("the 95% interval covered the true score in {share} of {runs} samples");
     // 95% give or take three standard errors of 2,000 runs (1.5 points).
     assert!((0.935..=0.965).contains(&share), "covered {share}");
 }

@@ -2,6 +2,9 @@
 //! the game's dice (the random AI has its own generator, the doctrine AI uses exact odds).
 //! `passive` does nothing on its own; `random` picks among legal moves and targets; `doctrine`
 //! plays by the book: maneuver (`maneuver.rs`), fires (`fires.rs`) and recon (`scouting.rs`).
+//! `doctrine@1` is the doctrine AI frozen as the arena's reference: today the same code, pinned
+//! by a snapshot of its games (`tests/arena.rs`); the first change to the doctrine AI's play
+//! copies these modules for it.
 
 mod advance;
 mod fires;
@@ -62,7 +65,7 @@ pub(crate) fn movement(
     match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_movement(x, side, skip),
-        AiKind::Doctrine => doctrine_movement(x, side, skip),
+        AiKind::Doctrine | AiKind::DoctrineV1 => doctrine_movement(x, side, skip),
     }
 }
 
@@ -71,7 +74,7 @@ pub(crate) fn fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Resu
     match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_fire(x, side, skip),
-        AiKind::Doctrine => doctrine_fire(x, side, skip),
+        AiKind::Doctrine | AiKind::DoctrineV1 => doctrine_fire(x, side, skip),
     }
 }
 

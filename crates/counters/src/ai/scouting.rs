@@ -19,7 +19,7 @@ use crate::scenario::AiKind;
 /// enemy unit that is not an HQ, as far as the deployment rules let it; the passive and random
 /// AIs stay.
 pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
-    if x.rules().scenario.sides[side.index()].ai != AiKind::Doctrine {
+    if !x.rules().scenario.sides[side.index()].ai.is_doctrine() {
         return Ok(());
     }
     let Some(at) = x.state().hex_of(unit) else {
@@ -58,7 +58,7 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfD
             _ => None,
         })
         .collect();
-    let doctrine = rules.scenario.sides[side.index()].ai == AiKind::Doctrine;
+    let doctrine = rules.scenario.sides[side.index()].ai.is_doctrine();
     for (unit, zone) in waiting {
         let mut best: Option<(f64, Hex)> = None;
         for hex in zone {

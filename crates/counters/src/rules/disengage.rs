@@ -35,7 +35,7 @@ fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId) -> bool {
     match x.rules.scenario.sides[side.index()].ai {
         AiKind::Random => crate::model::dice::pick_distinct(&mut x.ai_rng, 2, 1)
             .is_ok_and(|(p, _)| p.first() == Some(&0)),
-        AiKind::Doctrine | AiKind::Passive => true,
+        AiKind::Doctrine | AiKind::DoctrineV1 | AiKind::Passive => true,
     }
 }
 

@@ -9,6 +9,7 @@ use toml::Spanned;
 use crate::model::catalog::Catalog;
 use crate::model::event::EndReason;
 use crate::model::ids::Side;
+use crate::scenario::AiSpec;
 
 /// Games measured when `[expect]` does not say.
 pub const DEFAULT_RUNS: u64 = 1000;
@@ -21,6 +22,9 @@ pub const MAX_RUNS: u64 = 10_000_000;
 pub(crate) struct RawExpect {
     runs: Option<Spanned<u64>>,
     seed: Option<u64>,
+    /// The AIs the scenario was balanced with, by side: `{ soviet = "doctrine@1", ... }`.
+    #[serde(default)]
+    ai: std::collections::BTreeMap<String, Spanned<String>>,
     #[serde(default)]
     win_rate: Vec<Spanned<RawWinRate>>,
     #[serde(default)]
@@ -89,6 +93,9 @@ pub struct Expectations {
     pub runs: u64,
     /// The batch seed (game i is seeded from it and i, as in `hexwar batch`).
     pub seed: u64,
+    /// The AIs the scenario was balanced with, per side it names (`ai = { soviet =
+    /// "doctrine@1" }`): `hexwar test` plays with them, unless `--ai` says otherwise.
+    pub ai: Vec<(Side, AiSpec)>,
     /// In the order the file gives them: win rates, end reasons, game lengths, loss rates.
     pub items: Vec<Expectation>,
 }
@@ -116,6 +123,23 @@ pub(crate) fn validate(
         Some([a, z])
     };
     let mut named = Vec::new();
+    let mut ai = Vec::new();
+    for (side, spec) in &raw.ai {
+        let Some(i) = sides.iter().position(|s| s == side) else {
+            named.push((
+                spec.span(),
+                format!(
+                    "`ai` names side `{side}`; the sides are {}",
+                    sides.join(", ")
+                ),
+            ));
+            continue;
+        };
+        match AiSpec::parse(spec.get_ref()) {
+            Ok(a) => ai.push((if i == 0 { Side::A } else { Side::B }, a)),
+            Err(e) => named.push((spec.span(), e)),
+        }
+    }
     for w in &raw.win_rate {
         let w = w.get_ref();
         let name = w.side.get_ref();
@@ -214,6 +238,7 @@ pub(crate) fn validate(
         Ok(Expectations {
             runs,
             seed: raw.seed.unwrap_or(1),
+            ai,
             items,
         })
     } else {

@@ -1,0 +1,667 @@
+//! `hexwar arena`: how strong each AI is. Named AIs play every pairing on every scenario in
+//! pairs of games (the same dice, the sides swapped, so that a scenario's bias cancels); the
+//! result is each pairing's score with its interval, a rating per AI on the Elo scale anchored
+//! at `doctrine@1`, and the matrix of head-to-head scores. `--sprt A B` instead plays pairs
+//! until a sequential test decides whether A is stronger than B by a stated margin.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use counters::arena::{
+    ArenaIdentity, ArenaScenario, ArenaSummary, Entrant, Pentanomial, Sprt, SprtVerdict,
+};
+use counters::{AiSpec, GameRecord, OutOfDice, Rules, Scenario, play_with};
+use rayon::prelude::*;
+
+use crate::batch::{Shard, game_dice, progress_bar};
+use crate::data::{BadInput, Loaded, load_scenario};
+use crate::output::Output;
+
+/// `hexwar arena`'s arguments.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  hexwar arena scenarios/ --ai doctrine@1 --ai random --runs 200
+  hexwar arena scenarios/ --ai doctrine@1 --ai bold=doctrine:0.35 --ai careful=doctrine:0.8 --plot arena.svg
+  hexwar arena scenarios/ --ai doctrine@1 --ai doctrine --runs 1000 --shard 0/2 --json > a.json
+  hexwar merge a.json b.json
+  hexwar arena scenarios/ --ai doctrine@1 --ai bold=doctrine:0.35 --sprt bold doctrine@1 --elo0 0 --elo1 30
+
+Each pairing plays --runs pairs on each scenario. Pair i is two games on the dice of game i of
+`hexwar batch --seed SEED`: first AI A on the scenario's first side and B on the second, then
+the sides swapped. A game won scores 1, lost 0, both sides lost (R17.4) half a point each.
+
+The score's 95% interval is from the pairs' spread (pentanomial, as chess engine testing does).
+The ratings are a Bradley-Terry fit of every game at once on the Elo scale (400 points: ten to
+one odds), doctrine@1 at 0 when it plays (else the first AI), with one virtual draw per pairing
+so that an AI that lost every game still gets a finite rating; their intervals count games as
+independent, which pairing makes cautious.
+
+--sprt A B plays pairs of A against B on every scenario in turn, until the log-likelihood ratio
+of \"A is ELO1 stronger\" over \"A is ELO0 stronger\" leaves [ln(beta/(1-alpha)), ln((1-beta)/alpha)],
+or --runs pairs (default 100000) have been played undecided.")]
+pub struct ArenaArgs {
+    /// Scenario files, or folders whose `*.toml` files are scenarios.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    paths: Vec<PathBuf>,
+    /// An AI, as `--ai` names it elsewhere (`doctrine@1`, `doctrine`, `doctrine:0.35`,
+    /// `passive`, `random`), optionally named: `bold=doctrine:0.35` (repeatable, at least two).
+    #[arg(long = "ai", value_name = "[NAME=]AI", required = true)]
+    ais: Vec<String>,
+    /// Pairs per pairing and scenario (with --sprt: the most pairs to play).
+    #[arg(long)]
+    runs: Option<u64>,
+    /// Seed: pair i plays the dice of game i of `hexwar batch --seed SEED`.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core). The results are the same for any number.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Play only pairs i with i mod N == I (merge the summaries with `hexwar merge`).
+    #[arg(long, value_name = "I/N", conflicts_with = "sprt")]
+    shard: Option<String>,
+    /// Print the summary as JSON (counts included, for `hexwar merge`).
+    #[arg(long)]
+    json: bool,
+    /// Also draw the ratings with their intervals and the matrix of scores, as `NAME.svg` or
+    /// `NAME.png`.
+    #[arg(long, value_name = "FILE", conflicts_with = "sprt")]
+    plot: Option<PathBuf>,
+    /// Test whether AI A is stronger than AI B (names or AIs of --ai), sequentially.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], requires_all = ["elo0", "elo1"])]
+    sprt: Option<Vec<String>>,
+    /// With --sprt: H0, A is at most this many Elo stronger than B.
+    #[arg(long, allow_negative_numbers = true)]
+    elo0: Option<f64>,
+    /// With --sprt: H1, A is at least this many Elo stronger.
+    #[arg(long, allow_negative_numbers = true)]
+    elo1: Option<f64>,
+    /// With --sprt: the chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// With --sprt: the chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Unit catalog folder.
+    #[arg(long, value_name = "DIR")]
+    catalog: Option<PathBuf>,
+}
+
+/// Pairs per pairing and scenario when `--runs` is not given.
+const DEFAULT_PAIRS: u64 = 200;
+/// The most pairs `--sprt` plays when `--runs` is not given.
+const DEFAULT_SPRT_PAIRS: u64 = 100_000;
+/// Pairs played between two checks for an interrupt.
+const CHUNK: usize = 2048;
+
+/// The AIs as given: names unique, at least two.
+fn entrants(specs: &[String]) -> Result<Vec<(Entrant, AiSpec)>, BadInput> {
+    let mut out: Vec<(Entrant, AiSpec)> = vec![];
+    for text in specs {
+        let (name, spec) = match text.split_once('=') {
+            Some((n, s)) => (Some(n.trim()), s),
+            None => (None, text.as_str()),
+        };
+        let ai = AiSpec::parse(spec).map_err(|e| BadInput(format!("--ai `{text}`: {e}")))?;
+        let name = name.map_or_else(|| ai.to_string(), str::to_owned);
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(BadInput(format!(
+                "--ai `{text}`: a name is one word, e.g. bold=doctrine:0.35"
+            )));
+        }
+        if out.iter().any(|(e, _)| e.name == name) {
+            return Err(BadInput(format!(
+                "--ai `{text}`: two AIs named `{name}` (name one: NAME=AI)"
+            )));
+        }
+        out.push((
+            Entrant {
+                name,
+                spec: ai.to_string(),
+            },
+            ai,
+        ));
+    }
+    if out.len() < 2 {
+        return Err(BadInput(
+            "an arena needs at least two AIs: --ai doctrine@1 --ai random".to_owned(),
+        ));
+    }
+    Ok(out)
+}
+
+/// The scenarios, loaded.
+fn scenarios(args: &ArenaArgs) -> Result<Vec<(PathBuf, Loaded)>, anyhow::Error> {
+    let files = crate::balance::files(&args.paths)?;
+    if files.is_empty() {
+        return Err(BadInput(format!(
+            "no scenario files in {}",
+            args.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into());
+    }
+    files
+        .into_iter()
+        .map(|f| Ok((f.clone(), load_scenario(&f, args.catalog.as_deref())?)))
+        .collect()
+}
+
+/// Every scenario with every ordered pair of AIs on its sides: `variant(s, x, y)` has AI `x`
+/// on scenario `s`'s first side and `y` on its second.
+struct Variants {
+    scenarios: Vec<Vec<Scenario>>,
+    ais: usize,
+}
+
+impl Variants {
+    fn new(loaded: &[(PathBuf, Loaded)], ais: &[(Entrant, AiSpec)]) -> Self {
+        let n = ais.len();
+        let scenarios = loaded
+            .iter()
+            .map(|(_, l)| {
+                (0..n * n)
+                    .map(|xy| {
+                        let mut s = l.scenario.clone();
+                        ais[xy / n].1.apply(&mut s.sides[0]);
+                        ais[xy % n].1.apply(&mut s.sides[1]);
+                        s
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { scenarios, ais: n }
+    }
+}
+
+/// The rules of every variant, borrowed from the variants and the catalogs.
+fn rules_of<'a>(variants: &'a Variants, loaded: &'a [(PathBuf, Loaded)]) -> Vec<Vec<Rules<'a>>> {
+    variants
+        .scenarios
+        .iter()
+        .zip(loaded)
+        .map(|(vs, (_, l))| vs.iter().map(|s| Rules::new(s, &l.catalog)).collect())
+        .collect()
+}
+
+/// Plays pair `i` of AI `a` against `b` on scenario `s`: `a` on the first side, then on the
+/// second, on the same dice.
+fn play_pair(
+    rules: &[Vec<Rules<'_>>],
+    n: usize,
+    seed: u64,
+    (s, a, b): (usize, usize, usize),
+    i: u64,
+) -> Result<(GameRecord, GameRecord), OutOfDice> {
+    let game = |x: usize, y: usize| -> Result<GameRecord, OutOfDice> {
+        let r = &rules[s][x * n + y];
+        let (mut dice, ai) = game_dice(seed, i);
+        let (end, _) = play_with(r, &mut dice, ai)?;
+        Ok(GameRecord::new(i, r, &end))
+    };
+    Ok((game(a, b)?, game(b, a)?))
+}
+
+fn pool(threads: usize, work: u64) -> anyhow::Result<rayon::ThreadPool> {
+    let threads = threads
+        .min(crate::batch::MAX_THREADS)
+        .min(usize::try_from(work).unwrap_or(1).max(1));
+    Ok(rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?)
+}
+
+/// Runs `hexwar arena`.
+pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
+    if let Some(p) = &args.plot {
+        crate::render::picture_format(p)?;
+    }
+    let ais = entrants(&args.ais)?;
+    if let Some(names) = &args.sprt {
+        return sprt(args, &ais, names);
+    }
+    let pairs = args.runs.unwrap_or(DEFAULT_PAIRS);
+    crate::batch::check_runs_threads(pairs, args.threads)?;
+    let shard = args.shard.as_deref().map_or(Ok(Shard::ALL), Shard::parse)?;
+    if shard.count > pairs {
+        return Err(BadInput(format!(
+            "--shard {}/{}: more shards than pairs (--runs {pairs})",
+            shard.index, shard.count
+        ))
+        .into());
+    }
+    let loaded = scenarios(args)?;
+    let read: Vec<PathBuf> = loaded.iter().flat_map(|(_, l)| l.files.clone()).collect();
+    let [plot_out] = Output::check_all([(args.plot.as_deref(), "--plot")], &read)?;
+    let identity = ArenaIdentity {
+        scenarios: loaded
+            .iter()
+            .map(|(f, l)| ArenaScenario {
+                title: l.scenario.title.clone(),
+                file: f.display().to_string(),
+                sides: [
+                    l.scenario.sides[0].id.clone(),
+                    l.scenario.sides[1].id.clone(),
+                ],
+                scenario_hash: l.hashes[0].clone(),
+                catalog_hash: l.hashes[1].clone(),
+                terrain_hash: l.hashes[2].clone(),
+            })
+            .collect(),
+        ais: ais.iter().map(|(e, _)| e.clone()).collect(),
+        pairs,
+        seed: args.seed,
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        shard_count: shard.count,
+    };
+    let mut summary = ArenaSummary::new(identity);
+    summary.shards = vec![shard.index];
+    let variants = Variants::new(&loaded, &ais);
+    let rules = rules_of(&variants, &loaded);
+    // Pair i of every pairing before pair i + 1 of any: an interrupted arena is even.
+    let pairings: Vec<(usize, usize, usize)> = summary
+        .results
+        .iter()
+        .map(|p| (p.scenario, p.a, p.b))
+        .collect();
+    let mine: Vec<u64> = (shard.index..pairs)
+        .step_by(usize::try_from(shard.count).unwrap_or(usize::MAX))
+        .collect();
+    let work: Vec<(usize, u64)> = mine
+        .iter()
+        .flat_map(|&i| (0..pairings.len()).map(move |k| (k, i)))
+        .collect();
+    let games = 2 * work.len() as u64;
+    let bar = progress_bar(games, "games, {per_sec}", !args.quiet);
+    let pool = pool(args.threads, work.len() as u64)?;
+    crate::interrupt::install();
+    let mut complete = true;
+    for chunk in work.chunks(CHUNK) {
+        if crate::interrupt::requested() {
+            complete = false;
+            break;
+        }
+        let played: Result<Vec<_>, OutOfDice> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|&(k, i)| {
+                    let pair = play_pair(&rules, variants.ais, args.seed, pairings[k], i)?;
+                    bar.inc(2);
+                    Ok((k, pair))
+                })
+                .collect()
+        });
+        for (k, (first, second)) in played? {
+            summary.add_pair(k, &first, &second);
+        }
+    }
+    bar.finish_and_clear();
+    summary.complete = complete;
+    summary.finish();
+    if !complete {
+        errln!("interrupted: the summary counts the pairs finished");
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        out!("{}", render(&summary));
+    }
+    if let Some(out) = &plot_out {
+        let svg = hexwar::picture::plot::arena(&summary)?;
+        crate::render::write_svg_as(&svg, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// An Elo difference as `+35` or `-120`; `+inf` where a score of 0 or 1 gives no finite one.
+fn elo(x: f64) -> String {
+    if x.is_finite() {
+        // Never `-0`.
+        format!("{:+.0}", x.round() + 0.0)
+    } else if x > 0.0 {
+        "+inf".to_owned()
+    } else {
+        "-inf".to_owned()
+    }
+}
+
+/// The arena as tables: per scenario its pairings, then the ratings and the matrix.
+pub fn render(s: &ArenaSummary) -> String {
+    let a = &s.arena;
+    let names: Vec<&str> = a.ais.iter().map(|e| e.name.as_str()).collect();
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(2).max(2);
+    let mut out = format!(
+        "arena: {} AI{}, {} scenario{}, {} pairs (2 games each) per pairing and scenario, seed {}{}\n",
+        names.len(),
+        if names.len() == 1 { "" } else { "s" },
+        a.scenarios.len(),
+        if a.scenarios.len() == 1 { "" } else { "s" },
+        a.pairs,
+        a.seed,
+        if s.complete {
+            ""
+        } else {
+            " (INTERRUPTED: only the pairs finished are counted)"
+        }
+    );
+    for (si, sc) in a.scenarios.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "\n{} ({}): A's score over pairs, each AI once on each side\n  {:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>7}  {:<16} {:<20} {} SCORES",
+            sc.title,
+            sc.file,
+            "A",
+            "B",
+            "PAIRS",
+            "A WINS",
+            "B WINS",
+            "BOTH",
+            "SCORE",
+            "95% CI",
+            "ELO (95% CI)",
+            sc.sides[0].to_uppercase(),
+        );
+        for p in s.results.iter().filter(|p| p.scenario == si) {
+            let (e, [lo, hi]) = p.pairs.elo().unwrap_or((0.0, [0.0, 0.0]));
+            let _ = writeln!(
+                out,
+                "  {:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>7}  {:<16} {:<20} {}",
+                names[p.a],
+                names[p.b],
+                p.pairs.pairs(),
+                p.a_wins,
+                p.b_wins,
+                p.both_lose,
+                pct(p.score),
+                format!("[{}, {}]", pct(p.ci95[0]), pct(p.ci95[1])),
+                format!("{} [{}, {}]", elo(e), elo(lo), elo(hi)),
+                pct(p.first_side_score),
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nratings (Bradley-Terry over every game, {} = 0; intervals count games as independent):\n  {:<w$} {:>6}  {:<13} {:>7} {:>7}",
+        s.anchor, "AI", "ELO", "95% CI", "GAMES", "SCORE"
+    );
+    let mut order: Vec<usize> = (0..s.ratings.len()).collect();
+    order.sort_by(|&i, &j| {
+        let key = |k: usize| s.ratings[k].elo.unwrap_or(f64::NEG_INFINITY);
+        key(j).total_cmp(&key(i)).then(i.cmp(&j))
+    });
+    for &i in &order {
+        let r = &s.ratings[i];
+        let (e, ci) = match (r.elo, r.ci95) {
+            (Some(e), Some(_)) if r.ai == s.anchor => (elo(e), "(anchor)".to_owned()),
+            (Some(e), Some([lo, hi])) => (elo(e), format!("[{}, {}]", elo(lo), elo(hi))),
+            _ => ("?".to_owned(), "(no fit)".to_owned()),
+        };
+        let _ = writeln!(
+            out,
+            "  {:<w$} {:>6}  {:<13} {:>7} {:>7}",
+            r.ai,
+            e,
+            ci,
+            r.games,
+            pct(r.score)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nhead to head (the row's score against the column, every scenario):"
+    );
+    let cw = w.max(6);
+    let mut head = format!("  {:<w$}", "");
+    for n in &names {
+        let _ = write!(head, " {n:>cw$}");
+    }
+    let _ = writeln!(out, "{head}");
+    for (i, row) in s.matrix.iter().enumerate() {
+        let mut line = format!("  {:<w$}", names[i]);
+        for cell in row {
+            let text = cell.map_or_else(|| "-".to_owned(), pct);
+            let _ = write!(line, " {text:>cw$}");
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// The SPRT's outcome, as `--json` prints it.
+#[derive(serde::Serialize)]
+struct SprtReport<'a> {
+    a: &'a str,
+    b: &'a str,
+    test: Sprt,
+    bounds: [f64; 2],
+    llr: f64,
+    verdict: Option<SprtVerdict>,
+    pairs: Pentanomial,
+    games: u64,
+    score: f64,
+    ci95: [f64; 2],
+    elo: Option<f64>,
+    scenarios: Vec<String>,
+    seed: u64,
+    complete: bool,
+}
+
+/// `--sprt A B`: pairs of A against B on every scenario in turn, until the test decides.
+fn sprt(args: &ArenaArgs, ais: &[(Entrant, AiSpec)], names: &[String]) -> anyhow::Result<ExitCode> {
+    let find = |name: &str| -> Result<usize, BadInput> {
+        ais.iter()
+            .position(|(e, _)| e.name == name || e.spec == name)
+            .ok_or_else(|| {
+                BadInput(format!(
+                    "--sprt: `{name}` is none of the AIs of --ai ({})",
+                    ais.iter()
+                        .map(|(e, _)| e.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+    };
+    let (a, b) = (find(&names[0])?, find(&names[1])?);
+    if a == b {
+        return Err(BadInput("--sprt: A and B must be two different AIs".to_owned()).into());
+    }
+    let test = Sprt::new(
+        args.elo0.unwrap_or(0.0),
+        args.elo1.unwrap_or(0.0),
+        args.alpha,
+        args.beta,
+    )
+    .map_err(|e| BadInput(format!("--sprt: {e}")))?;
+    let cap = args.runs.unwrap_or(DEFAULT_SPRT_PAIRS);
+    crate::batch::check_runs_threads(cap, args.threads)?;
+    let loaded = scenarios(args)?;
+    let variants = Variants::new(&loaded, ais);
+    let rules = rules_of(&variants, &loaded);
+    let k = loaded.len() as u64;
+    let bar = progress_bar(cap, "pairs at most, {per_sec}", !args.quiet);
+    let pool = pool(args.threads, cap)?;
+    crate::interrupt::install();
+    let mut seen = Pentanomial::default();
+    let mut verdict = None;
+    let mut complete = true;
+    let mut next = 0u64;
+    // Pair j is pair j / k of scenario j % k: every scenario in turn, in a fixed order, so the
+    // stopping point is the same for any --threads.
+    'play: while next < cap {
+        if crate::interrupt::requested() {
+            complete = false;
+            break;
+        }
+        let end = next.saturating_add(CHUNK as u64).min(cap);
+        let played: Result<Vec<_>, OutOfDice> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map(|j| {
+                    let s = usize::try_from(j % k).unwrap_or(0);
+                    let pair = play_pair(&rules, variants.ais, args.seed, (s, a, b), j / k)?;
+                    bar.inc(1);
+                    Ok((s, pair))
+                })
+                .collect()
+        });
+        for (s, (first, second)) in played? {
+            let sides = &loaded[s].1.scenario.sides;
+            let sides = [sides[0].id.clone(), sides[1].id.clone()];
+            seen.add(counters::arena::half_points(&sides, &first, &second));
+            if let Some(v) = test.verdict(&seen) {
+                verdict = Some(v);
+                break 'play;
+            }
+        }
+        next = end;
+    }
+    bar.finish_and_clear();
+    let report = SprtReport {
+        a: &ais[a].0.name,
+        b: &ais[b].0.name,
+        test,
+        bounds: test.bounds(),
+        llr: test.llr(&seen),
+        verdict,
+        pairs: seen,
+        games: 2 * seen.pairs(),
+        score: seen.score().unwrap_or(0.5),
+        ci95: seen.ci95().unwrap_or([0.0, 1.0]),
+        elo: seen.elo().map(|(e, _)| e).filter(|e| e.is_finite()),
+        scenarios: loaded
+            .iter()
+            .map(|(f, _)| f.display().to_string())
+            .collect(),
+        seed: args.seed,
+        complete,
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        out!("{}", render_sprt(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// "at least 30 Elo stronger than B", or with a negative margin "at most 30 Elo weaker than B".
+fn margin(bound: &str, elo: f64, b: &str) -> String {
+    if elo >= 0.0 {
+        format!("{bound} {elo} Elo stronger than {b}")
+    } else {
+        let flipped = if bound == "at least" {
+            "at most"
+        } else {
+            "at least"
+        };
+        format!("{flipped} {} Elo weaker than {b}", -elo)
+    }
+}
+
+fn render_sprt(r: &SprtReport<'_>) -> String {
+    let t = &r.test;
+    let mut out = format!(
+        "SPRT: is {} stronger than {}? H0: at most {:+} Elo, H1: at least {:+} Elo (alpha {}, beta {})\n",
+        r.a, r.b, t.elo0, t.elo1, t.alpha, t.beta
+    );
+    let decided = match r.verdict {
+        Some(SprtVerdict::H1) => format!(
+            "H1 accepted: {} is {}",
+            r.a,
+            margin("at least", t.elo1, r.b)
+        ),
+        Some(SprtVerdict::H0) => {
+            format!("H0 accepted: {} is {}", r.a, margin("at most", t.elo0, r.b))
+        }
+        None if r.complete => "undecided: the most pairs were played (--runs)".to_owned(),
+        None => "undecided: interrupted".to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "{decided}\n  after {} pairs ({} games) over {}, seed {}\n  LLR {:.3}, bounds [{:.3}, {:.3}]\n  {}'s score {} [{}, {}], {} Elo\n  pairs by {}'s points (0, 1/2, 1, 3/2, 2): {:?}",
+        r.pairs.pairs(),
+        r.games,
+        r.scenarios.join(", "),
+        r.seed,
+        r.llr,
+        r.bounds[0],
+        r.bounds[1],
+        r.a,
+        pct(r.score),
+        pct(r.ci95[0]),
+        pct(r.ci95[1]),
+        r.elo.map_or_else(|| "no finite".to_owned(), elo),
+        r.a,
+        r.pairs.counts
+    );
+    out
+}
+
+/// Whether a summary file is an arena's (it names its arena), not a batch's.
+pub fn is_arena_summary(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("arena").is_some_and(serde_json::Value::is_object))
+}
+
+/// `hexwar merge` of arena summaries: every count added, the ratings fitted again.
+pub fn merge(files: &[PathBuf], json: bool, partial: bool) -> anyhow::Result<ExitCode> {
+    let mut merged: Option<ArenaSummary> = None;
+    for f in files {
+        let text = crate::data::read_text(f)?;
+        let s: ArenaSummary = serde_json::from_str(&text).map_err(|e| {
+            BadInput(format!(
+                "{}: not an arena summary (`hexwar arena --json`): {e}",
+                f.display()
+            ))
+        })?;
+        s.check()
+            .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
+        match &mut merged {
+            None => merged = Some(s),
+            Some(m) => m
+                .merge(&s)
+                .map_err(|e| BadInput(format!("{}: {e}", f.display())))?,
+        }
+    }
+    let Some(mut summary) = merged else {
+        return Err(BadInput("no summaries to merge".to_owned()).into());
+    };
+    let missing = summary.missing_shards();
+    if !partial && (!missing.is_empty() || !summary.complete) {
+        let why = if missing.is_empty() {
+            "a summary of an interrupted arena".to_owned()
+        } else {
+            format!(
+                "{} of {} shards; missing {}",
+                summary.arena.shard_count - missing.len() as u64,
+                summary.arena.shard_count,
+                missing
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        return Err(BadInput(format!(
+            "an incomplete arena: {why} (--partial merges it anyway, marked incomplete)"
+        ))
+        .into());
+    }
+    summary.complete &= missing.is_empty();
+    summary.finish();
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        out!("{}", render(&summary));
+    }
+    Ok(ExitCode::SUCCESS)
+}
