@@ -3,7 +3,6 @@
 //! and a result line. Its JSON Schema is generated from the event types (`schema`), and so is
 //! `docs/events.md` (`events_doc`); a test keeps both files in step with the types.
 
-use std::fmt::Write as _;
 
 use counters::{Event, Outcome, Rules, Side};
 use serde_json::{Value, json};
@@ -134,6 +133,7 @@ fn name_ids(rules: &Rules<'_>, v: &mut Value) {
 }
 
 /// The JSON Schema of a line of `hexwar run --json`: a header, an event, or the result.
+#[cfg(feature = "schema")]
 #[must_use]
 pub fn schema() -> Value {
     let event = serde_json::to_value(schemars::schema_for!(Event)).unwrap_or(Value::Null);
@@ -213,6 +213,7 @@ pub fn schema() -> Value {
     })
 }
 
+#[cfg(feature = "schema")]
 fn merge(mut a: serde_json::Map<String, Value>, b: Value) -> Value {
     if let Value::Object(b) = b {
         a.extend(b);
@@ -221,8 +222,10 @@ fn merge(mut a: serde_json::Map<String, Value>, b: Value) -> Value {
 }
 
 /// `docs/events.md`: every event with its fields, from the same types as the schema.
+#[cfg(feature = "schema")]
 #[must_use]
 pub fn events_doc() -> String {
+    use std::fmt::Write as _;
     let schema = schema();
     let defs = &schema["$defs"];
     let mut out = format!(

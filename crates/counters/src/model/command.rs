@@ -6,7 +6,8 @@ use crate::model::day::Phase;
 use crate::model::ids::UnitId;
 
 /// What a player (orders or AI) asks a unit to do.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Command {
     /// Move along `path` (hexes entered, each adjacent to the last), at the double or not (R5).
@@ -15,7 +16,10 @@ pub enum Command {
         unit: UnitId,
         /// Hexes entered.
         #[serde(serialize_with = "crate::model::unit::ser_hexes")]
-        #[schemars(with = "Vec<crate::model::ids::HexLabel>")]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(with = "Vec<crate::model::ids::HexLabel>")
+        )]
         path: Vec<Hex>,
         /// At the double (R5.2).
         double: bool,
@@ -26,7 +30,7 @@ pub enum Command {
         units: Vec<UnitId>,
         /// The enemy hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "crate::model::ids::HexLabel"))]
         hex: Hex,
     },
     /// Overrun through the adjacent enemy hex `hex` (R10).
@@ -35,7 +39,7 @@ pub enum Command {
         unit: UnitId,
         /// The enemy hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "crate::model::ids::HexLabel"))]
         hex: Hex,
     },
     /// Infantry boards a friendly transport in its hex (R16.1).
@@ -63,7 +67,7 @@ pub enum Command {
         unit: UnitId,
         /// The target hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "crate::model::ids::HexLabel"))]
         hex: Hex,
         /// Smoke instead of high explosive (R14.3).
         smoke: bool,
@@ -76,7 +80,7 @@ pub enum Command {
         unit: UnitId,
         /// The hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "crate::model::ids::HexLabel"))]
         hex: Hex,
     },
     /// A recon unit tests to strip a gone-to-ground enemy (R15.6).
@@ -102,7 +106,7 @@ pub enum Command {
         caller: UnitId,
         /// The enemy hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "crate::model::ids::HexLabel"))]
         hex: Hex,
     },
 }
@@ -329,7 +333,8 @@ impl RuleError {
 
 /// What an order tells a unit to do in its turn (R4.4): a command, carried out in its phase, or
 /// a choice for the fights of the turn.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum OrderAction {
     /// A command, given in its phase ([`Command::phase`]).
@@ -350,13 +355,14 @@ pub enum OrderAction {
     BreakOffTo {
         /// The hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "crate::model::ids::HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "crate::model::ids::HexLabel"))]
         hex: Hex,
     },
 }
 
 /// A unit's choice in a melee (R11.2, R11.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MeleeChoice {
     /// Counterattack when the test is passed; next to the hex, join the counterattack.

@@ -4,9 +4,8 @@
 use serde::Deserialize;
 
 /// Time of day at the start (R13.3).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TimeOfDay {
     /// Daylight.
@@ -21,7 +20,8 @@ pub enum TimeOfDay {
 }
 
 /// A phase of a player turn (R4.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Phase {
     /// Start of turn: morale, objectives, rally.
     Start,

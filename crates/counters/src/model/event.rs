@@ -7,7 +7,9 @@ use smallvec::SmallVec;
 
 use crate::model::command::{OrderAction, RuleError};
 pub use crate::model::day::Phase;
-use crate::model::ids::{HexLabel, Side, UnitId};
+#[cfg(feature = "schema")]
+use crate::model::ids::HexLabel;
+use crate::model::ids::{Side, UnitId};
 
 /// A value by its text, as the JSON of events gives a rule's refusal.
 fn ser_display<S: serde::Serializer>(v: &impl std::fmt::Display, s: S) -> Result<S::Ok, S::Error> {
@@ -23,7 +25,8 @@ pub type Units = SmallVec<[UnitId; 6]>;
 pub type Path = SmallVec<[Hex; 6]>;
 
 /// Dice rolled for one purpose: the faces, the number needed, and how many met it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Roll {
     /// Faces in the order rolled.
     pub dice: Faces,
@@ -51,7 +54,8 @@ impl Roll {
 }
 
 /// What one hit did to a unit (R6.6, R8.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum HitEffect {
     /// Now disorganized.
     Disorganized,
@@ -64,7 +68,8 @@ pub enum HitEffect {
 }
 
 /// How an assault ended (R9.8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AssaultOutcome {
     /// Every defender was destroyed; the attackers occupy the hex.
     DefendersDestroyed,
@@ -75,7 +80,8 @@ pub enum AssaultOutcome {
 }
 
 /// What an infantry hit did to an armored vehicle (R11.12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum TankAssault {
     /// Die + rating beat the armor: the hit counts.
     Counts,
@@ -86,7 +92,8 @@ pub enum TankAssault {
 }
 
 /// Why a unit broke off (R11).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum BreakOffReason {
     /// An independent unit must break off at once (R11.1).
     Independent,
@@ -101,7 +108,8 @@ pub enum BreakOffReason {
 }
 
 /// Why the battle ended (R17.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum EndReason {
     /// A side failed its company morale test (R17.2).
     CompanyMorale,
@@ -112,7 +120,8 @@ pub enum EndReason {
 }
 
 /// The result of a battle (R17).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Outcome {
     /// The winner; `None` when both lose a fair fight (R17.4).
     pub winner: Option<Side>,
@@ -127,7 +136,8 @@ pub struct Outcome {
 }
 
 /// Which marker a rally test removes (R12.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Marker {
     /// Disorganized.
     Disorganized,
@@ -138,7 +148,8 @@ pub enum Marker {
 }
 
 /// Something that happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "event")]
 pub enum Event {
     /// A player turn begins (R4.2).
@@ -159,7 +170,7 @@ pub enum Event {
         unit: UnitId,
         /// Where.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// Company morale (R17.2).
@@ -192,7 +203,7 @@ pub enum Event {
         unit: UnitId,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
-        #[schemars(with = "Vec<HexLabel>")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<HexLabel>"))]
         path: Path,
         /// Movement points spent.
         cost: u8,
@@ -235,7 +246,7 @@ pub enum Event {
     AssaultDeclared {
         /// The assaulted hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
         /// The units entering.
         attackers: Units,
@@ -306,7 +317,7 @@ pub enum Event {
         transport: UnitId,
         /// Where it stands now.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
         /// Movement points the transport pays.
         cost: u8,
@@ -356,7 +367,7 @@ pub enum Event {
         unit: UnitId,
         /// The assaulted hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// A unit breaks off (R11.6): the hexes it moved through (empty if it could not move).
@@ -367,7 +378,7 @@ pub enum Event {
         reason: BreakOffReason,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
-        #[schemars(with = "Vec<HexLabel>")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<HexLabel>"))]
         path: Path,
     },
     /// A unit is captured and destroyed (R11.7, R11.10).
@@ -381,7 +392,7 @@ pub enum Event {
         unit: UnitId,
         /// Where it moves.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         to: Hex,
     },
     /// A bailed-out armored transport of the winners is operational again (R11.11).
@@ -393,7 +404,7 @@ pub enum Event {
     MeleeEnded {
         /// The assaulted hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
         /// The side that won.
         winner: Side,
@@ -404,7 +415,7 @@ pub enum Event {
     AssaultResult {
         /// The assaulted hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
         /// Hits scored on the attackers.
         attacker_hits: u8,
@@ -419,11 +430,11 @@ pub enum Event {
         unit: UnitId,
         /// From.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         from: Hex,
         /// To.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         to: Hex,
     },
     /// A unit with nowhere to retreat is destroyed (R9.9).
@@ -437,7 +448,7 @@ pub enum Event {
         unit: UnitId,
         /// The hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// An overrun is declared (R10.1).
@@ -446,11 +457,11 @@ pub enum Event {
         unit: UnitId,
         /// The enemy hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
         /// The hex beyond.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         beyond: Hex,
         /// Movement points it costs (terrain, +1, and the hex beyond).
         cost: u8,
@@ -463,14 +474,14 @@ pub enum Event {
         broke_through: bool,
         /// Where it ends.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         at: Hex,
     },
     /// The attacker holds an objective for the first time, at the end of a player turn (R17.1);
     /// recorded for batch statistics.
     ObjectiveTaken {
         /// Index in the scenario's objectives (in `hexwar run --json`, the objective's name).
-        #[schemars(with = "String")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         objective: u16,
         /// Game turn.
         turn: u32,
@@ -490,7 +501,7 @@ pub enum Event {
         order: OrderAction,
         /// Why, naming the rule it breaks.
         #[serde(serialize_with = "ser_display")]
-        #[schemars(with = "String")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         reason: RuleError,
     },
     /// The roll for dawn or dusk at the start of a player turn (R13.3): one die more each time;
@@ -517,7 +528,7 @@ pub enum Event {
         unit: UnitId,
         /// The hex it could not see.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// A side's air observation post arrives (R13.4, R14.5).
@@ -534,7 +545,7 @@ pub enum Event {
         spotter: Option<UnitId>,
         /// The target hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
         /// Smoke rather than high explosive.
         smoke: bool,
@@ -543,7 +554,7 @@ pub enum Event {
     SmokeLifted {
         /// The hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// An air sortie strikes a hex a friendly unit sees (R14.4).
@@ -554,7 +565,7 @@ pub enum Event {
         caller: UnitId,
         /// The hex.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// The sortie's dice against one unit in the struck hex (R14.4, R6.2).
@@ -570,7 +581,7 @@ pub enum Event {
         unit: UnitId,
         /// Where.
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
-        #[schemars(with = "HexLabel")]
+        #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
     },
     /// Recon deployment (R15.4): it is this side's turn to move one recon unit.
@@ -599,7 +610,7 @@ pub enum Event {
         unit: UnitId,
         /// Hexes entered.
         #[serde(serialize_with = "ser_path")]
-        #[schemars(with = "Vec<HexLabel>")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<HexLabel>"))]
         path: Path,
     },
     /// The firer's remaining dice miss: the disengaged target is out of range or sight (R15.5).

@@ -40,6 +40,7 @@ impl Side {
 /// a name: a side or a unit by its id in the scenario, a hex by its label.
 macro_rules! string_schema {
     ($ty:ty, $name:literal, $description:literal $(, pattern = $pattern:literal)?) => {
+        #[cfg(feature = "schema")]
         impl schemars::JsonSchema for $ty {
             fn schema_name() -> std::borrow::Cow<'static, str> {
                 $name.into()
@@ -103,6 +104,7 @@ index_id!(
 );
 
 /// A hex as the JSON of events names it: its `CCRR` label (R0.4). Only its schema is used.
+#[cfg(feature = "schema")]
 pub(crate) struct HexLabel;
 
 string_schema!(
