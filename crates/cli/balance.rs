@@ -205,7 +205,7 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(out) = &report {
-        out.write(junit(&tested).as_bytes())?;
+        out.write(junit(&tested)?.as_bytes())?;
     }
     Ok(if fail > 0 || (opts.strict && open > 0) {
         ExitCode::FAILURE
@@ -292,38 +292,15 @@ fn render(t: &Tested) -> String {
     out
 }
 
-/// The `JUnit` XML report: one test suite per scenario, one test case per expectation; a FAIL is
-/// a `<failure>`, an INCONCLUSIVE a `<skipped>`, both with the measured figures.
-fn junit(tested: &[Tested]) -> String {
-    let total = tested.iter().map(|t| t.findings.len()).sum::<usize>();
-    let failures = tested
-        .iter()
-        .flat_map(|t| &t.findings)
-        .filter(|f| f.verdict == Verdict::Fail)
-        .count();
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"hexwar test\" tests=\"{total}\" failures=\"{failures}\">"
-    );
+/// The `JUnit` XML report (written by `quick-junit`, cargo-nextest's serializer, which escapes
+/// and counts): one test suite per scenario, one test case per expectation; a FAIL is a
+/// `<failure>`, an INCONCLUSIVE a `<skipped>`, both with the measured figures.
+fn junit(tested: &[Tested]) -> anyhow::Result<String> {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new("hexwar test");
     for t in tested {
-        let fails = t
-            .findings
-            .iter()
-            .filter(|f| f.verdict == Verdict::Fail)
-            .count();
-        let skips = t
-            .findings
-            .iter()
-            .filter(|f| f.verdict == Verdict::Inconclusive)
-            .count();
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{fails}\" skipped=\"{skips}\" errors=\"0\" time=\"{:.3}\">",
-            escape(&t.file),
-            t.findings.len(),
-            t.seconds
-        );
+        let mut suite = TestSuite::new(t.file.as_str());
+        suite.set_time(std::time::Duration::from_secs_f64(t.seconds.max(0.0)));
         for (f, what) in t.findings.iter().zip(&t.names) {
             let m = &f.expectation.measure;
             let name = format!(
@@ -340,54 +317,50 @@ fn junit(tested: &[Tested]) -> String {
                 if t.runs == 1 { "" } else { "s" },
                 t.seed
             );
-            let _ = write!(
-                out,
-                "    <testcase classname=\"{}\" name=\"{}\">",
-                escape(&t.file),
-                escape(&name)
-            );
-            match f.verdict {
-                Verdict::Pass => {}
+            let status = match f.verdict {
+                Verdict::Pass => TestCaseStatus::success(),
                 Verdict::Fail => {
-                    let _ = write!(
-                        out,
-                        "<failure message=\"{}\" type=\"balance\"/>",
-                        escape(&figures)
-                    );
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                    s.set_message(figures).set_type("balance");
+                    s
                 }
                 Verdict::Inconclusive => {
-                    let _ = write!(
-                        out,
-                        "<skipped message=\"inconclusive: {}\"/>",
-                        escape(&figures)
-                    );
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(format!("inconclusive: {figures}"));
+                    s
                 }
-            }
-            out.push_str("</testcase>\n");
+            };
+            let mut case = TestCase::new(name, status);
+            case.set_classname(t.file.as_str());
+            suite.add_test_case(case);
         }
-        out.push_str("  </testsuite>\n");
+        report.add_test_suite(suite);
     }
-    out.push_str("</testsuites>\n");
-    out
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
+    Ok(report.to_string()?)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{Tested, junit};
 
     #[test]
-    fn xml_text_is_escaped() {
-        assert_eq!(
-            escape("a<b & \"c\">'"),
-            "a&lt;b &amp; &quot;c&quot;&gt;&apos;"
-        );
+    fn the_report_is_xml_whatever_the_file_is_called() {
+        let t = Tested {
+            file: "a<b & \"c\">'.toml".to_owned(),
+            title: String::new(),
+            runs: 1,
+            seed: 1,
+            ai: vec![],
+            findings: vec![],
+            names: vec![],
+            seconds: 0.5,
+        };
+        let xml = junit(&[t]).unwrap();
+        let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+        let suite = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testsuite"))
+            .unwrap();
+        assert_eq!(suite.attribute("name"), Some("a<b & \"c\">'.toml"));
     }
 }
