@@ -504,32 +504,56 @@ fn load_saved(path: &Path) -> anyhow::Result<(SavedGame, data::Loaded)> {
     Ok((saved, loaded))
 }
 
-/// The files a saved game is read from: the save, and the catalog and terrain its scenario
-/// finds (inputs, which no output of a command may replace).
-pub fn saved_inputs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let (_, loaded) = load_saved(path)?;
-    let mut files = loaded.files;
-    files.push(path.to_owned());
-    Ok(files)
+/// A saved game read once, with its scenario and catalog loaded as it was played: for the
+/// commands that draw it (`render --save`, `replay --html`), which must check their output
+/// against the files read and then play the same game.
+pub struct OpenedSave {
+    path: PathBuf,
+    saved: SavedGame,
+    loaded: data::Loaded,
 }
 
-/// Plays a saved game again from its start, quietly, checking it against the save as `hexwar
-/// replay` does, and hands its rules, events and position to `f`.
-pub fn with_saved_game<T>(
-    path: &Path,
-    f: impl FnOnce(&Rules<'_>, &SavedGame, &[Event], &State) -> anyhow::Result<T>,
-) -> anyhow::Result<T> {
-    let (saved, loaded) = load_saved(path)?;
-    let rules = Rules::new(&loaded.scenario, &loaded.catalog);
-    let fresh = SavedGame {
-        commands: Vec::new(),
-        turns: Vec::new(),
-        ..saved.clone()
-    };
-    let mut session = Session::new(rules, fresh)?;
-    session.quiet = true;
-    session.replay(&saved)?;
-    f(&rules, &saved, session.game.events(), session.game.state())
+impl OpenedSave {
+    /// Reads the save and loads what it was played on.
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        let (saved, loaded) = load_saved(path)?;
+        Ok(Self {
+            path: path.to_owned(),
+            saved,
+            loaded,
+        })
+    }
+
+    /// The files it was read from: the save, and the catalog and terrain its scenario finds
+    /// (inputs, which no output of a command may replace).
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        let mut files = self.loaded.files.clone();
+        files.push(self.path.clone());
+        files
+    }
+
+    /// Plays the game again from its start, quietly, checking it against the save as `hexwar
+    /// replay` does, and hands its rules, events and position to `f`.
+    pub fn replay<T>(
+        &self,
+        f: impl FnOnce(&Rules<'_>, &SavedGame, &[Event], &State) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let rules = Rules::new(&self.loaded.scenario, &self.loaded.catalog);
+        let fresh = SavedGame {
+            commands: Vec::new(),
+            turns: Vec::new(),
+            ..self.saved.clone()
+        };
+        let mut session = Session::new(rules, fresh)?;
+        session.quiet = true;
+        session.replay(&self.saved)?;
+        f(
+            &rules,
+            &self.saved,
+            session.game.events(),
+            session.game.state(),
+        )
+    }
 }
 
 /// Runs `hexwar replay` without `--html` (which `render::replay_page` writes): tells a saved game

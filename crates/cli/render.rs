@@ -168,8 +168,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     if let Some(save) = &args.save {
-        let output = Output::check(&args.output, "-o", &play::saved_inputs(save)?)?;
-        return play::with_saved_game(save, |rules, saved, events, end| {
+        let opened = play::OpenedSave::open(save)?;
+        let output = Output::check(&args.output, "-o", &opened.inputs())?;
+        return opened.replay(|rules, saved, events, end| {
             let source = format!("saved game, seed {}", saved.seed);
             let (state, caption) = match args.turn {
                 Some(0) => return Err(BadInput("--turn must be at least 1".to_owned()).into()),
@@ -257,18 +258,25 @@ pub fn replay_page(
             )
         }
         None => {
-            let is_scenario = data::read_text(path)?
-                .parse::<toml::Table>()
-                .is_ok_and(|t| t.contains_key("title") && !t.contains_key("hexwar"));
-            if is_scenario {
-                return Err(BadInput(format!(
-                    "{}: a scenario, not a saved game: give --seed S to replay the AIs' game S",
-                    path.display()
-                ))
-                .into());
-            }
-            let output = Output::check(html, "--html", &play::saved_inputs(path)?)?;
-            let page = play::with_saved_game(path, |rules, saved, events, end| {
+            let opened = match play::OpenedSave::open(path) {
+                Ok(o) => o,
+                // Not a save: say so plainly if it is a scenario.
+                Err(e) => {
+                    let is_scenario = data::read_text(path)?
+                        .parse::<toml::Table>()
+                        .is_ok_and(|t| t.contains_key("title") && !t.contains_key("hexwar"));
+                    if is_scenario {
+                        return Err(BadInput(format!(
+                            "{}: a scenario, not a saved game: give --seed S to replay the AIs' game S",
+                            path.display()
+                        ))
+                        .into());
+                    }
+                    return Err(e);
+                }
+            };
+            let output = Output::check(html, "--html", &opened.inputs())?;
+            let page = opened.replay(|rules, saved, events, end| {
                 let header = Header {
                     source: format!(
                         "{} (saved game, {})",
