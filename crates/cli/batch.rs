@@ -4,14 +4,13 @@
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
-use counters::{Catalog, GameRecord, GameRng, Rules, Scenario, Summary, play_with};
+use counters::{Catalog, GameRecord, Rules, Scenario, Summary, play_with};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::data::BadInput;
 
-/// Mixed into the batch seed for the random AI's own generator, so it never shares the dice.
-pub const AI_SALT: u64 = 0xA1_5EED;
+pub use session::seeding::game_dice;
 
 /// Applies `--ai SIDE=KIND[:THRESHOLD]` overrides to a scenario: the AI of a side
 /// (`doctrine`, `doctrine@1`, `passive`, `random`) and, for a doctrine AI, the probability of
@@ -33,16 +32,6 @@ pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadI
         ai.apply(s);
     }
     Ok(())
-}
-
-/// The dice and the random AI's generator of game `game` of a batch seeded with `seed`: every
-/// game of hexwar, in `batch`, `tune`, `test`, `run` and `show`, is seeded this way, so that any
-/// game of a batch can be played again alone (`hexwar run --seed S --game I`).
-pub fn game_dice(seed: u64, game: u64) -> (GameRng, GameRng) {
-    (
-        GameRng::for_game(seed, game),
-        GameRng::for_game(seed ^ AI_SALT, game),
-    )
 }
 
 /// Which games of a batch this process plays: those with `index % count == index_of_shard`.

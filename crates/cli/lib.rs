@@ -3,7 +3,5 @@
 
 pub mod events_json;
 pub mod narrate;
-pub mod odds_spec;
 pub mod picture;
-pub mod save;
 pub mod summary;

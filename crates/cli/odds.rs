@@ -67,7 +67,7 @@ pub fn parse_choices(text: &str) -> Result<[Choices; 2], BadInput> {
 }
 
 fn parse_side(catalog: &Catalog, text: &str) -> Result<Vec<Combatant>, BadInput> {
-    hexwar::odds_spec::parse_side(catalog, text).map_err(BadInput)
+    session::odds_spec::parse_side(catalog, text).map_err(BadInput)
 }
 
 /// Computes and renders the odds.

@@ -14,7 +14,7 @@ use counters::{
 
 use crate::batch;
 use crate::output::Output;
-use hexwar::save::{Given, SAVE_FORMAT, SavedGame, TurnHash};
+use session::save::{Given, SAVE_FORMAT, SavedGame, TurnHash};
 
 /// With `--json`, standard output carries only the events as JSON Lines; everything else
 /// (prompts, refusals, help) goes to standard error.

@@ -129,8 +129,8 @@ fn odds(text: &str) -> Result<(), String> {
         return Ok(());
     };
     let (Ok(att), Ok(def)) = (
-        hexwar::odds_spec::parse_side(&catalog, a),
-        hexwar::odds_spec::parse_side(&catalog, d),
+        session::odds_spec::parse_side(&catalog, a),
+        session::odds_spec::parse_side(&catalog, d),
     ) else {
         return Ok(());
     };
@@ -161,7 +161,7 @@ fn odds(text: &str) -> Result<(), String> {
 /// is validated (refused with located problems, or accepted), and each line it gives is read
 /// by the grammar of commands and orders without a panic.
 fn save(text: &str) -> Result<(), String> {
-    let saved = match hexwar::save::SavedGame::read(text) {
+    let saved = match session::save::SavedGame::read(text) {
         Ok(s) => s,
         Err(why) if why.is_empty() => return Err("refused without a reason".to_owned()),
         Err(_) => return Ok(()),

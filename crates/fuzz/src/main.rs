@@ -89,8 +89,8 @@ fn save_corpus(root: &Path) -> Vec<String> {
         else {
             continue;
         };
-        let save = hexwar::save::SavedGame {
-            format: hexwar::save::SAVE_FORMAT,
+        let save = session::save::SavedGame {
+            format: session::save::SAVE_FORMAT,
             hexwar: "0.1.0".to_owned(),
             scenario_name: format!("scenarios/{name}.toml"),
             scenario,
@@ -110,14 +110,14 @@ fn save_corpus(root: &Path) -> Vec<String> {
                 "end",
             ]
             .iter()
-            .map(|l| hexwar::save::Given {
+            .map(|l| session::save::Given {
                 turn: 1,
                 side: "soviet".to_owned(),
                 phase: "movement".to_owned(),
                 line: (*l).to_owned(),
             })
             .collect(),
-            turns: vec![hexwar::save::TurnHash {
+            turns: vec![session::save::TurnHash {
                 turn: 1,
                 side: "soviet".to_owned(),
                 hash: "66a0e51d14f7c2b9".to_owned(),

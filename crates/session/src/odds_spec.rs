@@ -10,10 +10,10 @@ pub const MAX_SIDE: usize = 12;
 ///
 /// ```
 /// let catalog = counters::bundled::catalog();
-/// let side = hexwar::odds_spec::parse_side(&catalog, "t72, mr_coy:weakened").unwrap();
+/// let side = session::odds_spec::parse_side(&catalog, "t72, mr_coy:weakened").unwrap();
 /// assert_eq!(side.len(), 2);
 /// assert!(side[1].state.weakened);
-/// assert!(hexwar::odds_spec::parse_side(&catalog, "t55").is_err());
+/// assert!(session::odds_spec::parse_side(&catalog, "t55").is_err());
 /// ```
 ///
 /// # Errors
