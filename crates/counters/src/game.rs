@@ -496,6 +496,9 @@ enum Next {
 /// engine is [`play_with`]'s, step for step: a side nobody commands is played by its AI, and a
 /// commanded side receives the same start of turn, orders and end of turn around the commands
 /// its player gives. With nobody commanding, it plays exactly the game of [`play_with`].
+///
+/// It is not `Clone`: a copy would carry the game's dice, and an AI that had one could see the
+/// rolls to come. [`Game::fork`] copies the rest, on dice the caller brings.
 pub struct Game<'r> {
     rules: Rules<'r>,
     people: [bool; 2],
@@ -579,6 +582,29 @@ impl<'r> Game<'r> {
     #[must_use]
     pub const fn state(&self) -> &State {
         &self.table.state
+    }
+
+    /// The simulation API for AIs that look ahead with the engine itself: a copy of this game
+    /// at this point (the position, where the turn engine stands, the choices given) that plays
+    /// on with `dice` and `ai_rng` instead of the game's and with `people` commanding, its event
+    /// log empty. Playing the fork leaves this game, and its dice, untouched; the same fork
+    /// plays the same way every time. `cargo bench -p counters --bench simulation` times a fork
+    /// and a phase played on it.
+    #[must_use]
+    pub fn fork(&self, dice: GameRng, ai_rng: GameRng, people: [bool; 2]) -> Self {
+        Self {
+            rules: self.rules,
+            people,
+            next: self.next,
+            recon: self.recon.clone(),
+            table: Table {
+                state: self.table.state.clone(),
+                dice,
+                ai_rng,
+                events: Vec::new(),
+                given: self.table.given.clone(),
+            },
+        }
     }
 
     /// Every event so far.

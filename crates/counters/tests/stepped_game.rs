@@ -150,3 +150,64 @@ fn the_position_hash_is_pinned_and_tells_positions_apart() {
     assert_ne!(pinned.position_hash(), moved.position_hash());
     assert_eq!(start.clone().position_hash(), start.position_hash());
 }
+
+/// The simulation API: a fork plays on the dice it is given, the same way every time, and
+/// leaves the game it came from, dice and all, as it was; a fork of a game at its start on the
+/// game's own seeds plays exactly `play_with`.
+#[test]
+fn a_fork_plays_on_its_own_dice_and_leaves_the_game_alone() {
+    let catalog = bundled::catalog();
+    for text in SCENARIOS {
+        let s = scenario(text);
+        let rules = Rules::new(&s, &catalog);
+        let mut game = Game::new(
+            rules,
+            GameRng::seed_from_u64(1),
+            GameRng::seed_from_u64(2),
+            [true, false],
+        );
+        assert!(matches!(game.advance().unwrap(), Waiting::Commands { .. }));
+        let (state, events, mark) = (
+            game.state().clone(),
+            game.events().to_vec(),
+            game.dice_mark(),
+        );
+        let play_out = |seed: u64| {
+            let mut f = game.fork(
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed + 1),
+                [false, false],
+            );
+            assert!(f.events().is_empty(), "a fork starts its own log");
+            assert_eq!(f.advance().unwrap(), Waiting::Over);
+            (f.state().clone(), f.events().to_vec())
+        };
+        let once = play_out(5);
+        assert_eq!(play_out(5), once, "{}", s.title);
+        assert!(once.0.outcome().is_some());
+        assert_eq!(game.state(), &state);
+        assert_eq!(game.events(), &events[..]);
+        assert_eq!(game.dice_mark(), mark, "the game's dice were not touched");
+        // At the start, on the game's own seeds, a fork is the game.
+        let fresh = Game::new(
+            rules,
+            GameRng::seed_from_u64(3),
+            GameRng::seed_from_u64(4),
+            [false, false],
+        );
+        let mut f = fresh.fork(
+            GameRng::seed_from_u64(3),
+            GameRng::seed_from_u64(4),
+            [false, false],
+        );
+        f.advance().unwrap();
+        let (end, all) = play_with(
+            &rules,
+            &mut GameRng::seed_from_u64(3),
+            GameRng::seed_from_u64(4),
+        )
+        .unwrap();
+        assert_eq!(f.state(), &end);
+        assert_eq!(f.events(), &all[..]);
+    }
+}

@@ -1,0 +1,77 @@
+//! The simulation API's costs (`Game::fork`): what an AI that looks ahead with the engine pays
+//! for a copy of the game, and for playing it on. On the dawn assault, the largest bundled
+//! scenario, at the first decision a person commanding its first side would make (the recon
+//! deployment):
+//! a fork, and a fork played out by the doctrine AIs to the end of the battle (divide by the
+//! phases played, printed once, for the cost of a phase).
+//!
+//! Run with `cargo bench -p counters --bench simulation`.
+
+use std::hint::black_box;
+
+use counters::{Game, GameRng, Rules, ScenarioFile, Waiting, bundled};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn simulation(c: &mut Criterion) {
+    let catalog = bundled::catalog();
+    let scenario = ScenarioFile::parse(
+        "dawn_assault.toml",
+        include_str!("../../../scenarios/dawn_assault.toml"),
+    )
+    .validate(&catalog, &bundled::terrain())
+    .unwrap();
+    let rules = Rules::new(&scenario, &catalog);
+    let mut game = Game::new(
+        rules,
+        GameRng::seed_from_u64(1),
+        GameRng::seed_from_u64(2),
+        [true, false],
+    );
+    assert!(matches!(game.advance(), Ok(Waiting::Commands { .. })));
+    // Phases played out from here, for the cost of one.
+    let mut f = game.fork(
+        GameRng::seed_from_u64(9),
+        GameRng::seed_from_u64(10),
+        [false, false],
+    );
+    f.advance().unwrap();
+    let phases = f
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                counters::Event::PhaseStarted {
+                    phase: counters::Phase::Movement | counters::Phase::Fire
+                }
+            )
+        })
+        .count();
+    eprintln!("a play-out from here plays {phases} movement and fire phases");
+    let mut group = c.benchmark_group("simulation");
+    group.bench_function("fork_dawn_turn_1", |b| {
+        b.iter(|| {
+            black_box(game.fork(
+                GameRng::seed_from_u64(9),
+                GameRng::seed_from_u64(10),
+                [false, false],
+            ))
+        });
+    });
+    let mut seed = 0;
+    group.bench_function("fork_and_play_out_dawn", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut f = game.fork(
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed),
+                [false, false],
+            );
+            black_box(f.advance().unwrap())
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, simulation);
+criterion_main!(benches);
