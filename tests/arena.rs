@@ -1,24 +1,10 @@
 //! `hexwar arena` end to end, and the frozen reference AI `doctrine@1` pinned by its games.
 
-use std::process::{Command, Output};
-
 use counters::{AiKind, GameRng, Rules, ScenarioFile, bundled, play_with};
 
-fn hexwar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the hexwar binary runs")
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{hexwar, stderr, stdout};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = hexwar(args);

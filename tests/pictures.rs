@@ -2,15 +2,11 @@
 //! `batch` and `tune`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn hexwar(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the hexwar binary runs")
-}
+mod common;
+
+use common::hexwar;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

@@ -169,8 +169,8 @@ impl Variants {
                 (0..n * n)
                     .map(|xy| {
                         let mut s = l.scenario.clone();
-                        ais[xy / n].1.apply(&mut s.sides[0]);
-                        ais[xy % n].1.apply(&mut s.sides[1]);
+                        s.sides[0].set_ai(ais[xy / n].1);
+                        s.sides[1].set_ai(ais[xy % n].1);
                         s
                     })
                     .collect()

@@ -78,7 +78,7 @@ pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
         // The AIs the scenario was balanced with, then `--ai` over them.
         if let Some(e) = l.scenario.expect.clone() {
             for (side, ai) in &e.ai {
-                ai.apply(&mut l.scenario.sides[side.index()]);
+                l.scenario.sides[side.index()].set_ai(*ai);
             }
         }
         opts.play.apply(&mut l.scenario)?;

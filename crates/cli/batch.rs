@@ -29,7 +29,7 @@ pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadI
             .iter_mut()
             .find(|s| s.id == side)
             .ok_or_else(|| BadInput(format!("--ai `{spec}`: no side `{side}` in this scenario")))?;
-        ai.apply(s);
+        s.set_ai(ai);
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use toml::Spanned;
 use crate::model::catalog::Catalog;
 use crate::model::event::EndReason;
 use crate::model::ids::Side;
-use crate::scenario::AiSpec;
+use crate::scenario::ai::AiSpec;
 
 /// Games measured when `[expect]` does not say.
 pub const DEFAULT_RUNS: u64 = 1000;

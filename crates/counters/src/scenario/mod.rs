@@ -1,6 +1,7 @@
 //! R3.1, R4.1, R4.4, R13.3, R17: scenario files: the map, the sides, the order of battle,
 //! objectives, rule switches and orders, read from TOML and checked all at once.
 
+mod ai;
 pub(crate) mod expect;
 pub(crate) mod grammar;
 mod map;
@@ -11,6 +12,7 @@ mod units;
 mod validate;
 mod validator;
 
+pub use ai::{AiKind, AiSpec, parse_threshold};
 pub use raw::{MAX_ORDERS, MAX_STACKING_LIMIT, MAX_TURNS, MAX_UNITS, ScenarioFile};
 
 use hexmap::{Hex, Map};
@@ -93,27 +95,6 @@ pub struct AirSorties {
     pub anti_tank: bool,
 }
 
-/// The AI that plays a side's units without orders (R4.4), by its name in scenarios and on the
-/// command line (`--ai`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AiKind {
-    /// `doctrine`, the latest doctrine AI: advances on objectives, assaults on good odds, holds
-    /// objectives, fires at the best target. The AI work changes it.
-    #[default]
-    #[serde(alias = "default")]
-    Doctrine,
-    /// `doctrine@1`: the doctrine AI as it played when AI strength was first measured (the
-    /// arena's reference, rated 0). Frozen: a snapshot test pins its games, and a change to
-    /// `doctrine` copies it first.
-    #[serde(rename = "doctrine@1")]
-    DoctrineV1,
-    /// `passive`: does nothing on its own (still tests and chooses in melees).
-    Passive,
-    /// `random`: picks among legal moves, assaults and targets at random, with its own generator.
-    Random,
-}
-
 /// The default assault threshold of the doctrine AI, in thousandths, by role: the attacker
 /// assaults on better-than-even odds; the defender, which wins by holding on, only on good ones
 /// (a defender that assaulted on even odds lost the night recon 14 points more often).
@@ -126,142 +107,18 @@ pub const fn default_assault_threshold(role: Role) -> u16 {
 }
 
 impl SideInfo {
+    /// Gives the side this AI (and its threshold, if it names one).
+    pub const fn set_ai(&mut self, ai: AiSpec) {
+        self.ai = ai.kind;
+        if let Some(t) = ai.threshold {
+            self.assault_threshold = t;
+        }
+    }
+
     /// The doctrine AI's assault threshold as a probability.
     #[must_use]
     pub fn assault_threshold(&self) -> f64 {
         f64::from(self.assault_threshold) / 1000.0
-    }
-}
-
-/// Parses an assault threshold (`0.65`): a probability strictly between 0 and 1, kept in
-/// thousandths.
-///
-/// # Errors
-/// A message saying what is wrong.
-pub fn parse_threshold(text: &str) -> Result<u16, String> {
-    let p: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("assault threshold `{text}` is not a number"))?;
-    threshold_from(p)
-}
-
-fn threshold_from(p: f64) -> Result<u16, String> {
-    if p > 0.0 && p < 1.0 {
-        // Within 0..=1000: a whole number of thousandths.
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "0 < p < 1"
-        )]
-        Ok((p * 1000.0).round() as u16)
-    } else {
-        Err(format!(
-            "assault threshold {p} must lie strictly between 0 and 1"
-        ))
-    }
-}
-
-impl AiKind {
-    /// Every AI, as `--ai` names them.
-    pub const ALL: [Self; 4] = [
-        Self::Doctrine,
-        Self::DoctrineV1,
-        Self::Passive,
-        Self::Random,
-    ];
-
-    /// Parses `doctrine`, `doctrine@1`, `passive` or `random`.
-    ///
-    /// # Errors
-    /// The unknown name.
-    pub fn parse(name: &str) -> Result<Self, String> {
-        match name {
-            "default" => Ok(Self::Doctrine),
-            _ => Self::ALL
-                .into_iter()
-                .find(|k| k.name() == name)
-                .ok_or_else(|| {
-                    format!("unknown AI `{name}`: use doctrine, doctrine@1, passive or random")
-                }),
-        }
-    }
-
-    /// The name `--ai` and scenarios use.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Doctrine => "doctrine",
-            Self::DoctrineV1 => "doctrine@1",
-            Self::Passive => "passive",
-            Self::Random => "random",
-        }
-    }
-
-    /// Whether this is a doctrine AI (the latest or a frozen one), which takes an assault
-    /// threshold.
-    #[must_use]
-    pub const fn is_doctrine(self) -> bool {
-        matches!(self, Self::Doctrine | Self::DoctrineV1)
-    }
-}
-
-/// An AI as `--ai` and `[expect]` name it: `doctrine`, `doctrine@1:0.65`, `random`. The
-/// threshold, for a doctrine AI only, is the win probability above which it assaults and
-/// overruns; without one, the side's own (the scenario's, or its role's default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AiSpec {
-    /// Which AI.
-    pub kind: AiKind,
-    /// Its assault threshold in thousandths, if given.
-    pub threshold: Option<u16>,
-}
-
-impl AiSpec {
-    /// Parses `KIND[:THRESHOLD]`.
-    ///
-    /// # Errors
-    /// What is wrong, in words.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let (kind, threshold) = match text.split_once(':') {
-            Some((k, t)) => (k, Some(t)),
-            None => (text, None),
-        };
-        let kind = AiKind::parse(kind.trim())?;
-        let threshold = threshold.map(parse_threshold).transpose()?;
-        if threshold.is_some() && !kind.is_doctrine() {
-            return Err(format!(
-                "only a doctrine AI takes an assault threshold (`{}` does not)",
-                kind.name()
-            ));
-        }
-        Ok(Self { kind, threshold })
-    }
-
-    /// Gives this AI to a side.
-    pub fn apply(self, side: &mut SideInfo) {
-        side.ai = self.kind;
-        if let Some(t) = self.threshold {
-            side.assault_threshold = t;
-        }
-    }
-}
-
-impl serde::Serialize for AiSpec {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl std::fmt::Display for AiSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.kind.name())?;
-        if let Some(t) = self.threshold {
-            // Thousandths, written as the shortest decimal that parses back to them.
-            let text = format!("{:.3}", f64::from(t) / 1000.0);
-            write!(f, ":{}", text.trim_end_matches('0'))?;
-        }
-        Ok(())
     }
 }
 

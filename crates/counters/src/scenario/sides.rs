@@ -5,9 +5,10 @@ use std::collections::HashMap;
 
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Unit;
+use crate::scenario::ai::threshold_from;
 use crate::scenario::raw::ScenarioFile;
 use crate::scenario::validator::Validator;
-use crate::scenario::{Role, SideInfo, default_assault_threshold, threshold_from};
+use crate::scenario::{Role, SideInfo, default_assault_threshold};
 
 impl Validator {
     /// The sides' ids, the side that moves first and the one that deploys recon first.

@@ -1,0 +1,24 @@
+//! What the end-to-end tests share: running the `hexwar` binary from the project's folder, and
+//! its output as text. Each test file uses what it needs.
+#![allow(dead_code, reason = "each test file uses what it needs")]
+
+use std::process::{Command, Output};
+
+/// Runs `hexwar ARGS...` in the project's folder and waits for it.
+pub fn hexwar(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the hexwar binary runs")
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
