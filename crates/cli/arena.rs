@@ -270,33 +270,41 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|p| (p.scenario, p.a, p.b))
         .collect();
-    let mine: Vec<u64> = (shard.index..pairs)
-        .step_by(usize::try_from(shard.count).unwrap_or(usize::MAX))
-        .collect();
-    let work: Vec<(usize, u64)> = mine
-        .iter()
-        .flat_map(|&i| (0..pairings.len()).map(move |k| (k, i)))
-        .collect();
-    let games = 2 * work.len() as u64;
-    let bar = progress_bar(games, "games, {per_sec}", !args.quiet);
-    let pool = pool(args.threads, work.len() as u64)?;
+    // This shard's pairs, counted, not listed (memory stays flat whatever --runs): unit j is
+    // pairing j % P of the shard's pair j / P.
+    let mine = crate::batch::shard_games(&crate::batch::Options {
+        runs: pairs,
+        seed: args.seed,
+        threads: args.threads,
+        shard,
+        progress: false,
+    });
+    let per = pairings.len() as u64;
+    let units = mine.saturating_mul(per);
+    let bar = progress_bar(units.saturating_mul(2), "games, {per_sec}", !args.quiet);
+    let pool = pool(args.threads, units)?;
     crate::interrupt::install();
     let mut complete = true;
-    for chunk in work.chunks(CHUNK) {
+    let mut next = 0u64;
+    while next < units {
         if crate::interrupt::requested() {
             complete = false;
             break;
         }
+        let end = next.saturating_add(CHUNK as u64).min(units);
         let played: Result<Vec<_>, OutOfDice> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|&(k, i)| {
+            (next..end)
+                .into_par_iter()
+                .map(|j| {
+                    let k = usize::try_from(j % per).unwrap_or(0);
+                    let i = shard.index + (j / per) * shard.count;
                     let pair = play_pair(&rules, variants.ais, args.seed, pairings[k], i)?;
                     bar.inc(2);
                     Ok((k, pair))
                 })
                 .collect()
         });
+        next = end;
         for (k, (first, second)) in played? {
             summary.add_pair(k, &first, &second);
         }
@@ -372,7 +380,10 @@ pub fn render(s: &ArenaSummary) -> String {
             sc.sides[0].to_uppercase(),
         );
         for p in s.results.iter().filter(|p| p.scenario == si) {
-            let (e, [lo, hi]) = p.pairs.elo().unwrap_or((0.0, [0.0, 0.0]));
+            let rated = p.pairs.elo().map_or_else(
+                || "-".to_owned(),
+                |(e, [lo, hi])| format!("{} [{}, {}]", elo(e), elo(lo), elo(hi)),
+            );
             let _ = writeln!(
                 out,
                 "  {:<w$}  {:<w$} {:>6} {:>6} {:>6} {:>6} {:>7}  {:<16} {:<20} {}",
@@ -384,7 +395,7 @@ pub fn render(s: &ArenaSummary) -> String {
                 p.both_lose,
                 pct(p.score),
                 format!("[{}, {}]", pct(p.ci95[0]), pct(p.ci95[1])),
-                format!("{} [{}, {}]", elo(e), elo(lo), elo(hi)),
+                rated,
                 pct(p.first_side_score),
             );
         }
