@@ -48,7 +48,8 @@ pub struct ArenaArgs {
     /// `passive`, `random`), optionally named: `bold=doctrine:0.35` (repeatable, at least two).
     #[arg(long = "ai", value_name = "[NAME=]AI", required = true)]
     ais: Vec<String>,
-    /// Pairs per pairing and scenario (with --sprt: the most pairs to play).
+    /// Pairs per pairing and scenario, 200 if not given (with --sprt: the most pairs to play,
+    /// 100,000 if not given).
     #[arg(long)]
     runs: Option<u64>,
     /// Seed: pair i plays the dice of game i of `hexwar batch --seed SEED`.
