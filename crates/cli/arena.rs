@@ -648,25 +648,13 @@ pub fn merge(files: &[PathBuf], json: bool, partial: bool) -> anyhow::Result<Exi
         return Err(BadInput("no summaries to merge".to_owned()).into());
     };
     let missing = summary.missing_shards();
-    if !partial && (!missing.is_empty() || !summary.complete) {
-        let why = if missing.is_empty() {
-            "a summary of an interrupted arena".to_owned()
-        } else {
-            format!(
-                "{} of {} shards; missing {}",
-                summary.arena.shard_count - missing.len() as u64,
-                summary.arena.shard_count,
-                missing
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        return Err(BadInput(format!(
-            "an incomplete arena: {why} (--partial merges it anyway, marked incomplete)"
-        ))
-        .into());
+    if !partial {
+        crate::batch::refuse_incomplete(
+            "arena",
+            summary.arena.shard_count,
+            &missing,
+            summary.complete,
+        )?;
     }
     summary.complete &= missing.is_empty();
     summary.finish();

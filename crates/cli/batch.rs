@@ -34,6 +34,38 @@ pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadI
     Ok(())
 }
 
+/// `hexwar merge` without `--partial` refuses an incomplete set of summaries (of a batch or an
+/// arena, `what`): shards missing out of `count`, or a summary of an interrupted run.
+pub fn refuse_incomplete(
+    what: &str,
+    count: u64,
+    missing: &[std::ops::Range<u64>],
+    complete: bool,
+) -> Result<(), BadInput> {
+    if missing.is_empty() && complete {
+        return Ok(());
+    }
+    let why = if missing.is_empty() {
+        format!("a summary of an interrupted {what}")
+    } else {
+        let have: u64 = count - missing.iter().map(|r| r.end - r.start).sum::<u64>();
+        let names: Vec<String> = missing
+            .iter()
+            .map(|r| {
+                if r.end - r.start == 1 {
+                    r.start.to_string()
+                } else {
+                    format!("{} to {}", r.start, r.end - 1)
+                }
+            })
+            .collect();
+        format!("{have} of {count} shards; missing {}", names.join(", "))
+    };
+    Err(BadInput(format!(
+        "an incomplete {what}: {why} (--partial merges it anyway, marked incomplete)"
+    )))
+}
+
 /// Which games of a batch this process plays: those with `index % count == index_of_shard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {

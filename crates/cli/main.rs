@@ -641,28 +641,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut summary = merged.unwrap_or_default();
             let missing = summary.missing_shards();
             let count = summary.identity.as_ref().map_or(1, |i| i.shard_count);
-            if !partial && (!missing.is_empty() || !summary.complete) {
-                let why = if missing.is_empty() {
-                    "a summary of an interrupted batch".to_owned()
-                } else {
-                    let have: u64 = count - missing.iter().map(|r| r.end - r.start).sum::<u64>();
-                    format!(
-                        "{have} of {count} shards; missing {}",
-                        missing
-                            .iter()
-                            .map(|r| if r.end - r.start == 1 {
-                                r.start.to_string()
-                            } else {
-                                format!("{} to {}", r.start, r.end - 1)
-                            })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                };
-                return Err(BadInput(format!(
-                    "an incomplete batch: {why} (--partial merges it anyway, marked incomplete)"
-                ))
-                .into());
+            if !partial {
+                batch::refuse_incomplete("batch", count, &missing, summary.complete)?;
             }
             summary.complete &= missing.is_empty();
             summary.finish();

@@ -303,12 +303,10 @@ impl ArenaSummary {
         Ok(())
     }
 
-    /// The shards no merged summary covers.
+    /// The shards no merged summary covers, as ranges (as a batch summary's).
     #[must_use]
-    pub fn missing_shards(&self) -> Vec<u64> {
-        (0..self.arena.shard_count)
-            .filter(|i| !self.shards.contains(i))
-            .collect()
+    pub fn missing_shards(&self) -> Vec<std::ops::Range<u64>> {
+        crate::batch::missing_shards(self.arena.shard_count, &self.shards)
     }
 
     /// The AI rated 0: `doctrine@1` if it plays, else the first AI.

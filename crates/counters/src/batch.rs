@@ -398,23 +398,13 @@ impl Summary {
         Ok(())
     }
 
-    /// The shards of the batch that no merged summary covers, as ranges of shard indices: as
-    /// many as the summaries merged, plus one, whatever the shard count.
+    /// The shards of the batch that no merged summary covers (see [`missing_shards`]).
     #[must_use]
     pub fn missing_shards(&self) -> Vec<std::ops::Range<u64>> {
-        let n = self.identity.as_ref().map_or(1, |i| i.shard_count);
-        let mut have: Vec<u64> = self.shards.iter().copied().filter(|&i| i < n).collect();
-        have.sort_unstable();
-        have.dedup();
-        let mut missing = Vec::new();
-        let mut next = 0;
-        for i in have.into_iter().chain(std::iter::once(n)) {
-            if i > next {
-                missing.push(next..i);
-            }
-            next = i + 1;
-        }
-        missing
+        missing_shards(
+            self.identity.as_ref().map_or(1, |i| i.shard_count),
+            &self.shards,
+        )
     }
 
     /// Works out the rates, means and intervals from the counts (after adding or merging).
@@ -432,6 +422,24 @@ impl Summary {
         }
         (self.turns_mean, self.turns_sd) = spread(self.turns_sum, self.turns_sq_sum);
     }
+}
+
+/// Of `count` shards, those not among `have`, as ranges of shard indices: as many as the
+/// summaries merged, plus one, whatever the shard count. Batch and arena summaries both use it.
+#[must_use]
+pub fn missing_shards(count: u64, have: &[u64]) -> Vec<std::ops::Range<u64>> {
+    let mut have: Vec<u64> = have.iter().copied().filter(|&i| i < count).collect();
+    have.sort_unstable();
+    have.dedup();
+    let mut missing = Vec::new();
+    let mut next = 0;
+    for i in have.into_iter().chain(std::iter::once(count)) {
+        if i > next {
+            missing.push(next..i);
+        }
+        next = i + 1;
+    }
+    missing
 }
 
 /// The Wilson score 95% interval of `k` successes in `n` trials.
