@@ -174,15 +174,17 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         .map_err(|e| BadInput(format!("{head}: {}", matchup_words(&e))))?;
     let o = assault_odds(&state, &rules, &ids, hex);
     if req.counterattacks {
+        // Units without melee orders (`--choices doctrine`) choose as the matchup's AIs would.
+        let ai = counters::SideAis::of(rules.scenario);
         let m = if req.exact {
-            counters::exact_melee_odds(&state, &rules, &ids, hex).ok_or_else(|| {
+            counters::exact_melee_odds(&state, &rules, &ids, hex, &ai).ok_or_else(|| {
                 BadInput(format!(
                     "{head}: beyond the exact chain (it holds up to 16 units, and no passengers \
                      or units that could join from next to the hex); leave out --exact to sample it"
                 ))
             })?
         } else {
-            melee_odds(&state, &rules, &ids, hex)
+            melee_odds(&state, &rules, &ids, hex, &ai)
         };
         if req.json {
             let mut v = serde_json::to_value(&m).unwrap_or_default();

@@ -2108,7 +2108,8 @@ impl<'r> Session<'r> {
         }
         let first = assault_odds(&state, rules, &units, hex);
         if rules.scenario.rules.counterattacks {
-            let m = counters::melee_odds(&state, rules, &units, hex);
+            let ai = counters::SideAis::of(rules.scenario);
+            let m = counters::melee_odds(&state, rules, &units, hex, &ai);
             let how = if m.exact {
                 "exact".to_owned()
             } else {

@@ -11,8 +11,8 @@
 use std::hint::black_box;
 
 use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, bundled, matchup, matchup_attackers, matchup_state,
-    melee_odds,
+    Combatant, MATCHUP_DEFENDERS, Rules, SideAis, bundled, matchup, matchup_attackers,
+    matchup_state, melee_odds,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -74,11 +74,25 @@ fn melee(c: &mut Criterion) {
         let state = matchup_state(&rules);
         let attackers = matchup_attackers(&state);
         let hex = MATCHUP_DEFENDERS.to_hex();
-        let odds = melee_odds(&state, &rules, &attackers, hex);
+        let odds = melee_odds(
+            &state,
+            &rules,
+            &attackers,
+            hex,
+            &SideAis::of(rules.scenario),
+        );
         assert!(odds.exact && odds.error_bound < 1e-9, "{att} vs {def}");
         let name = format!("{i:02} {att} vs {def} in {terrain}");
         group.bench_function(name, |b| {
-            b.iter(|| black_box(melee_odds(&state, &rules, &attackers, hex)));
+            b.iter(|| {
+                black_box(melee_odds(
+                    &state,
+                    &rules,
+                    &attackers,
+                    hex,
+                    &SideAis::of(rules.scenario),
+                ))
+            });
         });
     }
     group.finish();

@@ -11,6 +11,7 @@ use crate::model::event::{EndReason, Event, Phase};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::rules::exec::{Chooser, Exec};
+use crate::rules::execute::{ExecuteWith, PlayError, execute_with};
 use crate::rules::state::{Rules, State};
 use crate::rules::{rally, victory};
 use crate::scenario::{Arrival, OrderAction, Role};
@@ -31,7 +32,7 @@ impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
     }
 
     fn rng(&mut self) -> &mut GameRng {
-        &mut self.ai_rng
+        self.ai_rng
     }
 }
 
@@ -52,16 +53,18 @@ pub fn play(rules: &Rules<'_>, dice: &mut dyn Dice) -> Result<(State, Vec<Event>
 pub fn play_with(
     rules: &Rules<'_>,
     dice: &mut dyn Dice,
-    ai_rng: crate::model::dice::GameRng,
+    mut ai_rng: crate::model::dice::GameRng,
 ) -> Result<(State, Vec<Event>), OutOfDice> {
     let mut state = State::new(rules.scenario);
     let mut events = Vec::new();
+    let ais = ai::SideAis::of(rules.scenario);
     let mut x = Exec {
         state: &mut state,
         rules: *rules,
         dice,
         events: &mut events,
-        ai_rng,
+        ai: &ais,
+        ai_rng: &mut ai_rng,
         chooser: None,
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
@@ -81,6 +84,44 @@ pub fn play_with(
     Ok((state, events))
 }
 
+/// Checks and executes a command outside a game, with the sides' AIs the scenario names making
+/// the choices of units without orders, and returns its events. Each call starts the AIs' own
+/// generator afresh (seeded with 0); to execute a sequence of commands as one game does, keep
+/// one generator and call [`execute_with`](crate::execute_with).
+///
+/// # Errors
+/// [`PlayError::Rule`] (state unchanged) or [`PlayError::Dice`] (the events so far applied).
+pub fn execute(
+    state: &mut State,
+    rules: &Rules<'_>,
+    command: &Command,
+    dice: &mut dyn Dice,
+) -> Result<Vec<Event>, PlayError> {
+    let mut events = Vec::new();
+    execute_into(state, rules, command, dice, &mut events)?;
+    Ok(events)
+}
+
+/// As [`execute`], appending the events to a buffer the caller owns and reuses, so that a hot
+/// loop does not allocate an event list per command.
+///
+/// # Errors
+/// As [`execute`].
+pub fn execute_into(
+    state: &mut State,
+    rules: &Rules<'_>,
+    command: &Command,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), PlayError> {
+    let with = ExecuteWith {
+        dice,
+        ai: &ai::SideAis::of(rules.scenario),
+        ai_rng: &mut GameRng::seed_from_u64(0),
+    };
+    execute_with(state, rules, command, with, events)
+}
+
 /// Runs the start of a player turn (R4.2 step 1) on `state` and returns its events: used by
 /// tests and tools that script a situation turn by turn.
 ///
@@ -94,12 +135,14 @@ pub fn start_turn(
     side: Side,
 ) -> Result<Vec<Event>, OutOfDice> {
     let mut events = Vec::new();
+    let ais = ai::SideAis::of(rules.scenario);
     let mut x = Exec {
         state,
         rules: *rules,
         dice,
         events: &mut events,
-        ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
+        ai: &ais,
+        ai_rng: &mut GameRng::seed_from_u64(0),
         chooser: None,
     };
     start_of_turn(&mut x, turn, side, true)?;
@@ -527,7 +570,7 @@ impl Table {
         chooser: Option<&mut dyn Chooser>,
         f: impl FnOnce(&mut Exec<'_, '_>) -> T,
     ) -> T {
-        let ai_rng = std::mem::replace(&mut self.ai_rng, GameRng::seed_from_u64(0));
+        let ais = ai::SideAis::of(rules.scenario);
         let mut people = chooser.map(|inner| People { people, inner });
         let rules = Rules {
             given: &self.given,
@@ -538,12 +581,11 @@ impl Table {
             rules,
             dice: &mut self.dice,
             events: &mut self.events,
-            ai_rng,
+            ai: &ais,
+            ai_rng: &mut self.ai_rng,
             chooser: people.as_mut().map(|p| p as &mut dyn Chooser),
         };
-        let out = f(&mut x);
-        self.ai_rng = x.ai_rng;
-        out
+        f(&mut x)
     }
 }
 

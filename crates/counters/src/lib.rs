@@ -15,10 +15,11 @@ mod rules;
 mod scenario;
 mod tally;
 
+pub use ai::SideAis;
 pub use batch::{
     GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
 };
-pub use game::{DiceMark, Game, Waiting, play, play_with, start_turn};
+pub use game::{DiceMark, Game, Waiting, execute, execute_into, play, play_with, start_turn};
 pub use load::{Lines, Problem, line_col};
 pub use model::catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use model::catalog::{MAX_COMMAND_RANGE, MAX_TRANSPORT, Stat};
@@ -46,13 +47,14 @@ pub use rules::artillery::spotter_for;
 pub use rules::assault::retreat_hex;
 pub use rules::check::{at_fault, check, moves, points_left};
 pub use rules::exec::Chooser;
-pub use rules::execute::{PlayError, execute, execute_into};
+pub use rules::execute::{ExecuteWith, PlayError, execute_with};
 pub use rules::fire::{concealed, fire_dice, hit_number, save_number};
 pub use rules::hits::hit_effect;
 pub use rules::legal::{legal_commands, legal_commands_of};
 pub use rules::overrun::overrun_cost;
+pub use rules::plan::{AssaultDice, Fighting, SidePlan, plan_side, takes_part};
 pub use rules::rally::in_command;
-pub use rules::round::{AssaultDice, Fighting, SidePlan, plan_side, takes_part};
+pub use rules::side_ai::SideAi;
 pub use rules::stacking::{has_room, stack_count};
 pub use rules::state::{Rules, State};
 pub use rules::time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};

@@ -301,3 +301,17 @@ fn the_ai_proposes_and_never_executes() {
         }
     }
 }
+
+#[test]
+fn the_rules_hold_no_ai_policy() {
+    // The rules ask a side's AI through `SideAi` (R11.4, R15.5); which AI a side has, and what
+    // it answers, is the AIs' business (`ai/choices.rs`).
+    let sources = modules();
+    let rules: Vec<_> = sources.keys().filter(|m| m.starts_with("rules")).collect();
+    assert!(rules.len() >= 15, "found the rules modules {rules:?}");
+    for m in rules {
+        let text = &sources[m];
+        assert!(!text.contains("AiKind"), "{m} reads which AI a side has");
+        assert!(!text.contains("THRESHOLD"), "{m} holds an AI's threshold");
+    }
+}

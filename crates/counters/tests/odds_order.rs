@@ -4,8 +4,8 @@
 //! listed HQ gives it: a matchup with no HQ is the same whatever unit comes first.
 
 use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, UnitId, UnitState, assault_odds, bundled, matchup,
-    matchup_state, melee_odds, overrun_odds,
+    Combatant, MATCHUP_DEFENDERS, Rules, SideAis, UnitId, UnitState, assault_odds, bundled,
+    matchup, matchup_state, melee_odds, overrun_odds,
 };
 use proptest::prelude::*;
 
@@ -76,7 +76,13 @@ fn odds(att: &[Combatant], def: &[Combatant], terrain: &str, counterattacks: boo
     let state = matchup_state(&rules);
     let attackers = counters::matchup_attackers(&state);
     let hex = MATCHUP_DEFENDERS.to_hex();
-    let m = melee_odds(&state, &rules, &attackers, hex);
+    let m = melee_odds(
+        &state,
+        &rules,
+        &attackers,
+        hex,
+        &SideAis::of(rules.scenario),
+    );
     let f = assault_odds(&state, &rules, &attackers, hex);
     Odds {
         melee: m.exact.then_some((
@@ -232,7 +238,13 @@ fn units_elsewhere_on_the_map_do_not_change_the_odds() {
         let rules = Rules::new(s, &catalog);
         let state = matchup_state(&rules);
         let attackers: Vec<UnitId> = counters::matchup_attackers(&state);
-        let m = melee_odds(&state, &rules, &attackers, hex);
+        let m = melee_odds(
+            &state,
+            &rules,
+            &attackers,
+            hex,
+            &SideAis::of(rules.scenario),
+        );
         let f = assault_odds(&state, &rules, &attackers, hex);
         (
             m.exact,

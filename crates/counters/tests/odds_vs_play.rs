@@ -3,7 +3,7 @@
 //! of every exact probability and mean.
 
 use counters::{
-    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, UnitId,
+    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, SideAis, UnitId,
     assault_odds, bundled, execute, matchup, matchup_state, melee_odds, overrun_odds,
 };
 
@@ -278,7 +278,13 @@ fn melee_against_play(
     }
     let odds_rules = Rules::new(&odds_field, catalog);
     let hex = MATCHUP_DEFENDERS.to_hex();
-    let odds = melee_odds(&odds_start, &odds_rules, &odds_attackers, hex);
+    let odds = melee_odds(
+        &odds_start,
+        &odds_rules,
+        &odds_attackers,
+        hex,
+        &SideAis::of(odds_rules.scenario),
+    );
     assert!(odds.exact, "{name}: computed exactly");
     assert!(odds.error_bound < 1e-9, "{name}: {}", odds.error_bound);
     let sums_to_one = |what: &str, total: f64| {

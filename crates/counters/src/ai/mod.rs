@@ -2,15 +2,19 @@
 //! the game's dice (the random AI has its own generator, the doctrine AI uses exact odds).
 //! `passive` does nothing on its own; `random` picks among legal moves and targets; `doctrine`
 //! plays by the book: maneuver (`maneuver.rs`), fires (`fires.rs`) and recon (`scouting.rs`).
+//! The choices the rules ask of a side's AI during execution (counterattack, disengage) are
+//! `choices.rs`.
 //! `doctrine@1` is the doctrine AI frozen as the arena's reference: today the same code, pinned
 //! by a snapshot of its games (`tests/arena.rs`); the first change to the doctrine AI's play
 //! copies these modules for it.
 
 mod advance;
+mod choices;
 mod fires;
 mod maneuver;
 mod scouting;
 
+pub use choices::SideAis;
 pub(crate) use scouting::{ambushes, deploy};
 
 use fires::doctrine_fire;

@@ -22,7 +22,7 @@ use crate::odds::lump::{BOG, DIS, IN, Key, Lump, MAX_RATING, OUT, Positions, WEA
 use crate::rules::hits::{
     armor_test, dealing_order, faces_where, hit_effect, hq_hit, shares, sort_hits,
 };
-use crate::rules::round::{Fighting, SidePlan, plan_side, takes_part};
+use crate::rules::plan::{Fighting, SidePlan, plan_side, takes_part};
 
 /// The most landings kept at once.
 const LANDED_MEMO: usize = 20_000;

@@ -8,7 +8,7 @@ use crate::model::dice::{hits_distribution, mean};
 use crate::model::event::HitEffect;
 use crate::model::ids::UnitId;
 use crate::rules::hits::{faces_where, hits_to_destroy, hq_hit, shares};
-use crate::rules::round::{Fighting, plan_side};
+use crate::rules::plan::{Fighting, plan_side};
 use crate::rules::state::{Rules, State};
 
 /// Probabilities of an assault round (R9.8), exact.

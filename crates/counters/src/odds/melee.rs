@@ -4,7 +4,7 @@
 //! holds, the odds sample the real rules code, and say so.
 //!
 //! Every dice plan and every choice is made by the engine's own functions (`plan_side`,
-//! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `counterattack_pays`, `takes_part`);
+//! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `takes_part`) and the sides' AI (`SideAi`);
 //! only the dice are enumerated here. What the map decides is left out: the matchup field is
 //! open, so every retreat and break-off finds room, and only guns in the hex are captured.
 //!
@@ -24,9 +24,10 @@ use crate::model::event::{AssaultOutcome, Event};
 use crate::model::ids::{Side, UnitId};
 use crate::odds::exchange::{Exchanges, FirstRound, Map, shows};
 use crate::odds::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
-use crate::rules::execute::execute_into;
+use crate::rules::execute::{ExecuteWith, execute_with};
 use crate::rules::melee::{self as rules_melee, MAX_ROUNDS};
-use crate::rules::round::{Fighting, plan_side, takes_part};
+use crate::rules::plan::{Fighting, plan_side, takes_part};
+use crate::rules::side_ai::SideAi;
 use crate::rules::state::{Rules, State};
 
 /// By default the chain gives up on exactness beyond this much work (enumerated dice
@@ -136,12 +137,27 @@ const STAYED: usize = 4;
 struct TooLarge;
 
 /// The odds of `attackers` assaulting `hex` in `state`, with or without counterattacks (R11).
+/// Units without melee orders choose as `ai`, the sides' AIs, would in play (usually
+/// [`SideAis::of`](crate::SideAis::of) the scenario).
 #[must_use]
-pub fn melee_odds(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> MeleeOdds {
+pub fn melee_odds(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    ai: &dyn SideAi,
+) -> MeleeOdds {
     let counterattacks = rules.scenario.rules.counterattacks;
-    match exact(state, rules, attackers, hex, (STATE_BUDGET, OUTCOME_BUDGET)) {
+    match exact(
+        state,
+        rules,
+        attackers,
+        hex,
+        ai,
+        (STATE_BUDGET, OUTCOME_BUDGET),
+    ) {
         Ok(odds) => odds,
-        Err(TooLarge) => sampled(state, rules, attackers, hex, counterattacks),
+        Err(TooLarge) => sampled(state, rules, attackers, hex, ai, counterattacks),
     }
 }
 
@@ -153,8 +169,9 @@ pub fn exact_melee_odds(
     rules: &Rules<'_>,
     attackers: &[UnitId],
     hex: Hex,
+    ai: &dyn SideAi,
 ) -> Option<MeleeOdds> {
-    exact(state, rules, attackers, hex, (usize::MAX, usize::MAX)).ok()
+    exact(state, rules, attackers, hex, ai, (usize::MAX, usize::MAX)).ok()
 }
 
 /// The first round (R9.8) computed by the exchange, exact with tank assault too: the chances
@@ -344,6 +361,8 @@ type EndPart = (Key, usize, f64);
 
 struct Chain<'l, 'a, 'r> {
     lump: &'l Lump<'a, 'r>,
+    /// The sides' AIs, choosing for units without melee orders.
+    ai: &'l dyn SideAi,
     ex: Exchanges,
     ends: Ends,
     /// The fighting units of each side, at the start.
@@ -394,6 +413,7 @@ fn exact(
     rules: &Rules<'_>,
     attackers: &[UnitId],
     hex: Hex,
+    ai: &dyn SideAi,
     budget: (usize, usize),
 ) -> Result<MeleeOdds, TooLarge> {
     let (lump, start) = Lump::new(rules, state, attackers, hex).ok_or(TooLarge)?;
@@ -415,6 +435,7 @@ fn exact(
         [Side::A, Side::B].map(|s| (0..lump.ids.len()).filter(|&p| lump.side(p) == s).count());
     let mut chain = Chain {
         lump: &lump,
+        ai,
         ex: Exchanges::default(),
         ends: Ends {
             outcome: [0.0; 3],
@@ -949,7 +970,7 @@ impl Chain<'_, '_, '_> {
     }
 
     /// R11.2, R11.4: who of the side's units that passed (those in the fight at `key`) breaks
-    /// off by choice, by orders or by the AI's `counterattack_pays`, and whether those who
+    /// off by choice, by orders or by the side's AI, and whether those who
     /// counterattack have any dice.
     fn choose(&mut self, key: Key, t: Side) -> (u16, bool) {
         let lump = self.lump;
@@ -979,7 +1000,7 @@ impl Chain<'_, '_, '_> {
                 Fighting::Counterattack,
             )
         };
-        let ai_says = rules_melee::counterattack_pays(&plan(&candidates));
+        let ai_says = self.ai.counterattacks(t, &plan(&candidates));
         let counter: Positions = candidates
             .iter()
             .copied()
@@ -1287,6 +1308,7 @@ fn sampled(
     rules: &Rules<'_>,
     attackers: &[UnitId],
     hex: Hex,
+    ai: &dyn SideAi,
     counterattacks: bool,
 ) -> MeleeOdds {
     let att = state.unit(attackers[0]).side;
@@ -1311,13 +1333,19 @@ fn sampled(
     };
     let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
     let mut rng = GameRng::seed_from_u64(0x0dd5);
+    let mut ai_rng = GameRng::seed_from_u64(0);
     let mut s = state.clone();
     let mut events = Vec::new();
     let mut played_n = 0u32;
     for _ in 0..FALLBACK_SAMPLES {
         s.clone_from(state);
         events.clear();
-        if execute_into(&mut s, rules, &command, &mut rng, &mut events).is_err() {
+        let with = ExecuteWith {
+            dice: &mut rng,
+            ai,
+            ai_rng: &mut ai_rng,
+        };
+        if execute_with(&mut s, rules, &command, with, &mut events).is_err() {
             continue;
         }
         played_n += 1;

@@ -9,7 +9,8 @@ use crate::model::event::{AssaultOutcome, Event, Units};
 use crate::model::ids::UnitId;
 use crate::rules::exec::Exec;
 use crate::rules::hits::destroy_with;
-use crate::rules::round::{Fighting, strike};
+use crate::rules::plan::Fighting;
+use crate::rules::round::strike;
 use crate::rules::state::{Rules, State};
 
 /// Resolves an assault on `hex` by `attackers` (already checked), R9.1 to R9.10, and the melee

@@ -8,7 +8,7 @@ use crate::model::command::{Command, RuleError};
 use crate::model::event::Phase;
 use crate::model::ids::UnitId;
 use crate::model::unit::Location;
-use crate::rules::round::{rolls_dice, takes_part};
+use crate::rules::plan::{rolls_dice, takes_part};
 use crate::rules::stacking::has_room;
 use crate::rules::state::{Rules, State};
 

@@ -9,7 +9,6 @@ use crate::model::ids::UnitId;
 use crate::model::unit::Location;
 use crate::rules::exec::Exec;
 use crate::rules::stacking::has_room;
-use crate::scenario::AiKind;
 
 /// R15.5: whether `target` may disengage from fire now: a recon unit on the map, fired on in
 /// the enemy's fire phase, which did not move at the double, fire, bombard or assault in its own
@@ -28,15 +27,9 @@ fn may_disengage(x: &Exec<'_, '_>, target: UnitId) -> bool {
         && !t.state.bogged
 }
 
-/// Whether the target's owner disengages: every AI does when it may, except the random AI,
-/// which tosses its own coin.
+/// Whether the target's side tries to disengage: its AI decides.
 fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId) -> bool {
-    let side = x.state.unit(target).side;
-    match x.rules.scenario.sides[side.index()].ai {
-        AiKind::Random => crate::model::dice::pick_distinct(&mut x.ai_rng, 2, 1)
-            .is_ok_and(|(p, _)| p.first() == Some(&0)),
-        AiKind::Doctrine | AiKind::DoctrineV1 | AiKind::Passive => true,
-    }
+    x.ai.disengages(x.state, target, x.ai_rng)
 }
 
 /// The disengage move (R15.5): up to the unit's movement, every step farther from the firer,

@@ -5,9 +5,10 @@
 
 use hexmap::Hex;
 
-use crate::model::dice::{Dice, OutOfDice};
+use crate::model::dice::{Dice, GameRng, OutOfDice};
 use crate::model::event::{Event, Roll};
 use crate::model::ids::UnitId;
+use crate::rules::side_ai::SideAi;
 use crate::rules::state::{Rules, State};
 
 /// A person who makes the choices the rules ask of their units during play (`hexwar play`):
@@ -53,14 +54,16 @@ pub trait Chooser {
     }
 }
 
-/// Carries what playing needs: the state, the rules, the dice and the event log.
+/// Carries what playing needs: the state, the rules, the dice, the sides' AIs and the event log.
 pub(crate) struct Exec<'s, 'r> {
     pub state: &'s mut State,
     pub rules: Rules<'r>,
     pub dice: &'s mut dyn Dice,
     pub events: &'s mut Vec<Event>,
-    /// The AI's own generator (the random AI); never the game's dice.
-    pub ai_rng: crate::model::dice::GameRng,
+    /// The sides' AIs, asked for the choices of units without orders (R11.4, R15.5).
+    pub ai: &'s dyn SideAi,
+    /// The AIs' own generator (the random AI), the caller's; never the game's dice.
+    pub ai_rng: &'s mut GameRng,
     /// The person making the choices of the sides they command, if any.
     pub chooser: Option<&'s mut dyn Chooser>,
 }

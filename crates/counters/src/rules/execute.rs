@@ -2,11 +2,12 @@
 //! area it belongs to.
 
 use crate::model::command::{Command, RuleError};
-use crate::model::dice::{Dice, OutOfDice};
+use crate::model::dice::{Dice, GameRng, OutOfDice};
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
 use crate::model::unit::Location;
 use crate::rules::exec::Exec;
+use crate::rules::side_ai::SideAi;
 use crate::rules::state::{Rules, State};
 use crate::rules::{artillery, assault, check, disengage, fire, movement, overrun, recon, time};
 
@@ -21,31 +22,28 @@ pub enum PlayError {
     Dice(#[from] OutOfDice),
 }
 
-/// Checks and executes a command, applying its events to `state` and returning them.
-///
-/// # Errors
-/// [`PlayError::Rule`] (state unchanged) or [`PlayError::Dice`].
-pub fn execute(
-    state: &mut State,
-    rules: &Rules<'_>,
-    command: &Command,
-    dice: &mut dyn Dice,
-) -> Result<Vec<Event>, PlayError> {
-    let mut events = Vec::new();
-    execute_into(state, rules, command, dice, &mut events)?;
-    Ok(events)
+/// What a command is executed with besides the position and the rules: the game's dice, the
+/// sides' AIs that make the choices of units without orders (R11.4, R15.5), and the AIs' own
+/// generator. The caller owns all three and keeps them from one command to the next.
+pub struct ExecuteWith<'a> {
+    /// The game's dice.
+    pub dice: &'a mut dyn Dice,
+    /// The sides' AIs.
+    pub ai: &'a dyn SideAi,
+    /// The AIs' own generator (the random AI's draws), never the game's dice.
+    pub ai_rng: &'a mut GameRng,
 }
 
-/// As [`execute`], appending the events to a buffer the caller owns and reuses (batch runs,
-/// look-ahead), so that a hot loop does not allocate an event list per command.
+/// Checks and executes a command, applying its events to `state` and appending them to
+/// `events`, a buffer the caller owns and reuses (batch runs, look-ahead).
 ///
 /// # Errors
-/// As [`execute`].
-pub fn execute_into(
+/// [`PlayError::Rule`] (state unchanged) or [`PlayError::Dice`] (the events so far applied).
+pub fn execute_with(
     state: &mut State,
     rules: &Rules<'_>,
     command: &Command,
-    dice: &mut dyn Dice,
+    ExecuteWith { dice, ai, ai_rng }: ExecuteWith<'_>,
     events: &mut Vec<Event>,
 ) -> Result<(), PlayError> {
     let mut x = Exec {
@@ -53,7 +51,8 @@ pub fn execute_into(
         rules: *rules,
         dice,
         events,
-        ai_rng: crate::model::dice::GameRng::seed_from_u64(0),
+        ai,
+        ai_rng,
         chooser: None,
     };
     x.command(command)??;

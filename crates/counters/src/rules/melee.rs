@@ -1,8 +1,8 @@
 //! R11.1 to R11.11, R16.3: when the defenders hold, the fight goes on: motivation tests,
 //! counterattacks with the roles swapped, breaking off, capture, and consolidation.
 //!
-//! Choices (counterattack or break off) come from the side's orders (`melee = "..."`) or the
-//! AI, which counterattacks when the exact odds of the next round favour it. Decisions where
+//! Choices (counterattack or break off) come from the side's orders (`melee = "..."`), the
+//! person commanding the side, or the side's AI (`SideAi`), in that order. Decisions where
 //! RULES.md is silent are in docs/rules.md.
 
 use hexmap::{Budget, Hex, Label};
@@ -16,7 +16,8 @@ use crate::model::unit::Location;
 use crate::model::unit::Unit;
 use crate::rules::exec::Exec;
 use crate::rules::hits::destroy_with;
-use crate::rules::round::{Fighting, SidePlan, Strike, plan_side, strike, takes_part};
+use crate::rules::plan::{Fighting, plan_side, takes_part};
+use crate::rules::round::{Strike, strike};
 use crate::rules::state::Rules;
 use crate::scenario::{MeleeChoice, OrderAction};
 
@@ -25,9 +26,6 @@ use crate::scenario::{MeleeChoice, OrderAction};
 /// 1/6 per die, so the cap only guarantees an end, and is set so high that the odds can bound
 /// the chance of reaching it below 1e-12 (`odds::melee`).
 pub(crate) const MAX_ROUNDS: u32 = 1_000_000;
-
-/// The AI counterattacks when the round would score at least one hit with this probability.
-pub(crate) const COUNTERATTACK_THRESHOLD: f64 = 0.5;
 
 struct Melee {
     hex: Hex,
@@ -396,8 +394,8 @@ fn melee_choice(x: &Exec<'_, '_>, unit: UnitId) -> Option<MeleeChoice> {
     })
 }
 
-/// The AI's test: the counterattack round scores at least one hit with probability of at least
-/// [`COUNTERATTACK_THRESHOLD`] (exact, from the dice plan).
+/// The side's AI's choice for its units without orders, given the counterattack round they
+/// would roll.
 fn favourable(x: &Exec<'_, '_>, m: &Melee, side: Side, units: &[UnitId]) -> bool {
     let plan = plan_side(
         x.state,
@@ -407,13 +405,7 @@ fn favourable(x: &Exec<'_, '_>, m: &Melee, side: Side, units: &[UnitId]) -> bool
         m.hex,
         Fighting::Counterattack,
     );
-    counterattack_pays(&plan)
-}
-
-/// The AI's rule: counterattack when the round would score at least one hit with probability of
-/// at least [`COUNTERATTACK_THRESHOLD`].
-pub(crate) fn counterattack_pays(plan: &SidePlan) -> bool {
-    1.0 - plan.hits()[0] >= COUNTERATTACK_THRESHOLD
+    x.ai.counterattacks(side, &plan)
 }
 
 /// R11.4: units of a counterattacking formation next to the hex join by entering it, except
