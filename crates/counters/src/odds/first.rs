@@ -3,11 +3,16 @@
 //! engine uses, so the odds cannot drift from play.
 
 use hexmap::Hex;
+use smallvec::{SmallVec, smallvec};
 
 use crate::model::dice::{hits_distribution, mean};
+use crate::model::event::AssaultOutcome;
 use crate::model::event::HitEffect;
 use crate::model::ids::UnitId;
-use crate::rules::hits::{faces_where, hits_to_destroy, hq_hit, shares};
+use crate::model::unit::UnitState;
+use crate::rules::assault::first_round_outcome;
+use crate::rules::hits::{faces_where, hit_effect, hits_to_destroy, hq_hit, shares};
+use crate::rules::overrun::breaks_through;
 use crate::rules::plan::{Fighting, plan_side};
 use crate::rules::state::{Rules, State};
 
@@ -159,9 +164,18 @@ fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex)
     let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
     let on_def = plan_side(state, rules, attackers, &defenders, hex, Fighting::Attack).hits();
     let on_att = plan_side(state, rules, &defenders, attackers, hex, Fighting::Defend).hits();
-    // P(attackers take fewer than h hits).
+    // P(the defenders retreat | they take h hits and some are left), R9.8.
     let below: Vec<f64> = (0..on_def.len())
-        .map(|h| on_att.iter().take(h).sum())
+        .map(|h| {
+            on_att
+                .iter()
+                .enumerate()
+                .filter(|&(a, _)| {
+                    first_round_outcome(true, h, a) == AssaultOutcome::DefendersRetreat
+                })
+                .map(|(_, p)| p)
+                .sum()
+        })
         .collect();
     let (mut destroyed, mut retreats) = (0.0, 0.0);
     for (h, &p) in on_def.iter().enumerate() {
@@ -190,9 +204,13 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
     let plan = crate::rules::overrun::plan(state, rules, vehicle, hex);
     let on_def = hits_distribution(&[(plan.vehicle_dice, crate::rules::overrun::OVERRUN_NEED)]);
     let on_att = hits_distribution(&plan.back_groups());
-    // R10.4: any hit disorganizes a vehicle that was not (check forbids shaken overruns), and a
-    // weakened vehicle never breaks through.
-    let through = if v.state.weakened { 0.0 } else { on_att[0] };
+    let through = on_att
+        .iter()
+        .enumerate()
+        // Folded from +0.0, so that no chance at all reads 0, not -0.
+        .fold(0.0, |sum, (h, p)| {
+            sum + p * breaks_through_after(state, rules, vehicle, count_u32(h))
+        });
     let destroyed = on_def
         .iter()
         .enumerate()
@@ -207,6 +225,50 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
         defender_hits: on_att,
         exact: true,
     }
+}
+
+/// The chance that `unit`, taking `h` hits (R6.6; R8.2 face by face for an HQ), is left in play
+/// and breaks through (R10.4, `overrun::breaks_through`).
+fn breaks_through_after(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
+    let typ = rules.typ(state.unit(unit));
+    let mut states: SmallVec<[(UnitState, f64); 4]> = smallvec![(state.unit(unit).state, 1.0)];
+    for _ in 0..h {
+        let mut next: SmallVec<[(UnitState, f64); 4]> = SmallVec::new();
+        let mut add = |s: UnitState, effect: HitEffect, q: f64| {
+            let after = match effect {
+                HitEffect::Destroyed => return,
+                HitEffect::Disorganized => UnitState {
+                    disorganized: true,
+                    ..s
+                },
+                HitEffect::Weakened => UnitState {
+                    weakened: true,
+                    ..s
+                },
+                HitEffect::NoEffect => s,
+            };
+            match next.iter_mut().find(|(t, _)| *t == after) {
+                Some(e) => e.1 += q,
+                None => next.push((after, q)),
+            }
+        };
+        for &(s, q) in &states {
+            if typ.is_hq() {
+                for die in 1..=6 {
+                    add(s, hq_hit(s.weakened, die), q / 6.0);
+                }
+            } else {
+                let steps_left = if s.weakened { 1 } else { typ.steps };
+                add(s, hit_effect(s.disorganized, steps_left), q);
+            }
+        }
+        states = next;
+    }
+    states
+        .iter()
+        .filter(|(s, _)| breaks_through(s))
+        .map(|(_, q)| q)
+        .sum()
 }
 
 /// A count of hits as a `u32`; no count of dice comes near its limit.

@@ -24,6 +24,7 @@ use crate::model::event::{AssaultOutcome, Event};
 use crate::model::ids::{Side, UnitId};
 use crate::odds::exchange::{Exchanges, FirstRound, Map, shows};
 use crate::odds::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
+use crate::rules::assault::first_round_outcome;
 use crate::rules::execute::{ExecuteWith, execute_with};
 use crate::rules::melee::{self as rules_melee, MAX_ROUNDS};
 use crate::rules::plan::{Fighting, plan_side, takes_part};
@@ -195,10 +196,10 @@ pub(crate) fn first_round(
     for g in &first.groups {
         let total: f64 = g.attackers.iter().map(|x| x.2).sum();
         for &(key, _, p) in &g.defenders {
-            if !lump.any_in(key, def) {
-                destroyed += p * total;
-            } else if g.on_defenders > g.on_attackers {
-                retreats += p * total;
+            match first_round_outcome(lump.any_in(key, def), g.on_defenders, g.on_attackers) {
+                AssaultOutcome::DefendersDestroyed => destroyed += p * total,
+                AssaultOutcome::DefendersRetreat => retreats += p * total,
+                AssaultOutcome::DefendersHold => {}
             }
         }
     }
@@ -504,10 +505,11 @@ impl Chain<'_, '_, '_> {
                 part(&g.attackers, false, att),
             );
             let every_a: Vec<EndPart> = a_alive.iter().chain(&a_gone).copied().collect();
-            // R9.8: every defender destroyed: the attackers take the hex.
+            // R9.8 (`first_round_outcome`): every defender destroyed, the attackers take the hex;
+            // else the defenders retreat or hold.
             self.end_product(&every_a, &d_gone, att, None);
-            if g.on_defenders > g.on_attackers {
-                // R9.8: the defenders retreat.
+            let outcome = first_round_outcome(true, g.on_defenders, g.on_attackers);
+            if outcome == AssaultOutcome::DefendersRetreat {
                 self.end_product(&every_a, &d_alive, att, Some(RETREATED));
             } else if !counterattacks {
                 self.end_product(&every_a, &d_alive, def, None);

@@ -13,6 +13,25 @@ use crate::rules::plan::Fighting;
 use crate::rules::round::strike;
 use crate::rules::state::{Rules, State};
 
+/// R9.8: the result of an assault's first round, from whether any defender is left in the hex
+/// and the hits each side scored: none left, the attackers take the hex; the defenders took
+/// more hits than they scored, they retreat; else they hold. The engine and the odds decide it
+/// here.
+#[must_use]
+pub const fn first_round_outcome(
+    defenders_left: bool,
+    on_defenders: usize,
+    on_attackers: usize,
+) -> AssaultOutcome {
+    if !defenders_left {
+        AssaultOutcome::DefendersDestroyed
+    } else if on_defenders > on_attackers {
+        AssaultOutcome::DefendersRetreat
+    } else {
+        AssaultOutcome::DefendersHold
+    }
+}
+
 /// Resolves an assault on `hex` by `attackers` (already checked), R9.1 to R9.10, and the melee
 /// that follows when the defenders hold and counterattacks are on (R11).
 pub(crate) fn resolve(
@@ -35,13 +54,11 @@ pub(crate) fn resolve(
     let (on_defenders, on_attackers) = (round.on_struck, round.on_strikers);
     // Survivors include passengers who dismounted from a destroyed transport (R16.2).
     let survivors: Units = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
-    let outcome = if survivors.is_empty() {
-        AssaultOutcome::DefendersDestroyed
-    } else if on_defenders > on_attackers {
-        AssaultOutcome::DefendersRetreat
-    } else {
-        AssaultOutcome::DefendersHold
-    };
+    let outcome = first_round_outcome(
+        !survivors.is_empty(),
+        usize::from(on_defenders),
+        usize::from(on_attackers),
+    );
     x.emit(Event::AssaultResult {
         hex,
         attacker_hits: on_attackers,

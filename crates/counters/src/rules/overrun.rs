@@ -9,6 +9,7 @@ use crate::model::catalog::{UnitClass, UnitType};
 use crate::model::dice::OutOfDice;
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
+use crate::model::unit::UnitState;
 use crate::rules::exec::Exec;
 use crate::rules::hits::{apply_hits, share};
 use crate::rules::state::{Rules, State};
@@ -88,6 +89,14 @@ pub fn plan(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex) -> Over
     }
 }
 
+/// R10.4: whether an overrunning vehicle still in play breaks through to the hex beyond: it
+/// ends neither disorganized nor weakened; else it stays where it came from. The engine and the
+/// odds decide it here.
+#[must_use]
+pub const fn breaks_through(vehicle: &UnitState) -> bool {
+    !vehicle.disorganized && !vehicle.weakened
+}
+
 /// Resolves an overrun (already checked).
 pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<(), OutOfDice> {
     let from = x.state.hex_of(unit).unwrap_or(hex);
@@ -127,8 +136,7 @@ pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<()
     }
     let v = x.state.unit(unit);
     if v.alive() {
-        // R10.4: a vehicle that ends disorganized or weakened stays where it came from.
-        let broke_through = !v.state.disorganized && !v.state.weakened;
+        let broke_through = breaks_through(&v.state);
         let at = if broke_through { beyond } else { from };
         x.emit(Event::OverrunEnded {
             unit,
