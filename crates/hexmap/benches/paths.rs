@@ -1,7 +1,8 @@
 //! Our searches against petgraph's algorithms on the same graph (ARCHITECTURE.md keeps the
 //! figures): `reachable` (a bounded Dijkstra with paths) against `petgraph::algo::dijkstra`
 //! (costs of the whole graph, no paths, filtered to the budget after), and `cheapest_path`
-//! against `petgraph::algo::astar` (the same path, `tests.rs` shows).
+//! against `petgraph::algo::astar` (the same path, `tests.rs` shows), and the break-off, which
+//! runs petgraph's `dijkstra`, against the bounded search over the same steps.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexmap::{Budget, Hex, Label, Map, MoveClass, TerrainTable};
@@ -24,10 +25,9 @@ fn map(cols: u16, rows: u16) -> Map {
 fn paths(c: &mut Criterion) {
     let m = map(40, 40);
     let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Tracked, to);
-    let graph = m.graph();
-    let edge_cost = |e: petgraph::graph::EdgeReference<'_, ()>| {
-        cost(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX / 4)
-    };
+    let graph = &m;
+    let edge_cost =
+        |e: hexmap::Step<'_>| cost(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX / 4);
     let centre = Label::new(20, 20).to_hex();
     let mut g = c.benchmark_group("paths");
     g.bench_function("reach_8_points/ours", |b| {
@@ -61,6 +61,29 @@ fn paths(c: &mut Criterion) {
                 edge_cost,
                 |n| graph[n].unsigned_distance_to(z),
             )
+        });
+    });
+    // A break-off (R11.6) of 4 points away from a neighbouring hex: petgraph's Dijkstra, which
+    // `break_off` runs, against the bounded search of `reachable` over the same steps.
+    let away = Label::new(20, 21).to_hex();
+    let step_away = |from: Hex, to: Hex| {
+        if to.unsigned_distance_to(away) > from.unsigned_distance_to(away) {
+            cost(from, to)
+        } else {
+            None
+        }
+    };
+    g.bench_function("break_off_4_points/ours_petgraph_dijkstra", |b| {
+        b.iter(|| m.break_off(black_box(centre), away, Budget::points(4), cost, |_| true));
+    });
+    g.bench_function("break_off_4_points/bounded_search", |b| {
+        b.iter(|| {
+            let reach = m.reachable(black_box(centre), Budget::points(4), step_away);
+            reach
+                .hexes()
+                .iter()
+                .max_by_key(|h| h.unsigned_distance_to(away))
+                .and_then(|&h| reach.path_to(&m, h))
         });
     });
     g.finish();

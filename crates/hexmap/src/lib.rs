@@ -2,6 +2,7 @@
 //! map as a petgraph graph (R1.4) with movement, retreat and break-off searches, and line of sight
 //! (R1.3). It knows nothing of units: rules pass `cost` and `blocks` closures.
 
+mod graph;
 mod label;
 mod los;
 mod map;
@@ -9,6 +10,7 @@ mod name;
 mod paths;
 mod terrain;
 
+pub use graph::{Neighbors, Step, Steps};
 pub use hexx::Hex;
 pub use label::{Label, LabelError};
 pub use los::{hexes_between, line_of_sight};

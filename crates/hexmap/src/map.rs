@@ -1,10 +1,10 @@
-//! R1.1, R1.4: the map rectangle, its terrain, and the petgraph graph of neighbouring hexes.
+//! R1.1, R1.4: the map rectangle, its terrain, and its table of neighbouring hexes, which is
+//! the map's petgraph graph (`graph.rs`).
 
 use std::sync::OnceLock;
 
 use hexx::Hex;
-use petgraph::graph::{NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
+use petgraph::graph::NodeIndex;
 
 use crate::label::Label;
 use crate::terrain::{MoveClass, Terrain, TerrainId, TerrainTable};
@@ -63,14 +63,15 @@ pub struct Map {
     cols: u16,
     rows: u16,
     terrain: Vec<TerrainId>,
-    graph: UnGraph<Hex, ()>,
+    /// The hex of each index (row-major from `0101`): the graph's node weights.
+    pub(crate) hexes: Vec<Hex>,
     /// Line of sight over the terrain alone, one row of bits per viewing hex, each computed the
     /// first time it is asked for (R1.3). Thread-safe, so a map shared by a batch's workers
     /// fills it once for all of them.
     los: Vec<OnceLock<Box<[u64]>>>,
-    /// The graph's adjacency read out once, per hex the indices of its neighbours in the order
-    /// the graph lists its edges, so that the searches walk a flat table (the same steps in the
-    /// same order as walking the graph).
+    /// The graph's edges: per hex the indices of its neighbours, in the order a petgraph
+    /// `UnGraph` built hex by hex lists them (the order the searches have always walked, so
+    /// that ties settle as they did; `tests.rs` checks it against an `UnGraph`).
     adjacent: Vec<Adjacent>,
 }
 
@@ -86,47 +87,55 @@ impl Map {
     #[must_use]
     pub fn new(table: TerrainTable, cols: u16, rows: u16, fill: TerrainId) -> Self {
         let len = usize::from(cols) * usize::from(rows);
-        let mut graph = UnGraph::with_capacity(len, len * 3);
-        for row in 1..=rows {
-            for col in 1..=cols {
-                graph.add_node(Label::new(col, row).to_hex());
-            }
-        }
-        let mut map = Self {
+        let hexes: Vec<Hex> = (1..=rows)
+            .flat_map(|row| (1..=cols).map(move |col| Label::new(col, row).to_hex()))
+            .collect();
+        let grid = Grid { cols, rows };
+        // An `UnGraph` built by adding, for each hex in index order, an edge to each later
+        // neighbour lists a hex's edges newest first: its edges to later hexes in reverse, then
+        // those from earlier hexes, the latest first.
+        let adjacent = (0..len)
+            .map(|i| {
+                let mut a = Adjacent::default();
+                let mut push = |j: usize| {
+                    a.at[usize::from(a.len)] = u32::try_from(j).unwrap_or(0);
+                    a.len += 1;
+                };
+                let all = hexes[i].all_neighbors().map(|n| grid.index(n));
+                all.iter()
+                    .rev()
+                    .flatten()
+                    .filter(|&&j| j > i)
+                    .for_each(|&j| push(j));
+                let mut earlier: Vec<usize> =
+                    all.iter().flatten().copied().filter(|&j| j < i).collect();
+                earlier.sort_unstable_by(|x, y| y.cmp(x));
+                earlier.into_iter().for_each(&mut push);
+                a
+            })
+            .collect();
+        Self {
             table,
             cols,
             rows,
             terrain: vec![fill; len],
-            graph,
+            hexes,
             los: (0..len).map(|_| OnceLock::new()).collect(),
-            adjacent: Vec::new(),
-        };
-        for i in 0..len {
-            let hex = map.graph[NodeIndex::new(i)];
-            for n in hex.all_neighbors() {
-                if let Some(j) = map.index(n).filter(|&j| j > i) {
-                    map.graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
-                }
-            }
+            adjacent,
         }
-        map.adjacent = (0..len)
-            .map(|i| {
-                let mut a = Adjacent::default();
-                for edge in map.graph.edges(NodeIndex::new(i)) {
-                    a.at[usize::from(a.len)] = u32::try_from(edge.target().index()).unwrap_or(0);
-                    a.len += 1;
-                }
-                a
-            })
-            .collect();
-        map
     }
 
     /// The indices of a hex's neighbours, by the hex's index, in the graph's order.
     #[inline]
     pub(crate) fn adjacent(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        self.adjacent_slice(index).iter().map(|&j| j as usize)
+    }
+
+    /// The indices of a hex's neighbours, as stored.
+    #[inline]
+    pub(crate) fn adjacent_slice(&self, index: usize) -> &[u32] {
         let a = &self.adjacent[index];
-        a.at[..usize::from(a.len)].iter().map(|&j| j as usize)
+        &a.at[..usize::from(a.len)]
     }
 
     /// Number of columns.
@@ -180,7 +189,7 @@ impl Map {
     #[must_use]
     #[inline]
     pub fn hex_at(&self, index: usize) -> Hex {
-        self.graph[NodeIndex::new(index)]
+        self.hexes[index]
     }
 
     /// Whether the hex lies on the map.
@@ -206,15 +215,15 @@ impl Map {
 
     /// Every hex of the map, row by row from `0101`.
     pub fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
-        self.graph.node_weights().copied()
+        self.hexes.iter().copied()
     }
 
-    /// The neighbours of a hex that lie on the map (from the graph).
+    /// The neighbours of a hex that lie on the map (the graph's, petgraph's `neighbors`).
     pub fn neighbors(&self, hex: Hex) -> impl Iterator<Item = Hex> + '_ {
-        self.index(hex)
+        self.node(hex)
             .into_iter()
-            .flat_map(|i| self.graph.neighbors(NodeIndex::new(i)))
-            .map(|n| self.graph[n])
+            .flat_map(move |n| petgraph::visit::IntoNeighbors::neighbors(self, n))
+            .map(|n| self[n])
     }
 
     /// The terrain id of a hex on the map.
@@ -310,12 +319,5 @@ impl Map {
     #[inline]
     pub fn node(&self, hex: Hex) -> Option<NodeIndex> {
         self.index(hex).map(NodeIndex::new)
-    }
-
-    /// The map as a petgraph graph: a node per hex (its weight the hex), an edge between
-    /// neighbours (R0.4), for petgraph's own algorithms.
-    #[must_use]
-    pub const fn graph(&self) -> &UnGraph<Hex, ()> {
-        &self.graph
     }
 }

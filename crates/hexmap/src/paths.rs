@@ -6,6 +6,11 @@ use std::collections::BinaryHeap;
 
 use hexx::Hex;
 
+use petgraph::algo::dijkstra;
+use petgraph::graph::NodeIndex;
+use petgraph::visit::{EdgeFiltered, EdgeRef};
+
+use crate::graph::Step;
 use crate::label::Label;
 use crate::map::Map;
 
@@ -284,22 +289,71 @@ impl Map {
     /// farther from `away`, each step allowed by `cost`, ending where `accept_end` allows (for
     /// stacking). The best end is the farthest from `away`, then the cheapest, then the first by
     /// label. `None` if no step is possible.
+    ///
+    /// The costs are petgraph's Dijkstra on the map graph filtered to the steps away; each hex's
+    /// path comes back through the neighbour it is cheapest reached from (the lowest cost, then
+    /// index, first: the hex a Dijkstra settling in that order reaches it from).
     #[must_use]
     pub fn break_off(
         &self,
         start: Hex,
         away: Hex,
         budget: Budget,
-        mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+        cost: impl Fn(Hex, Hex) -> Option<u32>,
         accept_end: impl Fn(Hex) -> bool,
     ) -> Option<Route> {
-        let reach = self.search(start, budget, |from, to| {
-            if to.unsigned_distance_to(away) > from.unsigned_distance_to(away) {
-                cost(from, to)
+        let s = self.node(start)?;
+        let step = |from: NodeIndex, to: NodeIndex| {
+            let (f, t) = (self[from], self[to]);
+            if t.unsigned_distance_to(away) > f.unsigned_distance_to(away) {
+                cost(f, t)
             } else {
                 None
             }
+        };
+        let away_only =
+            EdgeFiltered::from_fn(self, |e: Step<'_>| step(e.source(), e.target()).is_some());
+        let scores = dijkstra(&away_only, s, None, |e| {
+            step(e.source(), e.target()).unwrap_or(UNREACHED)
         });
+        let mut reach = Reach {
+            origin: start,
+            cost: vec![UNREACHED; self.len()],
+            prev: vec![UNREACHED; self.len()],
+            hexes: Vec::new(),
+        };
+        reach.cost[s.index()] = 0;
+        for (&n, &c) in &scores {
+            if n != s && c <= budget.points {
+                reach.cost[n.index()] = c;
+                reach.hexes.push(self[n]);
+            }
+        }
+        for &h in &reach.hexes {
+            let n = self.node(h)?;
+            let from = self
+                .adjacent(n.index())
+                .filter(|&p| {
+                    reach.cost[p] != UNREACHED
+                        && step(NodeIndex::new(p), n).is_some_and(|c| {
+                            reach.cost[p].saturating_add(c) == reach.cost[n.index()]
+                        })
+                })
+                .min_by_key(|&p| (reach.cost[p], p))?;
+            reach.prev[n.index()] = u32::try_from(from).unwrap_or(UNREACHED);
+        }
+        // R5.1: the first step may cost more than the budget; the move ends there.
+        if budget.min_one_hex {
+            for n in self.adjacent(s.index()) {
+                if reach.cost[n] == UNREACHED
+                    && let Some(c) = step(s, NodeIndex::new(n))
+                {
+                    reach.cost[n] = c;
+                    reach.prev[n] = u32::try_from(s.index()).unwrap_or(UNREACHED);
+                    reach.hexes.push(self.hex_at(n));
+                }
+            }
+        }
         let end = reach
             .hexes()
             .iter()

@@ -171,6 +171,51 @@ fn across_is_the_opposite_hexside() {
     }
 }
 
+/// The map's table of neighbours lists each hex's neighbours in the order a petgraph `UnGraph`
+/// built hex by hex lists its edges (the order every search walks, so ties settle as they did
+/// when the map kept such a graph), and petgraph's algorithms see the same graph.
+#[test]
+fn the_neighbours_are_in_the_order_of_an_ungraph() {
+    use petgraph::graph::{NodeIndex, UnGraph};
+    use petgraph::visit::{EdgeRef, IntoEdgeReferences, NodeCount};
+    for (cols, rows) in [(1, 1), (1, 5), (5, 1), (2, 3), (7, 6), (12, 9)] {
+        let m = map(cols, rows);
+        let mut graph = UnGraph::<Hex, ()>::new_undirected();
+        for h in m.hexes() {
+            graph.add_node(h);
+        }
+        for i in 0..m.len() {
+            for n in m.hex_at(i).all_neighbors() {
+                if let Some(j) = m.index(n).filter(|&j| j > i) {
+                    graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
+                }
+            }
+        }
+        for i in 0..m.len() {
+            let theirs: Vec<Hex> = graph
+                .neighbors(NodeIndex::new(i))
+                .map(|n| graph[n])
+                .collect();
+            let ours: Vec<Hex> = m.neighbors(m.hex_at(i)).collect();
+            assert_eq!(ours, theirs, "{cols}x{rows}, {}", m.label(m.hex_at(i)));
+        }
+        assert_eq!(m.node_count(), graph.node_count());
+        assert_eq!((&m).edge_references().count(), graph.edge_count());
+        let ends = |e: (NodeIndex, NodeIndex)| (e.0.min(e.1), e.0.max(e.1));
+        let mut ours: Vec<_> = (&m)
+            .edge_references()
+            .map(|e| ends((e.source(), e.target())))
+            .collect();
+        let mut theirs: Vec<_> = graph
+            .edge_references()
+            .map(|e| ends((e.source(), e.target())))
+            .collect();
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        assert_eq!(ours, theirs, "{cols}x{rows}");
+    }
+}
+
 #[test]
 fn break_off_moves_strictly_away_and_picks_the_farthest() {
     let m = map(9, 9);
@@ -334,7 +379,7 @@ proptest! {
             }
         };
         let ours = m.cheapest_path(start, goal, cost);
-        let graph = m.graph();
+        let graph = &m;
         let node = |h: Hex| petgraph::graph::NodeIndex::new(m.index(h).unwrap());
         const BLOCKED: u64 = u64::MAX / 4;
         let theirs = petgraph::algo::astar(
@@ -379,7 +424,7 @@ proptest! {
             }
         };
         let reach = m.reachable(start, Budget::points(points), cost);
-        let graph = m.graph();
+        let graph = &m;
         let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
             cost(graph[e.source()], graph[e.target()]).is_some()
         });
@@ -393,6 +438,65 @@ proptest! {
                 .filter(|&c| c <= points);
             prop_assert_eq!(reach.cost(&m, h), want, "{}", m.label(h));
         }
+    }
+
+    /// The break-off route (petgraph's Dijkstra, paths read back through the cheapest
+    /// neighbour) is the route of a bounded Dijkstra that keeps, for each hex, the first
+    /// neighbour that reached it at its cost: the search the break-off used before, on random
+    /// terrain, budgets, forbidden hexes and ends, with and without the one-hex allowance.
+    #[test]
+    fn break_off_is_the_bounded_search(
+        cells in terrain_strategy(),
+        from in 0usize..100,
+        away in 0usize..100,
+        points in 0u32..10,
+        min_one_hex in any::<bool>(),
+        forbidden in proptest::collection::vec(0usize..100, 0..12),
+        full in proptest::collection::vec(0usize..100, 0..12),
+    ) {
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let (start, away) = (m.hex_at(from), m.hex_at(away));
+        let budget = Budget { points, min_one_hex };
+        let cost = |_: Hex, h: Hex| {
+            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
+                None
+            } else {
+                m.enter_cost(MoveClass::Tracked, h)
+            }
+        };
+        let room = |h: Hex| !full.iter().any(|&f| m.hex_at(f) == h);
+        let ours = m.break_off(start, away, budget, cost, room);
+        // The reference: the bounded search of `reachable` over the steps away.
+        let reach = m.reachable(start, budget, |f, t| {
+            if t.unsigned_distance_to(away) > f.unsigned_distance_to(away) {
+                cost(f, t)
+            } else {
+                None
+            }
+        });
+        let theirs = reach
+            .hexes()
+            .iter()
+            .copied()
+            .filter(|&h| room(h))
+            .min_by_key(|&h| {
+                (
+                    std::cmp::Reverse(h.unsigned_distance_to(away)),
+                    reach.cost(&m, h),
+                    Label::from_hex(h),
+                )
+            })
+            .map(|end| Route {
+                end,
+                cost: reach.cost(&m, end).unwrap(),
+                path: reach.path_to(&m, end).unwrap(),
+            });
+        prop_assert_eq!(ours, theirs);
     }
 
     /// R0.4: a hex's dense index is its label's place, row-major from 0101, and there is none
