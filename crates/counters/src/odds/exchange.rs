@@ -20,7 +20,7 @@ use crate::model::event::{HitEffect, TankAssault};
 use crate::model::ids::{Side, UnitId};
 use crate::odds::lump::{BOG, DIS, IN, Key, Lump, MAX_RATING, OUT, Positions, WEAK, code, with};
 use crate::rules::hits::{
-    armor_test, dealing_order, faces_where, hit_effect, hq_hit, shares, sort_hits,
+    armor_test, deal, dealing_order, faces_where, hit_effect, hq_hit, shares, sort_hits,
 };
 use crate::rules::plan::{Fighting, SidePlan, plan_side, takes_part};
 
@@ -442,20 +442,9 @@ fn land(
         .collect();
     let w = 1.0 / subsets.len() as f64;
     for mask in subsets {
-        let mut dealt: SmallVec<[SmallVec<[Option<u8>; 4]>; 16]> =
-            (0..n).map(|_| SmallVec::new()).collect();
-        let mut next = hits.iter();
-        let counts = |i: usize| each + (mask >> i & 1) as usize;
-        let most = each + usize::from(left > 0);
-        for round in 0..most {
-            for &i in &t.order {
-                if counts(i) > round
-                    && let Some(&h) = next.next()
-                {
-                    dealt[i].push(h);
-                }
-            }
-        }
+        let counts: SmallVec<[usize; 16]> =
+            (0..n).map(|i| each + (mask >> i & 1) as usize).collect();
+        let mut dealt = deal(&counts, &t.order, hits);
         for (i, &p) in t.targets.iter().enumerate() {
             let k = ((selfs >> (8 * p)) & 0xFF) as usize;
             dealt[i].extend(std::iter::repeat_n(None, k));

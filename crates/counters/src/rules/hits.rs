@@ -131,6 +131,32 @@ pub(crate) fn dealing_order(state: &State, units: &[UnitId]) -> SmallVec<[usize;
     order
 }
 
+/// R7 with R11.12: deals a side's hits of one round (sorted by [`sort_hits`]) to units that take
+/// `counts[i]` hits each (their shares, R7.1 and R7.2), one round at a time in `order`
+/// ([`dealing_order`]): every unit one hit before any a second, so that each share is made of
+/// definite hits (R11.12 needs to know who scored each). Returns each unit's hits, by index.
+/// The engine deals the shares it rolled; the odds deal every set of leftover picks.
+pub(crate) fn deal<T: Copy>(
+    counts: &[usize],
+    order: &[usize],
+    hits: &[T],
+) -> SmallVec<[SmallVec<[T; 4]>; 8]> {
+    let mut dealt: SmallVec<[SmallVec<[T; 4]>; 8]> =
+        counts.iter().map(|_| SmallVec::new()).collect();
+    let mut next = hits.iter();
+    let most = counts.iter().copied().max().unwrap_or(0);
+    for round in 0..most {
+        for &i in order {
+            if counts[i] > round
+                && let Some(&h) = next.next()
+            {
+                dealt[i].push(h);
+            }
+        }
+    }
+    dealt
+}
+
 /// The hits of a round in the order they are dealt: the highest tank assault rating first,
 /// plain hits last (see [`dealing_order`]).
 pub(crate) fn sort_hits(hits: &mut [Option<u8>]) {

@@ -10,7 +10,7 @@ use crate::model::dice::OutOfDice;
 use crate::model::event::{Event, Units};
 use crate::model::ids::UnitId;
 use crate::rules::exec::Exec;
-use crate::rules::hits::{apply_hit_list, count_u8, dealing_order, share, sort_hits};
+use crate::rules::hits::{apply_hit_list, count_u8, deal, dealing_order, share, sort_hits};
 use crate::rules::plan::{Fighting, SidePlan, plan_side};
 use crate::rules::state::Rules;
 use crate::scenario::Order;
@@ -131,7 +131,9 @@ pub(crate) fn strike(
         let shares = share(x, target_side, targets, count_u8(hits.len()))?;
         sort_hits(hits);
         let order = dealing_order(x.state, targets);
-        for (unit, dealt) in deal(&shares, &order, hits) {
+        let counts: SmallVec<[usize; 8]> = shares.iter().map(|&(_, n)| usize::from(n)).collect();
+        let lists = deal(&counts, &order, hits);
+        for (&(unit, _), dealt) in shares.iter().zip(lists) {
             if !dealt.is_empty() {
                 out.hit.push(unit);
             }
@@ -143,33 +145,4 @@ pub(crate) fn strike(
         apply_hit_list(x, unit, &vec![None; usize::from(n)])?;
     }
     Ok(out)
-}
-
-/// The hits dealt to one unit: each the tank assault rating of the infantry that scored it, if
-/// any (R11.12).
-type Dealt = SmallVec<[Option<u8>; 4]>;
-
-/// Deals a side's hits (sorted by `sort_hits`) to the units one round at a time, the units in
-/// `order` (`dealing_order`), so that each unit's share (R7) is made of definite hits (R11.12
-/// needs to know who scored each).
-fn deal(
-    shares: &[(UnitId, u8)],
-    order: &[usize],
-    hits: &[Option<u8>],
-) -> SmallVec<[(UnitId, Dealt); 6]> {
-    let mut dealt: SmallVec<[(UnitId, Dealt); 6]> =
-        shares.iter().map(|&(u, _)| (u, SmallVec::new())).collect();
-    let mut next = hits.iter();
-    let most = shares.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    for round in 0..most {
-        for &i in order {
-            let n = shares[i].1;
-            if n > round
-                && let Some(&h) = next.next()
-            {
-                dealt[i].1.push(h);
-            }
-        }
-    }
-    dealt
 }
