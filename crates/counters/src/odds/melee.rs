@@ -19,14 +19,14 @@ use hexmap::Hex;
 use smallvec::SmallVec;
 
 use crate::model::command::Command;
-use crate::model::dice::{GameRng, chance, mean, passes};
+use crate::model::dice::{GameRng, chance, mean};
 use crate::model::event::{AssaultOutcome, Event};
 use crate::model::ids::{Side, UnitId};
 use crate::odds::exchange::{Exchanges, FirstRound, Map, shows};
 use crate::odds::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
 use crate::rules::assault::first_round_outcome;
 use crate::rules::execute::{ExecuteWith, execute_with};
-use crate::rules::melee::{self as rules_melee, MAX_ROUNDS};
+use crate::rules::melee::{self as rules_melee, MAX_ROUNDS, MotivationTest};
 use crate::rules::plan::{Fighting, plan_side, takes_part};
 use crate::rules::side_ai::SideAi;
 use crate::rules::state::{Rules, State};
@@ -906,35 +906,41 @@ impl Chain<'_, '_, '_> {
             .in_fight(key, other)
             .iter()
             .any(|&p| lump.typ(p).is_armored_vehicle());
-        let automatic = node & WAS_STRUCK == 0 && !armor_opposite;
+        let test = MotivationTest::new(
+            node & WAS_STRUCK != 0,
+            armor_opposite,
+            eligible
+                .iter()
+                .map(|&p| {
+                    let reroll =
+                        rules_melee::may_reroll(rules, lump.base.unit(lump.ids[p]), &present);
+                    (lump.typ(p).motivation, reroll)
+                })
+                .collect(),
+        );
         // The units that fail, as a mask of positions, with their chance.
         let mut tests: SmallVec<[(u16, f64); 8]> = SmallVec::new();
         let mut add = |failed: u16, p: f64| match tests.iter_mut().find(|(f, _)| *f == failed) {
             Some(e) => e.1 += p,
             None => tests.push((failed, p)),
         };
-        if automatic {
+        let failing = |first: u8, second: Option<u8>| {
+            eligible
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| test.fails(i, first, second))
+                .fold(0u16, |m, (_, &p)| m | 1 << p)
+        };
+        if test.automatic {
             add(0, 1.0);
         } else {
-            let motivation = |p: usize| lump.typ(p).motivation;
-            let rerolls =
-                |p: usize| rules_melee::may_reroll(rules, lump.base.unit(lump.ids[p]), &present);
             for d1 in 1..=6u8 {
-                let failed: Positions = eligible
-                    .iter()
-                    .copied()
-                    .filter(|&p| !passes(d1, motivation(p)))
-                    .collect();
-                if failed.iter().any(|&p| rerolls(p)) {
+                if test.rerolls(d1) {
                     for d2 in 1..=6u8 {
-                        let still = failed
-                            .iter()
-                            .filter(|&&p| !(rerolls(p) && passes(d2, motivation(p))))
-                            .fold(0u16, |m, &p| m | 1 << p);
-                        add(still, 1.0 / 36.0);
+                        add(failing(d1, Some(d2)), 1.0 / 36.0);
                     }
                 } else {
-                    add(failed.iter().fold(0u16, |m, &p| m | 1 << p), 1.0 / 6.0);
+                    add(failing(d1, None), 1.0 / 6.0);
                 }
             }
         }

@@ -210,6 +210,48 @@ fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) {
     }
 }
 
+/// R11.2, R11.3: a side's motivation test before its dice are rolled: whether the side passes
+/// without a die, and each eligible unit's motivation number with whether the re-roll applies
+/// to it. The engine rolls its dice and the odds enumerate them; both read the result through
+/// [`MotivationTest::rerolls`] and [`MotivationTest::fails`].
+pub(crate) struct MotivationTest {
+    /// R11.2: a side not struck in the round before, facing no armored vehicle, passes without
+    /// a die.
+    pub automatic: bool,
+    /// Per eligible unit: its motivation number, and whether it may re-roll (`may_reroll`).
+    pub units: SmallVec<[(u8, bool); 16]>,
+}
+
+impl MotivationTest {
+    /// The test of units with these numbers and re-rolls, automatic when the side was `struck`
+    /// by no hit and faces no armored vehicle (`armor_opposite`).
+    pub fn new(struck: bool, armor_opposite: bool, units: SmallVec<[(u8, bool); 16]>) -> Self {
+        Self {
+            automatic: !struck && !armor_opposite,
+            units,
+        }
+    }
+
+    /// Whether the second die is rolled after `first`: a unit that may re-roll failed.
+    pub fn rerolls(&self, first: u8) -> bool {
+        !self.automatic
+            && self
+                .units
+                .iter()
+                .any(|&(need, reroll)| reroll && !passes(first, need))
+    }
+
+    /// Whether unit `i` fails on `first` and, if it was rolled, `second`: the second die counts
+    /// only for the units the re-roll applies to.
+    pub fn fails(&self, i: usize, first: u8, second: Option<u8>) -> bool {
+        let (need, reroll) = self.units[i];
+        if self.automatic || passes(first, need) {
+            return false;
+        }
+        !(reroll && second.is_some_and(|d| passes(d, need)))
+    }
+}
+
 /// R11.2, R11.3: one die for the side, and a second for the failed units whose formation HQ or
 /// senior HQ is `present`; returns the units that passed. Those that failed break off.
 fn motivation_test(
@@ -225,34 +267,49 @@ fn motivation_test(
         .alive(x, other)
         .iter()
         .any(|&u| x.rules.typ(x.state.unit(u)).is_armored_vehicle());
-    let automatic = struck_by == 0 && !armor_opposite;
+    let test = MotivationTest::new(
+        struck_by > 0,
+        armor_opposite,
+        eligible
+            .iter()
+            .map(|&u| {
+                let unit = x.state.unit(u);
+                (
+                    x.rules.typ(unit).motivation,
+                    may_reroll(&x.rules, unit, present),
+                )
+            })
+            .collect(),
+    );
+    let automatic = test.automatic;
     let mut dice = Faces::new();
-    let need = |x: &Exec<'_, '_>, u: UnitId| x.rules.typ(x.state.unit(u)).motivation;
     let (mut passed, mut failed) = (Units::new(), Units::new());
     if automatic {
         passed.extend(eligible.iter().copied());
     } else {
-        let die = x.d6()?;
-        dice.push(die);
-        for &u in eligible {
-            if passes(die, need(x, u)) {
-                passed.push(u);
-            } else {
-                failed.push(u);
-            }
-        }
-        // R11.2: the second die counts only for the units the re-roll applies to.
-        if failed
-            .iter()
-            .any(|&u| may_reroll(&x.rules, x.state.unit(u), present))
-        {
+        let first = x.d6()?;
+        dice.push(first);
+        let second = if test.rerolls(first) {
             let again = x.d6()?;
             dice.push(again);
-            let (ok, still): (Units, Units) = failed.iter().copied().partition(|&u| {
-                may_reroll(&x.rules, x.state.unit(u), present) && passes(again, need(x, u))
-            });
-            passed.extend(ok);
-            failed = still;
+            Some(again)
+        } else {
+            None
+        };
+        // Those who pass on the first die, then those who pass on the re-roll.
+        for (i, &u) in eligible.iter().enumerate() {
+            if !test.fails(i, first, None) {
+                passed.push(u);
+            }
+        }
+        for (i, &u) in eligible.iter().enumerate() {
+            if test.fails(i, first, None) {
+                if test.fails(i, first, second) {
+                    failed.push(u);
+                } else {
+                    passed.push(u);
+                }
+            }
         }
     }
     x.emit(Event::MeleeTest {
