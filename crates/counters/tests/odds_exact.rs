@@ -1,0 +1,264 @@
+//! The odds and the engine resolve each step the same way, shown exactly: the engine is played
+//! on every sequence of faces (scripted dice, depth first: a play that runs out of dice is
+//! played again with each face appended), each complete play weighted by (1/6) per die, and the
+//! sums are the odds to 1e-12, with no sampling. Small fights only (a few units a side, so that
+//! the tree stays small): the first round (R9.8) with hit sharing (R7), HQ hits (R8.2) and tank
+//! assault (R11.12); overruns (R10); a whole melee (R11), where the plays still going after
+//! `MAX_DICE` dice are counted and bound the difference.
+
+use counters::{
+    AssaultOutcome, Combatant, Command, Event, MATCHUP_DEFENDERS, PlayError, Rules, Scenario,
+    ScriptedDice, SideAis, State, UnitState, assault_odds, bundled, execute, matchup,
+    matchup_attackers, matchup_state, melee_odds, overrun_odds, played,
+};
+
+/// A side as `hexwar odds` reads it: `t72,mr_coy:weakened`.
+fn side(text: &str) -> Vec<Combatant> {
+    let catalog = bundled::catalog();
+    text.split(',')
+        .map(|item| {
+            let (name, state) = item.split_once(':').unwrap_or((item, ""));
+            Combatant {
+                type_id: catalog.id(name).expect("a catalog type"),
+                state: UnitState {
+                    weakened: state == "weakened",
+                    disorganized: state == "disorganized",
+                    ..UnitState::default()
+                },
+            }
+        })
+        .collect()
+}
+
+fn field(attackers: &str, defenders: &str, terrain: &str, counterattacks: bool) -> Scenario {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let mut scenario = matchup(
+        &catalog,
+        &table,
+        table.by_name(terrain).expect("terrain"),
+        &side(attackers),
+        &side(defenders),
+    );
+    scenario.rules.counterattacks = counterattacks;
+    scenario
+}
+
+/// Plays `command` from `start` on every sequence of faces of up to `max_dice` dice, calling
+/// `visit` with each complete play's end, events and weight. Returns the weight of the plays
+/// still going at `max_dice`.
+fn every_face(
+    start: &State,
+    rules: &Rules<'_>,
+    command: &Command,
+    max_dice: usize,
+    mut visit: impl FnMut(&State, &[Event], f64),
+) -> f64 {
+    let mut cut = 0.0;
+    let mut plays = 0usize;
+    let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
+    let mut state = start.clone();
+    while let Some(faces) = stack.pop() {
+        let weight = (1.0f64 / 6.0).powi(i32::try_from(faces.len()).expect("few dice"));
+        plays += 1;
+        assert!(plays < 2_000_000, "too large a tree for a test");
+        state.clone_from(start);
+        match execute(
+            &mut state,
+            rules,
+            command,
+            &mut ScriptedDice::new(faces.clone()),
+        ) {
+            Ok(events) => visit(&state, &events, weight),
+            Err(PlayError::Dice(_)) if faces.len() == max_dice => cut += weight,
+            Err(PlayError::Dice(_)) => {
+                for face in 1..=6 {
+                    let mut longer = faces.clone();
+                    longer.push(face);
+                    stack.push(longer);
+                }
+            }
+            Err(PlayError::Rule(why)) => panic!("the command is legal: {why:?}"),
+        }
+    }
+    cut
+}
+
+fn assault(state: &State) -> Command {
+    Command::Assault {
+        units: matchup_attackers(state),
+        hex: MATCHUP_DEFENDERS.to_hex(),
+    }
+}
+
+fn close(a: f64, b: f64, within: f64) -> bool {
+    (a - b).abs() <= within
+}
+
+/// R9.8 with R7, R8.2 and R11.12: the first round's odds (destroyed, retreat, hold, and the
+/// distribution of hits each side scores) are the engine's on every face.
+#[test]
+fn the_first_round_is_the_engine_on_every_face() {
+    for (attackers, defenders, terrain) in [
+        ("at5_team", "tow_team", "clear"),
+        ("at5_team,at5_team", "tow_team", "city"),
+        ("at5_team", "tow_team,tow_team", "clear"),
+        ("at5_team", "hq_tf", "clear"),
+        ("at5_team,hq_mrb", "tow_team", "clear"),
+        ("at5_team", "m113", "clear"),
+        ("btr70", "tow_team:disorganized,m113", "forest"),
+    ] {
+        let what = format!("{attackers} vs {defenders} in {terrain}");
+        let scenario = field(attackers, defenders, terrain, false);
+        let catalog = bundled::catalog();
+        let rules = Rules::new(&scenario, &catalog);
+        let start = matchup_state(&rules);
+        let odds = assault_odds(
+            &start,
+            &rules,
+            &matchup_attackers(&start),
+            MATCHUP_DEFENDERS.to_hex(),
+        );
+        assert!(odds.exact, "{what}");
+        let (mut ends, mut on_def, mut on_att) = ([0.0; 3], vec![0.0; 64], vec![0.0; 64]);
+        let cut = every_face(&start, &rules, &assault(&start), 16, |_, events, w| {
+            for e in events {
+                if let Event::AssaultResult {
+                    attacker_hits,
+                    defender_hits,
+                    outcome,
+                    ..
+                } = e
+                {
+                    on_def[usize::from(*defender_hits)] += w;
+                    on_att[usize::from(*attacker_hits)] += w;
+                    ends[match outcome {
+                        AssaultOutcome::DefendersDestroyed => 0,
+                        AssaultOutcome::DefendersRetreat => 1,
+                        AssaultOutcome::DefendersHold => 2,
+                    }] += w;
+                }
+            }
+        });
+        assert!(cut < 1e-12, "{what}: {cut} of the plays needed more dice");
+        let want = [
+            odds.defender_destroyed,
+            odds.defender_retreats,
+            odds.defender_holds,
+        ];
+        for (i, (e, o)) in ends.iter().zip(want).enumerate() {
+            assert!(
+                close(*e, o, 1e-12),
+                "{what}: outcome {i}: engine {e}, odds {o}"
+            );
+        }
+        for (h, o) in odds.attacker_hits.iter().enumerate() {
+            assert!(
+                close(on_def[h], *o, 1e-12),
+                "{what}: {h} hits on the defenders"
+            );
+        }
+        for (h, o) in odds.defender_hits.iter().enumerate() {
+            assert!(
+                close(on_att[h], *o, 1e-12),
+                "{what}: {h} hits on the attackers"
+            );
+        }
+    }
+}
+
+/// R10: the overrun's odds (the vehicle breaks through, every defender destroyed) are the
+/// engine's on every face, fresh or weakened.
+#[test]
+fn the_overrun_is_the_engine_on_every_face() {
+    for (vehicle, defenders) in [
+        ("btr70", "tow_team"),
+        ("btr70", "tow_team:disorganized,at5_team"),
+        ("btr70", "hq_tf"),
+    ] {
+        let what = format!("{vehicle} overruns {defenders}");
+        let scenario = field(vehicle, defenders, "clear", false);
+        let catalog = bundled::catalog();
+        let rules = Rules::new(&scenario, &catalog);
+        let start = matchup_state(&rules);
+        let unit = matchup_attackers(&start)[0];
+        let hex = MATCHUP_DEFENDERS.to_hex();
+        let odds = overrun_odds(&start, &rules, unit, hex);
+        let command = Command::Overrun { unit, hex };
+        let (mut through, mut destroyed) = (0.0, 0.0);
+        let cut = every_face(&start, &rules, &command, 16, |end, events, w| {
+            if events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::OverrunEnded {
+                        broke_through: true,
+                        ..
+                    }
+                )
+            }) {
+                through += w;
+            }
+            if end
+                .units_in(hex, end.unit(unit).side.other())
+                .next()
+                .is_none()
+            {
+                destroyed += w;
+            }
+        });
+        assert!(cut < 1e-12, "{what}: {cut} of the plays needed more dice");
+        assert!(
+            close(through, odds.all_break_through, 1e-12),
+            "{what}: breaks through: engine {through}, odds {}",
+            odds.all_break_through
+        );
+        assert!(
+            close(destroyed, odds.defenders_destroyed, 1e-12),
+            "{what}: defenders destroyed: engine {destroyed}, odds {}",
+            odds.defenders_destroyed
+        );
+    }
+}
+
+/// R11: the whole melee's odds are the engine's on every face, within the weight of the plays
+/// longer than the tree goes (counted, and small for these fights).
+#[test]
+fn the_melee_is_the_engine_on_every_face() {
+    const MAX_DICE: usize = 9;
+    for (attackers, defenders, terrain) in [
+        ("at5_team", "tow_team", "clear"),
+        ("btr70", "tow_team", "city"),
+    ] {
+        let what = format!("{attackers} vs {defenders} in {terrain}");
+        let scenario = field(attackers, defenders, terrain, true);
+        let catalog = bundled::catalog();
+        let rules = Rules::new(&scenario, &catalog);
+        let start = matchup_state(&rules);
+        let attackers = matchup_attackers(&start);
+        let hex = MATCHUP_DEFENDERS.to_hex();
+        let odds = melee_odds(&start, &rules, &attackers, hex, &SideAis::of(&scenario));
+        assert!(odds.exact, "{what}");
+        let mut outcome = [0.0; 3];
+        let cut = every_face(
+            &start,
+            &rules,
+            &assault(&start),
+            MAX_DICE,
+            |end, events, w| {
+                outcome[played(&start, end, events, &attackers, hex).outcome] += w;
+            },
+        );
+        assert!(
+            cut < 0.02,
+            "{what}: {cut} of the plays needed more than {MAX_DICE} dice"
+        );
+        let want = [odds.attacker_wins, odds.defender_holds, odds.both_broken];
+        for (i, (e, o)) in outcome.iter().zip(want).enumerate() {
+            // The cut plays end somewhere: each outcome is off by at most their weight.
+            assert!(
+                *e <= o + 1e-12 && o <= e + cut + 1e-12,
+                "{what}: outcome {i}: engine {e} (+ up to {cut} cut), odds {o}"
+            );
+        }
+    }
+}
