@@ -164,7 +164,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     } else {
         Side::B
     };
-    state.apply(&rules, &Event::TurnStarted { turn: 1, side });
+    state.apply(&Event::TurnStarted { turn: 1, side });
     let side_of = |name: &str| -> Result<Side, String> {
         scenario
             .sides
@@ -199,7 +199,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         other => return Err(format!("unknown phase `{other}`")),
     };
     if let Some(phase) = phase {
-        state.apply(&rules, &Event::PhaseStarted { phase });
+        state.apply(&Event::PhaseStarted { phase });
     }
     for st in &case.starts {
         let side = side_of(&st.side)?;
@@ -214,7 +214,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             _ => None,
         };
         if let Some(phase) = phase {
-            state.apply(&rules, &Event::PhaseStarted { phase });
+            state.apply(&Event::PhaseStarted { phase });
         }
     }
     let case_phase = state.phase();
@@ -227,22 +227,18 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     for c in &case.commands {
         if let Some(next) = &c.next {
             let side = side_of(next)?;
-            state.apply(
-                &rules,
-                &Event::TurnEnded {
-                    side: state.active(),
-                },
-            );
+            let end = state.turn_end(&rules, state.active());
+            state.apply(&end);
             let turn = state.turn() + u32::from(side == scenario.first);
             let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
                 .map_err(|e| e.to_string())?;
             log.extend(tell(&mut narrator, &events));
-            state.apply(&rules, &Event::PhaseStarted { phase: case_phase });
+            state.apply(&Event::PhaseStarted { phase: case_phase });
         }
         if let Some(p) = &c.phase {
             // Entering a phase clears the phase's marks, as the turn engine does.
             let phase = phase_named(p)?;
-            state.apply(&rules, &Event::PhaseStarted { phase });
+            state.apply(&Event::PhaseStarted { phase });
         }
         if c.next.is_some() || c.phase.is_some() {
             continue;

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 /// The version of the JSON that `run --json` writes. A change to the schema bumps it (the test
 /// that compares `docs/events.schema.json` with the types says so).
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Keys whose values are units (a unit index, or a list of them).
 const UNIT_KEYS: &[&str] = &[
@@ -24,6 +24,7 @@ const UNIT_KEYS: &[&str] = &[
     "units",
     "passed",
     "failed",
+    "to_ground",
 ];
 
 /// Keys whose values are sides (`A`, `B`, or null).

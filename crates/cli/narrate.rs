@@ -272,7 +272,7 @@ impl<'r> Narrator<'r> {
                     ""
                 }
             ),
-            Event::Remounted { unit } => format!("{} remounts its motorcycles", name(unit)),
+            Event::Remounted { unit, .. } => format!("{} remounts its motorcycles", name(unit)),
             Event::Arrived { unit, hex: h } => format!("{} arrives at {}", name(unit), hex(h)),
             Event::MoraleTest {
                 side: s,
@@ -306,6 +306,7 @@ impl<'r> Narrator<'r> {
                 path,
                 cost,
                 double,
+                ..
             } => format!(
                 "{}{} moves{} {} -> {} ({cost} MP)",
                 self.deploying.take().map_or_else(String::new, |s| format!(
@@ -456,7 +457,7 @@ impl<'r> Narrator<'r> {
             Event::NoRetreat { unit } => {
                 format!("  {} has no retreat and is destroyed", name(unit))
             }
-            Event::Occupied { unit, hex: h } => format!("  {} occupies {}", name(unit), hex(h)),
+            Event::Occupied { unit, hex: h, .. } => format!("  {} occupies {}", name(unit), hex(h)),
             Event::OverrunDeclared {
                 unit,
                 hex: h,
@@ -610,7 +611,7 @@ impl<'r> Narrator<'r> {
 
 /// Follows the position past `e` and hands back its lines.
 fn lines_after(n: &mut Narrator<'_>, e: &Event, lines: Vec<String>) -> Vec<String> {
-    n.state.apply(&n.rules, e);
+    n.state.apply(e);
     lines
 }
 

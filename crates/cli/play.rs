@@ -1341,7 +1341,7 @@ impl<'r> Session<'r> {
             }
             // The position at the end of each player turn: the events applied to a copy of the
             // start (the game may have gone further since).
-            self.shadow.apply(&self.rules, e);
+            self.shadow.apply(e);
             let ends = matches!(e, Event::TurnEnded { .. } | Event::BattleEnded { .. });
             if ends
                 && let Some((side, before, first)) = self.other_turn.take()
@@ -1354,7 +1354,7 @@ impl<'r> Session<'r> {
                     say!("{l}");
                 }
             }
-            if let Event::TurnEnded { side } = e {
+            if let Event::TurnEnded { side, .. } = e {
                 let entry = TurnHash {
                     turn: self.turn,
                     side: self.rules.scenario.sides[side.index()].id.clone(),
@@ -2071,8 +2071,9 @@ impl<'r> Session<'r> {
                     cost: u8::try_from(cost_of(&path)).unwrap_or(u8::MAX),
                     path: path.iter().copied().collect(),
                     double: false,
+                    gone_to_ground: state.cautious_after_move(rules, u, Some(to), false),
                 };
-                trial.apply(rules, &moved);
+                trial.apply(&moved);
                 let alone = counters::Command::Assault {
                     units: vec![u],
                     hex,

@@ -109,7 +109,7 @@ fn position_after(rules: &Rules<'_>, events: &[Event], turn: u32) -> State {
         if matches!(e, Event::TurnStarted { turn: t, .. } if *t > turn) {
             break;
         }
-        state.apply(rules, e);
+        state.apply(e);
     }
     state
 }

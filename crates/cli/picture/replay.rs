@@ -116,7 +116,7 @@ fn scene(geo: &Geometry, before: &State, e: &Event) -> Scene {
         Event::Retreated { unit, to, .. } | Event::Consolidated { unit, to } => {
             path(&mut s, *unit, &[*to]);
         }
-        Event::Occupied { unit, hex: h } => path(&mut s, *unit, &[*h]),
+        Event::Occupied { unit, hex: h, .. } => path(&mut s, *unit, &[*h]),
         Event::MoraleTest { die, need, .. } => s.dice = Some((vec![*die], Some(*need))),
         Event::BogCheck {
             unit, die, need, ..
@@ -173,7 +173,7 @@ fn scene(geo: &Geometry, before: &State, e: &Event) -> Scene {
         | Event::NoRetreat { unit }
         | Event::OrderRejected { unit, .. }
         | Event::RidersDismounted { unit, .. }
-        | Event::Remounted { unit } => ring_unit(&mut s, *unit),
+        | Event::Remounted { unit, .. } => ring_unit(&mut s, *unit),
         Event::Counterattack { units, .. } => {
             for u in units {
                 ring_unit(&mut s, *u);
@@ -287,7 +287,7 @@ pub fn page(
     for e in events {
         let sc = scene(&geo, &state, e);
         let lines = narrator.lines(e);
-        state.apply(rules, e);
+        state.apply(e);
         pending.extend(lines.into_iter().map(|l| l.trim().to_owned()));
         if pending.is_empty() {
             continue;
@@ -451,7 +451,7 @@ mod tests {
                 let (end, events) = play(&rules, &mut GameRng::seed_from_u64(seed)).unwrap();
                 let mut state = State::new(&scenario);
                 for e in &events {
-                    state.apply(&rules, e);
+                    state.apply(e);
                 }
                 assert_eq!(state, end, "{}: seed {seed}", scenario.title);
                 let header = Header {

@@ -208,7 +208,8 @@ fn end_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) {
             });
         }
     }
-    x.emit(Event::TurnEnded { side });
+    let end = x.state.turn_end(&x.rules, side);
+    x.emit(end);
 }
 
 /// The start of a player turn (R4.2 step 1): dawn or dusk (R13.3), smoke lifting and the air

@@ -426,7 +426,8 @@ fn the_engine_brings_dawn_as_often_as_the_exact_schedule_says() {
         for (k, &(turn, side, _)) in exact.iter().enumerate() {
             start_turn(&mut state, &rules, &mut dice, turn, side).unwrap();
             // Clear the marks of the turn as the end of a player turn does.
-            state.apply(&rules, &Event::TurnEnded { side });
+            let end = state.turn_end(&rules, side);
+            state.apply(&end);
             if !state.time().is_night() {
                 day_by[k] += 1;
             }
@@ -546,7 +547,7 @@ fn units_standing_per_hex_stay_true_through_whole_games() {
             let (_, events) = play(&rules, &mut GameRng::for_game(3, game)).unwrap();
             let mut state = State::new(&s);
             for e in &events {
-                state.apply(&rules, e);
+                state.apply(e);
                 for hex in s.map.hexes() {
                     for side in [Side::A, Side::B] {
                         let scan = state

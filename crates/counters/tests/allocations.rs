@@ -70,8 +70,8 @@ fn positions(mut each: impl FnMut(&Rules<'_>, &State)) {
                 for phase in [Phase::Movement, Phase::Fire] {
                     let mut state = end.clone();
                     let turn = state.turn();
-                    state.apply(&rules, &Event::TurnStarted { turn, side });
-                    state.apply(&rules, &Event::PhaseStarted { phase });
+                    state.apply(&Event::TurnStarted { turn, side });
+                    state.apply(&Event::PhaseStarted { phase });
                     each(&rules, &state);
                 }
             }

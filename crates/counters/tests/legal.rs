@@ -92,7 +92,7 @@ fn legal_commands_are_what_check_accepts() {
             .unwrap();
             let mut state = State::new(&s);
             for (i, e) in events.iter().enumerate() {
-                state.apply(&rules, e);
+                state.apply(e);
                 if i % 7 != 0 {
                     continue;
                 }

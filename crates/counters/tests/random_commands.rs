@@ -137,9 +137,9 @@ proptest! {
             let side = state.unit(unit).side;
             let active = if a % 7 == 0 { side.other() } else { side };
             let turn = state.turn();
-            state.apply(&rules, &Event::TurnStarted { turn, side: active });
+            state.apply(&Event::TurnStarted { turn, side: active });
             let phase = [Phase::Start, Phase::Movement, Phase::Fire][usize::from(phase)];
-            state.apply(&rules, &Event::PhaseStarted { phase });
+            state.apply(&Event::PhaseStarted { phase });
             let pool: Vec<UnitId> = state
                 .units()
                 .iter()

@@ -123,8 +123,6 @@ fn a_commanded_side_deploys_its_recon_one_unit_at_a_time() {
 #[test]
 fn the_position_hash_is_pinned_and_tells_positions_apart() {
     let s = scenario(SCENARIOS[1]);
-    let catalog = bundled::catalog();
-    let rules = Rules::new(&s, &catalog);
     let start = counters::State::new(&s);
     assert_eq!(
         start.position_hash(),
@@ -134,18 +132,16 @@ fn the_position_hash_is_pinned_and_tells_positions_apart() {
     );
     let t72 = s.unit_id("t72_4").unwrap();
     let mut moved = start.clone();
-    moved.apply(
-        &rules,
-        &counters::Event::Moved {
-            unit: t72,
-            path: std::iter::once(s.map.hex("0303".parse().unwrap()).unwrap()).collect(),
-            cost: 1,
-            double: false,
-        },
-    );
+    moved.apply(&counters::Event::Moved {
+        unit: t72,
+        path: std::iter::once(s.map.hex("0303".parse().unwrap()).unwrap()).collect(),
+        cost: 1,
+        double: false,
+        gone_to_ground: false,
+    });
     assert_ne!(moved.position_hash(), start.position_hash());
     let mut pinned = start.clone();
-    pinned.apply(&rules, &counters::Event::Pinned { unit: t72 });
+    pinned.apply(&counters::Event::Pinned { unit: t72 });
     assert_ne!(pinned.position_hash(), start.position_hash());
     assert_ne!(pinned.position_hash(), moved.position_hash());
     assert_eq!(start.clone().position_hash(), start.position_hash());

@@ -209,6 +209,9 @@ pub enum Event {
         cost: u8,
         /// At the double (R5.2).
         double: bool,
+        /// R15.2: after the move the unit is gone to ground (a recon unit keeping to cautious
+        /// movement).
+        gone_to_ground: bool,
     },
     /// A bog check on entering difficult terrain (R5.6).
     BogCheck {
@@ -450,6 +453,8 @@ pub enum Event {
         #[serde(serialize_with = "crate::model::unit::ser_hex")]
         #[cfg_attr(feature = "schema", schemars(with = "HexLabel"))]
         hex: Hex,
+        /// Movement points the hex costs to enter (R5.1).
+        cost: u8,
     },
     /// An overrun is declared (R10.1).
     OverrunDeclared {
@@ -486,10 +491,13 @@ pub enum Event {
         /// Game turn.
         turn: u32,
     },
-    /// The side's turn marks are cleared; units that neither moved nor fired went to ground.
+    /// The side's turn marks are cleared, and units go to ground: those that neither moved,
+    /// fired nor assaulted, and recon units that kept to cautious movement (R15.2).
     TurnEnded {
         /// The side.
         side: Side,
+        /// The side's units gone to ground as the turn ends.
+        to_ground: Units,
     },
     /// An order the rules forbid (R4.4); the game goes on without it.
     OrderRejected {
@@ -647,6 +655,8 @@ pub enum Event {
     Remounted {
         /// The unit.
         unit: UnitId,
+        /// R15.2: remounted, the unit is gone to ground (cautious movement).
+        gone_to_ground: bool,
     },
     /// The battle is over (R17).
     BattleEnded {

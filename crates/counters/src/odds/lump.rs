@@ -295,24 +295,21 @@ impl<'a, 'r> Lump<'a, 'r> {
             let gained = |mark: u8| now & mark != 0 && was & mark == 0;
             if gained(DIS) {
                 let effect = HitEffect::Disorganized;
-                s.apply(self.rules, &Event::HitTaken { unit, effect });
+                s.apply(&Event::HitTaken { unit, effect });
             }
             if gained(WEAK) {
                 // Weakened alone, as an HQ is (R8.2); a unit's disorganization came above.
                 let (die, effect) = (1, HitEffect::Weakened);
-                s.apply(self.rules, &Event::HqHit { unit, die, effect });
+                s.apply(&Event::HqHit { unit, die, effect });
             }
             if gained(BOG) {
                 let (die, need, bogged) = (1, 2, true);
-                s.apply(
-                    self.rules,
-                    &Event::BogCheck {
-                        unit,
-                        die,
-                        need,
-                        bogged,
-                    },
-                );
+                s.apply(&Event::BogCheck {
+                    unit,
+                    die,
+                    need,
+                    bogged,
+                });
             }
         }
         s

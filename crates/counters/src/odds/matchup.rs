@@ -245,6 +245,6 @@ pub fn matchup_attackers(state: &State) -> Vec<UnitId> {
 pub fn matchup_state(rules: &Rules<'_>) -> State {
     let mut s = State::new(rules.scenario);
     let phase = crate::model::event::Phase::Movement;
-    s.apply(rules, &crate::model::event::Event::PhaseStarted { phase });
+    s.apply(&crate::model::event::Event::PhaseStarted { phase });
     s
 }

@@ -108,7 +108,13 @@ pub(crate) fn resolve(
 fn occupy(x: &mut Exec<'_, '_>, attackers: &[UnitId], hex: Hex) {
     for &a in attackers {
         if x.state.unit(a).alive() {
-            x.emit(Event::Occupied { unit: a, hex });
+            let class = x.rules.typ(x.state.unit(a)).move_class;
+            let cost = x.rules.map().enter_cost(class, hex).unwrap_or(0);
+            x.emit(Event::Occupied {
+                unit: a,
+                hex,
+                cost: u8::try_from(cost).unwrap_or(u8::MAX),
+            });
         }
     }
 }

@@ -71,7 +71,7 @@ pub(crate) struct Exec<'s, 'r> {
 impl Exec<'_, '_> {
     /// Applies an event and records it.
     pub fn emit(&mut self, event: Event) {
-        self.state.apply(&self.rules, &event);
+        self.state.apply(&event);
         self.events.push(event);
     }
 

@@ -23,24 +23,34 @@ pub(crate) fn execute(
         cost = cost.saturating_add(x.rules.map().enter_cost(typ.move_class, step).unwrap_or(0));
         let difficult = x.rules.map().terrain(step).is_some_and(|t| t.difficult);
         if typ.is_vehicle() && difficult {
+            let gone_to_ground = x
+                .state
+                .cautious_after_move(&x.rules, unit, Some(step), double);
             x.emit(Event::Moved {
                 unit,
                 path: std::mem::take(&mut segment),
                 cost: u8::try_from(std::mem::take(&mut cost)).unwrap_or(u8::MAX),
                 double,
+                gone_to_ground,
             });
+            debug_assert_eq!(gone_to_ground, x.state.cautious(&x.rules, unit));
             if bog_check(x, unit)? {
                 return Ok(());
             }
         }
     }
-    if !segment.is_empty() {
+    if let Some(&end) = segment.last() {
+        let gone_to_ground = x
+            .state
+            .cautious_after_move(&x.rules, unit, Some(end), double);
         x.emit(Event::Moved {
             unit,
             path: segment,
             cost: u8::try_from(cost).unwrap_or(u8::MAX),
             double,
+            gone_to_ground,
         });
+        debug_assert_eq!(gone_to_ground, x.state.cautious(&x.rules, unit));
     }
     Ok(())
 }

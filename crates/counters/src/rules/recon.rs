@@ -288,7 +288,12 @@ pub(crate) fn dismount_riders(x: &mut Exec<'_, '_>, unit: UnitId) {
 
 /// Remounts checked riders (R15.7): a bog check if their hex is difficult.
 pub(crate) fn remount(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), OutOfDice> {
-    x.emit(Event::Remounted { unit });
+    let gone_to_ground = x.state.cautious_after_remount(&x.rules, unit);
+    x.emit(Event::Remounted {
+        unit,
+        gone_to_ground,
+    });
+    debug_assert_eq!(gone_to_ground, x.state.cautious(&x.rules, unit));
     let typ = x.rules.typ(x.state.unit(unit));
     let difficult = x
         .state

@@ -285,24 +285,87 @@ impl State {
     #[must_use]
     pub fn cautious(&self, rules: &Rules<'_>, unit: UnitId) -> bool {
         let u = self.unit(unit);
-        rules.typ(u).recon
-            && !u.state.moved_double
+        let (moved, double) = (u.state.moved, u.state.moved_double);
+        self.cautious_as(rules, unit, rules.typ(u), moved, double, self.hex_of(unit))
+    }
+
+    /// R15.2: whether `unit` is gone to ground after a move that leaves it at `at`, `double`
+    /// if at the double: [`State::cautious`] as the unit will stand. The engine asks it before
+    /// the event, which carries the answer.
+    #[must_use]
+    pub fn cautious_after_move(
+        &self,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        at: Option<Hex>,
+        double: bool,
+    ) -> bool {
+        let u = self.unit(unit);
+        let moved_double = u.state.moved_double || double;
+        self.cautious_as(rules, unit, rules.typ(u), true, moved_double, at)
+    }
+
+    /// R15.2 with R15.7: whether `unit` is gone to ground once its riders remount: as
+    /// [`State::cautious`] with the unit moved and of its mounted type again.
+    #[must_use]
+    pub fn cautious_after_remount(&self, rules: &Rules<'_>, unit: UnitId) -> bool {
+        let u = self.unit(unit);
+        let mounted = rules.catalog.get(u.type_id);
+        let double = u.state.moved_double;
+        self.cautious_as(rules, unit, mounted, true, double, self.hex_of(unit))
+    }
+
+    fn cautious_as(
+        &self,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        typ: &UnitType,
+        moved: bool,
+        moved_double: bool,
+        at: Option<Hex>,
+    ) -> bool {
+        let u = self.unit(unit);
+        typ.recon
+            && !moved_double
             && !u.state.fired
             && !u.state.assaulted
-            && !self.exposed_by_night(rules, unit)
+            && !self.exposed_by_night(rules, moved, at)
             && self.passengers(unit).all(|p| rules.typ(p).recon)
     }
 
     /// R15.2 at night: a recon unit that moved keeps to cautious movement only where terrain
-    /// conceals it; night's concealment is not enough (R13.2).
-    fn exposed_by_night(&self, rules: &Rules<'_>, unit: UnitId) -> bool {
-        let u = self.unit(unit);
+    /// conceals it (`at`); night's concealment is not enough (R13.2).
+    fn exposed_by_night(&self, rules: &Rules<'_>, moved: bool, at: Option<Hex>) -> bool {
         self.time.is_night()
-            && u.state.moved
-            && !self
-                .hex_of(unit)
+            && moved
+            && !at
                 .and_then(|h| rules.map().terrain(h))
                 .is_some_and(|t| t.concealment)
+    }
+
+    /// R15.2: the event that ends `side`'s turn, with the units that go to ground: those that
+    /// neither moved, fired nor assaulted this turn, and the recon units alive that kept to
+    /// cautious movement (not busy, not exposed by night, carrying only recon passengers).
+    #[must_use]
+    pub fn turn_end(&self, rules: &Rules<'_>, side: Side) -> Event {
+        let to_ground = self
+            .units
+            .iter()
+            .filter(|u| u.side == side)
+            .filter(|u| {
+                let s = &u.state;
+                let still = !s.moved && !s.fired && !s.assaulted;
+                let busy = s.moved_double || s.fired || s.assaulted;
+                let cautious = u.alive()
+                    && rules.typ(u).recon
+                    && !busy
+                    && !self.exposed_by_night(rules, s.moved, self.hex_of(u.id))
+                    && self.passengers(u.id).all(|p| rules.typ(p).recon);
+                still || cautious
+            })
+            .map(|u| u.id)
+            .collect();
+        Event::TurnEnded { side, to_ground }
     }
 
     /// Whether smoke lies on a hex (R14.3).
@@ -419,7 +482,7 @@ impl State {
     }
 
     /// Applies one event: the only way the state changes.
-    pub fn apply(&mut self, rules: &Rules<'_>, event: &Event) {
+    pub fn apply(&mut self, event: &Event) {
         match event {
             Event::TurnStarted { turn, side } => {
                 self.turn = *turn;
@@ -501,6 +564,7 @@ impl State {
                 path,
                 cost,
                 double,
+                gone_to_ground,
             } => {
                 let i = unit.index();
                 if let Some(&last) = path.last() {
@@ -511,7 +575,7 @@ impl State {
                 let s = &mut self.units[i].state;
                 s.moved = true;
                 s.moved_double |= *double;
-                self.units[i].state.gone_to_ground = self.cautious(rules, *unit);
+                s.gone_to_ground = *gone_to_ground;
             }
             Event::BogCheck {
                 unit, bogged: true, ..
@@ -582,15 +646,11 @@ impl State {
             Event::NoRetreat { unit } => self.put(*unit, Location::Destroyed),
             Event::Occupied { unit, .. }
                 if matches!(self.units[unit.index()].location, Location::Aboard(_)) => {}
-            Event::Occupied { unit, hex } => {
+            Event::Occupied { unit, hex, cost } => {
                 let i = unit.index();
                 self.put(*unit, Location::Map(*hex));
                 self.enter(*unit, 1);
-                let cost = rules
-                    .map()
-                    .enter_cost(rules.typ(&self.units[i]).move_class, *hex);
-                let cost = u8::try_from(cost.unwrap_or(0)).unwrap_or(u8::MAX);
-                self.spent[i] = self.spent[i].saturating_add(cost);
+                self.spent[i] = self.spent[i].saturating_add(*cost);
             }
             Event::OverrunDeclared {
                 unit, hex, cost, ..
@@ -614,13 +674,7 @@ impl State {
                     self.enter(*unit, 1);
                 }
             }
-            Event::TurnEnded { side } => {
-                let exposed: smallvec::SmallVec<[UnitId; 4]> = self
-                    .units
-                    .iter()
-                    .filter(|u| u.side == *side && self.exposed_by_night(rules, u.id))
-                    .map(|u| u.id)
-                    .collect();
+            Event::TurnEnded { side, to_ground } => {
                 for (i, u) in self.units.iter_mut().enumerate() {
                     if u.side != *side {
                         continue;
@@ -629,7 +683,7 @@ impl State {
                     s.fired_last_turn = s.fired;
                     s.busy_last_turn = s.moved_double || s.fired || s.assaulted;
                     s.doubled_last_turn = s.moved_double;
-                    s.gone_to_ground = !s.moved && !s.fired && !s.assaulted;
+                    s.gone_to_ground = to_ground.contains(&u.id);
                     *s = UnitState {
                         moved: false,
                         moved_double: false,
@@ -645,20 +699,6 @@ impl State {
                         ..*s
                     };
                     self.spent[i] = 0;
-                }
-                // R15.2: recon units that kept to cautious movement are gone to ground.
-                for i in 0..self.units.len() {
-                    if self.units[i].side == *side
-                        && self.units[i].alive()
-                        && rules.typ(&self.units[i]).recon
-                        && !self.units[i].state.busy_last_turn
-                        && !exposed.contains(&self.units[i].id)
-                        && self
-                            .passengers(self.units[i].id)
-                            .all(|p| rules.typ(p).recon)
-                    {
-                        self.units[i].state.gone_to_ground = true;
-                    }
                 }
             }
             Event::Joined { unit, hex } | Event::Consolidated { unit, to: hex } => {
@@ -723,12 +763,15 @@ impl State {
                 s.bogged = false;
                 s.gone_to_ground = false;
             }
-            Event::Remounted { unit } => {
+            Event::Remounted {
+                unit,
+                gone_to_ground,
+            } => {
                 let s = &mut self.units[unit.index()].state;
                 s.dismounted = false;
                 s.moved = true;
                 s.remounted = true;
-                self.units[unit.index()].state.gone_to_ground = self.cautious(rules, *unit);
+                s.gone_to_ground = *gone_to_ground;
             }
             Event::MoraleTest { .. }
             | Event::RallyTest { .. }
