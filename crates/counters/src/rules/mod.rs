@@ -3,6 +3,8 @@
 //! the odds and the AI call too. `state.rs` holds the position and `State::apply`, the only
 //! place it changes; `check.rs` is the one pure check of a command; `execute.rs` dispatches a
 //! checked command to its rule area, which writes events through the executor (`exec.rs`).
+//! Where a rule leaves a choice to a side with no order and no person deciding, it asks the
+//! side's AI through `side_ai.rs`; the rules hold no AI policy.
 
 pub(crate) mod artillery;
 pub(crate) mod assault;
