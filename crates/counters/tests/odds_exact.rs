@@ -8,26 +8,13 @@
 
 use counters::{
     AssaultOutcome, Combatant, Command, Event, MATCHUP_DEFENDERS, PlayError, Rules, Scenario,
-    ScriptedDice, SideAis, State, UnitState, assault_odds, bundled, execute, matchup,
-    matchup_attackers, matchup_state, melee_odds, overrun_odds, played,
+    ScriptedDice, SideAis, State, assault_odds, bundled, execute, matchup, matchup_attackers,
+    matchup_state, melee_odds, overrun_odds, played,
 };
 
 /// A side as `hexwar odds` reads it: `t72,mr_coy:weakened`.
 fn side(text: &str) -> Vec<Combatant> {
-    let catalog = bundled::catalog();
-    text.split(',')
-        .map(|item| {
-            let (name, state) = item.split_once(':').unwrap_or((item, ""));
-            Combatant {
-                type_id: catalog.id(name).expect("a catalog type"),
-                state: UnitState {
-                    weakened: state == "weakened",
-                    disorganized: state == "disorganized",
-                    ..UnitState::default()
-                },
-            }
-        })
-        .collect()
+    Combatant::parse_side(&bundled::catalog(), text).expect("a side of catalog types")
 }
 
 fn field(attackers: &str, defenders: &str, terrain: &str, counterattacks: bool) -> Scenario {
