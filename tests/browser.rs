@@ -225,7 +225,7 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
     if !outside::have(&bin, "--version", "chromium") {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("night.html");

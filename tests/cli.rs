@@ -8,17 +8,18 @@ mod common;
 use common::{hexwar, stderr, stdout};
 
 fn files_in(dir: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
     v.sort();
     v
 }
 
 fn rel(p: &Path) -> String {
-    p.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+    p.strip_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .unwrap()
         .display()
         .to_string()
@@ -557,7 +558,7 @@ fn messages_name_what_is_wrong() {
     );
     assert!(!stderr(&out).contains("0404"), "{}", stderr(&out));
     // A terrain table with an elevation of 2, beside a copy of a scenario.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let dir = std::env::temp_dir().join(format!("hexwar-bad-terrain-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("data")).unwrap();
     let terrain = std::fs::read_to_string(root.join("data/terrain.toml")).unwrap();
@@ -652,7 +653,7 @@ fn batch_and_tune_reject_bad_input_with_status_2() {
         ),
         (
             vec!["batch", "scenarios/night_recon.toml", "--shard", "3/3"],
-            "--shard `3/3`",
+            "invalid value '3/3' for '--shard <I/N>': expected I/N",
         ),
         (
             vec!["batch", "scenarios/night_recon.toml", "--shard", "x"],
@@ -958,7 +959,7 @@ fn the_assault_threshold_is_a_parameter_of_the_doctrine_ai() {
 /// the narrative and refusals hexwar prints) is a rule of the shipped rulebook, `docs/rules.md`.
 #[test]
 fn every_cited_rule_id_is_in_the_rulebook() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let book = std::fs::read_to_string(root.join("docs/rules.md")).expect("docs/rules.md");
     let defined: std::collections::BTreeSet<String> = book
         .lines()
@@ -1111,7 +1112,7 @@ fn the_bundled_scenarios_meet_their_balance_expectations() {
 /// inconclusive with an estimate.
 #[test]
 fn a_stat_that_tips_the_balance_fails_its_expectation() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let dir = std::env::temp_dir().join(format!("hexwar-balance-{}", std::process::id()));
     let units = dir.join("data/units");
     std::fs::create_dir_all(&units).unwrap();
@@ -1193,7 +1194,7 @@ fn a_stat_that_tips_the_balance_fails_its_expectation() {
 /// report, a broken file (exit 2).
 #[test]
 fn hexwar_test_refuses_bad_input() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let plain = std::env::temp_dir().join(format!("hexwar-no-expect-{}.toml", std::process::id()));
     let text = std::fs::read_to_string(root.join("scenarios/meeting_engagement.toml")).unwrap();
     let cut = text.find("\n[expect]").expect("an [expect] to cut");
@@ -1330,12 +1331,12 @@ fn the_narrative_shows_no_internal_names() {
 
 /// `docs/events.schema.json` and `docs/events.md` are generated from the event types; they are
 /// in step with them (`HEXWAR_WRITE_DOCS=1 cargo test --test cli json` rewrites them; a change to
-/// the schema must also bump `hexwar::events_json::SCHEMA_VERSION`).
+/// the schema must also bump `present::events_json::SCHEMA_VERSION`).
 #[test]
 fn the_json_schema_and_the_events_doc_are_in_step_with_the_types() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let schema = serde_json::to_string_pretty(&hexwar::events_json::schema()).unwrap() + "\n";
-    let doc = hexwar::events_json::events_doc();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let schema = serde_json::to_string_pretty(&present::events_json::schema()).unwrap() + "\n";
+    let doc = present::events_json::events_doc();
     let (schema_file, doc_file) = (
         root.join("docs/events.schema.json"),
         root.join("docs/events.md"),
@@ -1348,7 +1349,7 @@ fn the_json_schema_and_the_events_doc_are_in_step_with_the_types() {
     let v: serde_json::Value = serde_json::from_str(&committed).unwrap_or_default();
     assert_eq!(
         v["$id"],
-        format!("hexwar-run-json-v{}", hexwar::events_json::SCHEMA_VERSION),
+        format!("hexwar-run-json-v{}", present::events_json::SCHEMA_VERSION),
         "docs/events.schema.json is of another version"
     );
     assert!(
@@ -1367,7 +1368,7 @@ fn the_json_schema_and_the_events_doc_are_in_step_with_the_types() {
 /// against the schema, and names units and sides by their scenario ids.
 #[test]
 fn run_json_is_valid_against_its_schema() {
-    let schema = hexwar::events_json::schema();
+    let schema = present::events_json::schema();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
     let mut kinds = std::collections::BTreeSet::new();
     for scenario in ["dawn_assault", "meeting_engagement", "night_recon"] {
@@ -1659,7 +1660,7 @@ fn an_interrupted_batch_keeps_what_it_played() {
                 "-q",
             ])
             .args(more)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

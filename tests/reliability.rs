@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 fn hexwar_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexwar"))
@@ -410,7 +410,7 @@ fn a_full_or_closed_stdout_is_an_error_and_a_broken_pipe_ends_quietly() {
                 env!("CARGO_BIN_EXE_hexwar")
             ),
         ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .unwrap();
     assert!(o.status.success(), "{:?}: {}", o.status, err(&o));

@@ -1,7 +1,7 @@
 //! The rules conformance suite: every `tests/rules/*.toml` is one small situation (a scenario),
 //! then a `[case]` section: the rule ids it proves, the side and phase, scripted dice, commands,
 //! and the expected event log, errors and end state. The log is told by the one event renderer,
-//! `hexwar::narrate::Narrator` (the narrative of `hexwar run`, without indentation), so a case
+//! `present::narrate::Narrator` (the narrative of `hexwar run`, without indentation), so a case
 //! reads as a game does. One failing case prints its rule ids, its file and a diff of the log.
 
 use std::path::Path;
@@ -11,7 +11,7 @@ use counters::{
     execute,
 };
 use hexmap::{Hex, Label, TerrainTable};
-use hexwar::narrate::Narrator;
+use present::narrate::Narrator;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -105,7 +105,7 @@ fn hex(s: &str) -> Hex {
         .to_hex()
 }
 
-/// The conformance log: the lines of the one event renderer, `hexwar::narrate::Narrator`,
+/// The conformance log: the lines of the one event renderer, `present::narrate::Narrator`,
 /// without their indentation.
 fn tell(narrator: &mut Narrator<'_>, events: &[Event]) -> Vec<String> {
     for e in events {
@@ -123,9 +123,9 @@ fn tell(narrator: &mut Narrator<'_>, events: &[Event]) -> Vec<String> {
 fn check_json(rules: &Rules<'_>, e: &Event) {
     static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
     let validator = VALIDATOR.get_or_init(|| {
-        jsonschema::validator_for(&hexwar::events_json::schema()).expect("a valid schema")
+        jsonschema::validator_for(&present::events_json::schema()).expect("a valid schema")
     });
-    let v = hexwar::events_json::event(rules, e);
+    let v = present::events_json::event(rules, e);
     if let Err(err) = validator.validate(&v) {
         panic!("an event not valid against the schema: {err}\n{v}");
     }
@@ -367,7 +367,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
 /// R9.4 cases alone and a failure names its case.
 fn main() -> std::process::ExitCode {
     let args = libtest_mimic::Arguments::from_args();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules");
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/rules");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/rules is readable")
         .map(|e| e.expect("tests/rules is readable").path())

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 pub fn hexwar(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hexwar"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .expect("the hexwar binary runs")
 }

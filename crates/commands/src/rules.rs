@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::data::BadInput;
 
 /// The rulebook, as shipped in the repository.
-pub const RULEBOOK: &str = include_str!("../../docs/rules.md");
+pub const RULEBOOK: &str = include_str!("../../../docs/rules.md");
 
 /// One rule of the book: its id, its section's title, and its text with the decisions under it.
 #[derive(Debug, PartialEq, Eq)]
@@ -20,6 +20,7 @@ pub struct Rule<'a> {
 }
 
 /// The sections (`## R9 Hex assault`) of a rulebook, in order.
+#[must_use]
 pub fn sections(book: &str) -> Vec<&str> {
     book.lines()
         .filter_map(|l| l.strip_prefix("## "))
@@ -28,6 +29,7 @@ pub fn sections(book: &str) -> Vec<&str> {
 }
 
 /// Every rule of a rulebook: an item `- **Rn.m** ...` and the indented lines that follow it.
+#[must_use]
 pub fn parse(book: &str) -> Vec<Rule<'_>> {
     let mut rules: Vec<Rule<'_>> = Vec::new();
     let mut section = "";
@@ -58,6 +60,7 @@ pub fn parse(book: &str) -> Vec<Rule<'_>> {
 }
 
 /// Whether `s` looks like a rule id: `R`, digits, a dot, digits.
+#[must_use]
 pub fn is_id(s: &str) -> bool {
     let Some((major, minor)) = s.strip_prefix('R').and_then(|r| r.split_once('.')) else {
         return false;

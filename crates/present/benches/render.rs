@@ -7,9 +7,9 @@ use std::hint::black_box;
 
 use counters::{GameRng, Rules, ScenarioFile, State, bundled, play};
 use criterion::{Criterion, criterion_group, criterion_main};
-use hexwar::picture::map::{self, Position};
-use hexwar::picture::replay::{self, Header};
-use hexwar::picture::{png, style::Style};
+use present::picture::map::{self, Position};
+use present::picture::replay::{self, Header};
+use present::picture::{png, style::Style};
 
 fn load(text: &str) -> counters::Scenario {
     ScenarioFile::parse("bench.toml", text)
@@ -20,7 +20,7 @@ fn load(text: &str) -> counters::Scenario {
 fn render(c: &mut Criterion) {
     let catalog = bundled::catalog();
     let style = Style::bundled();
-    let big = load(include_str!("../tests/data/ninety_nine.toml"));
+    let big = load(include_str!("../../../tests/data/ninety_nine.toml"));
     let rules = Rules::new(&big, &catalog);
     let state = State::new(&big);
     let position = || Position {
@@ -48,7 +48,7 @@ fn render(c: &mut Criterion) {
             .unwrap()
         });
     });
-    let night = load(include_str!("../scenarios/night_recon.toml"));
+    let night = load(include_str!("../../../scenarios/night_recon.toml"));
     let night_rules = Rules::new(&night, &catalog);
     let (end, events) = play(&night_rules, &mut GameRng::seed_from_u64(1)).unwrap();
     let header = Header {

@@ -39,7 +39,7 @@ fn hidden(c: char) -> bool {
         || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// `text` with every [`hidden`] character written as `\uXXXX`.
+/// `text` with every `hidden` character written as `\uXXXX`.
 #[must_use]
 pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(hidden) {

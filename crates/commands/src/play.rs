@@ -16,13 +16,17 @@ use crate::batch;
 use crate::output::Output;
 use session::save::{Given, SAVE_FORMAT, SavedGame, TurnHash};
 
-/// With `--json`, standard output carries only the events as JSON Lines; everything else
-/// (prompts, refusals, help) goes to standard error.
-static JSON: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Where the session's words go: standard output, or with `--json` standard error, since
+/// standard output then carries only the events as JSON Lines.
+#[derive(Clone, Copy, Debug, Default)]
+struct Voice {
+    json: bool,
+}
 
+/// A line said in the session's voice (`say!(voice; "...")`).
 macro_rules! say {
-    ($($t:tt)*) => {
-        if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+    ($voice:expr; $($t:tt)*) => {
+        if $voice.json {
             errln!($($t)*)
         } else {
             outln!($($t)*)
@@ -30,17 +34,20 @@ macro_rules! say {
     };
 }
 
+/// As [`say!`] without the newline.
 macro_rules! say_raw {
-    ($($t:tt)*) => {
-        if JSON.load(std::sync::atomic::Ordering::Relaxed) {
+    ($voice:expr; $($t:tt)*) => {
+        if $voice.json {
             errout!($($t)*)
         } else {
             out!($($t)*)
         }
     };
 }
+
 use crate::data::{self, BadInput, load_scenario};
-use hexwar::narrate::Narrator;
+use present::events_json;
+use present::narrate::Narrator;
 
 /// The arguments of `hexwar play`.
 #[derive(clap::Args)]
@@ -93,6 +100,93 @@ pub struct ReplayArgs {
     pub html: Option<PathBuf>,
 }
 
+/// The arguments of `hexwar run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The scenario file (not needed with --resume).
+    #[arg(required_unless_present = "resume")]
+    pub file: Option<PathBuf>,
+    /// Seed for the dice: with --game, the batch seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play game I of `hexwar batch --seed SEED` (the `game` column of its CSV): the same
+    /// dice, the same game.
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    pub game: u64,
+    /// Play at most this many game turns (default: the scenario's limit).
+    #[arg(long, value_parser = crate::options::turns)]
+    pub turns: Option<u32>,
+    /// JSON Lines: one event per line, the last line the result.
+    #[arg(long)]
+    pub json: bool,
+    /// The rule and AI overrides.
+    #[command(flatten)]
+    pub play: crate::PlayOptions,
+    /// Unit catalog folder.
+    #[arg(long, value_name = "DIR")]
+    pub catalog: Option<PathBuf>,
+    /// Save the game (as `hexwar play` saves one), so that `hexwar replay` can check it.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Play on a game saved by `hexwar play`: its lines, then the AI for every side.
+    #[arg(long, value_name = "SAVE", conflicts_with_all = ["seed", "game", "turns", "catalog"])]
+    pub resume: Option<PathBuf>,
+}
+
+/// Runs `hexwar run`: a scenario played to its end by orders and the AIs, told as a narrative
+/// or as JSON Lines.
+pub fn run_game(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let RunArgs {
+        file,
+        seed,
+        game,
+        turns,
+        json,
+        play,
+        catalog,
+        save,
+        resume,
+    } = args;
+    if let Some(saved) = resume {
+        return run_resumed(&saved, save.as_deref(), json);
+    }
+    let file = file.unwrap_or_default();
+    let mut loaded = load_scenario(&file, catalog.as_deref())?;
+    play.apply(&mut loaded.scenario)?;
+    if let Some(t) = turns {
+        loaded.scenario.turns = loaded.scenario.turns.min(t);
+    }
+    let rules = Rules::new(&loaded.scenario, &loaded.catalog);
+    if let Some(path) = save {
+        let out = Output::check(&path, "--save", &loaded.files)?;
+        let record = Record {
+            name: file.display().to_string(),
+            text: data::read_text(&file)?,
+            catalog_hash: loaded.hashes[1].clone(),
+            terrain_hash: loaded.hashes[2].clone(),
+            overrides: play,
+            turn_limit: turns,
+        };
+        return run_saving(rules, seed, game, record, &out, json);
+    }
+    // Game `game` of `hexwar batch --seed SEED`: any row of a batch can be replayed.
+    let (mut dice, ai_rng) = batch::game_dice(seed, game);
+    let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
+    if json {
+        outln!("{}", events_json::header(&rules, seed, game));
+        for e in &events {
+            outln!("{}", events_json::event(&rules, e));
+        }
+        outln!("{}", events_json::result(&rules, end.outcome(), seed, game));
+    } else {
+        out!(
+            "{}",
+            present::narrate::narrative(&rules, seed, game, &events, &end)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The hash of a position as a save writes it: 16 hexadecimal digits of
 /// `State::position_hash` (an explicit encoding: docs/saved-games.md).
 fn position_hash(state: &State) -> String {
@@ -129,7 +223,7 @@ Also:
 
 /// Runs `hexwar play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    JSON.store(args.json, std::sync::atomic::Ordering::Relaxed);
+    let voice = Voice { json: args.json };
     let (name, text, catalog_dir, saved) = match &args.resume {
         Some(path) => {
             let saved = read_save(path)?;
@@ -158,10 +252,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     };
     // The rule and AI overrides: given now, or those the game was saved with.
     let overrides = match &saved {
-        Some(s) => crate::PlayOptions {
-            counterattacks: s.counterattacks.clone(),
-            ai: s.ai.clone(),
-        },
+        Some(s) => crate::PlayOptions::from_saved(s.counterattacks.as_deref(), &s.ai)?,
         None => args.play.clone(),
     };
     overrides.apply(&mut loaded.scenario)?;
@@ -206,8 +297,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             seed,
             game,
             sides,
-            counterattacks: overrides.counterattacks.clone(),
-            ai: overrides.ai.clone(),
+            counterattacks: overrides.saved_counterattacks(),
+            ai: overrides.saved_ai(),
             turn_limit: saved.as_ref().and_then(|s| s.turn_limit),
             ai_took_over: false,
             commands: Vec::new(),
@@ -215,7 +306,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         },
     )?;
     session.inputs.clone_from(&loaded.files);
-    say!("{}\nseed {seed}, game {game}", scenario.title);
+    session.voice = voice;
+    say!(voice; "{}\nseed {seed}, game {game}", scenario.title);
     // A game saved in the middle of a phase goes on in that phase.
     let mut pending = None;
     let resumed = saved.is_some();
@@ -223,11 +315,11 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         session.quiet = true;
         let by = saved.provenance();
         if !by.is_empty() {
-            say!("note:{by}");
+            say!(voice; "note:{by}");
         }
         pending = session.replay(&saved)?;
         session.quiet = false;
-        say!(
+        say!(voice;
             "resumed {name}: {} commands played again, the position checked after {} player turns",
             saved.commands.len(),
             saved.turns.len()
@@ -235,7 +327,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     }
     let interactive = session.interactive;
     if !resumed {
-        say_raw!("{}", briefing(&rules, &session.save.sides));
+        say_raw!(voice; "{}", briefing(&rules, &session.save.sides));
     }
     let mut first = true;
     loop {
@@ -250,13 +342,13 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let acting = session.acting(side);
         if interactive && first {
             // The map once; then on `map`.
-            say_raw!(
+            say_raw!(voice;
                 "{}",
-                crate::show::render_marked(
+                present::show::render_marked(
                     scenario,
                     &loaded.catalog,
                     Some(session.game.state()),
-                    &crate::show::Marks {
+                    &present::show::Marks {
                         acting: &acting,
                         playing: true,
                         ..Default::default()
@@ -268,12 +360,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
         if phase == Phase::Deployment {
             // R15.4: one recon unit's move, then the other side's.
-            say!(
+            say!(voice;
                 "\n-- recon deployment, {} ({side_id}): move one recon unit (R15.4), or `end` to move none this time.",
                 scenario.sides[side.index()].name,
             );
         } else {
-            say!(
+            say!(voice;
                 "\n-- turn {turn} of {}, {} ({side_id}), {} phase. Commands, `end` to end the phase, `help`.",
                 scenario.turns,
                 scenario.sides[side.index()].name,
@@ -284,13 +376,13 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             if interactive {
                 // At a terminal a phase with nothing to do passes by itself; a script gives
                 // its `end` as ever, so that its lines stay in step.
-                say!("nothing of yours can act in this phase: it passes");
+                say!(voice; "nothing of yours can act in this phase: it passes");
                 session.record(turn, side, phase, "end");
                 continue;
             }
-            say!("none of your units can act in this phase");
+            say!(voice; "none of your units can act in this phase");
         } else {
-            say!("may act: {} (`legal UNIT` says how)", names.join(" "));
+            say!(voice; "may act: {} (`legal UNIT` says how)", names.join(" "));
         }
         session.undo = None;
         loop {
@@ -300,13 +392,13 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                     session.save_on_exit(save_out.as_ref())?;
                     return Err(BadInput(format!("{why}: the game stops here")).into());
                 }
-                say!("end of input: the game stops here");
+                say!(voice; "end of input: the game stops here");
                 session.save_on_exit(save_out.as_ref())?;
                 return Ok(ExitCode::SUCCESS);
             };
             let line = line.trim();
             if !interactive && !line.is_empty() {
-                say!("> {line}");
+                say!(voice; "> {line}");
             }
             match session.prompt(line, turn, side, phase)? {
                 Prompt::Stay => {}
@@ -317,7 +409,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 Prompt::Quit => {
                     if interactive && save_out.is_none() && !session.saved {
                         // Once: a game not saved is lost.
-                        say!(
+                        say!(voice;
                             "the game is not saved: `save FILE` keeps it (resume with `hexwar play --resume FILE`); `quit` again quits"
                         );
                         session.saved = true;
@@ -330,7 +422,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(o) = session.game.state().outcome() {
-        say_raw!("{}", hexwar::narrate::result(&rules, o));
+        say_raw!(voice; "{}", present::narrate::result(&rules, o));
     }
     session.save_on_exit(save_out.as_ref())?;
     Ok(ExitCode::SUCCESS)
@@ -355,7 +447,6 @@ pub struct Record {
 /// Tells a whole game as `hexwar run` does: the narrative, or JSON Lines.
 fn tell_game(rules: &Rules<'_>, game: &Game<'_>, seed: u64, index: u64, json: bool) {
     if json {
-        use hexwar::events_json;
         outln!("{}", events_json::header(rules, seed, index));
         for e in game.events() {
             outln!("{}", events_json::event(rules, e));
@@ -367,7 +458,7 @@ fn tell_game(rules: &Rules<'_>, game: &Game<'_>, seed: u64, index: u64, json: bo
     } else {
         out!(
             "{}",
-            hexwar::narrate::narrative(rules, seed, index, game.events(), game.state())
+            present::narrate::narrative(rules, seed, index, game.events(), game.state())
         );
     }
 }
@@ -394,8 +485,8 @@ pub fn run_saving(
             seed,
             game,
             sides: Vec::new(),
-            counterattacks: record.overrides.counterattacks,
-            ai: record.overrides.ai,
+            counterattacks: record.overrides.saved_counterattacks(),
+            ai: record.overrides.saved_ai(),
             turn_limit: record.turn_limit,
             ai_took_over: false,
             commands: Vec::new(),
@@ -448,11 +539,7 @@ pub fn run_resumed(saved_path: &Path, save: Option<&Path>, json: bool) -> anyhow
 
 /// The overrides a game was saved with, applied to its scenario.
 fn apply_saved(saved: &SavedGame, scenario: &mut Scenario) -> Result<(), BadInput> {
-    crate::PlayOptions {
-        counterattacks: saved.counterattacks.clone(),
-        ai: saved.ai.clone(),
-    }
-    .apply(scenario)?;
+    crate::PlayOptions::from_saved(saved.counterattacks.as_deref(), &saved.ai)?.apply(scenario)?;
     if let Some(t) = saved.turn_limit {
         scenario.turns = scenario.turns.min(t);
     }
@@ -526,6 +613,7 @@ impl OpenedSave {
 
     /// The files it was read from: the save, and the catalog and terrain its scenario finds
     /// (inputs, which no output of a command may replace).
+    #[must_use]
     pub fn inputs(&self) -> Vec<PathBuf> {
         let mut files = self.loaded.files.clone();
         files.push(self.path.clone());
@@ -568,7 +656,7 @@ pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     fresh.hexwar = env!("CARGO_PKG_VERSION").to_owned();
     let mut session = Session::new(rules, fresh)?;
-    say!(
+    outln!(
         "{}\nseed {}, game {}",
         loaded.scenario.title,
         saved.seed,
@@ -576,21 +664,21 @@ pub fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     );
     let by = saved.provenance();
     if !by.is_empty() {
-        say!("note:{by}");
+        outln!("note:{by}");
     }
     let open = session.replay(&saved)?;
     let checked = saved.turns.len();
     match (open, session.game.state().outcome()) {
-        (Some(Waiting::Commands { turn, side, phase }), _) => say!(
+        (Some(Waiting::Commands { turn, side, phase }), _) => outln!(
             "the saved game stops in turn {turn}, {} {} phase; the position checked after {checked} player turns",
             loaded.scenario.sides[side.index()].id,
             phase.name(),
         ),
         (_, Some(o)) => {
-            say_raw!("{}", hexwar::narrate::result(&rules, o));
-            say!("the position checked after {checked} player turns");
+            out!("{}", present::narrate::result(&rules, o));
+            outln!("the position checked after {checked} player turns");
         }
-        _ => say!("the position checked after {checked} player turns"),
+        _ => outln!("the position checked after {checked} player turns"),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -721,6 +809,7 @@ struct Asker<'a, 'r> {
     /// Set when a question was asked: the rest of that fight is told as it comes.
     asked: &'a mut bool,
     quiet: bool,
+    voice: Voice,
     /// The answers given, to be saved.
     answers: Vec<String>,
     /// A replay whose next line is not this answer.
@@ -734,11 +823,11 @@ impl Asker<'_, '_> {
             return;
         }
         for e in &events[*self.told..] {
-            if JSON.load(std::sync::atomic::Ordering::Relaxed) {
-                outln!("{}", hexwar::events_json::event(self.narrator.rules(), e));
+            if self.voice.json {
+                outln!("{}", present::events_json::event(self.narrator.rules(), e));
             } else {
                 for l in self.narrator.lines(e) {
-                    say!("{l}");
+                    say!(self.voice; "{l}");
                 }
             }
         }
@@ -751,6 +840,7 @@ impl Asker<'_, '_> {
 /// terminal; `read` turns a line into an answer or says why it does not do (`Err`). `None`
 /// when the input ends.
 fn ask<T>(
+    voice: Voice,
     source: &mut Source,
     interactive: bool,
     question: &str,
@@ -758,15 +848,15 @@ fn ask<T>(
     read: impl Fn(&str) -> Result<T, String>,
 ) -> Option<T> {
     loop {
-        say!("{question}");
+        say!(voice; "{question}");
         let line = source.read(&format!("{prompt} "))?;
         let line = line.trim();
         if !interactive {
-            say!("> {line}");
+            say!(voice; "> {line}");
         }
         match read(line) {
             Ok(a) => return Some(a),
-            Err(why) => say!("{why}"),
+            Err(why) => say!(voice; "{why}"),
         }
     }
 }
@@ -981,6 +1071,7 @@ impl counters::Chooser for Asker<'_, '_> {
                     s.unit_name(best)
                 );
                 ask(
+                    self.voice,
                     self.source,
                     self.interactive,
                     &question,
@@ -1048,6 +1139,7 @@ impl counters::Chooser for Asker<'_, '_> {
                 );
                 let best = default;
                 ask(
+                    self.voice,
                     self.source,
                     self.interactive,
                     &question,
@@ -1103,6 +1195,7 @@ impl counters::Chooser for Asker<'_, '_> {
                     self.scenario.map.label(hex)
                 );
                 ask(
+                    self.voice,
                     self.source,
                     self.interactive,
                     &question,
@@ -1133,6 +1226,8 @@ struct Session<'r> {
     save: SavedGame,
     /// While replaying a saved game: tell nothing.
     quiet: bool,
+    /// Where the words go (standard error with `--json`).
+    voice: Voice,
     /// The turn of the last player turn begun.
     turn: u32,
     /// The files the game was loaded from, which `save FILE` may not replace.
@@ -1207,6 +1302,7 @@ impl<'r> Session<'r> {
             hashed: 0,
             save,
             quiet: false,
+            voice: Voice::default(),
             turn: 0,
             inputs: Vec::new(),
             shadow: State::new(scenario),
@@ -1239,6 +1335,7 @@ impl<'r> Session<'r> {
             told: &mut self.told,
             asked: &mut self.in_fight,
             quiet: self.quiet,
+            voice: self.voice,
             answers: Vec::new(),
             diverged: None,
         };
@@ -1297,7 +1394,7 @@ impl<'r> Session<'r> {
     /// Tells the events not told yet (at a terminal the other side's turn is summed up at its
     /// end, and `log` tells it in full), and hashes the position at each player turn's end.
     fn tell(&mut self) {
-        let json = JSON.load(std::sync::atomic::Ordering::Relaxed);
+        let json = self.voice.json;
         let (from, told) = (self.hashed, self.told);
         let events = self.game.events();
         for (i, e) in events.iter().enumerate().skip(from) {
@@ -1318,10 +1415,10 @@ impl<'r> Session<'r> {
                 }
                 if self.quiet {
                 } else if json {
-                    outln!("{}", hexwar::events_json::event(&self.rules, e));
+                    outln!("{}", present::events_json::event(&self.rules, e));
                 } else if !(other && self.interactive) || self.in_fight {
                     for l in lines {
-                        say!("{l}");
+                        say!(self.voice; "{l}");
                     }
                 }
                 if matches!(
@@ -1348,10 +1445,10 @@ impl<'r> Session<'r> {
                 && !self.quiet
                 && !json
             {
-                say!("");
+                say!(self.voice; "");
                 let turn = &events[first..=i];
-                for l in hexwar::summary::turn(&self.rules, side, &before, &self.shadow, turn) {
-                    say!("{l}");
+                for l in present::summary::turn(&self.rules, side, &before, &self.shadow, turn) {
+                    say!(self.voice; "{l}");
                 }
             }
             if let Event::TurnEnded { side, .. } = e {
@@ -1391,26 +1488,26 @@ impl<'r> Session<'r> {
             "" => {}
             "end" => return Ok(Prompt::EndPhase),
             "quit" => return Ok(Prompt::Quit),
-            "help" => say!("{HELP}"),
+            "help" => say!(self.voice; "{HELP}"),
             "map" => self.map(rest, side),
-            "status" => say_raw!("{}", self.status()),
+            "status" => say_raw!(self.voice; "{}", self.status()),
             "log" => {
                 if self.log.is_empty() {
-                    say!("the other side has not played a turn yet");
+                    say!(self.voice; "the other side has not played a turn yet");
                 }
                 for l in &self.log {
-                    say!("{l}");
+                    say!(self.voice; "{l}");
                 }
             }
             "undo" => self.undo()?,
             "units" => self.units(rest),
             "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
-                Ok(text) => say_raw!("{text}"),
-                Err(e) => say!("{}", e.0),
+                Ok(text) => say_raw!(self.voice; "{text}"),
+                Err(e) => say!(self.voice; "{}", e.0),
             },
             "save" => {
                 if rest.is_empty() {
-                    say!("save FILE: name the file");
+                    say!(self.voice; "save FILE: name the file");
                 } else {
                     let saved = Output::check(Path::new(rest), "save", &self.inputs)
                         .map_err(anyhow::Error::from)
@@ -1418,18 +1515,18 @@ impl<'r> Session<'r> {
                     match saved {
                         Ok(()) => {
                             self.saved = true;
-                            say!("saved to {rest}");
+                            say!(self.voice; "saved to {rest}");
                         }
-                        Err(e) => say!("not saved: {e}"),
+                        Err(e) => say!(self.voice; "not saved: {e}"),
                     }
                 }
             }
             "odds" => self.odds(rest),
             "hold" | "melee" | "lead" | "break_off" => {
                 match counters::parse_order_of(self.scenario(), line) {
-                    Err(e) => say!("? {e}"),
+                    Err(e) => say!(self.voice; "? {e}"),
                     Ok((unit, _)) if self.game.state().unit(unit).side != side => {
-                        say!(
+                        say!(self.voice;
                             "refused: R4.4: {} is not yours to command",
                             self.scenario().unit_name(unit)
                         );
@@ -1439,13 +1536,15 @@ impl<'r> Session<'r> {
                         self.record(turn, side, phase, line);
                         // `undo` takes back a command, never a choice given after it.
                         self.undo = None;
-                        say!("noted for this turn: {line}");
+                        say!(self.voice; "noted for this turn: {line}");
                     }
                 }
             }
             "legal" => self.legal(rest),
             _ => match parse_command(self.scenario(), line) {
-                Err(e) => say!("? {e}{} (`help` lists the commands)", self.did_you_mean(&e)),
+                Err(e) => {
+                    say!(self.voice; "? {e}{} (`help` lists the commands)", self.did_you_mean(&e));
+                }
                 Ok(c) => {
                     let c = self.by_destination(c);
                     let line = counters::command_text(self.scenario(), &c);
@@ -1453,7 +1552,7 @@ impl<'r> Session<'r> {
                     // that the person may dismount them (R16.1).
                     let warned = self.warned.take();
                     if warned.as_ref() != Some(&c) && self.say_sitting_out(&c) {
-                        say!("give the assault again to go in without them");
+                        say!(self.voice; "give the assault again to go in without them");
                         self.warned = Some(c);
                         return Ok(Prompt::Stay);
                     }
@@ -1462,7 +1561,7 @@ impl<'r> Session<'r> {
                     self.record(turn, side, phase, &line);
                     if let Err(why) = self.command(&c)? {
                         self.save.commands.pop();
-                        say!("refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+                        say!(self.voice; "refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
                     } else if phase == Phase::Deployment {
                         // R15.4: a unit at a time; the other side moves next.
                         return Ok(Prompt::EndPhase);
@@ -1483,7 +1582,7 @@ impl<'r> Session<'r> {
         let mut reach: Vec<(hexmap::Hex, bool)> = Vec::new();
         if !rest.is_empty() {
             let Some(unit) = s.unit_id(rest) else {
-                say!("? unknown unit `{rest}`{}", did_you_mean_unit(s, rest));
+                say!(self.voice; "? unknown unit `{rest}`{}", did_you_mean_unit(s, rest));
                 return;
             };
             for double in [false, true] {
@@ -1494,17 +1593,17 @@ impl<'r> Session<'r> {
                 }
             }
             if reach.is_empty() {
-                say!("{rest} cannot move now");
+                say!(self.voice; "{rest} cannot move now");
             }
         }
         let acting = self.acting(side);
-        say_raw!(
+        say_raw!(self.voice;
             "{}",
-            crate::show::render_marked(
+            present::show::render_marked(
                 s,
                 self.rules.catalog,
                 Some(state),
-                &crate::show::Marks {
+                &present::show::Marks {
                     acting: &acting,
                     reach: &reach,
                     playing: true,
@@ -1618,11 +1717,11 @@ impl<'r> Session<'r> {
     /// to the line before it.
     fn undo(&mut self) -> anyhow::Result<()> {
         let Some((lines, mark)) = self.undo.take() else {
-            say!("nothing to undo: no command given in this phase since the last die");
+            say!(self.voice; "nothing to undo: no command given in this phase since the last die");
             return Ok(());
         };
         if self.game.dice_mark() != mark {
-            say!("cannot undo: a die was rolled since (the dice are not rolled again)");
+            say!(self.voice; "cannot undo: a die was rolled since (the dice are not rolled again)");
             return Ok(());
         }
         let taken = self.save.commands[lines].line.clone();
@@ -1645,7 +1744,7 @@ impl<'r> Session<'r> {
         self.quiet = false;
         self.log = log;
         replayed?;
-        say!("undone: {taken}");
+        say!(self.voice; "undone: {taken}");
         Ok(())
     }
 
@@ -1720,11 +1819,11 @@ impl<'r> Session<'r> {
             for p in state.passengers(t).filter(|p| !units.contains(&p.id)) {
                 let (p, t) = (s.unit_name(p.id), s.unit_name(t));
                 if mounted {
-                    say!(
+                    say!(self.voice;
                         "note: {p} aboard {t} sits this assault out: passengers of a mounted-assault transport assault only when named with it (R16.1); `dismount {p}` first to fight on foot"
                     );
                 } else {
-                    say!(
+                    say!(self.voice;
                         "note: {p} aboard {t} sits this assault out: passengers do not assault from a transport that is not a mounted-assault one (R16.1); `dismount {p}` first"
                     );
                 }
@@ -1824,7 +1923,7 @@ impl<'r> Session<'r> {
             })
             .collect();
         if rows.is_empty() {
-            say!(
+            say!(self.voice;
                 "? no side `{side}`: the sides are `{}` and `{}`",
                 s.sides[0].id,
                 s.sides[1].id
@@ -1846,7 +1945,7 @@ impl<'r> Session<'r> {
                 c = w[2],
                 d = w[3]
             );
-            say!("{}", line.trim_end());
+            say!(self.voice; "{}", line.trim_end());
         }
     }
 
@@ -1855,19 +1954,19 @@ impl<'r> Session<'r> {
     fn legal(&self, name: &str) {
         let s = self.scenario();
         let Some(unit) = s.unit_id(name) else {
-            say!("? unknown unit `{name}`{}", did_you_mean_unit(s, name));
+            say!(self.voice; "? unknown unit `{name}`{}", did_you_mean_unit(s, name));
             return;
         };
         if self.game.state().hex_of(unit).is_none() {
-            say!("{name} is not on the map");
+            say!(self.voice; "{name} is not on the map");
             return;
         }
         let lines = self.options(unit);
         if lines.is_empty() {
-            say!("{name} can do nothing more this phase");
+            say!(self.voice; "{name} can do nothing more this phase");
         }
         for l in lines {
-            say!("{name} {l}");
+            say!(self.voice; "{name} {l}");
         }
     }
 
@@ -2007,19 +2106,19 @@ impl<'r> Session<'r> {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let ["overrun", hex, "with", unit] = words.as_slice() {
             let Some(u) = s.unit_id(unit) else {
-                say!("? unknown unit `{unit}`{}", did_you_mean_unit(s, unit));
+                say!(self.voice; "? unknown unit `{unit}`{}", did_you_mean_unit(s, unit));
                 return;
             };
             let Some(h) = hex.parse::<hexmap::Label>().ok().and_then(|l| s.map.hex(l)) else {
-                say!("? `{hex}` is not a hex of this map");
+                say!(self.voice; "? `{hex}` is not a hex of this map");
                 return;
             };
             let c = counters::Command::Overrun { unit: u, hex: h };
             match counters::check(self.game.state(), rules, &c) {
-                Err(why) => say!("refused: {why}"),
+                Err(why) => say!(self.voice; "refused: {why}"),
                 Ok(()) => {
                     let o = counters::overrun_odds(self.game.state(), rules, u, h);
-                    say!(
+                    say!(self.voice;
                         "overrun: {unit} breaks through unharmed {:.1}%, every unit in {hex} destroyed {:.1}%; hits scored {:.2} on average, taken {:.2} (exact, R10)",
                         o.all_break_through * 100.0,
                         o.defenders_destroyed * 100.0,
@@ -2033,11 +2132,11 @@ impl<'r> Session<'r> {
         let (units, hex) = match parse_command(s, line) {
             Ok(counters::Command::Assault { units, hex }) => (units, hex),
             Ok(_) => {
-                say!("odds: `odds assault HEX with UNIT...` or `odds overrun HEX with UNIT`");
+                say!(self.voice; "odds: `odds assault HEX with UNIT...` or `odds overrun HEX with UNIT`");
                 return;
             }
             Err(e) => {
-                say!("? {e}{}", self.did_you_mean(&e));
+                say!(self.voice; "? {e}{}", self.did_you_mean(&e));
                 return;
             }
         };
@@ -2083,7 +2182,7 @@ impl<'r> Session<'r> {
                     .then_some((to, trial))
             });
             let Some((to, trial)) = arrived else {
-                say!(
+                say!(self.voice;
                     "{} cannot reach a hex next to {} and still assault it now",
                     s.unit_name(u),
                     s.map.label(hex)
@@ -2098,11 +2197,11 @@ impl<'r> Session<'r> {
             hex,
         };
         if let Err(why) = counters::check(&state, rules, &c) {
-            say!("refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+            say!(self.voice; "refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
             return;
         }
         if !arrive.is_empty() {
-            say!(
+            say!(self.voice;
                 "as they would arrive: {} (bog checks not rolled)",
                 arrive.join(", ")
             );
@@ -2120,14 +2219,14 @@ impl<'r> Session<'r> {
                     m.error_bound * 100.0
                 )
             };
-            say!(
+            say!(self.voice;
                 "whole melee (R9, R11): attacker takes the hex {:.1}%, defenders hold {:.1}%, both broken {:.1}% ({how})",
                 m.attacker_wins * 100.0,
                 m.defender_holds * 100.0,
                 m.both_broken * 100.0
             );
         }
-        say!(
+        say!(self.voice;
             "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%, hold {:.1}%",
             first.defender_destroyed * 100.0,
             first.defender_retreats * 100.0,
@@ -2139,7 +2238,7 @@ impl<'r> Session<'r> {
     fn save_on_exit(&self, out: Option<&Output>) -> anyhow::Result<()> {
         if let Some(out) = out {
             self.write_save(out)?;
-            say!("saved to {}", out.path().display());
+            say!(self.voice; "saved to {}", out.path().display());
         }
         Ok(())
     }

@@ -429,9 +429,9 @@ mod tests {
     use counters::{GameRng, ScenarioFile, bundled, play};
 
     const SCENARIOS: [&str; 3] = [
-        include_str!("../../../scenarios/dawn_assault.toml"),
-        include_str!("../../../scenarios/meeting_engagement.toml"),
-        include_str!("../../../scenarios/night_recon.toml"),
+        include_str!("../../../../scenarios/dawn_assault.toml"),
+        include_str!("../../../../scenarios/meeting_engagement.toml"),
+        include_str!("../../../../scenarios/night_recon.toml"),
     ];
 
     /// The page draws each position by applying the game's events to the start, as the engine

@@ -33,6 +33,7 @@ fn markers(s: &Scenario) -> [char; 2] {
 /// sit one line lower (R0.4). Each hex is one line: its label, its terrain letter, then its stack
 /// (`S2` = two units of side S), `*` for an objective and `~` for smoke (R14.3). With `game`, the position
 /// is that of a game in progress (units, markers, smoke, time of day), else the scenario's start.
+#[must_use]
 pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
     render_marked(s, catalog, game, &Marks::default())
 }
@@ -50,6 +51,7 @@ pub struct Marks<'a> {
 }
 
 /// As [`render`], with `marks` (`hexwar play`).
+#[must_use]
 pub fn render_marked(
     s: &Scenario,
     catalog: &Catalog,

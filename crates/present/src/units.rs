@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use counters::{Catalog, UnitType};
 
 /// The catalog as a text table, one line per type, grouped by nation.
+#[must_use]
 pub fn table(catalog: &Catalog) -> String {
     let mut types: Vec<&UnitType> = catalog.iter().map(|(_, t)| t).collect();
     types.sort_by(|a, b| a.nation.cmp(&b.nation));

@@ -3,6 +3,6 @@
 //! (`data/fonts/LICENSE-DejaVu`).
 
 /// The regular face.
-pub const REGULAR: &[u8] = include_bytes!("../../../data/fonts/DejaVuSans-hexwar.ttf");
+pub const REGULAR: &[u8] = include_bytes!("../../../../data/fonts/DejaVuSans-hexwar.ttf");
 /// The bold face.
-pub const BOLD: &[u8] = include_bytes!("../../../data/fonts/DejaVuSans-Bold-hexwar.ttf");
+pub const BOLD: &[u8] = include_bytes!("../../../../data/fonts/DejaVuSans-Bold-hexwar.ttf");

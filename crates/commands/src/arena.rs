@@ -46,8 +46,8 @@ pub struct ArenaArgs {
     paths: Vec<PathBuf>,
     /// An AI, as `--ai` names it elsewhere (`doctrine@1`, `doctrine`, `doctrine:0.35`,
     /// `passive`, `random`), optionally named: `bold=doctrine:0.35` (repeatable, at least two).
-    #[arg(long = "ai", value_name = "[NAME=]AI", required = true)]
-    ais: Vec<String>,
+    #[arg(long = "ai", value_name = "[NAME=]AI", required = true, value_parser = named_ai)]
+    ais: Vec<(Entrant, AiSpec)>,
     /// Pairs per pairing and scenario, 200 if not given (with --sprt: the most pairs to play,
     /// 100,000 if not given).
     #[arg(long)]
@@ -59,8 +59,8 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Play only pairs i with i mod N == I (merge the summaries with `hexwar merge`).
-    #[arg(long, value_name = "I/N", conflicts_with = "sprt")]
-    shard: Option<String>,
+    #[arg(long, value_name = "I/N", conflicts_with = "sprt", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Print the summary as JSON (counts included, for `hexwar merge`).
     #[arg(long)]
     json: bool,
@@ -98,40 +98,38 @@ const DEFAULT_SPRT_PAIRS: u64 = 100_000;
 /// Pairs played between two checks for an interrupt.
 const CHUNK: usize = 2048;
 
-/// The AIs as given: names unique, at least two.
-fn entrants(specs: &[String]) -> Result<Vec<(Entrant, AiSpec)>, BadInput> {
-    let mut out: Vec<(Entrant, AiSpec)> = vec![];
-    for text in specs {
-        let (name, spec) = match text.split_once('=') {
-            Some((n, s)) => (Some(n.trim()), s),
-            None => (None, text.as_str()),
-        };
-        let ai = AiSpec::parse(spec).map_err(|e| BadInput(format!("--ai `{text}`: {e}")))?;
-        let name = name.map_or_else(|| ai.to_string(), str::to_owned);
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(BadInput(format!(
-                "--ai `{text}`: a name is one word, e.g. bold=doctrine:0.35"
-            )));
-        }
-        if out.iter().any(|(e, _)| e.name == name) {
-            return Err(BadInput(format!(
-                "--ai `{text}`: two AIs named `{name}` (name one: NAME=AI)"
-            )));
-        }
-        out.push((
-            Entrant {
-                name,
-                spec: ai.to_string(),
-            },
-            ai,
-        ));
+/// `[NAME=]AI` (clap's value parser for the arena's `--ai`): an AI, named by itself unless a
+/// name is given.
+fn named_ai(text: &str) -> Result<(Entrant, AiSpec), String> {
+    let (name, spec) = match text.split_once('=') {
+        Some((n, s)) => (Some(n.trim()), s),
+        None => (None, text),
+    };
+    let ai = AiSpec::parse(spec).map_err(|e| e.clone())?;
+    let name = name.map_or_else(|| ai.to_string(), str::to_owned);
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return Err("a name is one word, e.g. bold=doctrine:0.35".to_owned());
     }
-    if out.len() < 2 {
+    let spec = ai.to_string();
+    Ok((Entrant { name, spec }, ai))
+}
+
+/// The AIs as given, checked together: names unique, at least two.
+fn entrants(given: &[(Entrant, AiSpec)]) -> Result<Vec<(Entrant, AiSpec)>, BadInput> {
+    for (i, (e, _)) in given.iter().enumerate() {
+        if given[..i].iter().any(|(f, _)| f.name == e.name) {
+            return Err(BadInput(format!(
+                "--ai: two AIs named `{}` (name one: NAME=AI)",
+                e.name
+            )));
+        }
+    }
+    if given.len() < 2 {
         return Err(BadInput(
             "an arena needs at least two AIs: --ai doctrine@1 --ai random".to_owned(),
         ));
     }
-    Ok(out)
+    Ok(given.to_vec())
 }
 
 /// The scenarios, loaded.
@@ -229,7 +227,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
     }
     let pairs = args.runs.unwrap_or(DEFAULT_PAIRS);
     crate::batch::check_runs_threads(pairs, args.threads)?;
-    let shard = args.shard.as_deref().map_or(Ok(Shard::ALL), Shard::parse)?;
+    let shard = args.shard.unwrap_or(Shard::ALL);
     if shard.count > pairs {
         return Err(BadInput(format!(
             "--shard {}/{}: more shards than pairs (--runs {pairs})",
@@ -322,7 +320,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
         out!("{}", render(&summary));
     }
     if let Some(out) = &plot_out {
-        let svg = hexwar::picture::plot::arena(&summary)?;
+        let svg = present::picture::plot::arena(&summary)?;
         crate::render::write_svg_as(&svg, out)?;
     }
     Ok(ExitCode::SUCCESS)
@@ -619,6 +617,7 @@ fn render_sprt(r: &SprtReport<'_>) -> String {
 }
 
 /// Whether a summary file is an arena's (it names its arena), not a batch's.
+#[must_use]
 pub fn is_arena_summary(text: &str) -> bool {
     serde_json::from_str::<serde_json::Value>(text)
         .is_ok_and(|v| v.get("arena").is_some_and(serde_json::Value::is_object))

@@ -142,6 +142,7 @@ impl Output {
     }
 
     /// The path as given.
+    #[must_use]
     pub fn path(&self) -> &Path {
         &self.given
     }

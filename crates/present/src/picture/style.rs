@@ -7,7 +7,7 @@ use counters::{Scenario, Side, UnitClass, UnitType};
 use serde::Deserialize;
 
 /// The style file shipped with hexwar.
-pub const PICTURE: &str = include_str!("../../../data/picture.toml");
+pub const PICTURE: &str = include_str!("../../../../data/picture.toml");
 
 /// A pattern drawn over a terrain's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]

@@ -1,14 +1,14 @@
 //! `hexwar render` (the map and counters as SVG or PNG) and the replay page of `hexwar replay
-//! --html`: the command-line side of `hexwar::picture`.
+//! --html`: the command-line side of `present::picture`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use counters::{Event, Rules, State};
-use hexwar::picture::map::{self, Labels, Position};
-use hexwar::picture::png;
-use hexwar::picture::replay::{self, Header};
-use hexwar::picture::style::Style;
+use present::picture::map::{self, Labels, Position};
+use present::picture::png;
+use present::picture::replay::{self, Header};
+use present::picture::style::Style;
 
 use crate::batch;
 use crate::data::{self, BadInput, load_scenario};

@@ -67,11 +67,13 @@ impl Texts {
     }
 
     /// The files read from disk.
+    #[must_use]
     pub fn paths(&self) -> &[PathBuf] {
         &self.1
     }
 
     /// `file:line:col: message` for each problem.
+    #[must_use]
     pub fn render(&self, problems: &[Problem]) -> String {
         // One index of line starts per file: linear in the size of the files, whatever the
         // number of problems.
@@ -193,6 +195,7 @@ pub struct Loaded {
 }
 
 /// FNV-1a, 64 bits, of texts in order: a content hash that is the same on every machine.
+#[must_use]
 pub fn fnv(texts: &[&str]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for t in texts {

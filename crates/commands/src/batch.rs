@@ -1,38 +1,22 @@
 //! `hexwar batch`, `hexwar merge` and `hexwar tune`: many games of a scenario in parallel, with
 //! summaries that merge exactly across shards, and stat tuning with common random numbers.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use counters::{Catalog, GameRecord, Rules, Scenario, Summary, play_with};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::data::BadInput;
+use crate::PlayOptions;
+use crate::data::{self, BadInput, load_scenario};
+use crate::output::Output;
+use crate::{arena, interrupt, render};
 
 pub use session::seeding::game_dice;
-
-/// Applies `--ai SIDE=KIND[:THRESHOLD]` overrides to a scenario: the AI of a side
-/// (`doctrine`, `doctrine@1`, `passive`, `random`) and, for a doctrine AI, the probability of
-/// winning above which it assaults and overruns.
-pub fn override_ai(scenario: &mut Scenario, specs: &[String]) -> Result<(), BadInput> {
-    for spec in specs {
-        let (side, kind) = spec.split_once('=').ok_or_else(|| {
-            BadInput(format!(
-                "--ai `{spec}`: expected SIDE=KIND[:THRESHOLD], e.g. nato=random or soviet=doctrine:0.65"
-            ))
-        })?;
-        let ai =
-            counters::AiSpec::parse(kind).map_err(|e| BadInput(format!("--ai `{spec}`: {e}")))?;
-        let s = scenario
-            .sides
-            .iter_mut()
-            .find(|s| s.id == side)
-            .ok_or_else(|| BadInput(format!("--ai `{spec}`: no side `{side}` in this scenario")))?;
-        s.set_ai(ai);
-    }
-    Ok(())
-}
 
 /// `hexwar merge` without `--partial` refuses an incomplete set of summaries (of a batch or an
 /// arena, `what`): shards missing out of `count`, or a summary of an interrupted run.
@@ -79,13 +63,9 @@ impl Shard {
     /// The whole batch.
     pub const ALL: Self = Self { index: 0, count: 1 };
 
-    /// Parses `I/N`.
-    pub fn parse(text: &str) -> Result<Self, BadInput> {
-        let bad = || {
-            BadInput(format!(
-                "--shard `{text}`: expected I/N with 0 <= I < N, e.g. 0/4"
-            ))
-        };
+    /// Parses `I/N` (clap's value parser for `--shard`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || "expected I/N with 0 <= I < N, e.g. 0/4".to_owned();
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (index, count): (u64, u64) = (
             i.trim().parse().map_err(|_| bad())?,
@@ -139,6 +119,7 @@ pub fn check_runs_threads(runs: u64, threads: usize) -> Result<(), BadInput> {
 
 /// How many of the batch's games are this shard's: those with `index % count == shard index`,
 /// counted, not listed.
+#[must_use]
 pub fn shard_games(opts: &Options) -> u64 {
     opts.runs
         .checked_sub(opts.shard.index)
@@ -192,6 +173,7 @@ pub fn play_chunks(
 
 /// The progress bar of every long command, on standard error at a terminal only (hidden with
 /// `-q` or when `show` is false): `{pos}/{len} what, eta`.
+#[must_use]
 pub fn progress_bar(len: u64, what: &str, show: bool) -> ProgressBar {
     if show && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(len);
@@ -223,119 +205,6 @@ pub fn summary_of(
     summary.complete = complete;
     summary.finish();
     Ok(summary)
-}
-
-/// A readable summary table.
-pub fn render(s: &Summary) -> String {
-    let pct = |x: f64| format!("{:.1}%", x * 100.0);
-    let mut out = format!(
-        "{}: {} game{}, seed {}{}\n\n",
-        s.scenario,
-        s.runs,
-        if s.runs == 1 { "" } else { "s" },
-        s.seed,
-        if s.complete {
-            ""
-        } else {
-            " (INTERRUPTED: only the games finished are counted)"
-        }
-    );
-    let _ = writeln!(
-        out,
-        "{:<12} {:>7} {:>9}  {:<18} VP MEAN ± SD",
-        "SIDE", "WINS", "WIN RATE", "95% CI (Wilson)"
-    );
-    for side in &s.sides {
-        let _ = writeln!(
-            out,
-            "{:<12} {:>7} {:>9}  {:<18} {:.2} ± {:.2}",
-            side.id,
-            side.wins,
-            pct(side.win_rate),
-            format!("[{}, {}]", pct(side.ci95[0]), pct(side.ci95[1])),
-            side.vp_mean,
-            side.vp_sd
-        );
-    }
-    let n = s.runs.max(1) as f64;
-    let _ = writeln!(
-        out,
-        "both lose    {:>7} {:>9}",
-        s.both_lose,
-        pct(s.both_lose as f64 / n)
-    );
-    let reasons: Vec<String> = s
-        .end_reasons
-        .iter()
-        .map(|(k, v)| format!("{k} {}", pct(*v as f64 / n)))
-        .collect();
-    let _ = writeln!(out, "\nended by: {}", reasons.join(", "));
-    let _ = writeln!(
-        out,
-        "game length: {:.2} ± {:.2} turns",
-        s.turns_mean, s.turns_sd
-    );
-    let mut losses: Vec<(&String, &u64)> = s.losses_by_type.iter().collect();
-    losses.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let losses: Vec<String> = losses
-        .iter()
-        .map(|(k, v)| format!("{k} {:.2}", **v as f64 / n))
-        .collect();
-    let _ = writeln!(
-        out,
-        "units lost per game, by type: {}",
-        if losses.is_empty() {
-            "none".to_owned()
-        } else {
-            losses.join(", ")
-        }
-    );
-    if matches!(s.time_of_day.as_str(), "dawn" | "dusk") {
-        let (what, by) = if s.time_of_day == "dawn" {
-            ("dawn", "day")
-        } else {
-            ("dusk", "night")
-        };
-        let _ = writeln!(
-            out,
-            "\n{what} (R13.3): {by} had come by turn (share of games, cumulative; games that ended \
-             first count as not yet):\n  {}",
-            cumulative(&s.time_changed_in_turn, n)
-        );
-    }
-    if !s.objectives.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nthe attacker first held each objective by the end of turn (share of games, cumulative; \
-             it may have lost it again, so these are not wins):"
-        );
-        for o in &s.objectives {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                o.name,
-                cumulative(&o.first_held_in_turn, n)
-            );
-        }
-    }
-    out
-}
-
-/// Games per turn as a cumulative share of `n` games (`T3 32.3%  T4 90.9%`), or `never`.
-fn cumulative(by_turn: &std::collections::BTreeMap<u32, u64>, n: f64) -> String {
-    let mut acc = 0;
-    let cells: Vec<String> = by_turn
-        .iter()
-        .map(|(t, k)| {
-            acc += k;
-            format!("T{t} {:.1}%", acc as f64 / n * 100.0)
-        })
-        .collect();
-    if cells.is_empty() {
-        "never".to_owned()
-    } else {
-        cells.join("  ")
-    }
 }
 
 /// The CSV's first line: one row per game follows (quoted by the `csv` crate where a side id
@@ -378,4 +247,227 @@ pub fn csv_row<W: std::io::Write>(
         r.losses[1].to_string(),
         r.time_changed.map_or_else(String::new, |t| t.to_string()),
     ])
+}
+
+/// `hexwar batch`.
+#[derive(clap::Args)]
+pub struct BatchArgs {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// Games in the batch (all shards together).
+    #[arg(long, default_value_t = 1000)]
+    pub runs: u64,
+    /// Batch seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Play only games i with i mod N == I.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Print the summary as JSON (counts included, for `hexwar merge`).
+    #[arg(long)]
+    pub json: bool,
+    /// Also write one CSV row per game to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also draw the batch: win rates with their intervals, how long the games last, units
+    /// lost by type, and when each objective fell; as `NAME.svg` or `NAME.png`.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// The rule and AI overrides.
+    #[command(flatten)]
+    pub play: PlayOptions,
+    /// Unit catalog folder.
+    #[arg(long, value_name = "DIR")]
+    pub catalog: Option<PathBuf>,
+}
+
+/// The rule switches and AI settings of a scenario as played, for a batch summary's identity.
+fn settings(s: &Scenario) -> String {
+    let r = &s.rules;
+    let mut out = format!(
+        "stacking_limit={} counterattacks={} tank_assault={}",
+        r.stacking_limit, r.counterattacks, r.tank_assault
+    );
+    for side in &s.sides {
+        let _ = write!(out, " {}={:?}:{}", side.id, side.ai, side.assault_threshold);
+    }
+    out
+}
+
+/// Plays a batch and prints its summary (and writes its CSV and plot).
+pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
+    let BatchArgs {
+        file,
+        runs,
+        seed,
+        threads,
+        shard,
+        json,
+        csv,
+        plot,
+        quiet,
+        play,
+        catalog,
+    } = args;
+    if let Some(p) = &plot {
+        render::picture_format(p)?;
+    }
+    check_runs_threads(runs, threads)?;
+    let shard = shard.unwrap_or(Shard::ALL);
+    if shard.count > runs {
+        return Err(BadInput(format!(
+            "--shard {}/{}: more shards than games (--runs {runs})",
+            shard.index, shard.count
+        ))
+        .into());
+    }
+    let mut loaded = load_scenario(&file, catalog.as_deref())?;
+    play.apply(&mut loaded.scenario)?;
+    let opts = Options {
+        runs,
+        seed,
+        threads,
+        shard,
+        progress: !quiet,
+    };
+    // Outputs are checked before the first game: nothing played is lost to a bad path.
+    let [csv_out, plot_out] = Output::check_all(
+        [(csv.as_deref(), "--csv"), (plot.as_deref(), "--plot")],
+        &loaded.files,
+    )?;
+    let mut csv_out = match &csv_out {
+        Some(out) => {
+            let mut w = csv::Writer::from_writer(out.open()?);
+            csv_header(&mut w, &loaded.scenario)
+                .map_err(|e| BadInput(format!("{}: cannot write: {e}", out.path().display())))?;
+            Some(w)
+        }
+        None => None,
+    };
+    interrupt::install();
+    let mut summary = Summary::new(&loaded.scenario, seed);
+    // Games by length, for the plot: the summary keeps only the mean and spread.
+    let mut lengths = BTreeMap::<u32, u64>::new();
+    let complete = play_chunks(&loaded.scenario, &loaded.catalog, &opts, |records| {
+        for r in &records {
+            summary.add(r);
+            *lengths.entry(r.turns).or_default() += 1;
+            if let Some(w) = &mut csv_out {
+                csv_row(w, seed, r)?;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(w) = csv_out {
+        w.into_inner()
+            .map_err(|e| BadInput(format!("--csv: cannot write: {}", e.error())))?
+            .commit()?;
+    }
+    summary.complete = complete;
+    summary.identity = Some(counters::Identity {
+        scenario_hash: loaded.hashes[0].clone(),
+        catalog_hash: loaded.hashes[1].clone(),
+        terrain_hash: loaded.hashes[2].clone(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        settings: settings(&loaded.scenario),
+        runs,
+        shard_count: opts.shard.count,
+    });
+    summary.shards = vec![opts.shard.index];
+    summary.finish();
+    if !complete {
+        errln!(
+            "interrupted: the summary counts the {} games played of {}",
+            summary.runs,
+            shard_games(&opts)
+        );
+    }
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        out!("{}", present::batch::render(&summary));
+    }
+    if let Some(out) = &plot_out {
+        let svg = present::picture::plot::batch(&present::picture::plot::Batch {
+            summary: &summary,
+            lengths: &lengths,
+        })?;
+        render::write_svg_as(&svg, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hexwar merge`.
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// Summary files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print JSON rather than the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Merge an incomplete set: shards missing, or summaries of interrupted batches. The
+    /// result is marked incomplete.
+    #[arg(long)]
+    pub partial: bool,
+}
+
+/// Merges batch (or arena) summaries into one.
+pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let MergeArgs {
+        files,
+        json,
+        partial,
+    } = args;
+    if let Some(first) = files.first()
+        && arena::is_arena_summary(&data::read_text(first)?)
+    {
+        return arena::merge(files, *json, *partial);
+    }
+    let mut merged: Option<Summary> = None;
+    for f in files {
+        let text = data::read_text(f)?;
+        let s: Summary = serde_json::from_str(&text).map_err(|e| {
+            BadInput(format!(
+                "{}: not a batch summary (`hexwar batch --json`): {e}",
+                f.display()
+            ))
+        })?;
+        s.check()
+            .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
+        if s.identity.is_none() {
+            return Err(BadInput(format!(
+                "{}: {}",
+                f.display(),
+                counters::MergeError::NoIdentity
+            ))
+            .into());
+        }
+        match &mut merged {
+            None => merged = Some(s),
+            Some(m) => m
+                .merge(&s)
+                .map_err(|e| BadInput(format!("{}: {e}", f.display())))?,
+        }
+    }
+    let mut summary = merged.unwrap_or_default();
+    let missing = summary.missing_shards();
+    let count = summary.identity.as_ref().map_or(1, |i| i.shard_count);
+    if !partial {
+        refuse_incomplete("batch", count, &missing, summary.complete)?;
+    }
+    summary.complete &= missing.is_empty();
+    summary.finish();
+    if *json {
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        out!("{}", present::batch::render(&summary));
+    }
+    Ok(ExitCode::SUCCESS)
 }

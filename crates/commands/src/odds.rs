@@ -1,6 +1,8 @@
 //! `hexwar odds`: exact probabilities of an assault or an overrun between two stacks.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use counters::{
     Catalog, Choices, Combatant, Command, MATCHUP_DEFENDERS, Rules, Side, assault_odds, check,
@@ -8,7 +10,69 @@ use counters::{
 };
 use hexmap::TerrainTable;
 
-use crate::data::BadInput;
+use crate::Switch;
+use crate::data::{BadInput, CatalogDir, Texts};
+
+/// `hexwar odds`.
+#[derive(clap::Args)]
+pub struct OddsArgs {
+    /// `ATTACKERS vs DEFENDERS`, e.g. `btr70,hq_mrr vs m2:disorganized`.
+    #[arg(required = true, num_args = 1.., value_name = "ATTACKERS vs DEFENDERS")]
+    pub matchup: Vec<String>,
+    /// Terrain of the defended hex.
+    #[arg(long, default_value = "clear")]
+    pub terrain: String,
+    /// An overrun by one vehicle (R10) instead of an assault.
+    #[arg(long)]
+    pub overrun: bool,
+    /// Counterattacks (R11): `on` computes the whole melee, `off` the first round only.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    pub counterattacks: Switch,
+    /// Who counterattacks in the melee: `doctrine` (the AI's choice: when the round would
+    /// score a hit with p >= 0.5), `always` (every unit that may), `never` (every unit breaks
+    /// off when it may); for both sides, or per side: `attacker=always,defender=never`.
+    #[arg(long, default_value = "doctrine", value_name = "CHOICES", value_parser = parse_choices)]
+    pub choices: [Choices; 2],
+    /// The whole melee exactly however long it takes (by default a fight of more than about
+    /// 60,000 positions, a second or two of work, is sampled instead).
+    #[arg(long)]
+    pub exact: bool,
+    /// Print JSON. With counterattacks (the default), the whole melee: `attacker_wins`,
+    /// `defender_holds`, `both_broken`; `defenders_end` (held, destroyed, retreated,
+    /// `broke_off`); `attacker_losses` and `defender_losses` (destroyed and weakened: each a
+    /// distribution by number of units, and `destroyed_mean`, `weakened_mean`); units (per
+    /// unit, or per line of units no rule tells apart: units, kind, side, and its chances:
+    /// destroyed, captured, retreated, `broke_off`, stayed); exact, `error_bound`, states,
+    /// samples, counterattacks, choices, and the first round under `first_round`. With `--counterattacks off`, the first round:
+    /// `attacker_wins`, `defender_destroyed`, `defender_retreats`, `defender_holds`, `attacker_hits`,
+    /// `defender_hits`, `attacker_hits_mean`, `defender_hits_mean`, exact, counterattacks. With
+    /// `--overrun`: `all_break_through`, `defenders_destroyed`, `attacker_hits`, `defender_hits`,
+    /// `attacker_hits_mean`, `defender_hits_mean`, exact.
+    #[arg(long)]
+    pub json: bool,
+    /// Unit catalog folder.
+    #[arg(long, value_name = "DIR")]
+    pub catalog: Option<PathBuf>,
+}
+
+/// Runs `hexwar odds` on the catalog found from the working folder and the bundled terrain.
+pub fn command(args: &OddsArgs) -> anyhow::Result<ExitCode> {
+    let cwd = std::env::current_dir()?;
+    let catalog = CatalogDir::resolve(args.catalog.as_deref(), &cwd).load(&mut Texts::default())?;
+    let table = counters::bundled::terrain();
+    let text = args.matchup.join(" ");
+    let request = Request {
+        matchup: &text,
+        terrain: &args.terrain,
+        overrun: args.overrun,
+        json: args.json,
+        counterattacks: args.counterattacks.on(),
+        choices: args.choices,
+        exact: args.exact,
+    };
+    outln!("{}", run(&catalog, &table, &request)?.trim_end());
+    Ok(ExitCode::SUCCESS)
+}
 
 /// What the user asked for.
 pub struct Request<'a> {
@@ -28,18 +92,15 @@ pub struct Request<'a> {
     pub exact: bool,
 }
 
-/// `--choices`: one kind for both sides, or `attacker=KIND,defender=KIND` (either may be left
+/// `--choices` (clap's value parser): one kind for both sides, or `attacker=KIND,defender=KIND` (either may be left
 /// out, and is then `doctrine`).
 ///
 /// # Errors
 /// An unknown side or kind.
-pub fn parse_choices(text: &str) -> Result<[Choices; 2], BadInput> {
+pub fn parse_choices(text: &str) -> Result<[Choices; 2], String> {
     let kind = |k: &str| {
-        k.parse::<Choices>().map_err(|()| {
-            BadInput(format!(
-                "--choices: unknown choice `{k}`: use doctrine, always or never"
-            ))
-        })
+        k.parse::<Choices>()
+            .map_err(|()| format!("unknown choice `{k}`: use doctrine, always or never"))
     };
     if !text.contains('=') {
         let c = kind(text.trim())?;
@@ -48,17 +109,13 @@ pub fn parse_choices(text: &str) -> Result<[Choices; 2], BadInput> {
     let mut out = [Choices::Doctrine; 2];
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((side, k)) = part.split_once('=') else {
-            return Err(BadInput(format!(
-                "--choices: expected SIDE=KIND, got `{part}`"
-            )));
+            return Err(format!("expected SIDE=KIND, got `{part}`"));
         };
         let i = match side.trim() {
             "attacker" => 0,
             "defender" => 1,
             other => {
-                return Err(BadInput(format!(
-                    "--choices: unknown side `{other}`: use attacker or defender"
-                )));
+                return Err(format!("unknown side `{other}`: use attacker or defender"));
             }
         };
         out[i] = kind(k.trim())?;

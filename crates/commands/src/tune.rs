@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use counters::{Catalog, Stat as Field};
 
-use hexwar::picture::plot::{self, TunePoint};
+use present::picture::plot::{self, TunePoint};
 
 use crate::PlayOptions;
 use crate::batch;

@@ -10,22 +10,34 @@ use counters::{Finding, Measure, Scenario, Tally, Verdict};
 use crate::batch;
 use crate::data::{BadInput, load_scenario};
 
-/// What the user asked for.
-pub struct Options {
-    /// Games per scenario, instead of each file's `runs`.
+/// `hexwar test`.
+#[derive(clap::Args)]
+pub struct TestArgs {
+    /// Scenario files, or folders whose `*.toml` files are scenarios.
+    #[arg(required = true, value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Games per scenario (default: each file's `[expect] runs`, else 1000).
+    #[arg(long)]
     pub runs: Option<u64>,
     /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Where to write a `JUnit` XML report.
+    /// Write a `JUnit` XML report here (one test case per expectation).
+    #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Inconclusive expectations fail the run.
+    /// Inconclusive expectations fail the run too.
+    #[arg(long)]
     pub strict: bool,
-    /// Rule and AI overrides, as for `batch`.
-    pub play: crate::PlayOptions,
-    /// No progress bar.
-    pub quiet: bool,
-    /// Print JSON instead of text.
+    /// Print JSON: per scenario its file, title, runs, seed and findings (each with its
+    /// expectation, value, ci95, verdict and `games_to_settle`), and the counts.
+    #[arg(long)]
     pub json: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// The rule and AI overrides.
+    #[command(flatten)]
+    pub play: crate::PlayOptions,
 }
 
 /// One scenario's results.
@@ -66,7 +78,8 @@ pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
 }
 
 /// Runs `hexwar test`.
-pub fn run(paths: &[PathBuf], opts: &Options) -> anyhow::Result<ExitCode> {
+pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
+    let paths = &opts.paths;
     batch::check_runs_threads(opts.runs.unwrap_or(1), opts.threads)?;
     crate::interrupt::install();
     let mut tested = Vec::new();

@@ -1,0 +1,139 @@
+//! The flags several commands share, parsed by clap into typed values.
+
+use clap::ValueEnum;
+
+use crate::data::BadInput;
+
+/// A rule switched on or off on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// The rule applies.
+    On,
+    /// It does not.
+    Off,
+}
+
+impl Switch {
+    /// Whether the rule applies.
+    #[must_use]
+    pub fn on(self) -> bool {
+        self == Self::On
+    }
+}
+
+/// `--ai SIDE=KIND[:THRESHOLD]`: the AI a side of the scenario plays with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AiOverride {
+    /// The side's id, checked against the scenario when it is applied.
+    pub side: String,
+    /// The AI.
+    pub ai: counters::AiSpec,
+    /// The text as given, for messages and for saves.
+    pub text: String,
+}
+
+impl AiOverride {
+    /// Parses `SIDE=KIND[:THRESHOLD]` (clap's value parser for `--ai`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (side, kind) = text.split_once('=').ok_or_else(|| {
+            "expected SIDE=KIND[:THRESHOLD], e.g. nato=random or soviet=doctrine:0.65".to_owned()
+        })?;
+        let ai = counters::AiSpec::parse(kind).map_err(|e| e.clone())?;
+        Ok(Self {
+            side: side.to_owned(),
+            ai,
+            text: text.to_owned(),
+        })
+    }
+}
+
+impl std::fmt::Display for AiOverride {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// How games are played: the rule and AI overrides `run`, `batch`, `tune`, `test` and `play`
+/// share.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct PlayOptions {
+    /// Override the scenario's `counterattacks` rule (R11).
+    #[arg(long, value_enum)]
+    pub counterattacks: Option<Switch>,
+    /// The AI of a side: SIDE=doctrine|doctrine@1|passive|random (`doctrine` the latest,
+    /// `doctrine@1` the frozen reference), and for a doctrine AI the win probability above which
+    /// it assaults: SIDE=doctrine:0.65 (repeatable).
+    #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]", value_parser = AiOverride::parse)]
+    pub ai: Vec<AiOverride>,
+}
+
+impl PlayOptions {
+    /// Applies the overrides to a loaded scenario.
+    pub fn apply(&self, scenario: &mut counters::Scenario) -> Result<(), BadInput> {
+        if let Some(c) = self.counterattacks {
+            scenario.rules.counterattacks = c.on();
+        }
+        override_ai(scenario, &self.ai)
+    }
+
+    /// The overrides a saved game records (`counterattacks = "on"`, `ai = ["nato=random"]`),
+    /// parsed as the flags are.
+    pub fn from_saved(counterattacks: Option<&str>, ai: &[String]) -> Result<Self, BadInput> {
+        let counterattacks = match counterattacks {
+            None => None,
+            Some(c) => Some(
+                Switch::from_str(c, false)
+                    .map_err(|_| BadInput(format!("counterattacks = {c:?}: `on` or `off`")))?,
+            ),
+        };
+        let ai = ai
+            .iter()
+            .map(|a| AiOverride::parse(a).map_err(|e| BadInput(format!("ai `{a}`: {e}"))))
+            .collect::<Result<_, _>>()?;
+        Ok(Self { counterattacks, ai })
+    }
+
+    /// The `counterattacks` a save records: `on`, `off` or none.
+    #[must_use]
+    pub fn saved_counterattacks(&self) -> Option<String> {
+        self.counterattacks.map(|c| match c {
+            Switch::On => "on".to_owned(),
+            Switch::Off => "off".to_owned(),
+        })
+    }
+
+    /// The `ai` a save records, as given.
+    #[must_use]
+    pub fn saved_ai(&self) -> Vec<String> {
+        self.ai.iter().map(|a| a.text.clone()).collect()
+    }
+}
+
+/// Gives each side named in `overrides` its AI (`doctrine`, `doctrine@1`, `passive`,
+/// `random`, and for a doctrine AI the probability of winning above which it assaults and
+/// overruns).
+pub fn override_ai(
+    scenario: &mut counters::Scenario,
+    overrides: &[AiOverride],
+) -> Result<(), BadInput> {
+    for o in overrides {
+        let s = scenario
+            .sides
+            .iter_mut()
+            .find(|s| s.id == o.side)
+            .ok_or_else(|| {
+                BadInput(format!("--ai `{o}`: no side `{}` in this scenario", o.side))
+            })?;
+        s.set_ai(o.ai);
+    }
+    Ok(())
+}
+
+/// A count of turns, at least 1 (clap's value parser for `--turns` and `--after`).
+pub fn turns(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a number of turns: {e}")),
+    }
+}

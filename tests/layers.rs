@@ -1,0 +1,177 @@
+//! The crates stack in layers (ARCHITECTURE.md): each depends only on the crates below it, the
+//! binary only on `commands`, and no crate below `commands` prints or touches a file. Read
+//! from the manifests and the source, so that a change which reaches up or does I/O in a
+//! library fails CI rather than a review.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+/// The workspace's crates, lowest first, with the workspace crates each may depend on.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("hexmap", &[]),
+    ("rating", &[]),
+    ("counters", &["hexmap", "rating"]),
+    ("session", &["counters"]),
+    ("present", &["counters", "hexmap"]),
+    ("commands", &["counters", "hexmap", "session", "present"]),
+    ("hexwar", &["commands"]),
+    ("hexwar-fuzz", &["counters", "hexmap", "session"]),
+];
+
+/// Every crate's folder under `crates/`, by package name, with its normal dependencies.
+fn crates() -> BTreeMap<String, (PathBuf, Vec<String>)> {
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(Path::new(ROOT).join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) else {
+            continue;
+        };
+        let manifest: toml::Table = toml::from_str(&text).unwrap();
+        let name = manifest["package"]["name"].as_str().unwrap().to_owned();
+        let mut deps: Vec<String> = Vec::new();
+        let mut add = |table: Option<&toml::Value>| {
+            if let Some(t) = table.and_then(toml::Value::as_table) {
+                deps.extend(t.keys().cloned());
+            }
+        };
+        add(manifest.get("dependencies"));
+        if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+            for t in targets.values() {
+                add(t.get("dependencies"));
+            }
+        }
+        out.insert(name, (dir, deps));
+    }
+    out
+}
+
+/// The dependencies that reach up or sideways: `crate -> dependency`, for each workspace
+/// dependency its layer does not allow.
+fn upward(deps: &BTreeMap<String, Vec<String>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, ds) in deps {
+        let allowed = LAYERS.iter().find(|(n, _)| n == name).map(|(_, a)| *a);
+        let Some(allowed) = allowed else {
+            out.push(format!("{name} is in no layer"));
+            continue;
+        };
+        for d in ds.iter().filter(|d| deps.contains_key(*d)) {
+            if !allowed.contains(&d.as_str()) {
+                out.push(format!("{name} -> {d}"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_crate_depends_only_on_the_layers_below_it() {
+    let deps: BTreeMap<String, Vec<String>> =
+        crates().into_iter().map(|(n, (_, d))| (n, d)).collect();
+    assert_eq!(deps.len(), LAYERS.len(), "{:?}", deps.keys());
+    assert_eq!(
+        upward(&deps),
+        Vec::<String>::new(),
+        "add new crates to LAYERS and ARCHITECTURE.md"
+    );
+}
+
+#[test]
+fn the_binary_only_parses_flags_and_calls_the_commands() {
+    let (dir, deps) = &crates()["hexwar"];
+    let mut deps = deps.clone();
+    deps.sort();
+    assert_eq!(deps, ["anyhow", "clap", "commands"]);
+    let sources: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    assert_eq!(sources, [dir.join("main.rs")], "the binary is one file");
+}
+
+/// The text of a crate's `src/`, unit tests and comments left out.
+fn library_source(dir: &Path) -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && path.file_stem().is_some_and(|s| s != "tests")
+            {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let text = match text.find("#[cfg(test)]") {
+                    Some(i) => text[..i].to_owned(),
+                    None => text,
+                };
+                let text: Vec<&str> = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .collect();
+                out.push((path, text.join("\n")));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&dir.join("src"), &mut out);
+    out
+}
+
+/// What a library below `commands` must not write: files, the terminal, the process.
+const IO: &[&str] = &[
+    "std::fs",
+    "fs::",
+    "File::",
+    "println!",
+    "eprintln!",
+    "print!",
+    "eprint!",
+    "stdout()",
+    "stderr()",
+    "stdin()",
+    "process::exit",
+    "std::env",
+];
+
+/// The words of [`IO`] in a text.
+fn io_in(text: &str) -> Vec<&'static str> {
+    IO.iter().copied().filter(|w| text.contains(w)).collect()
+}
+
+#[test]
+fn no_crate_below_the_commands_prints_or_touches_a_file() {
+    let crates = crates();
+    let mut checked = 0;
+    for name in ["hexmap", "rating", "counters", "session", "present"] {
+        for (path, text) in library_source(&crates[name].0) {
+            let found = io_in(&text);
+            assert!(
+                found.is_empty(),
+                "{}: {found:?} in a library crate below `commands`",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} source files found");
+}
+
+#[test]
+fn the_checks_see_an_upward_dependency_and_a_print() {
+    let mut deps: BTreeMap<String, Vec<String>> = LAYERS
+        .iter()
+        .map(|(n, a)| ((*n).to_owned(), a.iter().map(|d| (*d).to_owned()).collect()))
+        .collect();
+    assert!(upward(&deps).is_empty());
+    deps.get_mut("counters").unwrap().push("present".to_owned());
+    deps.insert("newcomer".to_owned(), Vec::new());
+    assert_eq!(
+        upward(&deps),
+        ["counters -> present", "newcomer is in no layer"]
+    );
+    assert_eq!(io_in("fn f() {\n    println!(\"x\");\n}"), ["println!"]);
+    assert!(io_in("fn f() -> u8 {\n    1\n}").is_empty());
+}
