@@ -24,7 +24,7 @@ use crate::model::command::{Command, RuleError};
 use crate::model::dice::{GameRng, OutOfDice, chance};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
-use crate::rules::check::check;
+use crate::rules::legal::legal_commands;
 use crate::rules::state::{Rules, State};
 use crate::scenario::AiKind;
 
@@ -68,7 +68,7 @@ pub(crate) fn movement(
 ) -> Result<(), OutOfDice> {
     match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
-        AiKind::Random => random_movement(x, side, skip),
+        AiKind::Random => random_phase(x, side, skip),
         AiKind::Doctrine | AiKind::DoctrineV1 => doctrine_movement(x, side, skip),
     }
 }
@@ -77,7 +77,7 @@ pub(crate) fn movement(
 pub(crate) fn fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
-        AiKind::Random => random_fire(x, side, skip),
+        AiKind::Random => random_phase(x, side, skip),
         AiKind::Doctrine | AiKind::DoctrineV1 => doctrine_fire(x, side, skip),
     }
 }
@@ -94,57 +94,15 @@ fn pick(x: &mut dyn Referee<'_>, n: usize) -> Option<usize> {
         .copied()
 }
 
-/// The random AI: each unit assaults an adjacent enemy hex, moves one hex, or stays, at random
-/// among the legal choices.
-fn random_movement(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    let map = x.rules().map();
+/// The random AI, in the movement and the fire phase alike: each unit gives one of the
+/// commands it may give now (`legal_commands`: moves at either pace, assaults, overruns,
+/// mounting, fire, missions ...) or none, every choice as likely, drawn from the AI's own
+/// generator. A unit sees the position the orders before it left.
+fn random_phase(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     for unit in own(x.state(), side, skip) {
-        let Some(at) = x.state().hex_of(unit) else {
-            continue;
-        };
-        let mut options: Vec<Command> = vec![];
-        for n in map.neighbors(at) {
-            let c = if x.state().occupied_by(n, side.other()) {
-                Command::Assault {
-                    units: vec![unit],
-                    hex: n,
-                }
-            } else {
-                Command::Move {
-                    unit,
-                    path: vec![n],
-                    double: false,
-                }
-            };
-            if check(x.state(), &x.rules(), &c).is_ok() {
-                options.push(c);
-            }
-        }
-        let stay = options.len();
-        if let Some(i) = pick(x, stay + 1).filter(|&i| i < stay) {
+        let options = legal_commands(x.state(), &x.rules(), unit);
+        if let Some(i) = pick(x, options.len() + 1).filter(|&i| i < options.len()) {
             x.order(&options[i])?.ok();
-        }
-    }
-    Ok(())
-}
-
-/// The random AI fires each unit at a random legal target, or not at all.
-fn random_fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    for unit in own(x.state(), side, skip) {
-        let targets: Vec<UnitId> = x
-            .state()
-            .units()
-            .iter()
-            .filter(|t| t.side != side)
-            .map(|t| t.id)
-            .filter(|&t| check(x.state(), &x.rules(), &Command::Fire { unit, target: t }).is_ok())
-            .collect();
-        if let Some(i) = pick(x, targets.len() + 1).filter(|&i| i < targets.len()) {
-            x.order(&Command::Fire {
-                unit,
-                target: targets[i],
-            })?
-            .ok();
         }
     }
     Ok(())

@@ -21,7 +21,8 @@ pub enum AiKind {
     DoctrineV1,
     /// `passive`: does nothing on its own (still tests and chooses in melees).
     Passive,
-    /// `random`: picks among legal moves, assaults and targets at random, with its own generator.
+    /// `random`: each unit gives one of its legal commands (`legal_commands`) or none, at
+    /// random, with its own generator.
     Random,
 }
 
