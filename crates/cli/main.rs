@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{arena, balance, batch, inspect, odds, play, render, tune};
+use commands::{arena, balance, batch, inspect, merge, odds, play, render, tune};
 
 /// A hex-and-counter operational wargame engine.
 ///
@@ -62,7 +62,7 @@ enum Command {
     /// Merge batch or arena summaries (from `hexwar batch --json` or `hexwar arena --json`, e.g.
     /// one per shard) into one.
     #[command(after_help = "Example:\n  hexwar merge shard0.json shard1.json --json")]
-    Merge(batch::MergeArgs),
+    Merge(merge::MergeArgs),
     /// Vary a unit stat and find where a scenario is balanced, with the same seeds for every
     /// value (common random numbers); or rank which stats move the win rate most.
     #[command(
@@ -127,7 +127,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Run(args) => play::run_game(args),
         Command::Odds(args) => odds::command(&args),
         Command::Batch(args) => batch::run(args),
-        Command::Merge(args) => batch::merge(&args),
+        Command::Merge(args) => merge::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Tune(args) => tune::run(args),
         Command::Play(args) => play::run(&args),

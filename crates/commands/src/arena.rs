@@ -14,9 +14,10 @@ use counters::arena::{
 use counters::{AiSpec, GameRecord, OutOfDice, Rules, Scenario, play_with};
 use rayon::prelude::*;
 
-use crate::batch::{Shard, game_dice, progress_bar};
+use crate::batch::{Shard, progress_bar};
 use crate::data::{BadInput, Loaded, load_scenario};
 use crate::output::Output;
+use session::seeding::game_dice;
 
 /// `hexwar arena`'s arguments.
 #[derive(clap::Args)]
@@ -134,7 +135,7 @@ fn entrants(given: &[(Entrant, AiSpec)]) -> Result<Vec<(Entrant, AiSpec)>, BadIn
 
 /// The scenarios, loaded.
 fn scenarios(args: &ArenaArgs) -> Result<Vec<(PathBuf, Loaded)>, anyhow::Error> {
-    let files = crate::balance::files(&args.paths)?;
+    let files = crate::data::scenario_files(&args.paths)?;
     if files.is_empty() {
         return Err(BadInput(format!(
             "no scenario files in {}",
@@ -219,7 +220,7 @@ fn pool(threads: usize, work: u64) -> anyhow::Result<rayon::ThreadPool> {
 /// Runs `hexwar arena`.
 pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
     if let Some(p) = &args.plot {
-        crate::render::picture_format(p)?;
+        crate::output::picture_format(p)?;
     }
     let ais = entrants(&args.ais)?;
     if let Some(names) = &args.sprt {
@@ -321,7 +322,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(out) = &plot_out {
         let svg = present::picture::plot::arena(&summary)?;
-        crate::render::write_svg_as(&svg, out)?;
+        crate::output::write_svg_as(&svg, out)?;
     }
     Ok(ExitCode::SUCCESS)
 }

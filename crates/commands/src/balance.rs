@@ -56,27 +56,6 @@ struct Tested {
     seconds: f64,
 }
 
-/// The scenario files named: files as given, folders by their `*.toml` files (not recursive),
-/// in name order.
-pub(crate) fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| BadInput(format!("{}: cannot read: {e}", p.display())))?
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "toml"))
-                .collect();
-            inside.sort();
-            out.extend(inside);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
-}
-
 /// Runs `hexwar test`.
 pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
     let paths = &opts.paths;
@@ -86,7 +65,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
     let mut skipped = Vec::new();
     // Load everything first: bad input stops the run before any game.
     let mut loaded = Vec::new();
-    for file in files(paths)? {
+    for file in crate::data::scenario_files(paths)? {
         let mut l = load_scenario(&file, None)?;
         // The AIs the scenario was balanced with, then `--ai` over them.
         if let Some(e) = l.scenario.expect.clone() {

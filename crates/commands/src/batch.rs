@@ -12,11 +12,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::PlayOptions;
-use crate::data::{self, BadInput, load_scenario};
+use crate::data::{BadInput, load_scenario};
 use crate::output::Output;
-use crate::{arena, interrupt, render};
-
-pub use session::seeding::game_dice;
+use crate::{interrupt, output};
+use session::seeding::game_dice;
 
 /// `hexwar merge` without `--partial` refuses an incomplete set of summaries (of a batch or an
 /// arena, `what`): shards missing out of `count`, or a summary of an interrupted run.
@@ -316,7 +315,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         catalog,
     } = args;
     if let Some(p) = &plot {
-        render::picture_format(p)?;
+        output::picture_format(p)?;
     }
     check_runs_threads(runs, threads)?;
     let shard = shard.unwrap_or(Shard::ALL);
@@ -398,76 +397,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
             summary: &summary,
             lengths: &lengths,
         })?;
-        render::write_svg_as(&svg, out)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `hexwar merge`.
-#[derive(clap::Args)]
-pub struct MergeArgs {
-    /// Summary files.
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Print JSON rather than the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Merge an incomplete set: shards missing, or summaries of interrupted batches. The
-    /// result is marked incomplete.
-    #[arg(long)]
-    pub partial: bool,
-}
-
-/// Merges batch (or arena) summaries into one.
-pub fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    let MergeArgs {
-        files,
-        json,
-        partial,
-    } = args;
-    if let Some(first) = files.first()
-        && arena::is_arena_summary(&data::read_text(first)?)
-    {
-        return arena::merge(files, *json, *partial);
-    }
-    let mut merged: Option<Summary> = None;
-    for f in files {
-        let text = data::read_text(f)?;
-        let s: Summary = serde_json::from_str(&text).map_err(|e| {
-            BadInput(format!(
-                "{}: not a batch summary (`hexwar batch --json`): {e}",
-                f.display()
-            ))
-        })?;
-        s.check()
-            .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
-        if s.identity.is_none() {
-            return Err(BadInput(format!(
-                "{}: {}",
-                f.display(),
-                counters::MergeError::NoIdentity
-            ))
-            .into());
-        }
-        match &mut merged {
-            None => merged = Some(s),
-            Some(m) => m
-                .merge(&s)
-                .map_err(|e| BadInput(format!("{}: {e}", f.display())))?,
-        }
-    }
-    let mut summary = merged.unwrap_or_default();
-    let missing = summary.missing_shards();
-    let count = summary.identity.as_ref().map_or(1, |i| i.shard_count);
-    if !partial {
-        refuse_incomplete("batch", count, &missing, summary.complete)?;
-    }
-    summary.complete &= missing.is_empty();
-    summary.finish();
-    if *json {
-        outln!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        out!("{}", present::batch::render(&summary));
+        output::write_svg_as(&svg, out)?;
     }
     Ok(ExitCode::SUCCESS)
 }

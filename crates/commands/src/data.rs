@@ -285,3 +285,24 @@ fn load_scenario_text(
         files,
     })
 }
+
+/// The scenario files named: files as given, folders by their `*.toml` files (not recursive),
+/// in name order.
+pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, BadInput> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| BadInput(format!("{}: cannot read: {e}", p.display())))?
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            inside.sort();
+            out.extend(inside);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use present::{show, units};
 
-use crate::batch;
 use crate::data::{BadInput, CatalogDir, Texts, load_scenario};
 
 /// `hexwar check`.
@@ -70,7 +69,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
             short.turns = short.turns.min(t);
             let rules = counters::Rules::new(&short, &loaded.catalog);
             // The same game as `hexwar run --seed S --game I --turns T`.
-            let (mut dice, ai_rng) = batch::game_dice(args.seed, args.game);
+            let (mut dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);
             let (end, _) = counters::play_with(&rules, &mut dice, ai_rng)?;
             Some(end)
         }

@@ -15,6 +15,7 @@ pub mod batch;
 pub mod data;
 pub mod inspect;
 mod interrupt;
+pub mod merge;
 pub mod odds;
 mod options;
 pub mod output;

@@ -272,3 +272,53 @@ fn is_stream(m: &fs::Metadata) -> bool {
 fn is_stream(_: &fs::Metadata) -> bool {
     false
 }
+
+/// What to write, by the output's extension.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    Svg,
+    Png,
+}
+
+/// Checks that a picture's path names SVG or PNG, before any work is done.
+///
+/// # Errors
+/// When it names neither.
+pub fn picture_format(path: &Path) -> Result<(), BadInput> {
+    format_of(path).map(|_| ())
+}
+
+/// Writes an SVG picture to `path`, as SVG or as PNG by its extension.
+///
+/// # Errors
+/// A path that names neither, a PNG that cannot be drawn, a file that cannot be written.
+pub fn write_svg_as(svg: &str, out: &Output) -> anyhow::Result<()> {
+    let bytes = match format_of(out.path())? {
+        Format::Svg => svg.as_bytes().to_vec(),
+        Format::Png => present::picture::png::png(svg, 1.5, present::picture::png::DEFAULT_PIXELS)?,
+    };
+    write_file(out, &bytes, "")
+}
+
+/// Writes a picture or page, and says so on standard error (`note` after the name).
+pub(crate) fn write_file(out: &Output, bytes: &[u8], note: &str) -> anyhow::Result<()> {
+    out.write(bytes)?;
+    errln!("wrote {}{note}", out.path().display());
+    Ok(())
+}
+
+pub(crate) fn format_of(path: &Path) -> Result<Format, BadInput> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => Err(BadInput(format!(
+            "{}: a picture is written as SVG or PNG; name it NAME.svg or NAME.png",
+            path.display()
+        ))),
+    }
+}

@@ -12,7 +12,6 @@ use counters::{
     Event, Game, Phase, Rules, Scenario, Side, State, Waiting, assault_odds, parse_command,
 };
 
-use crate::batch;
 use crate::output::Output;
 use session::save::{Given, SAVE_FORMAT, SavedGame, TurnHash};
 
@@ -170,7 +169,7 @@ pub fn run_game(args: RunArgs) -> anyhow::Result<ExitCode> {
         return run_saving(rules, seed, game, record, &out, json);
     }
     // Game `game` of `hexwar batch --seed SEED`: any row of a batch can be replayed.
-    let (mut dice, ai_rng) = batch::game_dice(seed, game);
+    let (mut dice, ai_rng) = session::seeding::game_dice(seed, game);
     let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
     if json {
         outln!("{}", events_json::header(&rules, seed, game));
@@ -1274,7 +1273,7 @@ impl<'r> Session<'r> {
                 })?;
             people[i] = true;
         }
-        let (dice, ai_rng) = batch::game_dice(save.seed, save.game);
+        let (dice, ai_rng) = session::seeding::game_dice(save.seed, save.game);
         let stdin = std::io::stdin();
         let editor = stdin
             .is_terminal()
@@ -1728,7 +1727,7 @@ impl<'r> Session<'r> {
         let mut again = self.save.clone();
         again.commands.truncate(lines);
         again.turns.clear();
-        let (dice, ai_rng) = batch::game_dice(self.save.seed, self.save.game);
+        let (dice, ai_rng) = session::seeding::game_dice(self.save.seed, self.save.game);
         self.game = Game::new(self.rules, dice, ai_rng, self.people);
         self.narrator = Narrator::new(self.rules);
         self.told = 0;

@@ -10,9 +10,8 @@ use present::picture::png;
 use present::picture::replay::{self, Header};
 use present::picture::style::Style;
 
-use crate::batch;
 use crate::data::{self, BadInput, load_scenario};
-use crate::output::Output;
+use crate::output::{Format, Output, format_of, write_file};
 use crate::play;
 
 /// The arguments of `hexwar render`.
@@ -49,56 +48,6 @@ pub struct RenderArgs {
     /// Unit catalog folder.
     #[arg(long, value_name = "DIR")]
     catalog: Option<PathBuf>,
-}
-
-/// What to write, by the output's extension.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Format {
-    Svg,
-    Png,
-}
-
-/// Checks that a picture's path names SVG or PNG, before any work is done.
-///
-/// # Errors
-/// When it names neither.
-pub fn picture_format(path: &Path) -> Result<(), BadInput> {
-    format_of(path).map(|_| ())
-}
-
-/// Writes an SVG picture to `path`, as SVG or as PNG by its extension.
-///
-/// # Errors
-/// A path that names neither, a PNG that cannot be drawn, a file that cannot be written.
-pub fn write_svg_as(svg: &str, out: &Output) -> anyhow::Result<()> {
-    let bytes = match format_of(out.path())? {
-        Format::Svg => svg.as_bytes().to_vec(),
-        Format::Png => png::png(svg, 1.5, png::DEFAULT_PIXELS)?,
-    };
-    write_file(out, &bytes, "")
-}
-
-/// Writes a picture or page, and says so on standard error (`note` after the name).
-fn write_file(out: &Output, bytes: &[u8], note: &str) -> anyhow::Result<()> {
-    out.write(bytes)?;
-    errln!("wrote {}{note}", out.path().display());
-    Ok(())
-}
-
-fn format_of(path: &Path) -> Result<Format, BadInput> {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("svg") => Ok(Format::Svg),
-        Some("png") => Ok(Format::Png),
-        _ => Err(BadInput(format!(
-            "{}: a picture is written as SVG or PNG; name it NAME.svg or NAME.png",
-            path.display()
-        ))),
-    }
 }
 
 /// The position after game turn `turn` of a game: its events applied to the scenario's start
@@ -208,7 +157,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         ),
         Some(0) => return Err(BadInput("--after must be at least 1".to_owned()).into()),
         Some(t) => {
-            let (mut dice, ai_rng) = batch::game_dice(args.seed, args.game);
+            let (mut dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);
             let (_, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             let state = position_after(&rules, &events, t);
             let turn = t.min(state.turn());
@@ -247,7 +196,7 @@ pub fn replay_page(
             let loaded = load_scenario(path, None)?;
             let output = Output::check(html, "--html", &loaded.files)?;
             let rules = Rules::new(&loaded.scenario, &loaded.catalog);
-            let (mut dice, ai_rng) = batch::game_dice(seed, game);
+            let (mut dice, ai_rng) = session::seeding::game_dice(seed, game);
             let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
             let header = Header {
                 source: seed_text(seed, game),

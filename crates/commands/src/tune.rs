@@ -85,7 +85,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         return Err(BadInput("--target is a win rate between 0 and 1".to_owned()).into());
     }
     if let Some(p) = &plot {
-        crate::render::picture_format(p)?;
+        crate::output::picture_format(p)?;
     }
     let mut loaded = load_scenario(&file, catalog.as_deref())?;
     // The plot's path is checked before the first game: a table computed is never lost to it.
@@ -235,7 +235,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         }
         // The table is out first: a plot that fails to write loses nothing computed.
         if let Some((svg, out)) = plotted {
-            crate::render::write_svg_as(&svg, out)?;
+            crate::output::write_svg_as(&svg, out)?;
         }
     } else {
         let Some(base) = rate(&loaded.catalog)? else {
