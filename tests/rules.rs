@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use counters::{
-    Catalog, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side, State,
-    execute,
+    Catalog, Command, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side,
+    State, execute, legal_commands,
 };
 use hexmap::{Hex, Label, TerrainTable};
 use present::narrate::Narrator;
@@ -129,6 +129,40 @@ fn check_json(rules: &Rules<'_>, e: &Event) {
     if let Err(err) = validator.validate(&v) {
         panic!("an event not valid against the schema: {err}\n{v}");
     }
+}
+
+/// Whether `legal_commands` lists `command` for one of its units, in its canonical form: a move
+/// by its unit, destination and pace (the listing gives the cheapest path), a mission whatever
+/// its spotter, an assault on the hex by a unit of the command (alone or with its passengers;
+/// the listing leaves out combinations), anything else as it is.
+fn listed(state: &State, rules: &Rules<'_>, command: &Command) -> bool {
+    let same = |l: &Command| match (l, command) {
+        (
+            Command::Move { unit, path, double },
+            Command::Move {
+                unit: u,
+                path: p,
+                double: d,
+            },
+        ) => unit == u && double == d && path.last() == p.last(),
+        (
+            Command::Bombard {
+                unit, hex, smoke, ..
+            },
+            Command::Bombard {
+                unit: u,
+                hex: h,
+                smoke: s,
+                ..
+            },
+        ) => unit == u && hex == h && smoke == s,
+        (Command::Assault { hex, .. }, Command::Assault { hex: h, .. }) => hex == h,
+        _ => l == command,
+    };
+    command
+        .units()
+        .iter()
+        .any(|&u| legal_commands(state, rules, u).iter().any(same))
 }
 
 fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {
@@ -255,6 +289,14 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             Ok(command.clone()),
             "{text}"
         );
+        // Every command a case gives and the rules accept is one the listing of legal commands
+        // (the prompt's `legal`, the random and search AIs) offers.
+        if c.rejected.is_none() && counters::check(&state, &rules, &command).is_ok() {
+            assert!(
+                listed(&state, &rules, &command),
+                "{name}: `{text}` is accepted but legal_commands does not list it"
+            );
+        }
         match (
             execute(&mut state, &rules, &command, &mut dice),
             &c.rejected,
@@ -322,6 +364,14 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 (&r.winner, &r.reason, r.vp)
             ));
         }
+    }
+    // The position still lists every unit of the scenario, once, in order.
+    let ids: Vec<_> = state.units().iter().map(|u| u.id).collect();
+    let want: Vec<_> = scenario.units.iter().map(|u| u.id).collect();
+    if ids != want {
+        return Err(format!(
+            "the position lists units {ids:?}, the scenario {want:?}"
+        ));
     }
     for e in &case.expect {
         let u = state.unit(id(&e.unit)?);
