@@ -165,6 +165,82 @@ fn listed(state: &State, rules: &Rules<'_>, command: &Command) -> bool {
         .any(|&u| legal_commands(state, rules, u).iter().any(same))
 }
 
+/// Whether the odds give a chance to what the engine did (one home per rule step: a step the
+/// odds weigh differently from the engine shows here as an outcome they call impossible).
+/// `before` is the position the command was given in, `after` and `events` what it did.
+fn possible(
+    before: &State,
+    after: &State,
+    rules: &Rules<'_>,
+    command: &Command,
+    events: &[Event],
+) -> Result<(), String> {
+    let can = |dist: &[f64], k: u8| dist.get(usize::from(k)).is_some_and(|&p| p > 1e-15);
+    match command {
+        Command::Assault { units, hex } => {
+            let odds = counters::assault_odds(before, rules, units, *hex);
+            let Some((on_attackers, on_defenders, outcome)) = events.iter().find_map(|e| match e {
+                Event::AssaultResult {
+                    attacker_hits,
+                    defender_hits,
+                    outcome,
+                    ..
+                } => Some((*attacker_hits, *defender_hits, *outcome)),
+                _ => None,
+            }) else {
+                return Err("an assault without a result".to_owned());
+            };
+            let chance = match outcome {
+                counters::AssaultOutcome::DefendersDestroyed => odds.defender_destroyed,
+                counters::AssaultOutcome::DefendersRetreat => odds.defender_retreats,
+                counters::AssaultOutcome::DefendersHold => odds.defender_holds,
+            };
+            if !(can(&odds.attacker_hits, on_defenders)
+                && can(&odds.defender_hits, on_attackers)
+                && chance > 1e-15)
+            {
+                return Err(format!(
+                    "the first round ended {outcome:?} with {on_defenders} hits on the defenders and \
+                     {on_attackers} on the attackers, which the odds give no chance: {odds:?}"
+                ));
+            }
+        }
+        Command::Overrun { unit, hex } => {
+            let odds = counters::overrun_odds(before, rules, *unit, *hex);
+            let side = before.unit(*unit).side;
+            let (mut by_vehicle, mut back) = (0u8, 0u8);
+            for e in events {
+                if let Event::AssaultRoll { side: s, roll, .. } = e {
+                    if *s == side {
+                        by_vehicle += roll.successes;
+                    } else {
+                        back += roll.successes;
+                    }
+                }
+            }
+            let gone = before
+                .units_in(*hex, side.other())
+                .all(|d| after.unit(d.id).location == Location::Destroyed);
+            let chance = if gone {
+                odds.defenders_destroyed
+            } else {
+                1.0 - odds.defenders_destroyed
+            };
+            if !(can(&odds.attacker_hits, by_vehicle)
+                && can(&odds.defender_hits, back)
+                && chance > 1e-15)
+            {
+                return Err(format!(
+                    "the overrun scored {by_vehicle} hits and took {back} (every defender destroyed: \
+                     {gone}), which the odds give no chance: {odds:?}"
+                ));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let split = text.find("\n[case]").ok_or("no [case] section")?;
@@ -297,11 +373,16 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 "{name}: `{text}` is accepted but legal_commands does not list it"
             );
         }
+        let before = state.clone();
         match (
             execute(&mut state, &rules, &command, &mut dice),
             &c.rejected,
         ) {
-            (Ok(events), None) => log.extend(tell(&mut narrator, &events)),
+            (Ok(events), None) => {
+                possible(&before, &state, &rules, &command, &events)
+                    .map_err(|e| format!("`{text}`: {e}"))?;
+                log.extend(tell(&mut narrator, &events));
+            }
             (Err(PlayError::Rule(e)), Some(want)) if e.to_string().contains(want.as_str()) => {
                 log.push(format!("rejected {e}"));
             }

@@ -711,13 +711,10 @@ fn fall_back(
         }
         let typ = x.rules.typ(x.state.unit(u));
         let spared = tanks_only && typ.is_armored_vehicle();
+        // One hex away from every winner next to it: a neighbour next to no winner is farther
+        // from each of them (2 hexes, where the unit stood at 1), so that is the only test.
         let mut options: SmallVec<[Hex; 6]> = map
             .neighbors(at)
-            .filter(|&h| {
-                close
-                    .iter()
-                    .all(|&w| h.unsigned_distance_to(w) > at.unsigned_distance_to(w))
-            })
             .filter(|&h| {
                 map.enter_cost(typ.move_class, h).is_some()
                     && !x.state.occupied_by(h, loser.other())

@@ -355,12 +355,16 @@ impl State {
             .filter(|u| {
                 let s = &u.state;
                 let still = !s.moved && !s.fired && !s.assaulted;
-                let busy = s.moved_double || s.fired || s.assaulted;
+                // R15.2, decided where the moves decide it.
                 let cautious = u.alive()
-                    && rules.typ(u).recon
-                    && !busy
-                    && !self.exposed_by_night(rules, s.moved, self.hex_of(u.id))
-                    && self.passengers(u.id).all(|p| rules.typ(p).recon);
+                    && self.cautious_as(
+                        rules,
+                        u.id,
+                        rules.typ(u),
+                        s.moved,
+                        s.moved_double,
+                        self.hex_of(u.id),
+                    );
                 still || cautious
             })
             .map(|u| u.id)
