@@ -107,6 +107,16 @@ pub enum CatalogDir {
 }
 
 impl CatalogDir {
+    /// The catalog a command without a scenario plays with (`odds`, `units`): `explicit`, else
+    /// `data/units` above the working folder, else the built-in one, loaded.
+    ///
+    /// # Errors
+    /// No working folder, or a catalog that does not load.
+    pub fn load_from_cwd(explicit: Option<&Path>) -> anyhow::Result<Catalog> {
+        let cwd = std::env::current_dir()?;
+        Ok(Self::resolve(explicit, &cwd).load(&mut Texts::default())?)
+    }
+
     /// The explicit folder, else `data/units` above `start`, else the built-in catalog.
     pub fn resolve(explicit: Option<&Path>, start: &Path) -> Self {
         match explicit {

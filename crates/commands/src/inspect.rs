@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use present::{show, units};
 
-use crate::data::{BadInput, CatalogDir, Texts, load_scenario};
+use crate::data::{BadInput, CatalogDir, load_scenario};
 
 /// `hexwar check`.
 #[derive(clap::Args)]
@@ -94,9 +94,7 @@ pub struct UnitsArgs {
 
 /// Lists the unit catalog.
 pub fn units(args: &UnitsArgs) -> anyhow::Result<ExitCode> {
-    let cwd = std::env::current_dir()?;
-    let dir = CatalogDir::resolve(args.catalog.as_deref(), &cwd);
-    let catalog = dir.load(&mut Texts::default())?;
+    let catalog = CatalogDir::load_from_cwd(args.catalog.as_deref())?;
     if args.json {
         outln!("{}", units::json(&catalog)?);
     } else {

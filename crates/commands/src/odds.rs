@@ -11,7 +11,7 @@ use counters::{
 use hexmap::TerrainTable;
 
 use crate::Switch;
-use crate::data::{BadInput, CatalogDir, Texts};
+use crate::data::{BadInput, CatalogDir};
 
 /// `hexwar odds`.
 #[derive(clap::Args)]
@@ -57,8 +57,7 @@ pub struct OddsArgs {
 
 /// Runs `hexwar odds` on the catalog found from the working folder and the bundled terrain.
 pub fn command(args: &OddsArgs) -> anyhow::Result<ExitCode> {
-    let cwd = std::env::current_dir()?;
-    let catalog = CatalogDir::resolve(args.catalog.as_deref(), &cwd).load(&mut Texts::default())?;
+    let catalog = CatalogDir::load_from_cwd(args.catalog.as_deref())?;
     let table = counters::bundled::terrain();
     let text = args.matchup.join(" ");
     let request = Request {
