@@ -3,6 +3,10 @@
 //! and the expected event log, errors and end state. The log is told by the one event renderer,
 //! `present::narrate::Narrator` (the narrative of `hexwar run`, without indentation), so a case
 //! reads as a game does. One failing case prints its rule ids, its file and a diff of the log.
+//! A case may give a person's answers to the choices the rules ask (`choices`), asked as
+//! `hexwar play` asks them. Every case is also checked for what holds in any game: its accepted
+//! commands are listed by `legal_commands`, the odds give a chance to what its assaults did, the
+//! schedule of dawn or dusk to its time of day, and its events are valid JSON of the schema.
 
 use std::path::Path;
 
@@ -41,6 +45,108 @@ struct Case {
     /// Line of sight checks on the case's map (R1.3).
     #[serde(default)]
     los: Vec<Los>,
+    /// A person's answers to the choices the rules ask (R8.1, R11.4, R11.6), as `hexwar play`
+    /// asks them, in order; every one must be asked.
+    #[serde(default)]
+    choices: Vec<Choice>,
+}
+
+/// One answer of a person: `{ unit = "rhq", lead = "rinf" }` (R8.1),
+/// `{ unit = "tank", to = "0201", illegal = ["0303"] }` (R11.6: the hexes `illegal` names must
+/// be refused before the answer is given), `{ unit = "inf", counterattack = false }` (R11.4).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Choice {
+    unit: String,
+    lead: Option<String>,
+    to: Option<String>,
+    #[serde(default)]
+    illegal: Vec<String>,
+    counterattack: Option<bool>,
+}
+
+/// The case's person: answers a question about the unit its next answer names, of the kind it
+/// gives, and leaves every other question to the rules' default or the side's AI.
+struct Person<'s> {
+    scenario: &'s counters::Scenario,
+    answers: std::collections::VecDeque<Choice>,
+    problems: Vec<String>,
+}
+
+impl Person<'_> {
+    fn next_for(&mut self, unit: counters::UnitId, kind: fn(&Choice) -> bool) -> Option<Choice> {
+        let next = self.answers.front()?;
+        (next.unit == self.scenario.unit_name(unit) && kind(next))
+            .then(|| self.answers.pop_front())
+            .flatten()
+    }
+    fn unit(&self, name: &str) -> Option<counters::UnitId> {
+        self.scenario.unit_id(name)
+    }
+}
+
+impl counters::Chooser for Person<'_> {
+    fn counterattack(
+        &mut self,
+        _: &State,
+        _: &[Event],
+        unit: counters::UnitId,
+        _: Hex,
+    ) -> Option<bool> {
+        self.next_for(unit, |c| c.counterattack.is_some())?
+            .counterattack
+    }
+
+    fn lead(
+        &mut self,
+        _: &State,
+        _: &[Event],
+        hq: counters::UnitId,
+        best: counters::UnitId,
+        units: &[counters::UnitId],
+    ) -> Option<counters::UnitId> {
+        let Some(c) = self.next_for(hq, |c| c.lead.is_some()) else {
+            return Some(best);
+        };
+        let name = c.lead.unwrap_or_default();
+        match self.unit(&name) {
+            Some(u) if units.contains(&u) => Some(u),
+            _ => {
+                self.problems.push(format!(
+                    "{} may not lead `{name}`: it leads one of {units:?}",
+                    c.unit
+                ));
+                Some(best)
+            }
+        }
+    }
+
+    fn break_off_to(
+        &mut self,
+        _: &State,
+        _: &[Event],
+        unit: counters::UnitId,
+        best: Hex,
+        legal: &dyn Fn(Hex) -> bool,
+    ) -> Option<Hex> {
+        let Some(c) = self.next_for(unit, |c| c.to.is_some()) else {
+            return Some(best);
+        };
+        for h in &c.illegal {
+            if legal(hex(h)) {
+                self.problems.push(format!(
+                    "{} may break off to {h}, which the case calls illegal",
+                    c.unit
+                ));
+            }
+        }
+        let to = hex(c.to.as_deref().unwrap_or_default());
+        if !legal(to) {
+            self.problems
+                .push(format!("{} may not break off to {:?}", c.unit, c.to));
+        }
+        Some(to)
+    }
 }
 
 #[derive(Deserialize)]
@@ -80,6 +186,8 @@ struct Cmd {
     next: Option<String>,
     /// A substring of the rule error the command must be rejected with.
     rejected: Option<String>,
+    /// The unit of a refused assault a person is told is at fault (`counters::at_fault`).
+    at_fault: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -241,6 +349,53 @@ fn possible(
     Ok(())
 }
 
+/// R13.3: whether the exact schedule of dawn or dusk (`change_probabilities`, the figures of
+/// `hexwar rules` and the batch) gives a chance to what the engine did by the start of this
+/// player turn: the change come (and recorded in the turn it came), or not yet.
+fn time_possible(state: &State, rules: &Rules<'_>, turn: u32, side: Side) -> Result<(), String> {
+    let scenario = rules.scenario;
+    if !scenario.time_of_day.changing() {
+        return Ok(());
+    }
+    let schedule = counters::change_probabilities(scenario);
+    let turns: Vec<_> = schedule.iter().map(|&(t, s, _)| (t, s)).collect();
+    let every: Vec<_> = (1..=scenario.turns)
+        .flat_map(|t| [(t, scenario.first), (t, scenario.first.other())])
+        .collect();
+    if turns != every {
+        return Err(format!(
+            "the schedule of dawn or dusk lists player turns {turns:?}, the game has {every:?}"
+        ));
+    }
+    let by_now = schedule
+        .iter()
+        .find(|&&(t, s, _)| (t, s) == (turn, side))
+        .map_or(0.0, |&(_, _, p)| p);
+    let came = state.time() != scenario.time_of_day;
+    match state.time_changed() {
+        Some(t) if !came || t > turn => {
+            return Err(format!(
+                "the change is recorded in turn {t}, at turn {turn} it {}",
+                if came { "came" } else { "has not come" }
+            ));
+        }
+        None if came => {
+            return Err(format!(
+                "the change came by turn {turn} and is not recorded"
+            ));
+        }
+        _ => {}
+    }
+    if came && by_now <= 1e-15 || !came && by_now >= 1.0 - 1e-15 {
+        return Err(format!(
+            "at the start of turn {turn} ({side:?}) the time is {:?}, which the schedule gives no \
+             chance ({by_now} that it has changed)",
+            state.time()
+        ));
+    }
+    Ok(())
+}
+
 fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let split = text.find("\n[case]").ok_or("no [case] section")?;
@@ -302,6 +457,19 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         "deployment" => Some(Phase::Deployment),
         "game" => {
             let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
+            // The game told again from its events, checked at each player turn's movement.
+            let mut told = State::new(&scenario);
+            for e in &events {
+                told.apply(e);
+                if matches!(
+                    e,
+                    Event::PhaseStarted {
+                        phase: Phase::Movement
+                    }
+                ) {
+                    time_possible(&told, &rules, told.turn(), told.active())?;
+                }
+            }
             state = end;
             log.extend(tell(&mut narrator, &events));
             None
@@ -316,6 +484,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side)
             .map_err(|e| e.to_string())?;
         log.extend(tell(&mut narrator, &events));
+        time_possible(&state, &rules, st.turn, side)?;
     }
     if !case.starts.is_empty() {
         let phase = match case.phase.as_str() {
@@ -328,6 +497,13 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
     }
     let case_phase = state.phase();
+    let ais = counters::SideAis::of(&scenario);
+    let mut ai_rng = counters::GameRng::seed_from_u64(0);
+    let mut person = Person {
+        scenario: &scenario,
+        answers: case.choices.iter().cloned().collect(),
+        problems: Vec::new(),
+    };
     let phase_named = |p: &str| match p {
         "movement" => Ok(Phase::Movement),
         "fire" => Ok(Phase::Fire),
@@ -343,6 +519,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
                 .map_err(|e| e.to_string())?;
             log.extend(tell(&mut narrator, &events));
+            time_possible(&state, &rules, turn, side)?;
             state.apply(&Event::PhaseStarted { phase: case_phase });
         }
         if let Some(p) = &c.phase {
@@ -373,11 +550,26 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
                 "{name}: `{text}` is accepted but legal_commands does not list it"
             );
         }
+        if let Some(want) = &c.at_fault {
+            let got = counters::at_fault(&state, &rules, &command).map(|u| scenario.unit_name(u));
+            if got != Some(want.as_str()) {
+                return Err(format!("`{text}`: at fault: expected {want}, got {got:?}"));
+            }
+        }
         let before = state.clone();
-        match (
-            execute(&mut state, &rules, &command, &mut dice),
-            &c.rejected,
-        ) {
+        let done = if case.choices.is_empty() {
+            execute(&mut state, &rules, &command, &mut dice)
+        } else {
+            let mut events = Vec::new();
+            let with = counters::ExecuteWith {
+                dice: &mut dice,
+                ai: &ais,
+                ai_rng: &mut ai_rng,
+                chooser: Some(&mut person),
+            };
+            counters::execute_with(&mut state, &rules, &command, with, &mut events).map(|()| events)
+        };
+        match (done, &c.rejected) {
             (Ok(events), None) => {
                 possible(&before, &state, &rules, &command, &events)
                     .map_err(|e| format!("`{text}`: {e}"))?;
@@ -400,6 +592,13 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
             .map_err(|e| e.to_string())?;
         log.extend(tell(&mut narrator, &events));
+        time_possible(&state, &rules, turn, side)?;
+    }
+    if !person.problems.is_empty() {
+        return Err(person.problems.join("\n"));
+    }
+    if !person.answers.is_empty() {
+        return Err(format!("choices never asked: {:?}", person.answers));
     }
     if std::env::var_os("HEXWAR_PRINT_LOG").is_some() {
         eprintln!("{}:\n  {}", path.display(), log.join("\n  "));

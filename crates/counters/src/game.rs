@@ -118,6 +118,7 @@ pub fn execute_into(
         dice,
         ai: &ai::SideAis::of(rules.scenario),
         ai_rng: &mut GameRng::seed_from_u64(0),
+        chooser: None,
     };
     execute_with(state, rules, command, with, events)
 }

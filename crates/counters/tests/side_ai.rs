@@ -79,6 +79,7 @@ fn played(scenario: &Scenario, ai: &dyn SideAi, seed: u64) -> Vec<counters::Even
         dice: &mut GameRng::seed_from_u64(seed),
         ai,
         ai_rng: &mut GameRng::seed_from_u64(0),
+        chooser: None,
     };
     execute_with(&mut state, &rules, &command, with, &mut events).expect("a legal assault");
     events

@@ -6,7 +6,7 @@ use crate::model::dice::{Dice, GameRng, OutOfDice};
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
 use crate::model::unit::Location;
-use crate::rules::exec::Exec;
+use crate::rules::exec::{Chooser, Exec};
 use crate::rules::side_ai::SideAi;
 use crate::rules::state::{Rules, State};
 use crate::rules::{artillery, assault, check, disengage, fire, movement, overrun, recon, time};
@@ -23,8 +23,9 @@ pub enum PlayError {
 }
 
 /// What a command is executed with besides the position and the rules: the game's dice, the
-/// sides' AIs that make the choices of units without orders (R11.4, R15.5), and the AIs' own
-/// generator. The caller owns all three and keeps them from one command to the next.
+/// sides' AIs that make the choices of units without orders (R11.4, R15.5), the AIs' own
+/// generator, and the person asked first, if any. The caller owns them and keeps them from one
+/// command to the next.
 pub struct ExecuteWith<'a> {
     /// The game's dice.
     pub dice: &'a mut dyn Dice,
@@ -32,6 +33,9 @@ pub struct ExecuteWith<'a> {
     pub ai: &'a dyn SideAi,
     /// The AIs' own generator (the random AI's draws), never the game's dice.
     pub ai_rng: &'a mut GameRng,
+    /// A person asked the choices the rules ask (R8.1, R11.4, R11.6) before the AIs, as a
+    /// [`Game`](crate::Game) asks the player of a commanded side; `None` leaves them to the AIs.
+    pub chooser: Option<&'a mut dyn Chooser>,
 }
 
 /// Checks and executes a command, applying its events to `state` and appending them to
@@ -43,7 +47,12 @@ pub fn execute_with(
     state: &mut State,
     rules: &Rules<'_>,
     command: &Command,
-    ExecuteWith { dice, ai, ai_rng }: ExecuteWith<'_>,
+    ExecuteWith {
+        dice,
+        ai,
+        ai_rng,
+        chooser,
+    }: ExecuteWith<'_>,
     events: &mut Vec<Event>,
 ) -> Result<(), PlayError> {
     let mut x = Exec {
@@ -53,7 +62,7 @@ pub fn execute_with(
         events,
         ai,
         ai_rng,
-        chooser: None,
+        chooser: chooser.map(|c| c as &mut dyn Chooser),
     };
     x.command(command)??;
     Ok(())
