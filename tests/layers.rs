@@ -17,6 +17,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("present", &["counters", "hexmap"]),
     ("commands", &["counters", "hexmap", "session", "present"]),
     ("hexwar", &["commands"]),
+    // The conformance suite: tests only, on counters, hexmap and present (dev-dependencies).
+    ("conformance", &[]),
     ("hexwar-fuzz", &["counters", "hexmap", "session"]),
 ];
 

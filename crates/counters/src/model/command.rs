@@ -187,7 +187,7 @@ pub enum RuleError {
     #[error("R5.1: the unit cannot enter {}", At(*.0))]
     Impassable(Hex),
     /// R5.1: not enough movement points.
-    #[error("R5.1: the move costs {cost} movement points, {left} left")]
+    #[error("R5.1: the move costs {cost} MP, {left} left")]
     NotEnoughMovePoints {
         /// Cost of the path.
         cost: u32,
