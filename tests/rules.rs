@@ -6,7 +6,8 @@
 //! A case may give a person's answers to the choices the rules ask (`choices`), asked as
 //! `hexwar play` asks them. Every case is also checked for what holds in any game: its accepted
 //! commands are listed by `legal_commands`, the odds give a chance to what its assaults did, the
-//! schedule of dawn or dusk to its time of day, and its events are valid JSON of the schema.
+//! schedule of dawn or dusk to its time of day, its events are valid JSON of the schema, and
+//! each event that changes the position changes the position's hash.
 
 use std::path::Path;
 
@@ -396,6 +397,23 @@ fn time_possible(state: &State, rules: &Rules<'_>, turn: u32, side: Side) -> Res
     Ok(())
 }
 
+/// The position hash (`State::position_hash`, which saved games check on replay) tells apart
+/// the positions before and after each event that changes the position: told again from
+/// `before`, event by event.
+fn hash_tells_apart(before: &State, events: &[Event]) -> Result<(), String> {
+    let mut now = before.clone();
+    for e in events {
+        let (was, hash) = (now.clone(), now.position_hash());
+        now.apply(e);
+        if now != was && now.position_hash() == hash {
+            return Err(format!(
+                "{e:?} changed the position and not its hash ({hash:#x})"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let split = text.find("\n[case]").ok_or("no [case] section")?;
@@ -458,6 +476,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         "game" => {
             let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
             // The game told again from its events, checked at each player turn's movement.
+            hash_tells_apart(&State::new(&scenario), &events)?;
             let mut told = State::new(&scenario);
             for e in &events {
                 told.apply(e);
@@ -481,8 +500,10 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     }
     for st in &case.starts {
         let side = side_of(&st.side)?;
+        let before = state.clone();
         let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side)
             .map_err(|e| e.to_string())?;
+        hash_tells_apart(&before, &events)?;
         log.extend(tell(&mut narrator, &events));
         time_possible(&state, &rules, st.turn, side)?;
     }
@@ -516,8 +537,10 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             let end = state.turn_end(&rules, state.active());
             state.apply(&end);
             let turn = state.turn() + u32::from(side == scenario.first);
+            let before = state.clone();
             let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
                 .map_err(|e| e.to_string())?;
+            hash_tells_apart(&before, &events)?;
             log.extend(tell(&mut narrator, &events));
             time_possible(&state, &rules, turn, side)?;
             state.apply(&Event::PhaseStarted { phase: case_phase });
@@ -573,6 +596,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             (Ok(events), None) => {
                 possible(&before, &state, &rules, &command, &events)
                     .map_err(|e| format!("`{text}`: {e}"))?;
+                hash_tells_apart(&before, &events).map_err(|e| format!("`{text}`: {e}"))?;
                 log.extend(tell(&mut narrator, &events));
             }
             (Err(PlayError::Rule(e)), Some(want)) if e.to_string().contains(want.as_str()) => {
@@ -589,8 +613,10 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     if let Some(next) = &case.then_start {
         let side = side_of(next)?;
         let turn = state.turn();
+        let before = state.clone();
         let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
             .map_err(|e| e.to_string())?;
+        hash_tells_apart(&before, &events)?;
         log.extend(tell(&mut narrator, &events));
         time_possible(&state, &rules, turn, side)?;
     }
