@@ -743,11 +743,23 @@ fn main() -> std::process::ExitCode {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/rules is readable")
         .map(|e| e.expect("tests/rules is readable").path())
-        .filter(|f| f.extension().is_some_and(|x| x == "toml"))
+        .filter(|f| f.extension().is_some_and(|x| x == "toml") && !f.ends_with("types.toml"))
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no conformance cases found");
-    let catalog = std::sync::Arc::new(counters::bundled::catalog());
+    // The bundled catalog and the test-only types of tests/rules/types.toml.
+    let types = std::fs::read_to_string(dir.join("types.toml")).expect("tests/rules/types.toml");
+    let mut sources: Vec<_> = counters::bundled::CATALOG
+        .iter()
+        .map(|&(name, text)| counters::Source { name, text })
+        .collect();
+    sources.push(counters::Source {
+        name: "tests/rules/types.toml",
+        text: &types,
+    });
+    let catalog = std::sync::Arc::new(
+        Catalog::load(&sources).unwrap_or_else(|p| panic!("the cases' catalog: {p:?}")),
+    );
     let terrain = std::sync::Arc::new(counters::bundled::terrain());
     let trials = files
         .into_iter()

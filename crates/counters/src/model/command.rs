@@ -223,6 +223,12 @@ pub enum RuleError {
     /// R9.10: the unit has no assault factor.
     #[error("R9.10: the unit has no assault factor and cannot attack")]
     NoAssaultFactor,
+    /// R9.10, R8.1: no unit of the assault rolls dice of its own (an HQ that is not a hero only
+    /// lends its leadership).
+    #[error(
+        "R9.10: no unit of the assault rolls assault dice (an HQ that is not a hero only lends its leadership)"
+    )]
+    NoAssaultDice,
     /// R9.1: the target hex holds no enemy.
     #[error("R9.1: {} holds no enemy unit", At(*.0))]
     NoEnemy(Hex),
@@ -312,7 +318,7 @@ impl RuleError {
             Self::Bogged => "R5.6",
             Self::MovedAtTheDouble | Self::NoDouble => "R5.2",
             Self::NightMove => "R13.1",
-            Self::NoAssaultFactor => "R9.10",
+            Self::NoAssaultFactor | Self::NoAssaultDice => "R9.10",
             Self::NoEnemy(..) | Self::CannotAssault(..) => "R9.1",
             Self::CannotOverrun(..) => "R10.1",
             Self::OverrunTwice(..) => "R10.5",

@@ -245,7 +245,7 @@ fn check_assault(
     hex: Hex,
 ) -> Result<(), RuleError> {
     let Some(&first) = units.first() else {
-        return Err(RuleError::NoAssaultFactor);
+        return Err(RuleError::NoAssaultDice);
     };
     let enemy = state.unit(first).side.other();
     if !state.occupied_by(hex, enemy) {
@@ -261,7 +261,7 @@ fn check_assault(
     if dice {
         Ok(())
     } else {
-        Err(RuleError::NoAssaultFactor)
+        Err(RuleError::NoAssaultDice)
     }
 }
 
