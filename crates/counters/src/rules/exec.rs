@@ -34,10 +34,7 @@ pub trait Chooser {
         hq: UnitId,
         best: UnitId,
         units: &[UnitId],
-    ) -> Option<UnitId> {
-        let _ = (state, events, hq, units);
-        Some(best)
-    }
+    ) -> Option<UnitId>;
 
     /// R11.6: `unit` breaks off; `best` is where the rules would send it. Where to? `legal`
     /// says whether it may end in a hex. `None` takes `best`.
@@ -48,10 +45,7 @@ pub trait Chooser {
         unit: UnitId,
         best: Hex,
         legal: &dyn Fn(Hex) -> bool,
-    ) -> Option<Hex> {
-        let _ = (state, events, unit, legal);
-        Some(best)
-    }
+    ) -> Option<Hex>;
 }
 
 /// Carries what playing needs: the state, the rules, the dice, the sides' AIs and the event log.
