@@ -5,7 +5,7 @@
 //! reads as a game does. One failing case prints its rule ids, its file and a diff of the log.
 //! A case may give a person's answers to the choices the rules ask (`choices`), asked as
 //! `hexwar play` asks them. Every case is also checked for what holds in any game: its accepted
-//! commands are listed by `legal_commands` and what that lists is accepted, the odds give a
+//! commands are listed by `legal_commands` and what that lists is accepted (once), the odds give a
 //! chance to what its assaults did, the schedule of dawn or dusk to its time of day, its events
 //! are valid JSON of the schema, and each event that changes the position changes the
 //! position's hash.
@@ -566,20 +566,34 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             Ok(command.clone()),
             "{text}"
         );
-        // Every command the listing of legal commands offers now is one the rules accept.
+        // Every command the listing of legal commands offers now is one the rules accept, listed
+        // once; the side's listing is its units' in order.
+        let mut side_listing = Vec::new();
         for u in state
             .units()
             .iter()
             .filter(|u| u.side == state.active() && u.alive())
         {
-            for l in legal_commands(&state, &rules, u.id) {
-                if let Err(e) = counters::check(&state, &rules, &l) {
+            let listing = legal_commands(&state, &rules, u.id);
+            for (i, l) in listing.iter().enumerate() {
+                let said = counters::command_text(&scenario, l);
+                if let Err(e) = counters::check(&state, &rules, l) {
                     return Err(format!(
-                        "before `{text}`: legal_commands lists `{}`, which the rules refuse: {e}",
-                        counters::command_text(&scenario, &l)
+                        "before `{text}`: legal_commands lists `{said}`, which the rules refuse: {e}"
+                    ));
+                }
+                if listing[..i].contains(l) {
+                    return Err(format!(
+                        "before `{text}`: legal_commands lists `{said}` twice"
                     ));
                 }
             }
+            side_listing.extend(listing);
+        }
+        if counters::legal_commands_of(&state, &rules, state.active()) != side_listing {
+            return Err(format!(
+                "before `{text}`: legal_commands_of the side is not its units' listings"
+            ));
         }
         // Every command a case gives and the rules accept is one the listing of legal commands
         // (the prompt's `legal`, the random and search AIs) offers.
