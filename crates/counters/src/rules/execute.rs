@@ -34,7 +34,7 @@ pub struct ExecuteWith<'a> {
     /// The AIs' own generator (the random AI's draws), never the game's dice.
     pub ai_rng: &'a mut GameRng,
     /// A person asked the choices the rules ask (R8.1, R11.4, R11.6) before the AIs, as a
-    /// [`Game`](crate::Game) asks the player of a commanded side; `None` leaves them to the AIs.
+    /// game asks the player of a commanded side (`hexwar play`); `None` leaves them to the AIs.
     pub chooser: Option<&'a mut dyn Chooser>,
 }
 
