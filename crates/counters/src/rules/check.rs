@@ -511,19 +511,12 @@ pub fn moves(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool) -> Ve
         .iter()
         .filter_map(|&h| {
             let path = reach.path_to(map, h)?;
-            // A next hex refused by the cheapest path may still be entered straight.
-            let straight = (path.len() > 1 && at.unsigned_distance_to(h) == 1).then(|| vec![h]);
-            [Some(path), straight]
-                .into_iter()
-                .flatten()
-                .find_map(|path| {
-                    let c = Command::Move { unit, path, double };
-                    let ok = check(state, rules, &c).is_ok();
-                    match c {
-                        Command::Move { path, .. } if ok => Some((h, path)),
-                        _ => None,
-                    }
-                })
+            let c = Command::Move { unit, path, double };
+            let ok = check(state, rules, &c).is_ok();
+            match c {
+                Command::Move { path, .. } if ok => Some((h, path)),
+                _ => None,
+            }
         })
         .collect()
 }
