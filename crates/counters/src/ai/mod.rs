@@ -1,24 +1,16 @@
 //! R4.4: the AIs. They propose commands and keep those `check` accepts; they never draw from
 //! the game's dice (the random AI has its own generator, the doctrine AI uses exact odds).
 //! `passive` does nothing on its own; `random` picks among legal moves and targets; `doctrine`
-//! plays by the book: maneuver (`maneuver.rs`), fires (`fires.rs`) and recon (`scouting.rs`).
-//! The choices the rules ask of a side's AI during execution (counterattack, disengage) are
-//! `choices.rs`.
-//! `doctrine@1` is the doctrine AI frozen as the arena's reference: today the same code, pinned
-//! by a snapshot of its games (`tests/arena.rs`); the first change to the doctrine AI's play
-//! copies these modules for it.
+//! plays by the book (`doctrine/`: maneuver, fires and recon). `doctrine@1` (`v1/`) is the
+//! doctrine AI frozen as the arena's reference, pinned by a snapshot of its games
+//! (`tests/arena.rs`). The choices the rules ask of a side's AI during execution
+//! (counterattack, disengage) are `choices.rs`.
 
-mod advance;
 mod choices;
-mod fires;
-mod maneuver;
-mod scouting;
+mod doctrine;
+mod v1;
 
 pub use choices::SideAis;
-pub(crate) use scouting::{ambushes, deploy};
-
-use fires::doctrine_fire;
-use maneuver::doctrine_movement;
 
 use crate::model::command::{Command, RuleError};
 use crate::model::dice::{GameRng, OutOfDice, chance};
@@ -69,7 +61,8 @@ pub(crate) fn movement(
     match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_phase(x, side, skip),
-        AiKind::Doctrine | AiKind::DoctrineV1 => doctrine_movement(x, side, skip),
+        AiKind::Doctrine => doctrine::doctrine_movement(x, side, skip),
+        AiKind::DoctrineV1 => v1::doctrine_movement(x, side, skip),
     }
 }
 
@@ -78,7 +71,25 @@ pub(crate) fn fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Resu
     match x.rules().scenario.sides[side.index()].ai {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_phase(x, side, skip),
-        AiKind::Doctrine | AiKind::DoctrineV1 => doctrine_fire(x, side, skip),
+        AiKind::Doctrine => doctrine::doctrine_fire(x, side, skip),
+        AiKind::DoctrineV1 => v1::doctrine_fire(x, side, skip),
+    }
+}
+
+/// R15.4: a recon unit's deployment move, by the side's AI (the passive and random AIs stay).
+pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
+    match x.rules().scenario.sides[side.index()].ai {
+        AiKind::Doctrine => doctrine::deploy(x, side, unit),
+        AiKind::DoctrineV1 | AiKind::Passive | AiKind::Random => v1::deploy(x, side, unit),
+    }
+}
+
+/// R15.3: the side's AI places the units it holds in ambush (`doctrine@1`'s placement also
+/// serves the random AI, which takes the first legal hex, and the passive AI, which places none).
+pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfDice> {
+    match x.rules().scenario.sides[side.index()].ai {
+        AiKind::Doctrine => doctrine::ambushes(x, side),
+        AiKind::DoctrineV1 | AiKind::Passive | AiKind::Random => v1::ambushes(x, side),
     }
 }
 

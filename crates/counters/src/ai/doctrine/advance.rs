@@ -4,7 +4,7 @@
 
 use hexmap::{Hex, MoveClass};
 
-use super::Referee;
+use super::super::Referee;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};

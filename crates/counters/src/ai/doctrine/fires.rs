@@ -3,9 +3,9 @@
 
 use hexmap::Hex;
 
-use super::Referee;
+use super::super::Referee;
 use super::scouting::eyes_and_ears;
-use super::{expected_hits, own};
+use crate::ai::{expected_hits, own};
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
@@ -37,7 +37,7 @@ fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
 /// hexes where they hurt most or, for an attacker with nothing worth shelling, smoke over its
 /// most exposed units (R14.1, R14.3); then every unit fires at the enemy it expects to hurt
 /// most, and at night tries again if its first target was beyond its visibility (R13.2).
-pub(super) fn doctrine_fire(
+pub(in crate::ai) fn doctrine_fire(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
@@ -89,7 +89,7 @@ fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]>
         .units()
         .iter()
         .filter(|u| u.side != side)
-        .filter_map(super::super::model::unit::Unit::hex)
+        .filter_map(crate::model::unit::Unit::hex)
         .collect();
     hexes.sort_by_key(|&h| map.label(h));
     hexes.dedup();

@@ -4,10 +4,10 @@
 
 use hexmap::Hex;
 
-use super::Referee;
 use super::advance::{Routes, advance_covered};
-use super::own;
 use super::scouting::{motorcycles, watching};
+use crate::ai::Referee;
+use crate::ai::own;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
@@ -19,7 +19,7 @@ use crate::scenario::Role;
 
 /// Movement phase of the doctrine AI: assaults that favour the side, then the attacker's
 /// advance or the defender's hold on the objectives.
-pub(super) fn doctrine_movement(
+pub(in crate::ai) fn doctrine_movement(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
@@ -175,7 +175,7 @@ fn led_unit_nearest(
                 && !rules.typ(u).is_hq()
                 && formation.is_none_or(|f| u.formation == f)
         })
-        .filter_map(super::super::model::unit::Unit::hex)
+        .filter_map(crate::model::unit::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(goal), rules.map().label(h)))
 }
 

@@ -3,9 +3,9 @@
 
 use hexmap::Hex;
 
-use super::Referee;
 use super::advance::advance;
-use super::{expected_hits, own};
+use crate::ai::Referee;
+use crate::ai::{expected_hits, own};
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
@@ -31,7 +31,7 @@ pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Resul
         .units()
         .iter()
         .filter(|e| e.side != side && !rules.typ(e).is_hq())
-        .filter_map(super::super::model::unit::Unit::hex)
+        .filter_map(crate::model::unit::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(at), rules.map().label(h)));
     match nearest {
         Some(goal) => advance(x, unit, goal),
@@ -184,7 +184,7 @@ pub(super) fn motorcycles(
             .units()
             .iter()
             .filter(|e| e.side != side)
-            .filter_map(super::super::model::unit::Unit::hex)
+            .filter_map(crate::model::unit::Unit::hex)
             .map(|h| h.unsigned_distance_to(at))
             .min()
             .unwrap_or(u32::MAX);

@@ -1,0 +1,12 @@
+//! `doctrine`: the latest doctrine AI, judged in the arena against the frozen `doctrine@1`
+//! (`super::v1`). Maneuver (`maneuver.rs`), fires (`fires.rs`), recon (`scouting.rs`) and the
+//! way it walks a unit along a route (`advance.rs`).
+
+mod advance;
+mod fires;
+mod maneuver;
+mod scouting;
+
+pub(super) use fires::doctrine_fire;
+pub(super) use maneuver::doctrine_movement;
+pub(super) use scouting::{ambushes, deploy};
