@@ -16,7 +16,7 @@ pub use label::{Label, LabelError};
 pub use los::{hexes_between, line_of_sight};
 pub use map::{Grid, Map};
 pub use name::{MAX_ID_CHARS, MAX_NAME_CHARS, check_id, check_name};
-pub use paths::{Budget, Reach, Route, across};
+pub use paths::{Budget, Field, Reach, Route, across};
 pub use terrain::{MAX_COST, MoveClass, MoveCosts, Terrain, TerrainError, TerrainId, TerrainTable};
 
 #[cfg(test)]

@@ -146,6 +146,49 @@ impl Reach {
     }
 }
 
+/// The cheapest way from every hex to one goal ([`Map::field_to`]): what any number of units
+/// heading for the same hex need, found by one search from the goal instead of one per unit.
+#[derive(Clone, Debug)]
+pub struct Field {
+    goal: usize,
+    /// Per hex index: the cost of the cheapest path to the goal, [`UNREACHED`] where none.
+    cost: Vec<u32>,
+    /// Per hex index: the next hex of that path, [`UNREACHED`] at the goal and where none.
+    next: Vec<u32>,
+}
+
+impl Field {
+    /// The cost of the cheapest path from `hex` to the goal (the goal's own entry included);
+    /// `Some(0)` at the goal, `None` where the goal cannot be reached.
+    #[must_use]
+    pub fn cost(&self, map: &Map, hex: Hex) -> Option<u32> {
+        self.cost_at(map.index(hex)?)
+    }
+
+    /// [`Field::cost`] by hex index.
+    #[must_use]
+    pub fn cost_at(&self, index: usize) -> Option<u32> {
+        let c = *self.cost.get(index)?;
+        (c != UNREACHED).then_some(c)
+    }
+
+    /// The cheapest path from `from` to the goal: the hexes entered, ending with the goal;
+    /// empty at the goal, `None` where it cannot be reached.
+    #[must_use]
+    pub fn path_from(&self, map: &Map, from: Hex) -> Option<Vec<Hex>> {
+        let mut at = map.index(from)?;
+        if self.cost[at] == UNREACHED {
+            return None;
+        }
+        let mut path = Vec::new();
+        while at != self.goal {
+            at = self.next[at] as usize;
+            path.push(map.hex_at(at));
+        }
+        Some(path)
+    }
+}
+
 /// The best end of a break-off move (R11.6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Route {
@@ -283,6 +326,62 @@ impl Map {
             at = step_back(prev, at)?;
         }
         Some((u32::try_from(total).ok()?, path))
+    }
+
+    /// The cheapest cost from every hex to `goal` (R1.4, R5.1), and the way: a Dijkstra from the
+    /// goal over the steps taken backwards, so that one search serves every unit heading there.
+    /// `enter(i)` is the cost of entering the hex of index `i` ([`Map::index`]), `None` where it
+    /// may not be entered on the way (the goal itself is always entered at `enter`'s price, or
+    /// 1 if it forbids it, so that units can head for an enemy-held hex). Costs must be at
+    /// least 1. Among equal paths, each hex steps to the neighbour the search settled first.
+    ///
+    /// ```
+    /// use hexmap::{Label, Map, MoveClass, TerrainTable};
+    /// let table = TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+    /// let map = Map::new(table.clone(), 5, 5, table.by_name("clear").unwrap());
+    /// let goal = Label::new(3, 3).to_hex();
+    /// let field = map.field_to(goal, |i| map.enter_cost_at(MoveClass::Foot, i)).unwrap();
+    /// let from = Label::new(1, 1).to_hex();
+    /// assert_eq!(field.cost(&map, from), Some(from.unsigned_distance_to(goal))); // clear: 1 a hex
+    /// assert_eq!(field.path_from(&map, from).unwrap().last(), Some(&goal));
+    /// ```
+    #[must_use]
+    pub fn field_to(
+        &self,
+        goal: Hex,
+        mut enter: impl FnMut(usize) -> Option<u32>,
+    ) -> Option<Field> {
+        let g = self.index(goal)?;
+        let mut field = Field {
+            goal: g,
+            cost: vec![UNREACHED; self.len()],
+            next: vec![UNREACHED; self.len()],
+        };
+        field.cost[g] = 0;
+        let mut queue = BinaryHeap::from([Reverse((0u32, g))]);
+        while let Some(Reverse((spent, i))) = queue.pop() {
+            if spent > field.cost[i] {
+                continue;
+            }
+            // Every neighbour of `i` reaches the goal through `i` for the price of entering it.
+            let price = if i == g {
+                enter(i).unwrap_or(1)
+            } else {
+                match enter(i) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            };
+            let total = spent.saturating_add(price);
+            for j in self.adjacent(i) {
+                if total < field.cost[j] {
+                    field.cost[j] = total;
+                    field.next[j] = u32::try_from(i).unwrap_or(UNREACHED);
+                    queue.push(Reverse((total, j)));
+                }
+            }
+        }
+        Some(field)
     }
 
     /// The best break-off move from `start` (R11.6): up to `budget`, every step ending strictly

@@ -440,6 +440,56 @@ proptest! {
         }
     }
 
+    /// `field_to` finds, for every hex, the cost of petgraph's Dijkstra from the goal over the
+    /// steps taken backwards (each priced by the hex it enters), and a path of that cost that
+    /// enters only hexes `enter` allows (the goal aside), on random terrain with forbidden hexes.
+    #[test]
+    fn field_is_petgraphs_dijkstra_from_the_goal(
+        cells in terrain_strategy(),
+        to in 0usize..100,
+        forbidden in proptest::collection::vec(0usize..100, 0..12),
+    ) {
+        use petgraph::visit::EdgeRef;
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let goal = m.hex_at(to);
+        let enter = |i: usize| {
+            if forbidden.contains(&i) {
+                None
+            } else {
+                m.enter_cost_at(MoveClass::Tracked, i)
+            }
+        };
+        let price = |i: usize| if i == to { Some(enter(i).unwrap_or(1)) } else { enter(i) };
+        let field = m.field_to(goal, enter).unwrap();
+        let graph = &m;
+        let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
+            price(e.source().index()).is_some()
+        });
+        let theirs = petgraph::algo::dijkstra(&allowed, m.node(goal).unwrap(), None, |e| {
+            price(e.source().index()).unwrap_or(u32::MAX)
+        });
+        for h in m.hexes() {
+            let want = theirs.get(&m.node(h).unwrap()).copied();
+            prop_assert_eq!(field.cost(&m, h), want, "{}", m.label(h));
+            if let Some(path) = field.path_from(&m, h) {
+                let mut at = h;
+                let mut spent = 0;
+                for &step in &path {
+                    prop_assert_eq!(at.unsigned_distance_to(step), 1);
+                    spent += price(m.index(step).unwrap()).unwrap();
+                    at = step;
+                }
+                prop_assert_eq!(Some(spent), want);
+                prop_assert_eq!(path.last().copied().unwrap_or(h), goal);
+            }
+        }
+    }
+
     /// The break-off route (petgraph's Dijkstra, paths read back through the cheapest
     /// neighbour) is the route of a bounded Dijkstra that keeps, for each hex, the first
     /// neighbour that reached it at its cost: the search the break-off used before, on random

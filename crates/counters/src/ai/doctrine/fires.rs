@@ -62,11 +62,17 @@ pub(in crate::ai) fn doctrine_fire(
                 if fire_reaches(x.state(), &rules, unit, at, fire, t.id).is_err() {
                     continue;
                 }
-                let value = expected_hits(
+                let see = chance_to_see(x.state(), unit, t.id);
+                let Some(value) = shot_value(
+                    x.state(),
+                    &rules,
                     fire_dice(x.state(), &rules, unit),
                     hit_number(x.state(), &rules, unit, t.id),
-                    save_number(x.state(), &rules, t.id),
-                ) * chance_to_see(x.state(), unit, t.id);
+                    t.id,
+                ) else {
+                    continue;
+                };
+                let value = value * see;
                 if best.is_none_or(|(v, _)| value > v) {
                     best = Some((value, t.id));
                 }
@@ -79,6 +85,41 @@ pub(in crate::ai) fn doctrine_fire(
         }
     }
     Ok(())
+}
+
+/// A shot's chance of doing anything below which the doctrine AI holds its fire: firing gives
+/// up going to ground (R6.4) for almost nothing.
+pub(super) const FUTILE: f64 = 0.10;
+
+/// What a shot of `dice` dice needing `need` on `target` is worth: the expected hits that are
+/// not saved, each weighed by what it does (R6.6: it disorganizes, weakens or destroys; R8.2: an
+/// HQ suffers only on a 1). `None` when the shot has less than [`FUTILE`] chance of doing
+/// anything.
+pub(super) fn shot_value(
+    state: &State,
+    rules: &crate::rules::state::Rules<'_>,
+    dice: u8,
+    need: u8,
+    target: UnitId,
+) -> Option<f64> {
+    let t = state.unit(target);
+    let typ = rules.typ(t);
+    let effect: f64 = if typ.is_hq() {
+        1.0 / 6.0
+    } else if t.state.disorganized {
+        // The next hit takes a step or the unit.
+        if t.state.weakened || typ.steps < 2 {
+            2.0
+        } else {
+            1.5
+        }
+    } else {
+        1.0
+    };
+    let p = crate::model::dice::chance(need)
+        * (1.0 - crate::model::dice::chance(save_number(state, rules, target)));
+    let any = 1.0 - (1.0 - p * effect.min(1.0)).powi(i32::from(dice));
+    (any >= FUTILE).then(|| f64::from(dice) * p * effect)
 }
 
 /// Enemy hexes on the map, each once, in label order.

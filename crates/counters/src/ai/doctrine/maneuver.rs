@@ -1,32 +1,53 @@
-//! The doctrine AI's movement phase (R5, R9, R10, R16, R17): dismounting, overruns and assaults
-//! on good exact odds, then the attacker's concentrated advance by covered routes with HQs
-//! following their units, or the defender's hold on the objectives and its fall-back.
+//! The doctrine AI's movement phase (R5, R9, R10, R16, R17), as a wargamer plays it:
+//! - infantry leaves its carriers near the enemy, vehicles overrun where they break through;
+//! - assaults are massed: every unit that can reach the hex this phase moves next to it and
+//!   goes in together, when the odds of the whole assault favour the side;
+//! - the attacker closes on one objective, its units ending out of the enemy's assault reach
+//!   or beside friends, never alone next to an enemy stack; the defender keeps a unit in or
+//!   next to every objective and draws the others back from assaults it would lose;
+//! - HQs, air defence and empty transports keep out of the enemy's reach.
 
 use hexmap::Hex;
 
-use super::super::Referee;
-use super::advance::{Routes, advance_covered};
+use super::super::{Referee, own};
+use super::advance::{Routes, advance_on, walk};
+use super::front::{Front, soft};
 use super::scouting::{motorcycles, watching};
-use crate::ai::own;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::odds::first::quick_attacker_wins;
-use crate::rules::check::check;
-use crate::rules::state::State;
+use crate::rules::check::{check, points_left};
+use crate::rules::state::{Rules, State};
 use crate::scenario::Role;
 
-/// Movement phase of the doctrine AI: assaults that favour the side, then the attacker's
-/// advance or the defender's hold on the objectives.
+/// Movement phase of the doctrine AI.
 pub(in crate::ai) fn doctrine_movement(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
 ) -> Result<(), OutOfDice> {
+    dismount_near_the_enemy(x, side, skip)?;
+    motorcycles(x, side, skip)?;
+    overruns(x, side, skip)?;
+    let mut used: Vec<UnitId> = skip.to_vec();
+    massed_assaults(x, side, &mut used)?;
     let rules = x.rules();
-    let map = rules.map();
-    // R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
+    if rules.scenario.sides[side.index()].role == Role::Attacker {
+        attack(x, side, &used)
+    } else {
+        defend(x, side, &used)
+    }
+}
+
+/// R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
+fn dismount_near_the_enemy(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    skip: &[UnitId],
+) -> Result<(), OutOfDice> {
+    let rules = x.rules();
     let riders: Vec<UnitId> = x
         .state()
         .units()
@@ -48,56 +69,269 @@ pub(in crate::ai) fn doctrine_movement(
     for unit in riders {
         x.order(&Command::Dismount { unit })?.ok();
     }
-    motorcycles(x, side, skip)?;
-    overruns(x, side, skip)?;
-    // Assaults: every enemy hex next to our units, with all our units that may join.
-    let mut targets: Vec<Hex> = own(x.state(), side, skip)
-        .iter()
-        .filter_map(|&u| x.state().hex_of(u))
-        .flat_map(|h| map.neighbors(h))
-        .filter(|&h| x.state().occupied_by(h, side.other()))
+    Ok(())
+}
+
+/// Whether a unit of the side may take part in an assault this phase at all (R9.1, R5.2,
+/// R5.3, R5.6, R15.5, R9.10): the rules' own refusals that do not depend on where it is.
+fn may_assault(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    matches!(u.location, Location::Map(_))
+        && typ.assault.is_some()
+        && typ.fire.is_none_or(|f| !f.indirect)
+        && !u.state.assaulted
+        && !u.state.moved_double
+        && !u.state.disorganized
+        && !u.state.pinned
+        && !u.state.bogged
+        && !u.state.reorganising
+        && !u.state.observing
+}
+
+/// A unit's way into an assault on a hex: where it stands, or the move that brings it next to
+/// the hex with the points left to go in.
+struct Approach {
+    unit: UnitId,
+    /// The move first, if it is not next to the hex yet.
+    path: Option<Vec<Hex>>,
+}
+
+/// How to bring `unit` next to `hex` this phase with enough movement left to enter it (R5.1,
+/// R13.1): the cheapest reachable hex next to it that holds no enemy and has room (counting
+/// `planned` arrivals), `None` if there is none. `Some(None)` when it is next to it already.
+fn approach(
+    state: &State,
+    rules: &Rules<'_>,
+    front: &Front,
+    unit: UnitId,
+    hex: Hex,
+    planned: &[(Hex, u8)],
+) -> Option<Option<Vec<Hex>>> {
+    let map = rules.map();
+    let u = state.unit(unit);
+    let at = u.hex()?;
+    let d = at.unsigned_distance_to(hex);
+    if d == 1 {
+        return Some(None);
+    }
+    let typ = rules.typ(u);
+    let class = typ.move_class;
+    let enter = map.enter_cost(class, hex)?;
+    let left = points_left(state, rules, unit, false);
+    // Every hex costs at least 1: too far as the crow flies is too far.
+    if d > left || enter > left || u.state.moved && left == 0 {
+        return None;
+    }
+    if let Some(hexes) = state.hexes_left(unit)
+        && d > hexes
+    {
+        return None;
+    }
+    let budget = hexmap::Budget::points(left - enter);
+    let reach = map.reachable(at, budget, |_, to| {
+        if front.enemy_at(rules, to) {
+            None
+        } else {
+            map.enter_cost(class, to)
+        }
+    });
+    let limit = usize::from(rules.scenario.rules.stacking_limit);
+    let counts = !typ.is_hq();
+    map.neighbors(hex)
+        .filter(|&h| !front.enemy_at(rules, h))
+        .filter_map(|h| {
+            let cost = reach.cost(map, h)?;
+            let path = reach.path_to(map, h)?;
+            if let Some(hexes) = state.hexes_left(unit)
+                && u32::try_from(path.len()).unwrap_or(u32::MAX) + 1 > hexes
+            {
+                return None;
+            }
+            let coming = planned
+                .iter()
+                .find(|(p, _)| *p == h)
+                .map_or(0, |&(_, n)| usize::from(n));
+            let standing =
+                crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, h);
+            if counts && standing + coming >= limit {
+                return None;
+            }
+            let bog = typ.is_vehicle() && map.terrain(h).is_some_and(|t| t.difficult);
+            Some(((bog, cost, map.label(h)), path))
+        })
+        .min_by_key(|(k, _)| *k)
+        .map(|(_, path)| Some(path))
+}
+
+/// The chance that an assault on `hex` by `units` takes it, by the exact odds of its first
+/// round (R9.8).
+fn odds(state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -> f64 {
+    quick_attacker_wins(state, rules, units, hex)
+}
+
+/// Massed assaults (R9.1): for each enemy hex, most important first (an objective, then a hex
+/// next to one), every unit of the side that can reach it this phase moves next to it, and
+/// they go in together when the odds favour the side (its assault threshold). HQs come along
+/// to lend their leadership (R8.1) when it makes the difference. Units that assault are added
+/// to `used`.
+fn massed_assaults(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    used: &mut Vec<UnitId>,
+) -> Result<(), OutOfDice> {
+    let rules = x.rules();
+    let map = rules.map();
+    let threshold = rules.scenario.sides[side.index()].assault_threshold();
+    let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
+    let front = Front::read(x.state(), &rules, side);
+    let mine: Vec<UnitId> = own(x.state(), side, used)
+        .into_iter()
+        .filter(|&u| may_assault(x.state(), &rules, u))
         .collect();
-    targets.sort_by_key(|&h| map.label(h));
-    targets.dedup();
-    for hex in targets {
-        let units: Vec<UnitId> = own(x.state(), side, skip)
-            .into_iter()
-            // Only units next to the hex may assault it (an HQ there may lend its leadership),
-            // so the others are not asked.
-            .filter(|&u| {
-                x.state()
-                    .hex_of(u)
-                    .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
-                    && (rules.typ(x.state().unit(u)).is_hq()
-                        || check(
-                            x.state(),
-                            &rules,
-                            &Command::Assault {
-                                units: vec![u],
-                                hex,
-                            },
-                        )
-                        .is_ok())
-            })
-            .collect();
-        let command = Command::Assault {
-            units: units.clone(),
-            hex,
-        };
-        if units.is_empty() || check(x.state(), &rules, &command).is_err() {
+    if mine.is_empty() {
+        return Ok(());
+    }
+    // Enemy hexes some unit of ours could reach this phase, as the crow flies.
+    let mut targets: Vec<(u8, hexmap::Label, Hex)> = Vec::new();
+    for i in 0..map.len() {
+        if front.enemy_at_index(i) == 0 {
             continue;
         }
-        // Assault when the exact odds favour it (R9).
-        let threshold = rules.scenario.sides[side.index()].assault_threshold();
-        if quick_attacker_wins(x.state(), &rules, &units, hex) > threshold {
+        let hex = map.hex_at(i);
+        let within = mine.iter().any(|&u| {
+            x.state().hex_of(u).is_some_and(|at| {
+                let d = at.unsigned_distance_to(hex);
+                d == 1 || d <= points_left(x.state(), &rules, u, false)
+            })
+        });
+        if !within {
+            continue;
+        }
+        let rank = if objectives.contains(&hex) {
+            0
+        } else if objectives.iter().any(|&o| o.unsigned_distance_to(hex) == 1) {
+            1
+        } else {
+            2
+        };
+        targets.push((rank, map.label(hex), hex));
+    }
+    targets.sort_unstable_by_key(|&(rank, label, _)| (rank, label));
+    for (_, _, hex) in targets {
+        if !x.state().occupied_by(hex, side.other()) {
+            continue;
+        }
+        // Who can come, and how.
+        let mut planned: Vec<(Hex, u8)> = Vec::new();
+        let mut comers: Vec<Approach> = Vec::new();
+        let mut hqs: Vec<Approach> = Vec::new();
+        for unit in own(x.state(), side, used) {
+            let u = x.state().unit(unit);
+            let typ = rules.typ(u);
+            let leads = typ.is_independent();
+            if !leads && !may_assault(x.state(), &rules, unit) {
+                continue;
+            }
+            if leads && (u.state.assaulted || u.state.moved_double || u.state.disorganized) {
+                continue;
+            }
+            let Some(path) = approach(x.state(), &rules, &front, unit, hex, &planned) else {
+                continue;
+            };
+            if let Some(end) = path.as_ref().and_then(|p| p.last().copied()) {
+                if !typ.is_hq() {
+                    match planned.iter_mut().find(|(h, _)| *h == end) {
+                        Some((_, n)) => *n += 1,
+                        None => planned.push((end, 1)),
+                    }
+                }
+            }
+            let a = Approach { unit, path };
+            if leads { hqs.push(a) } else { comers.push(a) }
+        }
+        if comers.is_empty() {
+            continue;
+        }
+        let fighters: Vec<UnitId> = comers.iter().map(|a| a.unit).collect();
+        let p = odds(x.state(), &rules, &fighters, hex);
+        // An HQ comes along when its leadership lifts the odds over the threshold, or by much.
+        let mut best = p;
+        let mut lead: Option<usize> = None;
+        for (i, h) in hqs.iter().enumerate() {
+            let mut units = fighters.clone();
+            units.push(h.unit);
+            let q = odds(x.state(), &rules, &units, hex);
+            if q > best + 0.05 || (best <= threshold && q > threshold) {
+                best = q;
+                lead = Some(i);
+            }
+        }
+        if best <= threshold {
+            continue;
+        }
+        // Go: moves first, then the assault with every unit that made it.
+        let mut goers: Vec<Approach> = comers;
+        if let Some(i) = lead {
+            goers.push(hqs.swap_remove(i));
+        }
+        let mut ready: Vec<UnitId> = Vec::new();
+        for a in goers {
+            match a.path {
+                None => ready.push(a.unit),
+                Some(path) => {
+                    let c = Command::Move {
+                        unit: a.unit,
+                        path,
+                        double: false,
+                    };
+                    if check(x.state(), &rules, &c).is_ok() && x.order(&c)?.is_ok() {
+                        ready.push(a.unit);
+                    }
+                }
+            }
+        }
+        // Passengers of a mounted-assault transport go in with it (R16.1).
+        let riders: Vec<UnitId> = ready
+            .iter()
+            .flat_map(|&t| x.state().passengers(t).map(|p| p.id))
+            .filter(|&p| rules.typ(x.state().unit(p)).assault.is_some())
+            .collect();
+        ready.extend(riders);
+        ready.retain(|&u| {
+            check(
+                x.state(),
+                &rules,
+                &Command::Assault {
+                    units: vec![u],
+                    hex,
+                },
+            )
+            .is_ok()
+                || rules.typ(x.state().unit(u)).is_hq()
+        });
+        let command = Command::Assault {
+            units: ready.clone(),
+            hex,
+        };
+        if ready.is_empty() || check(x.state(), &rules, &command).is_err() {
+            continue;
+        }
+        if odds(x.state(), &rules, &ready, hex) > threshold {
             x.order(&command)?.ok();
+            used.extend(ready);
         }
     }
-    if rules.scenario.sides[side.index()].role != Role::Attacker {
-        return hold_objectives(x, side, skip);
-    }
-    // Concentrate: the whole side advances on one objective it does not hold, the main effort,
-    // by covered routes; HQs follow the units they lead.
+    Ok(())
+}
+
+/// The attacker's movement: the whole side closes on one objective it does not hold (the main
+/// effort), by covered routes. A fighting unit goes as far as it may, but ends next to enemy
+/// assault units only in the objective itself or beside a friend; otherwise it stops out of
+/// contact, ready to mass for next turn's assault. HQs follow their units, and HQs, air
+/// defence and empty transports stop before the enemy could assault them.
+fn attack(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), OutOfDice> {
+    let rules = x.rules();
     let goals: Vec<Hex> = rules
         .scenario
         .objectives
@@ -105,34 +339,137 @@ pub(in crate::ai) fn doctrine_movement(
         .map(|o| o.hex)
         .filter(|&h| !x.state().occupied_by(h, side) || x.state().occupied_by(h, side.other()))
         .collect();
+    let held: Vec<Hex> = rules
+        .scenario
+        .objectives
+        .iter()
+        .map(|o| o.hex)
+        .filter(|&h| x.state().occupied_by(h, side))
+        .collect();
     let Some(goal) = main_effort(x, side, &goals) else {
         return Ok(());
     };
+    let front = Front::read(x.state(), &rules, side);
     let exposed = exposure(x.state(), &rules, side);
-    let mut routes = Routes::covered(&exposed);
-    let (hqs, fighters): (Vec<UnitId>, Vec<UnitId>) =
-        own(x.state(), side, skip).into_iter().partition(|&u| {
-            let t = rules.typ(x.state().unit(u));
-            t.is_hq() && !t.hero
-        });
+    let mut routes = Routes::new(x.state(), &rules, side.other(), &exposed);
+    let (soft_units, fighters): (Vec<UnitId>, Vec<UnitId>) = own(x.state(), side, used)
+        .into_iter()
+        .partition(|&u| soft(x.state(), &rules, u));
     for unit in fighters {
         // Batteries stay back and fire through spotters (R14.1); scouts that can watch a
-        // gone-to-ground enemy stay still to use eyes and ears (R15.6).
-        if rules
-            .typ(x.state().unit(unit))
-            .fire
-            .is_some_and(|f| f.indirect)
-            || watching(x, unit)
-        {
+        // gone-to-ground enemy stay still to use eyes and ears (R15.6); a unit holding an
+        // objective stays on it.
+        let at = x.state().hex_of(unit);
+        if watching(x, unit) || at.is_some_and(|h| held.contains(&h)) {
             continue;
         }
-        advance_covered(x, unit, goal, &mut routes)?;
+        advance_on(x, unit, goal, &mut routes, |state, h| {
+            safe_end(state, &rules, &front, side, h, goal)
+        })?;
     }
-    for hq in hqs {
-        let follow = led_unit_nearest(x.state(), &rules, hq, goal).unwrap_or(goal);
-        advance_covered(x, hq, follow, &mut routes)?;
+    for unit in soft_units {
+        let typ = rules.typ(x.state().unit(unit));
+        if typ.fire.is_some_and(|f| f.indirect) {
+            continue;
+        }
+        let follow = if typ.is_hq() {
+            led_unit_nearest(x.state(), &rules, unit, goal).unwrap_or(goal)
+        } else {
+            goal
+        };
+        keep_back(x, unit, follow, &front, &mut routes)?;
     }
     Ok(())
+}
+
+/// Whether a fighting unit of `side` may end its move in `hex`: out of reach of enemy assault
+/// units standing next to it, or in the objective it heads for, or with a friend already
+/// there (a stack), or next to a single weak enemy.
+fn safe_end(
+    state: &State,
+    rules: &Rules<'_>,
+    front: &Front,
+    side: Side,
+    hex: Hex,
+    goal: Hex,
+) -> bool {
+    let near = front.near(rules, hex);
+    near < 2
+        || hex == goal
+        || state
+            .units_in(hex, side)
+            .any(|f| rules.typ(f).assault.is_some() && !rules.typ(f).is_independent())
+}
+
+/// Moves a unit the side keeps out of the enemy's reach towards `follow`, stopping before the
+/// first hex the enemy could assault next turn; one already in reach steps back out of it if
+/// it can.
+fn keep_back(
+    x: &mut dyn Referee<'_>,
+    unit: UnitId,
+    follow: Hex,
+    front: &Front,
+    routes: &mut Routes<'_>,
+) -> Result<(), OutOfDice> {
+    let rules = x.rules();
+    let Some(at) = x.state().hex_of(unit) else {
+        return Ok(());
+    };
+    let u = x.state().unit(unit);
+    if u.state.moved || u.state.bogged || u.state.assaulted {
+        return Ok(());
+    }
+    if front.threat(&rules, at) == 0 {
+        if at.unsigned_distance_to(follow) > 1 {
+            advance_on(x, unit, follow, routes, |_, h| front.threat(&rules, h) == 0)?;
+        }
+        return Ok(());
+    }
+    retreat_to_safety(x, unit, front, follow)
+}
+
+/// Moves a unit in the enemy's reach to the reachable hex least threatened, nearest `toward`.
+fn retreat_to_safety(
+    x: &mut dyn Referee<'_>,
+    unit: UnitId,
+    front: &Front,
+    toward: Hex,
+) -> Result<(), OutOfDice> {
+    let rules = x.rules();
+    let map = rules.map();
+    let Some(at) = x.state().hex_of(unit) else {
+        return Ok(());
+    };
+    let class = rules.typ(x.state().unit(unit)).move_class;
+    let budget = hexmap::Budget {
+        points: points_left(x.state(), &rules, unit, false),
+        min_one_hex: true,
+    };
+    let reach = map.reachable(at, budget, |_, to| {
+        if front.enemy_at(&rules, to) {
+            None
+        } else {
+            map.enter_cost(class, to)
+        }
+    });
+    let here = front.threat(&rules, at);
+    let best = reach
+        .hexes()
+        .iter()
+        .copied()
+        .filter(|&h| front.threat(&rules, h) < here)
+        .min_by_key(|&h| {
+            (
+                front.threat(&rules, h),
+                map.terrain(h).is_some_and(|t| t.difficult),
+                h.unsigned_distance_to(toward),
+                map.label(h),
+            )
+        });
+    let Some(path) = best.and_then(|h| reach.path_to(map, h)) else {
+        return Ok(());
+    };
+    walk(x, unit, path, |_, _| true).map(|_| ())
 }
 
 /// The main effort (concentration): among the objectives still to take, the one nearest the
@@ -153,12 +490,7 @@ fn main_effort(x: &dyn Referee<'_>, side: Side, goals: &[Hex]) -> Option<Hex> {
 /// The hex of the unit an HQ leads (its formation, or any unit of the side for a senior HQ
 /// without one) that is nearest `goal`: where the HQ should be to lend its leadership (R8.1) and
 /// keep its units in command range (R12.2).
-fn led_unit_nearest(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    hq: UnitId,
-    goal: Hex,
-) -> Option<Hex> {
+fn led_unit_nearest(state: &State, rules: &Rules<'_>, hq: UnitId, goal: Hex) -> Option<Hex> {
     let side = state.unit(hq).side;
     let formation = rules
         .scenario
@@ -182,7 +514,7 @@ fn led_unit_nearest(
 /// Hexes (by map index) that enemy fire reaches by day: within range and sight of an enemy unit
 /// that can fire, and without concealing terrain or smoke. Empty at night, when everyone is
 /// concealed anyway (R13.2).
-fn exposure(state: &State, rules: &crate::rules::state::Rules<'_>, side: Side) -> Vec<bool> {
+fn exposure(state: &State, rules: &Rules<'_>, side: Side) -> Vec<bool> {
     let map = rules.map();
     let mut exposed = vec![false; map.len()];
     if state.time().is_night() {
@@ -213,40 +545,68 @@ fn exposure(state: &State, rules: &crate::rules::state::Rules<'_>, side: Side) -
 /// with more than this probability.
 const FALL_BACK_AT: f64 = 0.75;
 
-/// The defender's movement: every objective it does not stand on draws its nearest free
-/// fighting unit (not an independent HQ, not artillery, not already on an objective).
-fn hold_objectives(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+/// The defender's movement: every objective keeps a unit in it or next to it (R17.1: the
+/// attacker holds nothing an enemy unit stands next to), the nearest that can get there this
+/// phase; units off the objectives that would lose an assault fall back; HQs, air defence and
+/// empty transports keep out of the enemy's reach.
+fn defend(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
-    let mut routes = Routes::covered(&[]);
+    let front = Front::read(x.state(), &rules, side);
+    let mut routes = Routes::new(x.state(), &rules, side.other(), &[]);
+    let mut busy: Vec<UnitId> = used.to_vec();
     for &goal in &objectives {
-        if x.state().occupied_by(goal, side) {
+        let covered = x.state().occupied_by(goal, side)
+            || (x.state().occupied_by(goal, side.other())
+                && x.state().adjacent_to(&rules, goal, side));
+        if covered {
             continue;
         }
-        let free = own(x.state(), side, skip).into_iter().filter(|&u| {
-            let unit = x.state().unit(u);
-            let t = rules.typ(unit);
-            !unit.state.moved
-                && !t.is_independent()
-                && !t.fire.is_some_and(|f| f.indirect)
-                && t.assault.is_some()
-                && x.state()
-                    .hex_of(u)
-                    .is_some_and(|h| !objectives.contains(&h))
-        });
-        let nearest = free.min_by_key(|&u| {
-            (
-                x.state()
-                    .hex_of(u)
-                    .map_or(u32::MAX, |h| h.unsigned_distance_to(goal)),
-                u,
-            )
-        });
-        if let Some(unit) = nearest {
-            advance_covered(x, unit, goal, &mut routes)?;
+        // The units that could get there, nearest by route first: fighting units, then any.
+        let mut candidates: Vec<(bool, u32, UnitId)> = own(x.state(), side, &busy)
+            .into_iter()
+            .filter_map(|u| {
+                let unit = x.state().unit(u);
+                let t = rules.typ(unit);
+                let at = unit.hex()?;
+                if unit.state.moved
+                    || unit.state.bogged
+                    || t.fire.is_some_and(|f| f.indirect)
+                    || objectives.iter().any(|&o| o != goal && o == at)
+                {
+                    return None;
+                }
+                let cost = routes.cost(&rules, t.move_class, at, goal)?;
+                Some((soft(x.state(), &rules, u), cost, u))
+            })
+            .collect();
+        candidates.sort_unstable();
+        for (_, _, unit) in candidates {
+            let moved = advance_on(x, unit, goal, &mut routes, |_, _| true)?;
+            if moved {
+                busy.push(unit);
+                break;
+            }
         }
     }
-    fall_back(x, side, skip, &objectives)
+    fall_back(x, side, &busy, &objectives)?;
+    for unit in own(x.state(), side, &busy) {
+        if !soft(x.state(), &rules, unit) {
+            continue;
+        }
+        let u = x.state().unit(unit);
+        let Some(at) = u.hex() else { continue };
+        if rules.typ(u).fire.is_some_and(|f| f.indirect)
+            || objectives.iter().any(|&o| o.unsigned_distance_to(at) <= 1)
+        {
+            continue;
+        }
+        if front.threat(&rules, at) > 0 {
+            let toward = objectives.first().copied().unwrap_or(at);
+            retreat_to_safety(x, unit, &front, toward)?;
+        }
+    }
+    Ok(())
 }
 
 /// The defender falls back (R5): a unit neither on nor next to an objective (those hold and
@@ -288,7 +648,7 @@ fn fall_back(
         }
         let class = t.move_class;
         let budget = hexmap::Budget {
-            points: crate::rules::check::points_left(x.state(), &rules, unit, false),
+            points: points_left(x.state(), &rules, unit, false),
             min_one_hex: true,
         };
         let enemy = side.other();
@@ -331,14 +691,7 @@ fn fall_back(
         let Some(path) = best.and_then(|h| reach.path_to(map, h)) else {
             continue;
         };
-        let c = Command::Move {
-            unit,
-            path,
-            double: false,
-        };
-        if check(x.state(), &rules, &c).is_ok() {
-            x.order(&c)?.ok();
-        }
+        walk(x, unit, path, |_, _| true)?;
     }
     Ok(())
 }
@@ -346,12 +699,7 @@ fn fall_back(
 /// R10: the chance that an overrunning vehicle breaks through: no hit from the infantry firing
 /// back (any hit leaves it disorganized, R10.4). Exact: each non-disorganized infantry unit rolls
 /// its assault dice needing 4, each disorganized one needing 6.
-fn overrun_breaks_through(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    hex: Hex,
-    side: Side,
-) -> f64 {
+fn overrun_breaks_through(state: &State, rules: &Rules<'_>, hex: Hex, side: Side) -> f64 {
     state
         .units_in(hex, side.other())
         .filter(|u| rules.typ(u).class == crate::model::catalog::UnitClass::Infantry)

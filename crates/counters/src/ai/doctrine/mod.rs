@@ -4,6 +4,7 @@
 
 mod advance;
 mod fires;
+mod front;
 mod maneuver;
 mod scouting;
 
