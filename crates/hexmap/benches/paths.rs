@@ -74,7 +74,15 @@ fn paths(c: &mut Criterion) {
         }
     };
     g.bench_function("break_off_4_points/ours_petgraph_dijkstra", |b| {
-        b.iter(|| m.break_off(black_box(centre), away, Budget::points(4), cost, |_| true));
+        b.iter(|| {
+            m.break_off(
+                black_box(centre),
+                away,
+                Budget::points(4),
+                |to| cost(centre, to),
+                |_| true,
+            )
+        });
     });
     g.bench_function("break_off_4_points/bounded_search", |b| {
         b.iter(|| {

@@ -1,12 +1,13 @@
 //! R1.1, R1.4: the map rectangle, its terrain, and its table of neighbouring hexes, which is
 //! the map's petgraph graph (`graph.rs`).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock, RwLock};
 
 use hexx::Hex;
 use petgraph::graph::NodeIndex;
 
 use crate::label::Label;
+use crate::paths::Field;
 use crate::terrain::{MoveClass, Terrain, TerrainId, TerrainTable};
 
 /// The shape of a map, columns x rows, and the dense index of its hexes: small and `Copy`, for
@@ -69,10 +70,28 @@ pub struct Map {
     /// first time it is asked for (R1.3). Thread-safe, so a map shared by a batch's workers
     /// fills it once for all of them.
     los: Vec<OnceLock<Box<[u64]>>>,
+    /// Fields over the terrain alone ([`Map::terrain_field`]), each found the first time it is
+    /// asked for, by goal, move class and the extra cost of a difficult hex: shared by
+    /// threads, as the terrain LOS is.
+    fields: TerrainFields,
     /// The graph's edges: per hex the indices of its neighbours, in the order a petgraph
     /// `UnGraph` built hex by hex lists them (the order the searches have always walked, so
     /// that ties settle as they did; `tests.rs` checks it against an `UnGraph`).
     adjacent: Vec<Adjacent>,
+}
+
+/// The remembered [`Map::terrain_field`]s.
+#[derive(Debug, Default)]
+struct TerrainFields(RwLock<Vec<FieldEntry>>);
+
+/// One remembered field: its goal's index, class and difficult extra.
+type FieldEntry = ((usize, MoveClass, u32), Arc<Field>);
+
+impl Clone for TerrainFields {
+    fn clone(&self) -> Self {
+        let fields = self.0.read().map(|f| f.clone()).unwrap_or_default();
+        Self(RwLock::new(fields))
+    }
 }
 
 /// The neighbours of one hex by index: at most 6.
@@ -121,6 +140,7 @@ impl Map {
             terrain: vec![fill; len],
             hexes,
             los: (0..len).map(|_| OnceLock::new()).collect(),
+            fields: TerrainFields::default(),
             adjacent,
         }
     }
@@ -262,6 +282,7 @@ impl Map {
         }
         if changed {
             self.los.iter_mut().for_each(|row| *row = OnceLock::new());
+            self.fields = TerrainFields::default();
         }
         all
     }
@@ -312,6 +333,59 @@ impl Map {
             bits.into_boxed_slice()
         });
         row[j / 64] & (1 << (j % 64)) != 0
+    }
+
+    /// The cheapest way to `goal` for `class` over the terrain alone, a difficult hex (R5.6)
+    /// costing `difficult_extra` more to enter ([`Map::field_to`], every hex allowed): found
+    /// the first time it is asked for and remembered by the map for every later ask, from
+    /// every thread, as the terrain's line of sight is. `None` off the map.
+    ///
+    /// ```
+    /// use hexmap::{Label, Map, MoveClass, TerrainTable};
+    /// let table = TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+    /// let map = Map::new(table.clone(), 5, 5, table.by_name("clear").unwrap());
+    /// let goal = Label::new(3, 3).to_hex();
+    /// let field = map.terrain_field(goal, MoveClass::Tracked, 0).unwrap();
+    /// assert_eq!(field.cost(&map, Label::new(3, 2).to_hex()), Some(1));
+    /// ```
+    #[must_use]
+    pub fn terrain_field(
+        &self,
+        goal: Hex,
+        class: MoveClass,
+        difficult_extra: u32,
+    ) -> Option<Arc<Field>> {
+        let key = (self.index(goal)?, class, difficult_extra);
+        let found = |fields: &[FieldEntry]| {
+            fields
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, f)| Arc::clone(f))
+        };
+        if let Some(f) = self.fields.0.read().ok().and_then(|f| found(&f)) {
+            return Some(f);
+        }
+        let field = Arc::new(self.field_to(goal, |i| {
+            let extra = if self.terrain_at(i).difficult {
+                difficult_extra
+            } else {
+                0
+            };
+            self.enter_cost_at(class, i)
+                .map(|c| c.saturating_add(extra))
+        })?);
+        if let Ok(mut fields) = self.fields.0.write() {
+            if let Some(f) = found(&fields) {
+                return Some(f);
+            }
+            fields.push((key, Arc::clone(&field)));
+        }
+        Some(field)
+    }
+
+    /// The terrain of the hex at a map index.
+    fn terrain_at(&self, index: usize) -> &Terrain {
+        self.table.get(self.terrain[index])
     }
 
     /// The graph node of a hex of the map.

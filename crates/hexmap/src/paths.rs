@@ -385,9 +385,10 @@ impl Map {
     }
 
     /// The best break-off move from `start` (R11.6): up to `budget`, every step ending strictly
-    /// farther from `away`, each step allowed by `cost`, ending where `accept_end` allows (for
-    /// stacking). The best end is the farthest from `away`, then the cheapest, then the first by
-    /// label. `None` if no step is possible.
+    /// farther from `away`, each step priced by `cost` of the hex it enters (`None`: that hex
+    /// may not be entered), ending where `accept_end` allows (for stacking). The best end is
+    /// the farthest from `away`, then the cheapest, then the first by label. `None` if no step
+    /// is possible. Costs must be at least 1; each hex's is asked at most once.
     ///
     /// The costs are petgraph's Dijkstra on the map graph filtered to the steps away; each hex's
     /// path comes back through the neighbour it is cheapest reached from (the lowest cost, then
@@ -398,17 +399,34 @@ impl Map {
         start: Hex,
         away: Hex,
         budget: Budget,
-        cost: impl Fn(Hex, Hex) -> Option<u32>,
+        cost: impl Fn(Hex) -> Option<u32>,
         accept_end: impl Fn(Hex) -> bool,
     ) -> Option<Route> {
         let s = self.node(start)?;
-        let step = |from: NodeIndex, to: NodeIndex| {
-            let (f, t) = (self[from], self[to]);
-            if t.unsigned_distance_to(away) > f.unsigned_distance_to(away) {
-                cost(f, t)
-            } else {
-                None
+        // Per hex, worked out the first time the search needs it (it weighs each step several
+        // times): its distance from `away`, and the price of entering it. Every step costs at
+        // least 1, so no hex farther than the budget from the start is reached within it:
+        // such hexes are priced out (but the neighbours, for the one-hex allowance), which
+        // spares the search most of the map and changes no cost within the budget.
+        const UNASKED: u32 = UNREACHED - 1;
+        let known: Vec<std::cell::Cell<(u32, u32)>> =
+            vec![std::cell::Cell::new((0, UNASKED)); self.len()];
+        let hex_facts = |n: NodeIndex| {
+            let k = &known[n.index()];
+            if k.get().1 == UNASKED {
+                let h = self[n];
+                let price = if h.unsigned_distance_to(start) <= budget.points.max(1) {
+                    cost(h).unwrap_or(UNREACHED)
+                } else {
+                    UNREACHED
+                };
+                k.set((h.unsigned_distance_to(away), price));
             }
+            k.get()
+        };
+        let step = |from: NodeIndex, to: NodeIndex| {
+            let (far, price) = hex_facts(to);
+            (far > hex_facts(from).0 && price != UNREACHED).then_some(price)
         };
         let away_only =
             EdgeFiltered::from_fn(self, |e: Step<'_>| step(e.source(), e.target()).is_some());
@@ -453,18 +471,23 @@ impl Map {
                 }
             }
         }
-        let end = reach
+        // The best end that `accept_end` allows: the ends in order of preference, asked until
+        // one is allowed.
+        let mut ends: Vec<(Reverse<u32>, u32, Option<Label>, Hex)> = reach
             .hexes()
             .iter()
-            .copied()
-            .filter(|&h| accept_end(h))
-            .min_by_key(|&h| {
+            .map(|&h| {
+                let cost = reach.cost(self, h).unwrap_or(UNREACHED);
                 (
                     Reverse(h.unsigned_distance_to(away)),
-                    reach.cost(self, h),
+                    cost,
                     Label::from_hex(h),
+                    h,
                 )
-            })?;
+            })
+            .collect();
+        ends.sort_unstable_by_key(|&(far, cost, label, _)| (far, cost, label));
+        let end = ends.into_iter().map(|(.., h)| h).find(|&h| accept_end(h))?;
         Some(Route {
             end,
             cost: reach.cost(self, end)?,

@@ -221,7 +221,7 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
     let m = map(9, 9);
     let away = h("0505");
     let start = h("0504");
-    let cost = |_: Hex, to: Hex| m.enter_cost(MoveClass::Foot, to);
+    let cost = |to: Hex| m.enter_cost(MoveClass::Foot, to);
     let route = m
         .break_off(start, away, Budget::points(3), cost, |_| true)
         .unwrap();
@@ -251,7 +251,7 @@ fn break_off_avoids_forbidden_hexes_and_can_fail() {
     let away = h("0303");
     let start = h("0302");
     // Forbid everything farther away: no step possible.
-    let none = m.break_off(start, away, Budget::points(4), |_, _| None::<u32>, |_| true);
+    let none = m.break_off(start, away, Budget::points(4), |_| None::<u32>, |_| true);
     assert_eq!(none, None);
     // 0202, 0301 and 0402 are the three steps away; forbid two.
     let forbidden = [h("0301"), h("0202")];
@@ -260,7 +260,7 @@ fn break_off_avoids_forbidden_hexes_and_can_fail() {
             start,
             away,
             Budget::points(1),
-            |_, to| (!forbidden.contains(&to)).then_some(1),
+            |to| (!forbidden.contains(&to)).then_some(1),
             |_| true,
         )
         .unwrap();
@@ -520,7 +520,7 @@ proptest! {
             }
         };
         let room = |h: Hex| !full.iter().any(|&f| m.hex_at(f) == h);
-        let ours = m.break_off(start, away, budget, cost, room);
+        let ours = m.break_off(start, away, budget, |h| cost(start, h), room);
         // The reference: the bounded search of `reachable` over the steps away.
         let reach = m.reachable(start, budget, |f, t| {
             if t.unsigned_distance_to(away) > f.unsigned_distance_to(away) {

@@ -82,24 +82,36 @@ fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
     }
 }
 
-/// Chance that every unit of `units` is destroyed by `h` hits shared by R7: `h / n` each, and
-/// the leftover hits to a uniformly random set of distinct units. A dynamic programme over the
-/// units (the weight of every way to give the leftovers to `j` of the first units, all of them
-/// destroyed), in `n²` steps whatever the stack, never `2ⁿ` subsets.
-fn all_destroyed(state: &State, rules: &Rules<'_>, units: &[UnitId], h: u32) -> f64 {
-    let n = units.len();
+/// Per unit of `units`, the chance that it is destroyed by 0, 1, ... up to the most hits it
+/// can receive when `most` hits are shared among them (R7.1: `most / n`, and one more).
+fn destruction(
+    state: &State,
+    rules: &Rules<'_>,
+    units: &[UnitId],
+    most: usize,
+) -> SmallVec<[SmallVec<[f64; 8]>; 8]> {
+    let top = count_u32(most / units.len().max(1) + 1);
+    units
+        .iter()
+        .map(|&u| (0..=top).map(|k| destroyed_by(state, rules, u, k)).collect())
+        .collect()
+}
+
+/// Chance that every unit is destroyed by `h` hits shared by R7: `h / n` each, and the leftover
+/// hits to a uniformly random set of distinct units; `destroyed[i][k]` is unit i's chance to be
+/// destroyed by k hits ([`destruction`]). A dynamic programme over the units (the weight of
+/// every way to give the leftovers to `j` of the first units, all of them destroyed), in `n²`
+/// steps whatever the stack, never `2ⁿ` subsets.
+fn all_destroyed(destroyed: &[SmallVec<[f64; 8]>], h: u32) -> f64 {
+    let n = destroyed.len();
     if n == 0 {
         return 1.0;
     }
     let (each, left) = shares(h as usize, n);
-    let each = count_u32(each);
-    let mut ways = vec![0.0; left + 1];
+    let mut ways: SmallVec<[f64; 16]> = smallvec![0.0; left + 1];
     ways[0] = 1.0;
-    for &u in units {
-        let (base, extra) = (
-            destroyed_by(state, rules, u, each),
-            destroyed_by(state, rules, u, each + 1),
-        );
+    for unit in destroyed {
+        let (base, extra) = (unit[each], unit[each + 1]);
         for j in (0..=left).rev() {
             let with_extra = if j > 0 { ways[j - 1] * extra } else { 0.0 };
             ways[j] = ways[j] * base + with_extra;
@@ -178,8 +190,9 @@ fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex)
         })
         .collect();
     let (mut destroyed, mut retreats) = (0.0, 0.0);
+    let table = destruction(state, rules, &defenders, on_def.len().saturating_sub(1));
     for (h, &p) in on_def.iter().enumerate() {
-        let f = all_destroyed(state, rules, &defenders, count_u32(h));
+        let f = all_destroyed(&table, count_u32(h));
         destroyed += p * f;
         retreats += p * (1.0 - f) * below[h];
     }
@@ -211,10 +224,11 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
         .fold(0.0, |sum, (h, p)| {
             sum + p * breaks_through_after(state, rules, vehicle, count_u32(h))
         });
+    let table = destruction(state, rules, &defenders, on_def.len().saturating_sub(1));
     let destroyed = on_def
         .iter()
         .enumerate()
-        .map(|(h, p)| p * all_destroyed(state, rules, &defenders, count_u32(h)))
+        .map(|(h, p)| p * all_destroyed(&table, count_u32(h)))
         .sum();
     OverrunOdds {
         all_break_through: through,

@@ -51,7 +51,7 @@ fn disengage_path(x: &Exec<'_, '_>, unit: UnitId, firer: UnitId) -> Option<Vec<H
         start,
         away,
         budget,
-        |_, to| {
+        |to| {
             if x.state.occupied_by(to, enemy) {
                 None
             } else {

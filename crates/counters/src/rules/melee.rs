@@ -550,7 +550,7 @@ fn break_off(
         points: u32::from(typ.movement_points(u.state.weakened)),
         min_one_hex: true,
     };
-    let step = |_: Hex, to: Hex| {
+    let step = |to: Hex| {
         if state.occupied_by(to, enemy) || outsider_near(to) {
             None
         } else {

@@ -1,6 +1,6 @@
 //! The front as one side sees it in its movement phase: where the enemy stands, which hexes
-//! its assault units are next to, which hexes it could assault in its next turn, and which
-//! hexes its fire reaches by day. Read once per phase (and again after the side's assaults,
+//! its assault units are next to, and which hexes it could assault in its next turn. Read once
+//! per phase (and again after the side's assaults,
 //! which move the enemy), so that every decision of the phase reads tables instead of
 //! scanning the units (the "threat map per side per phase").
 
@@ -16,11 +16,10 @@ pub(super) struct Front {
     /// Assault dice of the enemy units next to each hex that may assault now (neither
     /// disorganized nor pinned, R5.3): what a unit ending there stands next to.
     near: Vec<u16>,
-    /// Assault dice of the enemy units that could assault each hex in their next turn: each
-    /// counts where it stands within its movement (2 hexes at night, R13.1) plus the hex it
-    /// enters, as the crow flies, which every hex costs at least 1 to enter. Disorganized and
-    /// pinned units count too: they may rally first (R12).
-    threat: Vec<u16>,
+    /// The enemy units that could assault in their next turn: where each stands, how far it
+    /// reaches, and its assault dice. Disorganized and pinned units count too: they may rally
+    /// first (R12).
+    assaulters: Vec<(Hex, u32, u16)>,
 }
 
 impl Front {
@@ -31,7 +30,7 @@ impl Front {
         let mut front = Self {
             enemy: vec![0; n],
             near: vec![0; n],
-            threat: vec![0; n],
+            assaulters: Vec::new(),
         };
         let night = state.time().is_night();
         for e in state.units().iter().filter(|e| e.side != side) {
@@ -58,11 +57,7 @@ impl Front {
             } else {
                 u32::from(typ.movement_points(e.state.weakened))
             };
-            for (j, t) in front.threat.iter_mut().enumerate() {
-                if map.hex_at(j).unsigned_distance_to(at) <= reach {
-                    *t += dice;
-                }
-            }
+            front.assaulters.push((at, reach, dice));
         }
         front
     }
@@ -82,9 +77,15 @@ impl Front {
         rules.map().index(hex).map_or(0, |i| self.near[i])
     }
 
-    /// Assault dice of the enemy that could assault `hex` in its next turn.
-    pub(super) fn threat(&self, rules: &Rules<'_>, hex: Hex) -> u16 {
-        rules.map().index(hex).map_or(0, |i| self.threat[i])
+    /// Assault dice of the enemy that could assault `hex` in its next turn: each unit counts
+    /// when the hex lies within its movement (2 hexes at night, R13.1) as the crow flies, as
+    /// every hex costs at least 1 to enter.
+    pub(super) fn threat(&self, hex: Hex) -> u16 {
+        self.assaulters
+            .iter()
+            .filter(|&&(at, reach, _)| at.unsigned_distance_to(hex) <= reach)
+            .map(|&(_, _, dice)| dice)
+            .sum()
     }
 }
 

@@ -10,7 +10,7 @@
 use hexmap::Hex;
 
 use super::super::{Referee, own};
-use super::advance::{Routes, advance_on, walk};
+use super::advance::{advance_on, route_cost, walk};
 use super::front::{Front, soft};
 use super::scouting::{motorcycles, watching};
 use crate::model::command::Command;
@@ -32,12 +32,13 @@ pub(in crate::ai) fn doctrine_movement(
     motorcycles(x, side, skip)?;
     overruns(x, side, skip)?;
     let mut used: Vec<UnitId> = skip.to_vec();
-    massed_assaults(x, side, &mut used)?;
     let rules = x.rules();
+    let mut front = Front::read(x.state(), &rules, side);
+    massed_assaults(x, side, &mut used, &mut front)?;
     if rules.scenario.sides[side.index()].role == Role::Attacker {
-        attack(x, side, &used)
+        attack(x, side, &used, &front)
     } else {
-        defend(x, side, &used)
+        defend(x, side, &used, &front)
     }
 }
 
@@ -97,64 +98,65 @@ struct Approach {
     path: Option<Vec<Hex>>,
 }
 
+/// Where a unit could move this phase (R5.1, around the enemy's hexes), found once per phase
+/// for every target it is weighed against.
+fn reach_of(
+    state: &State,
+    rules: &Rules<'_>,
+    front: &Front,
+    unit: UnitId,
+) -> Option<hexmap::Reach> {
+    let map = rules.map();
+    let u = state.unit(unit);
+    let at = u.hex()?;
+    let class = rules.typ(u).move_class;
+    let left = points_left(state, rules, unit, false);
+    Some(map.reachable(at, hexmap::Budget::points(left), |_, to| {
+        if front.enemy_at(rules, to) {
+            None
+        } else {
+            map.enter_cost(class, to)
+        }
+    }))
+}
+
 /// How to bring `unit` next to `hex` this phase with enough movement left to enter it (R5.1,
-/// R13.1): the cheapest reachable hex next to it that holds no enemy and has room (counting
-/// `planned` arrivals), `None` if there is none. `Some(None)` when it is next to it already.
+/// R13.1), by its `reach`: the cheapest hex next to it that holds no enemy and has room
+/// (counting `planned` arrivals), `None` if there is none. `Some(None)` when it is next to it
+/// already.
 fn approach(
     state: &State,
     rules: &Rules<'_>,
     front: &Front,
     unit: UnitId,
+    reach: &hexmap::Reach,
     hex: Hex,
     planned: &[(Hex, u8)],
 ) -> Option<Option<Vec<Hex>>> {
     let map = rules.map();
     let u = state.unit(unit);
     let at = u.hex()?;
-    let d = at.unsigned_distance_to(hex);
-    if d == 1 {
+    if at.unsigned_distance_to(hex) == 1 {
         return Some(None);
     }
     let typ = rules.typ(u);
-    let class = typ.move_class;
-    let enter = map.enter_cost(class, hex)?;
+    let enter = map.enter_cost(typ.move_class, hex)?;
     let left = points_left(state, rules, unit, false);
-    // Every hex costs at least 1: too far as the crow flies is too far.
-    if d > left || enter > left || u.state.moved && left == 0 {
-        return None;
-    }
-    if let Some(hexes) = state.hexes_left(unit)
-        && d > hexes
-    {
-        return None;
-    }
-    let budget = hexmap::Budget::points(left - enter);
-    let reach = map.reachable(at, budget, |_, to| {
-        if front.enemy_at(rules, to) {
-            None
-        } else {
-            map.enter_cost(class, to)
-        }
-    });
-    let limit = usize::from(rules.scenario.rules.stacking_limit);
-    let counts = !typ.is_hq();
+    let hexes_left = state.hexes_left(unit);
     map.neighbors(hex)
         .filter(|&h| !front.enemy_at(rules, h))
         .filter_map(|h| {
             let cost = reach.cost(map, h)?;
+            if cost == 0 || cost + enter > left {
+                return None;
+            }
             let path = reach.path_to(map, h)?;
-            if let Some(hexes) = state.hexes_left(unit)
+            if let Some(hexes) = hexes_left
                 && u32::try_from(path.len()).unwrap_or(u32::MAX) + 1 > hexes
             {
                 return None;
             }
-            let coming = planned
-                .iter()
-                .find(|(p, _)| *p == h)
-                .map_or(0, |&(_, n)| usize::from(n));
-            let standing =
-                crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, h);
-            if counts && standing + coming >= limit {
+            if !room(state, rules, unit, h, planned) {
                 return None;
             }
             let bog = typ.is_vehicle() && map.terrain(h).is_some_and(|t| t.difficult);
@@ -164,32 +166,159 @@ fn approach(
         .map(|(_, path)| Some(path))
 }
 
+/// For a unit two hexes from `hex`: the one step onto a hex between them from which it can
+/// still enter `hex` (R5.1, R13.1), with room (counting `planned` arrivals), the cheapest.
+fn step_next_to(
+    state: &State,
+    rules: &Rules<'_>,
+    front: &Front,
+    unit: UnitId,
+    hex: Hex,
+    planned: &[(Hex, u8)],
+) -> Option<Vec<Hex>> {
+    let map = rules.map();
+    let u = state.unit(unit);
+    let at = u.hex()?;
+    let typ = rules.typ(u);
+    let enter = map.enter_cost(typ.move_class, hex)?;
+    let left = points_left(state, rules, unit, false);
+    if state.hexes_left(unit).is_some_and(|n| n < 2) {
+        return None;
+    }
+    map.neighbors(at)
+        .filter(|&h| h.unsigned_distance_to(hex) == 1 && !front.enemy_at(rules, h))
+        .filter_map(|h| {
+            let cost = map.enter_cost(typ.move_class, h)?;
+            (cost + enter <= left && room(state, rules, unit, h, planned)).then(|| {
+                (
+                    map.terrain(h).is_some_and(|t| t.difficult) && typ.is_vehicle(),
+                    cost,
+                    map.label(h),
+                    h,
+                )
+            })
+        })
+        .min_by_key(|&(bog, cost, label, _)| (bog, cost, label))
+        .map(|(_, _, _, h)| vec![h])
+}
+
+/// Whether `unit` has room to end a move in `hex` (R3.1) with the `planned` arrivals there too.
+fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, planned: &[(Hex, u8)]) -> bool {
+    let u = state.unit(unit);
+    if rules.typ(u).is_hq() {
+        return true;
+    }
+    let limit = usize::from(rules.scenario.rules.stacking_limit);
+    let coming = planned
+        .iter()
+        .find(|(p, _)| *p == hex)
+        .map_or(0, |&(_, n)| usize::from(n));
+    crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, hex) + coming < limit
+}
+
+/// `units` and the passengers of those that are mounted-assault transports (R16.1), who go
+/// in with them.
+fn with_riders(state: &State, rules: &Rules<'_>, units: &[UnitId]) -> Vec<UnitId> {
+    let mut all = units.to_vec();
+    for &t in units {
+        if rules.typ(state.unit(t)).mounted_assault {
+            all.extend(
+                state
+                    .passengers(t)
+                    .filter(|p| rules.typ(p).assault.is_some())
+                    .map(|p| p.id),
+            );
+        }
+    }
+    all
+}
+
 /// The chance that an assault on `hex` by `units` takes it, by the exact odds of its first
 /// round (R9.8).
 fn odds(state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -> f64 {
     quick_attacker_wins(state, rules, units, hex)
 }
 
+/// A unit of the side that may join an assault this phase, as it stands.
+struct Mover {
+    unit: UnitId,
+    at: Hex,
+    /// Movement points left.
+    left: u32,
+    /// Hexes it may still enter tonight (R13.1), or `None` by day.
+    hexes: Option<u32>,
+    /// An HQ that only lends its leadership (R8.1).
+    leads: bool,
+}
+
+impl Mover {
+    /// Whether it could be next to `hex` this phase and still enter it, as the crow flies
+    /// (every hex costs at least 1).
+    fn within(&self, hex: Hex) -> bool {
+        let d = self.at.unsigned_distance_to(hex);
+        d == 1 || (d <= self.left && self.hexes.is_none_or(|n| d <= n))
+    }
+}
+
+/// The side's units that may join an assault now: fighting units the rules let assault, and
+/// HQs that may lend their leadership.
+fn movers(state: &State, rules: &Rules<'_>, side: Side, used: &[UnitId]) -> Vec<Mover> {
+    own(state, side, used)
+        .into_iter()
+        .filter_map(|unit| {
+            let u = state.unit(unit);
+            let leads = rules.typ(u).is_independent();
+            let fit = if leads {
+                !(u.state.assaulted || u.state.moved_double || u.state.disorganized)
+            } else {
+                may_assault(state, rules, unit)
+            };
+            fit.then(|| Mover {
+                unit,
+                at: u.hex().unwrap_or(Hex::ZERO),
+                left: points_left(state, rules, unit, false),
+                hexes: state.hexes_left(unit),
+                leads,
+            })
+        })
+        .collect()
+}
+
+/// The odds of the assaults weighed this phase, by the units (riders included) and the hex:
+/// each weighed once until the position changes.
+#[derive(Default)]
+struct Weighed(Vec<(Vec<UnitId>, Hex, f64)>);
+
+impl Weighed {
+    fn odds(&mut self, state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -> f64 {
+        let mut key = with_riders(state, rules, units);
+        key.sort_unstable();
+        if let Some(&(_, _, p)) = self.0.iter().find(|(k, h, _)| *h == hex && *k == key) {
+            return p;
+        }
+        let p = odds(state, rules, &key, hex);
+        self.0.push((key, hex, p));
+        p
+    }
+}
+
 /// Massed assaults (R9.1): for each enemy hex, most important first (an objective, then a hex
 /// next to one), every unit of the side that can reach it this phase moves next to it, and
 /// they go in together when the odds favour the side (its assault threshold). HQs come along
 /// to lend their leadership (R8.1) when it makes the difference. Units that assault are added
-/// to `used`.
+/// to `used`; `front` is read again after each assault.
 fn massed_assaults(
     x: &mut dyn Referee<'_>,
     side: Side,
     used: &mut Vec<UnitId>,
+    front: &mut Front,
 ) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let map = rules.map();
     let threshold = rules.scenario.sides[side.index()].assault_threshold();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
-    let front = Front::read(x.state(), &rules, side);
-    let mine: Vec<UnitId> = own(x.state(), side, used)
-        .into_iter()
-        .filter(|&u| may_assault(x.state(), &rules, u))
-        .collect();
-    if mine.is_empty() {
+    let mut mine = movers(x.state(), &rules, side, used);
+    if mine.iter().all(|m| m.leads) {
         return Ok(());
     }
     // Enemy hexes some unit of ours could reach this phase, as the crow flies.
@@ -199,13 +328,7 @@ fn massed_assaults(
             continue;
         }
         let hex = map.hex_at(i);
-        let within = mine.iter().any(|&u| {
-            x.state().hex_of(u).is_some_and(|at| {
-                let d = at.unsigned_distance_to(hex);
-                d == 1 || d <= points_left(x.state(), &rules, u, false)
-            })
-        });
-        if !within {
+        if !mine.iter().any(|m| !m.leads && m.within(hex)) {
             continue;
         }
         let rank = if objectives.contains(&hex) {
@@ -218,50 +341,87 @@ fn massed_assaults(
         targets.push((rank, map.label(hex), hex));
     }
     targets.sort_unstable_by_key(|&(rank, label, _)| (rank, label));
+    // Each unit's reach this phase, found when first asked, and the odds weighed; both
+    // forgotten once an assault has moved units and changed the enemy's hexes.
+    let mut reaches: Vec<(UnitId, Option<hexmap::Reach>)> = Vec::new();
+    let mut weighed = Weighed::default();
     for (_, _, hex) in targets {
         if !x.state().occupied_by(hex, side.other()) {
+            continue;
+        }
+        // First as the crow flies: if the odds are poor with every unit that might come, no
+        // unit's way there is worth finding.
+        let hopefuls: Vec<&Mover> = mine.iter().filter(|m| m.within(hex)).collect();
+        if hopefuls.iter().all(|m| m.leads) {
+            continue;
+        }
+        let all: Vec<UnitId> = hopefuls.iter().map(|m| m.unit).collect();
+        let hope = weighed.odds(x.state(), &rules, &all, hex);
+        if hope <= threshold {
             continue;
         }
         // Who can come, and how.
         let mut planned: Vec<(Hex, u8)> = Vec::new();
         let mut comers: Vec<Approach> = Vec::new();
         let mut hqs: Vec<Approach> = Vec::new();
-        for unit in own(x.state(), side, used) {
-            let u = x.state().unit(unit);
-            let typ = rules.typ(u);
-            let leads = typ.is_independent();
-            if !leads && !may_assault(x.state(), &rules, unit) {
-                continue;
-            }
-            if leads && (u.state.assaulted || u.state.moved_double || u.state.disorganized) {
-                continue;
-            }
-            let Some(path) = approach(x.state(), &rules, &front, unit, hex, &planned) else {
-                continue;
-            };
-            if let Some(end) = path.as_ref().and_then(|p| p.last().copied()) {
-                if !typ.is_hq() {
-                    match planned.iter_mut().find(|(h, _)| *h == end) {
-                        Some((_, n)) => *n += 1,
-                        None => planned.push((end, 1)),
+        for m in hopefuls {
+            let unit = m.unit;
+            let d = m.at.unsigned_distance_to(hex);
+            let path = if d == 1 {
+                None
+            } else if d == 2 {
+                let Some(path) = step_next_to(x.state(), &rules, front, unit, hex, &planned) else {
+                    continue;
+                };
+                Some(path)
+            } else {
+                let i = match reaches.iter().position(|(r, _)| *r == unit) {
+                    Some(i) => i,
+                    None => {
+                        reaches.push((unit, reach_of(x.state(), &rules, front, unit)));
+                        reaches.len() - 1
                     }
+                };
+                let Some(reach) = reaches[i].1.as_ref() else {
+                    continue;
+                };
+                let Some(path) = approach(x.state(), &rules, front, unit, reach, hex, &planned)
+                else {
+                    continue;
+                };
+                path
+            };
+            if let Some(end) = path.as_ref().and_then(|p| p.last().copied())
+                && !m.leads
+            {
+                match planned.iter_mut().find(|(h, _)| *h == end) {
+                    Some((_, n)) => *n += 1,
+                    None => planned.push((end, 1)),
                 }
             }
             let a = Approach { unit, path };
-            if leads { hqs.push(a) } else { comers.push(a) }
+            if m.leads {
+                hqs.push(a);
+            } else {
+                comers.push(a);
+            }
         }
         if comers.is_empty() {
             continue;
         }
         let fighters: Vec<UnitId> = comers.iter().map(|a| a.unit).collect();
-        let p = odds(x.state(), &rules, &fighters, hex);
-        // An HQ comes along when its leadership lifts the odds over the threshold, or by much.
-        let mut best = p;
+        let mut best = weighed.odds(x.state(), &rules, &fighters, hex);
+        // The HQ with the most leadership comes along when it lifts the odds over the
+        // threshold, or by much (R8.1).
         let mut lead: Option<usize> = None;
-        for (i, h) in hqs.iter().enumerate() {
+        let leader = hqs.iter().enumerate().max_by_key(|(_, h)| {
+            let u = x.state().unit(h.unit);
+            rules.typ(u).leadership_value(u.state.weakened)
+        });
+        if let Some((i, h)) = leader {
             let mut units = fighters.clone();
             units.push(h.unit);
-            let q = odds(x.state(), &rules, &units, hex);
+            let q = weighed.odds(x.state(), &rules, &units, hex);
             if q > best + 0.05 || (best <= threshold && q > threshold) {
                 best = q;
                 lead = Some(i);
@@ -291,36 +451,34 @@ fn massed_assaults(
                 }
             }
         }
-        // Passengers of a mounted-assault transport go in with it (R16.1).
-        let riders: Vec<UnitId> = ready
-            .iter()
-            .flat_map(|&t| x.state().passengers(t).map(|p| p.id))
-            .filter(|&p| rules.typ(x.state().unit(p)).assault.is_some())
-            .collect();
-        ready.extend(riders);
+        let mut ready = with_riders(x.state(), &rules, &ready);
         ready.retain(|&u| {
-            check(
-                x.state(),
-                &rules,
-                &Command::Assault {
-                    units: vec![u],
-                    hex,
-                },
-            )
-            .is_ok()
-                || rules.typ(x.state().unit(u)).is_hq()
+            rules.typ(x.state().unit(u)).is_hq()
+                || check(
+                    x.state(),
+                    &rules,
+                    &Command::Assault {
+                        units: vec![u],
+                        hex,
+                    },
+                )
+                .is_ok()
         });
         let command = Command::Assault {
             units: ready.clone(),
             hex,
         };
-        if ready.is_empty() || check(x.state(), &rules, &command).is_err() {
-            continue;
-        }
-        if odds(x.state(), &rules, &ready, hex) > threshold {
+        if !ready.is_empty()
+            && check(x.state(), &rules, &command).is_ok()
+            && weighed.odds(x.state(), &rules, &ready, hex) > threshold
+        {
             x.order(&command)?.ok();
             used.extend(ready);
         }
+        reaches.clear();
+        weighed = Weighed::default();
+        *front = Front::read(x.state(), &rules, side);
+        mine = movers(x.state(), &rules, side, used);
     }
     Ok(())
 }
@@ -330,7 +488,12 @@ fn massed_assaults(
 /// assault units only in the objective itself or beside a friend; otherwise it stops out of
 /// contact, ready to mass for next turn's assault. HQs follow their units, and HQs, air
 /// defence and empty transports stop before the enemy could assault them.
-fn attack(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), OutOfDice> {
+fn attack(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    used: &[UnitId],
+    front: &Front,
+) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let goals: Vec<Hex> = rules
         .scenario
@@ -349,9 +512,6 @@ fn attack(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), Ou
     let Some(goal) = main_effort(x, side, &goals) else {
         return Ok(());
     };
-    let front = Front::read(x.state(), &rules, side);
-    let exposed = exposure(x.state(), &rules, side);
-    let mut routes = Routes::new(x.state(), &rules, side.other(), &exposed);
     let (soft_units, fighters): (Vec<UnitId>, Vec<UnitId>) = own(x.state(), side, used)
         .into_iter()
         .partition(|&u| soft(x.state(), &rules, u));
@@ -363,8 +523,8 @@ fn attack(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), Ou
         if watching(x, unit) || at.is_some_and(|h| held.contains(&h)) {
             continue;
         }
-        advance_on(x, unit, goal, &mut routes, |state, h| {
-            safe_end(state, &rules, &front, side, h, goal)
+        advance_on(x, unit, goal, |state, h| {
+            safe_end(state, &rules, front, side, h, goal)
         })?;
     }
     for unit in soft_units {
@@ -372,12 +532,7 @@ fn attack(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), Ou
         if typ.fire.is_some_and(|f| f.indirect) {
             continue;
         }
-        let follow = if typ.is_hq() {
-            led_unit_nearest(x.state(), &rules, unit, goal).unwrap_or(goal)
-        } else {
-            goal
-        };
-        keep_back(x, unit, follow, &front, &mut routes)?;
+        keep_back(x, unit, goal, front)?;
     }
     Ok(())
 }
@@ -409,9 +564,7 @@ fn keep_back(
     unit: UnitId,
     follow: Hex,
     front: &Front,
-    routes: &mut Routes<'_>,
 ) -> Result<(), OutOfDice> {
-    let rules = x.rules();
     let Some(at) = x.state().hex_of(unit) else {
         return Ok(());
     };
@@ -419,16 +572,20 @@ fn keep_back(
     if u.state.moved || u.state.bogged || u.state.assaulted {
         return Ok(());
     }
-    if front.threat(&rules, at) == 0 {
+    if front.threat(at) == 0 {
         if at.unsigned_distance_to(follow) > 1 {
-            advance_on(x, unit, follow, routes, |_, h| front.threat(&rules, h) == 0)?;
+            advance_on(x, unit, follow, |_, h| front.threat(h) == 0)?;
         }
         return Ok(());
     }
-    retreat_to_safety(x, unit, front, follow)
+    if front.near(&x.rules(), at) > 0 {
+        retreat_to_safety(x, unit, front, follow)?;
+    }
+    Ok(())
 }
 
-/// Moves a unit in the enemy's reach to the reachable hex least threatened, nearest `toward`.
+/// Moves a unit next to enemy assault units to the reachable hex next to none, the least
+/// threatened, nearest `toward`.
 fn retreat_to_safety(
     x: &mut dyn Referee<'_>,
     unit: UnitId,
@@ -452,15 +609,14 @@ fn retreat_to_safety(
             map.enter_cost(class, to)
         }
     });
-    let here = front.threat(&rules, at);
     let best = reach
         .hexes()
         .iter()
         .copied()
-        .filter(|&h| front.threat(&rules, h) < here)
+        .filter(|&h| front.near(&rules, h) == 0)
         .min_by_key(|&h| {
             (
-                front.threat(&rules, h),
+                front.threat(h),
                 map.terrain(h).is_some_and(|t| t.difficult),
                 h.unsigned_distance_to(toward),
                 map.label(h),
@@ -487,60 +643,6 @@ fn main_effort(x: &dyn Referee<'_>, side: Side, goals: &[Hex]) -> Option<Hex> {
     })
 }
 
-/// The hex of the unit an HQ leads (its formation, or any unit of the side for a senior HQ
-/// without one) that is nearest `goal`: where the HQ should be to lend its leadership (R8.1) and
-/// keep its units in command range (R12.2).
-fn led_unit_nearest(state: &State, rules: &Rules<'_>, hq: UnitId, goal: Hex) -> Option<Hex> {
-    let side = state.unit(hq).side;
-    let formation = rules
-        .scenario
-        .formations
-        .iter()
-        .position(|f| f.hq == Some(hq))
-        .map(crate::model::ids::FormationId::from_index);
-    state
-        .units()
-        .iter()
-        .filter(|u| {
-            u.side == side
-                && u.id != hq
-                && !rules.typ(u).is_hq()
-                && formation.is_none_or(|f| u.formation == f)
-        })
-        .filter_map(crate::model::unit::Unit::hex)
-        .min_by_key(|&h| (h.unsigned_distance_to(goal), rules.map().label(h)))
-}
-
-/// Hexes (by map index) that enemy fire reaches by day: within range and sight of an enemy unit
-/// that can fire, and without concealing terrain or smoke. Empty at night, when everyone is
-/// concealed anyway (R13.2).
-fn exposure(state: &State, rules: &Rules<'_>, side: Side) -> Vec<bool> {
-    let map = rules.map();
-    let mut exposed = vec![false; map.len()];
-    if state.time().is_night() {
-        return exposed;
-    }
-    let shooters: Vec<(Hex, u32)> = state
-        .units()
-        .iter()
-        .filter(|e| e.side != side && !e.state.disorganized)
-        .filter_map(|e| {
-            let f = rules.typ(e).fire.filter(|f| !f.indirect)?;
-            Some((e.hex()?, u32::from(f.range)))
-        })
-        .collect();
-    for (i, flag) in exposed.iter_mut().enumerate() {
-        let hex = map.hex_at(i);
-        if state.smoke_at(hex) || map.terrain(hex).is_some_and(|t| t.concealment) {
-            continue;
-        }
-        *flag = shooters.iter().any(|&(at, range)| {
-            at.unsigned_distance_to(hex) <= range && state.sees(rules, at, hex)
-        });
-    }
-    exposed
-}
-
 /// A defender off the objectives falls back when an assault by the enemy next to it would win
 /// with more than this probability.
 const FALL_BACK_AT: f64 = 0.75;
@@ -549,11 +651,14 @@ const FALL_BACK_AT: f64 = 0.75;
 /// attacker holds nothing an enemy unit stands next to), the nearest that can get there this
 /// phase; units off the objectives that would lose an assault fall back; HQs, air defence and
 /// empty transports keep out of the enemy's reach.
-fn defend(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), OutOfDice> {
+fn defend(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    used: &[UnitId],
+    front: &Front,
+) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
-    let front = Front::read(x.state(), &rules, side);
-    let mut routes = Routes::new(x.state(), &rules, side.other(), &[]);
     let mut busy: Vec<UnitId> = used.to_vec();
     for &goal in &objectives {
         let covered = x.state().occupied_by(goal, side)
@@ -576,13 +681,13 @@ fn defend(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), Ou
                 {
                     return None;
                 }
-                let cost = routes.cost(&rules, t.move_class, at, goal)?;
+                let cost = route_cost(&rules, t.move_class, at, goal)?;
                 Some((soft(x.state(), &rules, u), cost, u))
             })
             .collect();
         candidates.sort_unstable();
         for (_, _, unit) in candidates {
-            let moved = advance_on(x, unit, goal, &mut routes, |_, _| true)?;
+            let moved = advance_on(x, unit, goal, |_, _| true)?;
             if moved {
                 busy.push(unit);
                 break;
@@ -601,9 +706,9 @@ fn defend(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId]) -> Result<(), Ou
         {
             continue;
         }
-        if front.threat(&rules, at) > 0 {
+        if front.near(&rules, at) > 0 {
             let toward = objectives.first().copied().unwrap_or(at);
-            retreat_to_safety(x, unit, &front, toward)?;
+            retreat_to_safety(x, unit, front, toward)?;
         }
     }
     Ok(())
