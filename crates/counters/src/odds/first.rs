@@ -93,7 +93,11 @@ fn destruction(
     let top = count_u32(most / units.len().max(1) + 1);
     units
         .iter()
-        .map(|&u| (0..=top).map(|k| destroyed_by(state, rules, u, k)).collect())
+        .map(|&u| {
+            (0..=top)
+                .map(|k| destroyed_by(state, rules, u, k))
+                .collect()
+        })
         .collect()
 }
 

@@ -5,7 +5,7 @@ use hexmap::Hex;
 
 use super::super::Referee;
 use super::scouting::eyes_and_ears;
-use crate::ai::{expected_hits, own};
+use crate::ai::own;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
@@ -102,6 +102,30 @@ pub(super) fn shot_value(
     need: u8,
     target: UnitId,
 ) -> Option<f64> {
+    let (value, any) = effect(state, rules, dice, need, target);
+    (any >= FUTILE).then_some(value)
+}
+
+/// [`shot_value`] whatever the chance: the worth alone.
+fn worth(
+    state: &State,
+    rules: &crate::rules::state::Rules<'_>,
+    dice: u8,
+    need: u8,
+    target: UnitId,
+) -> f64 {
+    effect(state, rules, dice, need, target).0
+}
+
+/// The worth of `dice` dice needing `need` on `target` ([`shot_value`]), and the chance that
+/// they do anything at all.
+fn effect(
+    state: &State,
+    rules: &crate::rules::state::Rules<'_>,
+    dice: u8,
+    need: u8,
+    target: UnitId,
+) -> (f64, f64) {
     let t = state.unit(target);
     let typ = rules.typ(t);
     let effect: f64 = if typ.is_hq() {
@@ -119,7 +143,7 @@ pub(super) fn shot_value(
     let p = crate::model::dice::chance(need)
         * (1.0 - crate::model::dice::chance(save_number(state, rules, target)));
     let any = 1.0 - (1.0 - p * effect.min(1.0)).powi(i32::from(dice));
-    (any >= FUTILE).then(|| f64::from(dice) * p * effect)
+    (f64::from(dice) * p * effect, any)
 }
 
 /// Enemy hexes on the map, each once, in label order.
@@ -137,19 +161,17 @@ fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]>
     hexes
 }
 
-/// What shelling a hex is worth: expected unsaved hits on its units, counted half again
-/// when the hex is next to one of ours (it softens the next assault, R9.5).
+/// What shelling a hex is worth: the hits expected on its units that are not saved, each
+/// weighed by what it does ([`shot_value`]), counted half again when the hex is next to one of
+/// ours (it softens the next assault, R9.5).
 fn hex_value(x: &dyn Referee<'_>, side: Side, hex: Hex, dice: u8, anti_tank: bool) -> f64 {
     let rules = &x.rules();
     let hits: f64 = x
         .state()
         .units_in(hex, side.other())
         .map(|t| {
-            expected_hits(
-                dice,
-                crate::rules::fire::hit_number_against(x.state(), rules, anti_tank, t.id),
-                save_number(x.state(), rules, t.id),
-            )
+            let need = crate::rules::fire::hit_number_against(x.state(), rules, anti_tank, t.id);
+            worth(x.state(), rules, dice, need, t.id)
         })
         .sum();
     if x.state().adjacent_to(rules, hex, side) {
@@ -165,8 +187,13 @@ fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(
     let Ok(air) = sortie_ready(x.state(), &x.rules(), side) else {
         return Ok(());
     };
-    let mut best: Option<(f64, Command)> = None;
-    for hex in enemy_hexes(x, side) {
+    // The hexes by worth, then the first a unit of ours can call the sortie on.
+    let mut hexes: Vec<(f64, Hex)> = enemy_hexes(x, side)
+        .into_iter()
+        .map(|hex| (hex_value(x, side, hex, air.dice, air.anti_tank), hex))
+        .collect();
+    by_worth(&mut hexes);
+    for (_, hex) in hexes {
         let caller = own(x.state(), side, skip).into_iter().find(|&c| {
             check(
                 x.state(),
@@ -175,16 +202,17 @@ fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(
             )
             .is_ok()
         });
-        let Some(caller) = caller else { continue };
-        let value = hex_value(x, side, hex, air.dice, air.anti_tank);
-        if best.as_ref().is_none_or(|(v, _)| value > *v) {
-            best = Some((value, Command::AirStrike { caller, hex }));
+        if let Some(caller) = caller {
+            x.order(&Command::AirStrike { caller, hex })?.ok();
+            break;
         }
     }
-    if let Some((_, c)) = best {
-        x.order(&c)?.ok();
-    }
     Ok(())
+}
+
+/// Sorts valued hexes by worth, most first; equal worths keep their order (by label).
+fn by_worth(hexes: &mut [(f64, Hex)]) {
+    hexes.sort_by(|a, b| b.0.total_cmp(&a.0));
 }
 
 /// R14.1, R14.3: each battery shells the spotted enemy hex worth most; an attacker's battery
@@ -202,22 +230,27 @@ fn artillery(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(),
         .collect();
     for battery in batteries {
         let dice = fire_dice(x.state(), &rules, battery);
-        let mut best: Option<(f64, Hex)> = None;
-        for hex in enemy_hexes(x, side) {
+        // The hexes in range by worth, then the first a spotter sees (R14.1).
+        let at = x.state().hex_of(battery);
+        let range = rules
+            .typ(x.state().unit(battery))
+            .fire
+            .map_or(0, |f| u32::from(f.range));
+        let mut hexes: Vec<(f64, Hex)> = enemy_hexes(x, side)
+            .into_iter()
+            .filter(|&hex| at.is_some_and(|a| a.unsigned_distance_to(hex) <= range))
+            .map(|hex| (hex_value(x, side, hex, dice, false), hex))
+            .collect();
+        by_worth(&mut hexes);
+        let best = hexes.into_iter().find(|&(_, hex)| {
             let c = Command::Bombard {
                 unit: battery,
                 hex,
                 smoke: false,
                 spotter: None,
             };
-            if check(x.state(), &rules, &c).is_err() {
-                continue;
-            }
-            let value = hex_value(x, side, hex, dice, false);
-            if best.is_none_or(|(v, _)| value > v) {
-                best = Some((value, hex));
-            }
-        }
+            check(x.state(), &rules, &c).is_ok()
+        });
         // The attacker covers an advance under heavy fire with smoke by day, unless a fire
         // mission promises real damage; with nothing worth shelling it smokes anyway.
         let attacker = rules.scenario.sides[side.index()].role == Role::Attacker;

@@ -98,72 +98,40 @@ struct Approach {
     path: Option<Vec<Hex>>,
 }
 
-/// Where a unit could move this phase (R5.1, around the enemy's hexes), found once per phase
-/// for every target it is weighed against.
-fn reach_of(
-    state: &State,
-    rules: &Rules<'_>,
-    front: &Front,
-    unit: UnitId,
-) -> Option<hexmap::Reach> {
-    let map = rules.map();
-    let u = state.unit(unit);
-    let at = u.hex()?;
-    let class = rules.typ(u).move_class;
-    let left = points_left(state, rules, unit, false);
-    Some(map.reachable(at, hexmap::Budget::points(left), |_, to| {
-        if front.enemy_at(rules, to) {
-            None
-        } else {
-            map.enter_cost(class, to)
-        }
-    }))
-}
-
-/// How to bring `unit` next to `hex` this phase with enough movement left to enter it (R5.1,
-/// R13.1), by its `reach`: the cheapest hex next to it that holds no enemy and has room
-/// (counting `planned` arrivals), `None` if there is none. `Some(None)` when it is next to it
-/// already.
+/// How to bring `unit`, three hexes or more from `hex`, next to it this phase with enough
+/// movement left to enter it (R5.1, R13.1): the cheapest way over the terrain (the map's
+/// remembered field towards the hex), if it passes no enemy unit and ends where the unit has
+/// room (counting `planned` arrivals).
 fn approach(
     state: &State,
     rules: &Rules<'_>,
     front: &Front,
     unit: UnitId,
-    reach: &hexmap::Reach,
     hex: Hex,
     planned: &[(Hex, u8)],
-) -> Option<Option<Vec<Hex>>> {
+) -> Option<Vec<Hex>> {
     let map = rules.map();
     let u = state.unit(unit);
     let at = u.hex()?;
-    if at.unsigned_distance_to(hex) == 1 {
-        return Some(None);
+    let class = rules.typ(u).move_class;
+    let field = map.terrain_field(hex, class, 0)?;
+    // The field's cost from here takes in entering the hex itself.
+    if field.cost(map, at)? > points_left(state, rules, unit, false) {
+        return None;
     }
-    let typ = rules.typ(u);
-    let enter = map.enter_cost(typ.move_class, hex)?;
-    let left = points_left(state, rules, unit, false);
-    let hexes_left = state.hexes_left(unit);
-    map.neighbors(hex)
-        .filter(|&h| !front.enemy_at(rules, h))
-        .filter_map(|h| {
-            let cost = reach.cost(map, h)?;
-            if cost == 0 || cost + enter > left {
-                return None;
-            }
-            let path = reach.path_to(map, h)?;
-            if let Some(hexes) = hexes_left
-                && u32::try_from(path.len()).unwrap_or(u32::MAX) + 1 > hexes
-            {
-                return None;
-            }
-            if !room(state, rules, unit, h, planned) {
-                return None;
-            }
-            let bog = typ.is_vehicle() && map.terrain(h).is_some_and(|t| t.difficult);
-            Some(((bog, cost, map.label(h)), path))
-        })
-        .min_by_key(|(k, _)| *k)
-        .map(|(_, path)| Some(path))
+    let mut path = field.path_from(map, at)?;
+    path.pop();
+    if state
+        .hexes_left(unit)
+        .is_some_and(|n| u32::try_from(path.len()).unwrap_or(u32::MAX) + 1 > n)
+        || path.iter().any(|&h| front.enemy_at(rules, h))
+        || !path
+            .last()
+            .is_some_and(|&h| room(state, rules, unit, h, planned))
+    {
+        return None;
+    }
+    Some(path)
 }
 
 /// For a unit two hexes from `hex`: the one step onto a hex between them from which it can
@@ -341,9 +309,8 @@ fn massed_assaults(
         targets.push((rank, map.label(hex), hex));
     }
     targets.sort_unstable_by_key(|&(rank, label, _)| (rank, label));
-    // Each unit's reach this phase, found when first asked, and the odds weighed; both
-    // forgotten once an assault has moved units and changed the enemy's hexes.
-    let mut reaches: Vec<(UnitId, Option<hexmap::Reach>)> = Vec::new();
+    // The odds weighed, forgotten once an assault has moved units and changed the enemy's
+    // hexes.
     let mut weighed = Weighed::default();
     for (_, _, hex) in targets {
         if !x.state().occupied_by(hex, side.other()) {
@@ -375,21 +342,10 @@ fn massed_assaults(
                 };
                 Some(path)
             } else {
-                let i = match reaches.iter().position(|(r, _)| *r == unit) {
-                    Some(i) => i,
-                    None => {
-                        reaches.push((unit, reach_of(x.state(), &rules, front, unit)));
-                        reaches.len() - 1
-                    }
-                };
-                let Some(reach) = reaches[i].1.as_ref() else {
+                let Some(path) = approach(x.state(), &rules, front, unit, hex, &planned) else {
                     continue;
                 };
-                let Some(path) = approach(x.state(), &rules, front, unit, reach, hex, &planned)
-                else {
-                    continue;
-                };
-                path
+                Some(path)
             };
             if let Some(end) = path.as_ref().and_then(|p| p.last().copied())
                 && !m.leads
@@ -475,7 +431,6 @@ fn massed_assaults(
             x.order(&command)?.ok();
             used.extend(ready);
         }
-        reaches.clear();
         weighed = Weighed::default();
         *front = Front::read(x.state(), &rules, side);
         mine = movers(x.state(), &rules, side, used);

@@ -127,7 +127,16 @@ pub(super) fn eyes_and_ears(
         .collect();
     for scout in scouts {
         let mut best: Option<(usize, UnitId)> = None;
-        for t in x.state().units().iter().filter(|t| t.side != side) {
+        let Some(at) = x.state().hex_of(scout) else {
+            continue;
+        };
+        // R15.6: only a gone-to-ground enemy within 4 hexes is worth a test.
+        let near = |t: &crate::model::unit::Unit| {
+            t.side != side
+                && t.state.gone_to_ground
+                && t.hex().is_some_and(|h| h.unsigned_distance_to(at) <= 4)
+        };
+        for t in x.state().units().iter().filter(|t| near(t)) {
             let c = Command::EyesAndEars {
                 unit: scout,
                 target: t.id,
