@@ -541,11 +541,18 @@ fn break_off(
     let enemy = side.other();
     let state = &*x.state;
     let map = x.rules.map();
-    let outsider_near = |h: Hex| {
-        map.neighbors(h)
-            .chain(std::iter::once(h))
-            .any(|n| state.units_in(n, enemy).any(|e| !m.ever.contains(&e.id)))
-    };
+    // The hexes of enemy units that were not in the fight, found in one pass over the units.
+    let mut outsiders = vec![false; map.len()];
+    for e in state.units() {
+        if e.side == enemy
+            && !m.ever.contains(&e.id)
+            && let Some(i) = e.hex().and_then(|h| map.index(h))
+        {
+            outsiders[i] = true;
+        }
+    }
+    let outsider_at = |n: Hex| map.index(n).is_some_and(|i| outsiders[i]);
+    let outsider_near = |h: Hex| outsider_at(h) || map.neighbors(h).any(outsider_at);
     let budget = Budget {
         points: u32::from(typ.movement_points(u.state.weakened)),
         min_one_hex: true,

@@ -13,7 +13,7 @@ use super::super::Referee;
 use crate::model::command::Command;
 use crate::model::dice::OutOfDice;
 use crate::model::ids::UnitId;
-use crate::rules::check::{check, points_left};
+use crate::rules::check::points_left;
 use crate::rules::state::{Rules, State};
 
 /// Extra path cost of a difficult hex for a vehicle (R5.6): a bog check there fails often
@@ -103,16 +103,19 @@ pub(super) fn walk(
         })
         .count();
     path.truncate(affordable.max(1));
-    while !path.is_empty() {
-        let end = path[path.len() - 1];
+    // R13.1: at night no more hexes than it may still enter this turn.
+    if let Some(n) = x.state().hexes_left(unit) {
+        path.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    // The referee checks each try; a refused one changes nothing.
+    while let Some(&end) = path.last() {
         if fits(x.state(), end) {
             let c = Command::Move {
                 unit,
                 path: path.clone(),
                 double: false,
             };
-            if check(x.state(), &rules, &c).is_ok() {
-                x.order(&c)?.ok();
+            if x.order(&c)?.is_ok() {
                 return Ok(true);
             }
         }

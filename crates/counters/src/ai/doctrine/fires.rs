@@ -52,6 +52,7 @@ pub(in crate::ai) fn doctrine_fire(
             let Ok((at, fire)) = ready_to_fire(x.state(), &rules, unit) else {
                 break;
             };
+            let dice = fire_dice(x.state(), &rules, unit);
             let mut best: Option<(f64, UnitId)> = None;
             for t in x
                 .state()
@@ -66,7 +67,7 @@ pub(in crate::ai) fn doctrine_fire(
                 let Some(value) = shot_value(
                     x.state(),
                     &rules,
-                    fire_dice(x.state(), &rules, unit),
+                    dice,
                     hit_number(x.state(), &rules, unit, t.id),
                     t.id,
                 ) else {

@@ -184,6 +184,19 @@ fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, planned: &[(He
     crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, hex) + coming < limit
 }
 
+/// Among `units`, the HQ that lends the most leadership (R8.1), the first on a tie.
+fn leader(state: &State, rules: &Rules<'_>, units: impl Iterator<Item = UnitId>) -> Option<UnitId> {
+    units
+        .filter(|&u| rules.typ(state.unit(u)).is_independent())
+        .max_by_key(|&u| {
+            let unit = state.unit(u);
+            (
+                rules.typ(unit).leadership_value(unit.state.weakened),
+                std::cmp::Reverse(u),
+            )
+        })
+}
+
 /// `units` and the passengers of those that are mounted-assault transports (R16.1), who go
 /// in with them.
 fn with_riders(state: &State, rules: &Rules<'_>, units: &[UnitId]) -> Vec<UnitId> {
@@ -319,13 +332,24 @@ fn massed_assaults(
         // First as the crow flies: if the odds are poor with every unit that might come, no
         // unit's way there is worth finding.
         let hopefuls: Vec<&Mover> = mine.iter().filter(|m| m.within(hex)).collect();
-        if hopefuls.iter().all(|m| m.leads) {
+        let all: Vec<UnitId> = hopefuls
+            .iter()
+            .filter(|m| !m.leads)
+            .map(|m| m.unit)
+            .collect();
+        if all.is_empty() {
             continue;
         }
-        let all: Vec<UnitId> = hopefuls.iter().map(|m| m.unit).collect();
-        let hope = weighed.odds(x.state(), &rules, &all, hex);
-        if hope <= threshold {
-            continue;
+        if weighed.odds(x.state(), &rules, &all, hex) <= threshold {
+            // Perhaps with the leadership of the HQ that has the most.
+            let Some(hq) = leader(x.state(), &rules, hopefuls.iter().map(|m| m.unit)) else {
+                continue;
+            };
+            let mut with = all.clone();
+            with.push(hq);
+            if weighed.odds(x.state(), &rules, &with, hex) <= threshold {
+                continue;
+            }
         }
         // Who can come, and how.
         let mut planned: Vec<(Hex, u8)> = Vec::new();
@@ -366,25 +390,20 @@ fn massed_assaults(
             continue;
         }
         let fighters: Vec<UnitId> = comers.iter().map(|a| a.unit).collect();
-        let mut best = weighed.odds(x.state(), &rules, &fighters, hex);
-        // The HQ with the most leadership comes along when it lifts the odds over the
-        // threshold, or by much (R8.1).
+        // The HQ with the most leadership comes along only when the fighters alone would not
+        // go in and its leadership lifts the odds over the threshold (R8.1): an HQ in a fight
+        // that holds must break off (R11.1) and may be captured (R11.7).
         let mut lead: Option<usize> = None;
-        let leader = hqs.iter().enumerate().max_by_key(|(_, h)| {
-            let u = x.state().unit(h.unit);
-            rules.typ(u).leadership_value(u.state.weakened)
-        });
-        if let Some((i, h)) = leader {
+        if weighed.odds(x.state(), &rules, &fighters, hex) <= threshold {
+            let Some(hq) = leader(x.state(), &rules, hqs.iter().map(|a| a.unit)) else {
+                continue;
+            };
             let mut units = fighters.clone();
-            units.push(h.unit);
-            let q = weighed.odds(x.state(), &rules, &units, hex);
-            if q > best + 0.05 || (best <= threshold && q > threshold) {
-                best = q;
-                lead = Some(i);
+            units.push(hq);
+            if weighed.odds(x.state(), &rules, &units, hex) <= threshold {
+                continue;
             }
-        }
-        if best <= threshold {
-            continue;
+            lead = hqs.iter().position(|a| a.unit == hq);
         }
         // Go: moves first, then the assault with every unit that made it.
         let mut goers: Vec<Approach> = comers;
@@ -401,7 +420,7 @@ fn massed_assaults(
                         path,
                         double: false,
                     };
-                    if check(x.state(), &rules, &c).is_ok() && x.order(&c)?.is_ok() {
+                    if x.order(&c)?.is_ok() {
                         ready.push(a.unit);
                     }
                 }
@@ -425,10 +444,9 @@ fn massed_assaults(
             hex,
         };
         if !ready.is_empty()
-            && check(x.state(), &rules, &command).is_ok()
             && weighed.odds(x.state(), &rules, &ready, hex) > threshold
+            && x.order(&command)?.is_ok()
         {
-            x.order(&command)?.ok();
             used.extend(ready);
         }
         weighed = Weighed::default();
