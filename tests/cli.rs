@@ -165,7 +165,8 @@ fn show_draws_labels_terrain_stacks_and_a_legend() {
 }
 
 /// A bogged vehicle is marked in the stack list, as every other state is (R5.6): in the game
-/// `run --seed 1` plays, `t72_2` bogs in turn 4 and is still bogged after it.
+/// `run --seed 1` plays with the frozen `doctrine@1` on both sides, `t72_2` bogs in turn 4 and
+/// is still bogged after it. `show` plays that game with the AIs given, as `run` does.
 #[test]
 fn show_marks_a_bogged_vehicle() {
     let out = hexwar(&[
@@ -175,6 +176,10 @@ fn show_marks_a_bogged_vehicle() {
         "4",
         "--seed",
         "1",
+        "--ai",
+        "soviet=doctrine@1",
+        "--ai",
+        "nato=doctrine@1",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -912,8 +917,9 @@ fn the_night_recon_exercises_every_recon_rule() {
     }
 }
 
-/// `--ai SIDE=doctrine:THRESHOLD` sets the doctrine AI's assault threshold: a lower one assaults
-/// more often. Bad thresholds and thresholds for other AIs are bad input (exit 2).
+/// `--ai SIDE=doctrine:THRESHOLD` sets the doctrine AI's assault threshold: the side assaults
+/// more often with a lower one. Bad thresholds and thresholds for other AIs are bad input (exit
+/// 2).
 #[test]
 fn the_assault_threshold_is_a_parameter_of_the_doctrine_ai() {
     let assaults = |spec: &str| -> usize {
@@ -930,9 +936,25 @@ fn the_assault_threshold_is_a_parameter_of_the_doctrine_ai() {
                     spec,
                 ]);
                 assert!(out.status.success(), "{}", stderr(&out));
-                stdout(&out)
+                let text = stdout(&out);
+                let mut lines = text
                     .lines()
-                    .filter(|l| l.contains("\"event\":\"AssaultDeclared\""))
+                    .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"));
+                let header = lines.next().expect("the header");
+                let soviet: Vec<&str> = header["units"]
+                    .as_array()
+                    .expect("units")
+                    .iter()
+                    .filter(|u| u["side"] == "soviet")
+                    .filter_map(|u| u["id"].as_str())
+                    .collect();
+                lines
+                    .filter(|e| e["event"] == "AssaultDeclared")
+                    .filter(|e| {
+                        e["attackers"][0]
+                            .as_str()
+                            .is_some_and(|a| soviet.contains(&a))
+                    })
                     .count()
             })
             .sum()

@@ -7,9 +7,19 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+/// Runs hexwar with `input` on standard input. A new game of `hexwar play` is played against
+/// the frozen `doctrine@1` (both sides' AIs pinned, `--ai SIDE=doctrine@1`), so that the
+/// situations these scripts meet stay put while the latest doctrine AI changes.
 fn hexwar(args: &[&str], input: &str) -> Output {
+    let mut args: Vec<String> = args.iter().map(|&a| a.to_owned()).collect();
+    if args.first().is_some_and(|a| a == "play")
+        && let Some(scenario) = args.get(1).filter(|a| a.ends_with(".toml"))
+    {
+        let frozen = frozen_ais(scenario);
+        args.extend(frozen);
+    }
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(args)
+        .args(&args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -31,6 +41,23 @@ fn hexwar(args: &[&str], input: &str) -> Output {
         );
     }
     child.wait_with_output().expect("hexwar ends")
+}
+
+/// `--ai SIDE=doctrine@1` for each side of a scenario file (its `[[sides]]` ids).
+fn frozen_ais(scenario: &str) -> Vec<String> {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(scenario);
+    let toml = std::fs::read_to_string(path).expect("the scenario");
+    let mut ais = Vec::new();
+    let mut in_side = false;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_side = line == "[[sides]]";
+        } else if in_side && let Some(id) = line.strip_prefix("id = ") {
+            ais.push("--ai".to_owned());
+            ais.push(format!("{}=doctrine@1", id.trim_matches('"')));
+        }
+    }
+    ais
 }
 
 fn text(b: &[u8]) -> String {
@@ -308,7 +335,8 @@ fn a_person_at_a_terminal_in_tmux() {
     };
     let wait_for = |what: &str| wait_count(what, 1);
     let binary = env!("CARGO_BIN_EXE_hexwar");
-    let command = format!("{binary} play {MEETING} --side soviet --seed 25; sleep 5");
+    let frozen = frozen_ais(MEETING).join(" ");
+    let command = format!("{binary} play {MEETING} --side soviet --seed 25 {frozen}; sleep 5");
     let started = tmux(&[
         "new-session",
         "-d",

@@ -57,6 +57,9 @@ pub struct ShowArgs {
     /// Unit catalog folder.
     #[arg(long, value_name = "DIR")]
     pub catalog: Option<PathBuf>,
+    /// The AIs and rules of that game, as for `run`.
+    #[command(flatten)]
+    pub play: crate::options::PlayOptions,
 }
 
 /// Draws a scenario's map in the terminal, at the start or after some turns of an AI game.
@@ -67,6 +70,7 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         Some(t) => {
             let mut short = loaded.scenario.clone();
             short.turns = short.turns.min(t);
+            args.play.apply(&mut short)?;
             let rules = counters::Rules::new(&short, &loaded.catalog);
             // The same game as `hexwar run --seed S --game I --turns T`.
             let (mut dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);

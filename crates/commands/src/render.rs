@@ -48,6 +48,9 @@ pub struct RenderArgs {
     /// Unit catalog folder.
     #[arg(long, value_name = "DIR")]
     catalog: Option<PathBuf>,
+    /// With --after: the AIs and rules of that game, as for `run`.
+    #[command(flatten)]
+    play: crate::options::PlayOptions,
 }
 
 /// The position after game turn `turn` of a game: its events applied to the scenario's start
@@ -147,7 +150,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let file = args.file.unwrap_or_default();
-    let loaded = load_scenario(&file, args.catalog.as_deref())?;
+    let mut loaded = load_scenario(&file, args.catalog.as_deref())?;
+    args.play.apply(&mut loaded.scenario)?;
     let output = Output::check(&args.output, "-o", &loaded.files)?;
     let rules = Rules::new(&loaded.scenario, &loaded.catalog);
     let (state, caption) = match args.after {
