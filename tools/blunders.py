@@ -22,7 +22,8 @@ boards or destroys a unit), and counts, per side:
             or air strike counts its dice on every unit of the hex together. Firing gives up
             going to ground (R6.4).
   left_out  infantry aboard a transport next to an assaulted hex (or aboard an attacker) that
-            the assault leaves out: assaults without the mounted infantry.
+            the assault leaves out, unless it already assaulted this turn or is disorganized or
+            pinned: assaults without the mounted infantry.
   not_held  an objective the attacker stands on at the end of its turn with an enemy unit next
             to it, so that it does not hold it (R17.1), once per objective and game.
   bogged    vehicles bogged by their own side's moves in its movement phase (R5.6).
@@ -107,6 +108,8 @@ class Position:
         self.type = {u["id"]: u["type"] for u in header["units"]}
         self.hex = {}
         self.aboard = {}
+        # Units shaken (disorganized or pinned), which may not assault (R5.3).
+        self.shaken = {}
         for u in scenario.raw["units"]:
             if "at" in u:
                 self.hex[u["id"]] = u["at"]
@@ -164,6 +167,14 @@ class Position:
             original = [t for t, v in self.catalog.items() if v.get("dismounts_to") == self.type[e["unit"]]]
             if original:
                 self.type[e["unit"]] = original[0]
+        elif kind == "HitTaken" and e.get("effect") in ("Disorganized", "Weakened"):
+            self.shaken.setdefault(e["unit"], set()).add("Disorganized")
+        elif kind == "Pinned":
+            self.shaken.setdefault(e["unit"], set()).add("Pinned")
+        elif kind == "RallyTest" and e["passed"]:
+            self.shaken.get(e["unit"], set()).discard(e["marker"])
+        elif kind == "Recovered":
+            self.shaken.get(e["unit"], set()).discard("Disorganized")
         elif kind in ("Captured", "NoRetreat"):
             self.gone(e["unit"])
         elif kind in ("HitTaken", "HqHit") and e.get("effect") == "Destroyed":
@@ -223,12 +234,14 @@ def count_game(scenario, catalog, lines):
     not_held_seen = set()
     phase = None
     last_mover = None
-    volley = None  # a bombardment or air strike under way: its side and its chance of nothing
+    # A shot, bombardment or air strike under way: its side, its chance of doing nothing, and
+    # for a shot its firer and target.
+    volley = None
     for e in lines[1:]:
         if "event" not in e:
             continue
         kind = e["event"]
-        if kind in ("PhaseStarted", "TurnEnded", "TurnStarted"):
+        if kind in ("PhaseStarted", "TurnEnded", "TurnStarted", "Bombarded", "AirStrike"):
             volley = close(volley, counts)
         if kind == "TurnStarted":
             side_now = e["side"]
@@ -242,27 +255,37 @@ def count_game(scenario, catalog, lines):
                 p /= 6
             none = (1 - p) ** len(e["roll"]["dice"])
             if kind == "Fired" and not pos.typ(e["unit"]).get("fire", {}).get("indirect"):
-                volley = close(volley, counts)
-                if 1 - none < FUTILE:
-                    counts[pos.side[e["unit"]]]["futile"] += 1
+                # A shot at a recon unit that disengages (R15.5) comes as two `Fired`: the
+                # first die, then the rest; they are one shot.
+                if volley is not None and volley[2] == (e["unit"], target):
+                    volley[1] *= none
+                else:
+                    volley = close(volley, counts)
+                    volley = [pos.side[e["unit"]], none, (e["unit"], target), p]
             elif volley is not None:
                 volley[1] *= none
+        elif kind == "ShotsLost" and volley is not None and volley[2] == (e["unit"], e["target"]):
+            # The rest of a shot at a recon unit that disengaged out of reach (R15.5): the firer
+            # chose the shot with these dice too.
+            volley[1] *= (1 - volley[3]) ** e["dice"]
         elif kind == "Bombarded" and not e["smoke"]:
             volley = close(volley, counts)
-            volley = [pos.side[e["unit"]], 1.0]
+            volley = [pos.side[e["unit"]], 1.0, None, 0.0]
         elif kind == "AirStrike":
             volley = close(volley, counts)
-            volley = [e["side"], 1.0]
+            volley = [e["side"], 1.0, None, 0.0]
         elif kind == "AssaultDeclared":
             attackers = set(e["attackers"])
             side = pos.side[e["attackers"][0]]
-            assaulted |= attackers
             for p, tr in pos.aboard.items():
-                if pos.side[p] != side or p in attackers:
+                # A passenger that already assaulted this turn may not again (R9.1), nor may a
+                # shaken one (R5.3).
+                if pos.side[p] != side or p in attackers or p in assaulted or pos.shaken.get(p):
                     continue
                 at = pos.hex.get(tr)
                 if at and (tr in attackers or distance(at, e["hex"]) == 1):
                     counts[side]["left_out"] += 1
+            assaulted |= attackers
         elif kind == "BogCheck" and e["bogged"] and phase == "Movement":
             if last_mover == e["unit"] and pos.side[e["unit"]] == side_now:
                 counts[side_now]["bogged"] += 1
@@ -284,8 +307,8 @@ def count_game(scenario, catalog, lines):
 
 
 def close(volley, counts):
-    """Ends a bombardment or air strike: futile when all its dice together had less than a 10%
-    chance of doing anything."""
+    """Ends a shot, bombardment or air strike: futile when all its dice together had less than
+    a 10% chance of doing anything."""
     if volley is not None and 1 - volley[1] < FUTILE:
         counts[volley[0]]["futile"] += 1
     return None

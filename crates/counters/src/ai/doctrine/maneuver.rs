@@ -116,7 +116,10 @@ fn approach(
     let class = rules.typ(u).move_class;
     let field = map.terrain_field(hex, class, 0)?;
     // The field's cost from here takes in entering the hex itself.
-    if field.cost(map, at)? > points_left(state, rules, unit, false) {
+    let enter = map.enter_cost(class, hex)?;
+    if field.cost(map, at)? - enter + after_arriving(state, rules, unit, hex)?
+        > points_left(state, rules, unit, false)
+    {
         return None;
     }
     let mut path = field.path_from(map, at)?;
@@ -148,7 +151,7 @@ fn step_next_to(
     let u = state.unit(unit);
     let at = u.hex()?;
     let typ = rules.typ(u);
-    let enter = map.enter_cost(typ.move_class, hex)?;
+    let enter = after_arriving(state, rules, unit, hex)?;
     let left = points_left(state, rules, unit, false);
     if state.hexes_left(unit).is_some_and(|n| n < 2) {
         return None;
@@ -170,7 +173,25 @@ fn step_next_to(
         .map(|(_, _, _, h)| vec![h])
 }
 
-/// Whether `unit` has room to end a move in `hex` (R3.1) with the `planned` arrivals there too.
+/// The movement points `unit` needs left once next to `hex`: to enter it (R5.1), or for a
+/// carrier of infantry that cannot fight aboard, to set it down to go in (R16.1).
+fn after_arriving(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> Option<u32> {
+    let typ = rules.typ(state.unit(unit));
+    let carries = !typ.mounted_assault
+        && state
+            .passengers(unit)
+            .any(|p| rules.typ(p).assault.is_some());
+    if carries {
+        Some(u32::from(crate::rules::transport::cost(
+            state, rules, unit, true,
+        )))
+    } else {
+        rules.map().enter_cost(typ.move_class, hex)
+    }
+}
+
+/// Whether `unit` has room to end a move in `hex` (R3.1), with the passengers it will set down
+/// and the `planned` arrivals there too.
 fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, planned: &[(Hex, u8)]) -> bool {
     let u = state.unit(unit);
     if rules.typ(u).is_hq() {
@@ -181,7 +202,24 @@ fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, planned: &[(He
         .iter()
         .find(|(p, _)| *p == hex)
         .map_or(0, |&(_, n)| usize::from(n));
-    crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, hex) + coming < limit
+    crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, hex)
+        + coming
+        + usize::from(arrivals(state, rules, unit))
+        <= limit
+}
+
+/// The units that count for stacking a unit brings next to an assaulted hex: itself, and the
+/// infantry it sets down if it carries some that cannot fight aboard (R3.1, R16.1).
+fn arrivals(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
+    let typ = rules.typ(state.unit(unit));
+    if typ.mounted_assault {
+        return 1;
+    }
+    let set_down = state
+        .passengers(unit)
+        .filter(|p| rules.typ(p).assault.is_some())
+        .count();
+    1 + u8::try_from(set_down).unwrap_or(u8::MAX)
 }
 
 /// Among `units`, the HQ that lends the most leadership (R8.1), the first on a tie.
@@ -374,9 +412,10 @@ fn massed_assaults(
             if let Some(end) = path.as_ref().and_then(|p| p.last().copied())
                 && !m.leads
             {
+                let n = arrivals(x.state(), &rules, unit);
                 match planned.iter_mut().find(|(h, _)| *h == end) {
-                    Some((_, n)) => *n += 1,
-                    None => planned.push((end, 1)),
+                    Some((_, k)) => *k += n,
+                    None => planned.push((end, n)),
                 }
             }
             let a = Approach { unit, path };
@@ -426,19 +465,40 @@ fn massed_assaults(
                 }
             }
         }
+        // Infantry aboard a carrier next to the hex gets off to go in too, unless it goes in
+        // aboard a mounted-assault transport that assaults (R16.1).
+        let carried: Vec<UnitId> = x
+            .state()
+            .units()
+            .iter()
+            .filter(|p| p.side == side && rules.typ(p).assault.is_some())
+            .filter(|p| match p.location {
+                Location::Aboard(t) => {
+                    !(rules.typ(x.state().unit(t)).mounted_assault && ready.contains(&t))
+                        && x.state()
+                            .hex_of(t)
+                            .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
+                }
+                _ => false,
+            })
+            .map(|p| p.id)
+            .collect();
+        for unit in carried {
+            if x.order(&Command::Dismount { unit })?.is_ok() {
+                ready.push(unit);
+            }
+        }
+        // Each unit that may go in: alone, or a passenger with its transport (R16.1).
         let mut ready = with_riders(x.state(), &rules, &ready);
-        ready.retain(|&u| {
+        let may_go = |u: UnitId| {
+            let units = match x.state().unit(u).location {
+                Location::Aboard(t) => vec![t, u],
+                _ => vec![u],
+            };
             rules.typ(x.state().unit(u)).is_hq()
-                || check(
-                    x.state(),
-                    &rules,
-                    &Command::Assault {
-                        units: vec![u],
-                        hex,
-                    },
-                )
-                .is_ok()
-        });
+                || check(x.state(), &rules, &Command::Assault { units, hex }).is_ok()
+        };
+        ready.retain(|&u| may_go(u));
         let command = Command::Assault {
             units: ready.clone(),
             hex,
@@ -659,15 +719,34 @@ fn defend(
             })
             .collect();
         candidates.sort_unstable();
-        for (_, _, unit) in candidates {
-            let moved = advance_on(x, unit, goal, |_, _| true)?;
-            if moved {
+        // A unit goes as far as it may towards the objective, but ends next to enemy assault
+        // units only in or beside the objective, to contest it; soft units are sent only when
+        // it is urgent: the attacker stands in the objective, or this is the last turn (R17.1).
+        let urgent =
+            x.state().occupied_by(goal, side.other()) || x.state().turn() >= rules.scenario.turns;
+        let fits =
+            |_: &State, h: Hex| front.near(&rules, h) == 0 || h.unsigned_distance_to(goal) <= 1;
+        let mut sent = false;
+        for &(is_soft, _, unit) in &candidates {
+            if !is_soft && advance_on(x, unit, goal, fits)? {
                 busy.push(unit);
+                sent = true;
                 break;
+            }
+        }
+        if !sent && urgent {
+            for &(_, _, unit) in &candidates {
+                let next_to = |_: &State, h: Hex| h.unsigned_distance_to(goal) <= 1;
+                if advance_on(x, unit, goal, next_to)? {
+                    busy.push(unit);
+                    break;
+                }
             }
         }
     }
     fall_back(x, side, &busy, &objectives)?;
+    // HQs, air defence and empty transports next to enemy assault units, with no fighting
+    // friend in their hex, step back, unless one is all that contests an objective.
     for unit in own(x.state(), side, &busy) {
         if !soft(x.state(), &rules, unit) {
             continue;
@@ -675,16 +754,35 @@ fn defend(
         let u = x.state().unit(unit);
         let Some(at) = u.hex() else { continue };
         if rules.typ(u).fire.is_some_and(|f| f.indirect)
-            || objectives.iter().any(|&o| o.unsigned_distance_to(at) <= 1)
+            || front.near(&rules, at) == 0
+            || stands_with_friend(x.state(), &rules, side, at)
+            || objectives.iter().any(|&o| {
+                o.unsigned_distance_to(at) <= 1 && sole_contester(x.state(), &rules, side, o, unit)
+            })
         {
             continue;
         }
-        if front.near(&rules, at) > 0 {
-            let toward = objectives.first().copied().unwrap_or(at);
-            retreat_to_safety(x, unit, front, toward)?;
-        }
+        let toward = objectives.first().copied().unwrap_or(at);
+        retreat_to_safety(x, unit, front, toward)?;
     }
     Ok(())
+}
+
+/// Whether a fighting unit of `side` (one with an assault factor that is not soft) stands in
+/// `hex`.
+fn stands_with_friend(state: &State, rules: &Rules<'_>, side: Side, hex: Hex) -> bool {
+    state
+        .units_in(hex, side)
+        .any(|f| rules.typ(f).assault.is_some() && !soft(state, rules, f.id))
+}
+
+/// Whether `unit` is the only unit of `side` in or next to the objective `o` (R17.1: one is
+/// enough to deny it to the attacker).
+fn sole_contester(state: &State, rules: &Rules<'_>, side: Side, o: Hex, unit: UnitId) -> bool {
+    std::iter::once(o)
+        .chain(rules.map().neighbors(o))
+        .flat_map(|h| state.units_in(h, side))
+        .all(|f| f.id == unit)
 }
 
 /// The defender falls back (R5): a unit neither on nor next to an objective (those hold and
