@@ -258,6 +258,9 @@ fn odds(state: &State, rules: &Rules<'_>, units: &[UnitId], hex: Hex) -> f64 {
     quick_attacker_wins(state, rules, units, hex)
 }
 
+/// The share of the side's assault threshold an assault that decides an objective must pass.
+const DECISIVE: f64 = 0.6;
+
 /// A unit of the side that may join an assault this phase, as it stands.
 struct Mover {
     unit: UnitId,
@@ -341,7 +344,7 @@ fn massed_assaults(
         return Ok(());
     }
     // Enemy hexes some unit of ours could reach this phase, as the crow flies.
-    let mut targets: Vec<(u8, hexmap::Label, Hex)> = Vec::new();
+    let mut targets: Vec<(u8, hexmap::Label, Hex, f64)> = Vec::new();
     for i in 0..map.len() {
         if front.enemy_at_index(i) == 0 {
             continue;
@@ -357,13 +360,26 @@ fn massed_assaults(
         } else {
             2
         };
-        targets.push((rank, map.label(hex), hex));
+        // An assault that decides an objective is worth longer odds: the attacker clearing the
+        // last enemy next to an objective it stands on, the defender retaking one (R17.1).
+        let decides = match rules.scenario.sides[side.index()].role {
+            Role::Attacker => objectives
+                .iter()
+                .any(|&o| o.unsigned_distance_to(hex) == 1 && x.state().occupied_by(o, side)),
+            Role::Defender => false,
+        };
+        let bar = if decides {
+            threshold * DECISIVE
+        } else {
+            threshold
+        };
+        targets.push((rank, map.label(hex), hex, bar));
     }
-    targets.sort_unstable_by_key(|&(rank, label, _)| (rank, label));
+    targets.sort_unstable_by_key(|&(rank, label, _, _)| (rank, label));
     // The odds weighed, forgotten once an assault has moved units and changed the enemy's
     // hexes.
     let mut weighed = Weighed::default();
-    for (_, _, hex) in targets {
+    for (_, _, hex, threshold) in targets {
         if !x.state().occupied_by(hex, side.other()) {
             continue;
         }
