@@ -1,8 +1,9 @@
 //! Our searches against petgraph's algorithms on the same graph (ARCHITECTURE.md keeps the
 //! figures): `reachable` (a bounded Dijkstra with paths) against `petgraph::algo::dijkstra`
 //! (costs of the whole graph, no paths, filtered to the budget after), and `cheapest_path`
-//! against `petgraph::algo::astar` (the same path, `tests.rs` shows), and the break-off, which
-//! runs petgraph's `dijkstra`, against the bounded search over the same steps.
+//! against `petgraph::algo::astar` (the same path, `tests.rs` shows), the break-off, which
+//! runs petgraph's `dijkstra`, against the bounded search over the same steps, and `field_to`
+//! against petgraph's `dijkstra` from the goal.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexmap::{Budget, Hex, Label, Map, MoveClass, TerrainTable};
@@ -92,6 +93,21 @@ fn paths(c: &mut Criterion) {
                 .iter()
                 .max_by_key(|h| h.unsigned_distance_to(away))
                 .and_then(|&h| reach.path_to(&m, h))
+        });
+    });
+    // A field towards one goal (every hex's cost and way there, for all the units heading
+    // there): ours against petgraph's `dijkstra` from the goal over the steps taken backwards
+    // (costs only, no way).
+    let goal = Label::new(20, 20).to_hex();
+    g.bench_function("field_40x40/ours", |b| {
+        b.iter(|| m.field_to(black_box(goal), |i| m.enter_cost_at(MoveClass::Tracked, i)));
+    });
+    g.bench_function("field_40x40/petgraph_dijkstra", |b| {
+        b.iter(|| {
+            petgraph::algo::dijkstra(graph, m.node(black_box(goal)).unwrap(), None, |e| {
+                m.enter_cost_at(MoveClass::Tracked, e.source().index())
+                    .unwrap_or(u32::MAX / 4)
+            })
         });
     });
     g.finish();
