@@ -13,6 +13,7 @@ fn json(args: &[&str]) -> serde_json::Value {
 }
 
 const NIGHT: &str = "scenarios/night_recon.toml";
+const FROZEN_NIGHT: &str = "tests/data/frozen/night_recon.toml";
 
 /// `doctrine@1` is frozen: its games on the bundled scenarios, as they were when it was frozen
 /// (copies in `tests/data/frozen/`, so that re-balancing a scenario for the latest AI does not
@@ -340,23 +341,31 @@ fn bad_arenas_are_refused_with_the_reason() {
 }
 
 /// `[expect]` names the AIs a scenario was balanced with; `hexwar test` plays them, and `--ai`
-/// overrides them.
+/// overrides them. The frozen night recon names `doctrine@1`, which no flag defaults to.
 #[test]
 fn test_plays_the_ais_the_expectations_name() {
-    let out = hexwar(&["test", NIGHT, "--runs", "20", "-q"]);
+    let out = hexwar(&["test", FROZEN_NIGHT, "--runs", "20", "-q"]);
     let text = stdout(&out);
     assert!(
         text.contains("soviet=doctrine@1:0.5 nato=doctrine@1:0.8"),
         "{text}"
     );
-    let out = hexwar(&["test", NIGHT, "--runs", "20", "-q", "--ai", "nato=random"]);
+    let out = hexwar(&[
+        "test",
+        FROZEN_NIGHT,
+        "--runs",
+        "20",
+        "-q",
+        "--ai",
+        "nato=random",
+    ]);
     let text = stdout(&out);
     assert!(text.contains("soviet=doctrine@1:0.5 nato=random"), "{text}");
     // The same games as the batch with those AIs.
-    let tested = json(&["test", NIGHT, "--runs", "50", "--json", "-q"]);
+    let tested = json(&["test", FROZEN_NIGHT, "--runs", "50", "--json", "-q"]);
     let batch = json(&[
         "batch",
-        NIGHT,
+        FROZEN_NIGHT,
         "--runs",
         "50",
         "--json",
