@@ -165,13 +165,14 @@ fn show_draws_labels_terrain_stacks_and_a_legend() {
 }
 
 /// A bogged vehicle is marked in the stack list, as every other state is (R5.6): in the game
-/// `run --seed 1` plays with the frozen `doctrine@1` on both sides, `t72_2` bogs in turn 4 and
-/// is still bogged after it. `show` plays that game with the AIs given, as `run` does.
+/// `run --seed 1` plays with the frozen `doctrine@1` on both sides (on the dawn assault as it
+/// was frozen with it), `t72_2` bogs in turn 4 and is still bogged after it. `show` plays that
+/// game with the AIs given, as `run` does.
 #[test]
 fn show_marks_a_bogged_vehicle() {
     let out = hexwar(&[
         "show",
-        "scenarios/dawn_assault.toml",
+        "tests/data/frozen/dawn_assault.toml",
         "--after",
         "4",
         "--seed",
