@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock, RwLock};
 use hexx::Hex;
 use petgraph::graph::NodeIndex;
 
+use crate::field::Field;
 use crate::label::Label;
-use crate::paths::Field;
 use crate::terrain::{MoveClass, Terrain, TerrainId, TerrainTable};
 
 /// The shape of a map, columns x rows, and the dense index of its hexes: small and `Copy`, for

@@ -10,6 +10,7 @@ use petgraph::algo::dijkstra;
 use petgraph::graph::NodeIndex;
 use petgraph::visit::{EdgeFiltered, EdgeRef};
 
+use crate::field::{Field, UNREACHED};
 use crate::graph::Step;
 use crate::label::Label;
 use crate::map::Map;
@@ -107,8 +108,6 @@ pub struct Reach {
     hexes: Vec<Hex>,
 }
 
-const UNREACHED: u32 = u32::MAX;
-
 impl Reach {
     /// Where the search started.
     #[must_use]
@@ -146,30 +145,13 @@ impl Reach {
     }
 }
 
-/// The cheapest way from every hex to one goal ([`Map::field_to`]): what any number of units
-/// heading for the same hex need, found by one search from the goal instead of one per unit.
-#[derive(Clone, Debug)]
-pub struct Field {
-    goal: usize,
-    /// Per hex index: the cost of the cheapest path to the goal, [`UNREACHED`] where none.
-    cost: Vec<u32>,
-    /// Per hex index: the next hex of that path, [`UNREACHED`] at the goal and where none.
-    next: Vec<u32>,
-}
-
+/// The field's questions asked by hex ([`Field`] itself knows only hex indices).
 impl Field {
     /// The cost of the cheapest path from `hex` to the goal (the goal's own entry included);
     /// `Some(0)` at the goal, `None` where the goal cannot be reached.
     #[must_use]
     pub fn cost(&self, map: &Map, hex: Hex) -> Option<u32> {
         self.cost_at(map.index(hex)?)
-    }
-
-    /// [`Field::cost`] by hex index.
-    #[must_use]
-    pub fn cost_at(&self, index: usize) -> Option<u32> {
-        let c = *self.cost.get(index)?;
-        (c != UNREACHED).then_some(c)
     }
 
     /// The cheapest path from `from` to the goal: the hexes entered, ending with the goal;

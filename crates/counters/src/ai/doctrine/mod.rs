@@ -1,5 +1,5 @@
 //! `doctrine`: the latest doctrine AI, judged in the arena against the frozen `doctrine@1`
-//! (`super::v1`). Maneuver (`maneuver.rs`), fires (`fires.rs`), recon (`scouting.rs`) and the
+//! (the sibling folder `v1/`). Maneuver (`maneuver.rs`), fires (`fires.rs`), recon (`scouting.rs`) and the
 //! way it walks a unit along a route (`advance.rs`).
 
 mod advance;

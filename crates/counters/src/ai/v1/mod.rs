@@ -1,7 +1,7 @@
 //! `doctrine@1`: the doctrine AI frozen as the arena's reference (rated 0), as it played when AI
 //! strength was first measured. Its games on the bundled scenarios are pinned by a snapshot
 //! (`tests/arena.rs`); nothing here changes, so that every later AI is judged against the same
-//! opponent. The latest doctrine AI is `super::doctrine`.
+//! opponent. The latest doctrine AI is in the sibling folder `doctrine/`.
 //!
 //! Maneuver (`maneuver.rs`), fires (`fires.rs`), recon (`scouting.rs`) and the way it walks a
 //! unit along a route (`advance.rs`).
