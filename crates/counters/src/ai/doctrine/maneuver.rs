@@ -325,6 +325,27 @@ impl Weighed {
         self.0.push((key, hex, p));
         p
     }
+
+    /// Whether `fighters` assaulting `hex` beat `threshold`: `Some(None)` on their own,
+    /// `Some(Some(hq))` only with the leadership of the HQ among `hqs` that has the most
+    /// (R8.1), `None` not even then.
+    fn goes_in(
+        &mut self,
+        state: &State,
+        rules: &Rules<'_>,
+        fighters: &[UnitId],
+        hqs: impl Iterator<Item = UnitId>,
+        hex: Hex,
+        threshold: f64,
+    ) -> Option<Option<UnitId>> {
+        if self.odds(state, rules, fighters, hex) > threshold {
+            return Some(None);
+        }
+        let hq = leader(state, rules, hqs)?;
+        let mut with = fighters.to_vec();
+        with.push(hq);
+        (self.odds(state, rules, &with, hex) > threshold).then_some(Some(hq))
+    }
 }
 
 /// Massed assaults (R9.1): for each enemy hex, most important first (an objective, then a hex
@@ -397,16 +418,12 @@ fn massed_assaults(
         if all.is_empty() {
             continue;
         }
-        if weighed.odds(x.state(), &rules, &all, hex) <= threshold {
-            // Perhaps with the leadership of the HQ that has the most.
-            let Some(hq) = leader(x.state(), &rules, hopefuls.iter().map(|m| m.unit)) else {
-                continue;
-            };
-            let mut with = all.clone();
-            with.push(hq);
-            if weighed.odds(x.state(), &rules, &with, hex) <= threshold {
-                continue;
-            }
+        let candidates = hopefuls.iter().map(|m| m.unit);
+        if weighed
+            .goes_in(x.state(), &rules, &all, candidates, hex, threshold)
+            .is_none()
+        {
+            continue;
         }
         // Who can come, and how.
         let mut planned: Vec<(Hex, u8)> = Vec::new();
@@ -451,18 +468,13 @@ fn massed_assaults(
         // The HQ with the most leadership comes along only when the fighters alone would not
         // go in and its leadership lifts the odds over the threshold (R8.1): an HQ in a fight
         // that holds must break off (R11.1) and may be captured (R11.7).
-        let mut lead: Option<usize> = None;
-        if weighed.odds(x.state(), &rules, &fighters, hex) <= threshold {
-            let Some(hq) = leader(x.state(), &rules, hqs.iter().map(|a| a.unit)) else {
-                continue;
-            };
-            let mut units = fighters.clone();
-            units.push(hq);
-            if weighed.odds(x.state(), &rules, &units, hex) <= threshold {
-                continue;
-            }
-            lead = hqs.iter().position(|a| a.unit == hq);
-        }
+        let candidates = hqs.iter().map(|a| a.unit);
+        let Some(needed) =
+            weighed.goes_in(x.state(), &rules, &fighters, candidates, hex, threshold)
+        else {
+            continue;
+        };
+        let lead = needed.and_then(|hq| hqs.iter().position(|a| a.unit == hq));
         // Go: moves first, then the assault with every unit that made it.
         let mut goers: Vec<Approach> = comers;
         if let Some(i) = lead {
