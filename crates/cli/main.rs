@@ -70,9 +70,10 @@ enum Command {
     )]
     Tune(tune::TuneArgs),
     /// Command a side yourself, a phase at a time, at a prompt or from a script on standard
-    /// input; the AI plays the other side as in `run`. `save FILE` at the prompt saves the game.
+    /// input; the search AI plays the other side (or the AI `--ai` names). `save FILE` at the
+    /// prompt saves the game.
     #[command(
-        after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  printf 'end\\nmove bmp_4 0404\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX... or move UNIT DESTINATION, assault HEX with UNIT..., fire UNIT at UNIT, ...),\nand end, undo, status, odds assault|overrun ..., legal UNIT, map [UNIT], units, log, rules ID,\nsave FILE, quit. A script gives one line per prompt: the first `end` above is the recon\ndeployment (R15.4)."
+        after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  hexwar play scenarios/dawn_assault.toml --side nato --ai soviet=search:1024\n  printf 'end\\nmove bmp_4 0404\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX... or move UNIT DESTINATION, assault HEX with UNIT..., fire UNIT at UNIT, ...),\nand end, undo, status, odds assault|overrun ..., legal UNIT, map [UNIT], units, log, rules ID,\nsave FILE, quit. A script gives one line per prompt: the first `end` above is the recon\ndeployment (R15.4)."
     )]
     Play(play::PlayArgs),
     /// Draw the map and its counters as a picture: SVG, or PNG. Flat-topped hexes labelled CCRR

@@ -23,6 +23,7 @@ use session::seeding::game_dice;
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   hexwar arena scenarios/ --ai doctrine@1 --ai random --runs 200
+  hexwar arena scenarios/ --ai doctrine@1 --ai doctrine --ai search --ai fast=search:64 --runs 200
   hexwar arena scenarios/ --ai doctrine@1 --ai bold=doctrine:0.35 --ai careful=doctrine:0.8 --plot arena.svg
   hexwar arena scenarios/ --ai doctrine@1 --ai doctrine --runs 1000 --shard 0/2 --json > a.json
   hexwar merge a.json b.json
@@ -46,7 +47,8 @@ pub struct ArenaArgs {
     #[arg(required = true, value_name = "FILE|DIR")]
     paths: Vec<PathBuf>,
     /// An AI, as `--ai` names it elsewhere (`doctrine@1`, `doctrine`, `doctrine:0.35`,
-    /// `passive`, `random`), optionally named: `bold=doctrine:0.35` (repeatable, at least two).
+    /// `passive`, `random`, `search`, `search:64`), optionally named: `bold=doctrine:0.35`
+    /// (repeatable, at least two).
     #[arg(long = "ai", value_name = "[NAME=]AI", required = true, value_parser = named_ai)]
     ais: Vec<(Entrant, AiSpec)>,
     /// Pairs per pairing and scenario, 200 if not given (with --sprt: the most pairs to play,

@@ -140,13 +140,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
                 .scenario
                 .sides
                 .iter()
-                .map(|s| {
-                    let spec = counters::AiSpec {
-                        kind: s.ai,
-                        threshold: s.ai.is_doctrine().then_some(s.assault_threshold),
-                    };
-                    format!("{}={spec}", s.id)
-                })
+                .map(|s| format!("{}={}", s.id, s.ai_spec()))
                 .collect(),
             findings,
             names,

@@ -295,6 +295,9 @@ fn settings(s: &Scenario) -> String {
     );
     for side in &s.sides {
         let _ = write!(out, " {}={:?}:{}", side.id, side.ai, side.assault_threshold);
+        if side.ai == counters::AiKind::Search {
+            let _ = write!(out, ":{}", side.search_budget);
+        }
     }
     out
 }

@@ -33,10 +33,11 @@ pub struct AiOverride {
 }
 
 impl AiOverride {
-    /// Parses `SIDE=KIND[:THRESHOLD]` (clap's value parser for `--ai`).
+    /// Parses `SIDE=KIND[:SETTING]` (clap's value parser for `--ai`).
     pub fn parse(text: &str) -> Result<Self, String> {
         let (side, kind) = text.split_once('=').ok_or_else(|| {
-            "expected SIDE=KIND[:THRESHOLD], e.g. nato=random or soviet=doctrine:0.65".to_owned()
+            "expected SIDE=KIND[:SETTING], e.g. nato=random, soviet=doctrine:0.65 or us=search:512"
+                .to_owned()
         })?;
         let ai = counters::AiSpec::parse(kind).map_err(|e| e.clone())?;
         Ok(Self {
@@ -60,10 +61,12 @@ pub struct PlayOptions {
     /// Override the scenario's `counterattacks` rule (R11).
     #[arg(long, value_enum)]
     pub counterattacks: Option<Switch>,
-    /// The AI of a side: SIDE=doctrine|doctrine@1|passive|random (`doctrine` the latest,
-    /// `doctrine@1` the frozen reference), and for a doctrine AI the win probability above which
-    /// it assaults: SIDE=doctrine:0.65 (repeatable).
-    #[arg(long, value_name = "SIDE=KIND[:THRESHOLD]", value_parser = AiOverride::parse)]
+    /// The AI of a side: SIDE=doctrine|doctrine@1|passive|random|search (`doctrine` the
+    /// latest, `doctrine@1` the frozen reference, `search` the AI that looks ahead by playing
+    /// the game out); for a doctrine AI the win probability above which it assaults,
+    /// SIDE=doctrine:0.65, and for the search AI its playouts per phase, SIDE=search:1024
+    /// (default 256; more plays stronger and slower) (repeatable).
+    #[arg(long, value_name = "SIDE=KIND[:SETTING]", value_parser = AiOverride::parse)]
     pub ai: Vec<AiOverride>,
 }
 
@@ -110,8 +113,8 @@ impl PlayOptions {
 }
 
 /// Gives each side named in `overrides` its AI (`doctrine`, `doctrine@1`, `passive`,
-/// `random`, and for a doctrine AI the probability of winning above which it assaults and
-/// overruns).
+/// `random`, `search`; for a doctrine AI the probability of winning above which it assaults and
+/// overruns, for the search AI its budget).
 pub fn override_ai(
     scenario: &mut counters::Scenario,
     overrides: &[AiOverride],

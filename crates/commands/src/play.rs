@@ -1,8 +1,8 @@
 //! `hexwar play`: a person commands a side (or both, `--hotseat`) a phase at a time, at a prompt
-//! or from a script on standard input; the AI plays the other side as in `hexwar run`. Commands
-//! are the grammar of scenario orders (`counters::parse_command`). A game is saved as the
-//! scenario's text, the seeds and every line given, with a hash of the position after each
-//! player turn, so that `--resume` plays it on exactly.
+//! or from a script on standard input; the search AI plays the other side unless `--ai` names
+//! another. Commands are the grammar of scenario orders (`counters::parse_command`). A game is
+//! saved as the scenario's text, the seeds and every line given, with a hash of the position
+//! after each player turn, so that `--resume` plays it on exactly.
 
 use std::io::{BufRead, IsTerminal};
 use std::path::{Path, PathBuf};
@@ -249,10 +249,42 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         (_, _, Some(f)) => load_scenario(f, None)?,
         _ => data::load_scenario_from(Path::new(&name), &name, &text, None)?,
     };
-    // The rule and AI overrides: given now, or those the game was saved with.
+    let (seed, game, sides) = match &saved {
+        Some(s) => (s.seed, s.game, s.sides.clone()),
+        None => {
+            let ids = &loaded.scenario.sides;
+            let sides: Vec<String> = if args.hotseat {
+                ids.iter().map(|s| s.id.clone()).collect()
+            } else {
+                let id = args.side.clone().ok_or_else(|| {
+                    BadInput(format!(
+                        "give --side {} or --side {}, or --hotseat",
+                        ids[0].id, ids[1].id
+                    ))
+                })?;
+                vec![id]
+            };
+            (args.seed, args.game, sides)
+        }
+    };
+    // The rule and AI overrides: given now, or those the game was saved with. A new game's
+    // opponent is the search AI unless --ai names another; the save records it, so that the
+    // game replays with the AI it was played against.
     let overrides = match &saved {
         Some(s) => crate::PlayOptions::from_saved(s.counterattacks.as_deref(), &s.ai)?,
-        None => args.play.clone(),
+        None => {
+            let mut o = args.play.clone();
+            for side in &loaded.scenario.sides {
+                if !sides.contains(&side.id) && !o.ai.iter().any(|a| a.side == side.id) {
+                    o.ai.push(crate::options::AiOverride {
+                        side: side.id.clone(),
+                        ai: counters::AiSpec::of(counters::AiKind::Search),
+                        text: format!("{}=search", side.id),
+                    });
+                }
+            }
+            o
+        }
     };
     overrides.apply(&mut loaded.scenario)?;
     if let Some(t) = saved.as_ref().and_then(|s| s.turn_limit) {
@@ -266,23 +298,6 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     };
     let scenario = &loaded.scenario;
     let catalog_hash = loaded.hashes[1].clone();
-    let (seed, game, sides) = match &saved {
-        Some(s) => (s.seed, s.game, s.sides.clone()),
-        None => {
-            let sides: Vec<String> = if args.hotseat {
-                scenario.sides.iter().map(|s| s.id.clone()).collect()
-            } else {
-                let id = args.side.clone().ok_or_else(|| {
-                    BadInput(format!(
-                        "give --side {} or --side {}, or --hotseat",
-                        scenario.sides[0].id, scenario.sides[1].id
-                    ))
-                })?;
-                vec![id]
-            };
-            (args.seed, args.game, sides)
-        }
-    };
     let rules = Rules::new(scenario, &loaded.catalog);
     let mut session = Session::new(
         rules,
@@ -813,11 +828,16 @@ struct Asker<'a, 'r> {
     answers: Vec<String>,
     /// A replay whose next line is not this answer.
     diverged: Option<String>,
+    /// The spinner shown while a search AI thinks, cleared before a question.
+    thinking: Option<indicatif::ProgressBar>,
 }
 
 impl Asker<'_, '_> {
     /// Tells the events not told yet, so that the person sees the fight before a question.
     fn tell_so_far(&mut self, events: &[Event]) {
+        if let Some(spinner) = self.thinking.take() {
+            spinner.finish_and_clear();
+        }
         if self.quiet {
             return;
         }
@@ -1003,9 +1023,9 @@ fn briefing(rules: &Rules<'_>, people: &[String]) -> String {
             },
             if s.first == side { ", moves first" } else { "" },
             if people.contains(&info.id) {
-                " - you"
+                " - you".to_owned()
             } else {
-                " - the AI"
+                format!(" - the {} AI", info.ai_spec())
             }
         );
     }
@@ -1337,6 +1357,7 @@ impl<'r> Session<'r> {
             voice: self.voice,
             answers: Vec::new(),
             diverged: None,
+            thinking: None,
         };
         let out = f(&mut self.game, &mut asker);
         let (answers, diverged) = (asker.answers, asker.diverged);
@@ -1344,11 +1365,39 @@ impl<'r> Session<'r> {
         Ok(out)
     }
 
-    /// Advances the game, telling what happened and hashing each ended player turn.
+    /// Advances the game, telling what happened and hashing each ended player turn. At a
+    /// terminal, a spinner shows while a search AI thinks (a phase takes it up to a second or
+    /// two).
     fn advance(&mut self) -> anyhow::Result<Waiting> {
-        let w = self.with_asker(|game, asker| game.advance_with(asker))??;
+        let spinner = self.thinking();
+        let w = self.with_asker(|game, asker| {
+            asker.thinking.clone_from(&spinner);
+            game.advance_with(asker)
+        })??;
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
+        }
         self.tell();
         Ok(w)
+    }
+
+    /// A spinner on standard error, at a terminal, if a side nobody commands is played by the
+    /// search AI.
+    fn thinking(&self) -> Option<indicatif::ProgressBar> {
+        let scenario = self.rules.scenario;
+        let searching = counters::Side::BOTH.into_iter().find(|s| {
+            !self.people[s.index()] && scenario.sides[s.index()].ai == counters::AiKind::Search
+        })?;
+        if !self.interactive || self.voice.json || !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let spinner = indicatif::ProgressBar::new_spinner();
+        spinner.set_message(format!(
+            "{} (the search AI) is thinking",
+            scenario.sides[searching.index()].name
+        ));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+        Some(spinner)
     }
 
     /// Executes a command, asking the person's choices. Refused: nothing changed.

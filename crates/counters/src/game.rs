@@ -14,7 +14,7 @@ use crate::rules::exec::{Chooser, Exec};
 use crate::rules::execute::{ExecuteWith, PlayError, execute_with};
 use crate::rules::state::{Rules, State};
 use crate::rules::{rally, victory};
-use crate::scenario::{Arrival, OrderAction, Role};
+use crate::scenario::{AiKind, Arrival, OrderAction, Role};
 
 /// The game is the AIs' referee: they read the position and give commands, which the game
 /// checks and executes (`Exec::command`).
@@ -34,6 +34,54 @@ impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
     fn rng(&mut self) -> &mut GameRng {
         self.ai_rng
     }
+
+    fn play_out(
+        &self,
+        plan: &mut dyn FnMut(&mut dyn ai::Referee<'r>) -> Result<(), OutOfDice>,
+        seats: [AiKind; 2],
+        mut dice: GameRng,
+    ) -> Result<State, OutOfDice> {
+        let mut state = self.state.clone();
+        let (turn, side, phase) = (state.turn(), state.active(), state.phase());
+        let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
+        let i = usize::from(order[0] != side);
+        let mut events = Vec::new();
+        let ais = ai::SideAis::from_kinds(seats);
+        let mut ai_rng = self.ai_rng.clone();
+        let mut x = Exec {
+            state: &mut state,
+            rules: self.rules,
+            dice: &mut dice,
+            events: &mut events,
+            ai: &ais,
+            ai_rng: &mut ai_rng,
+            chooser: None,
+        };
+        plan(&mut x)?;
+        let mut next = match phase {
+            Phase::Movement => Next::Fire(turn, i),
+            _ => Next::End(turn, i),
+        };
+        let mut recon = ReconTurns::new(self.rules.scenario.recon_first);
+        let seats = seats.map(Some);
+        Game::run(
+            &mut x,
+            &mut next,
+            &mut recon,
+            order,
+            self.rules.scenario.turns,
+            seats,
+        )?;
+        Ok(state)
+    }
+}
+
+/// Who plays each side: its AI, or `None` for a person.
+type Seats = [Option<AiKind>; 2];
+
+/// The seats of a game: the scenario's AIs, but where a person commands.
+fn seats(rules: &Rules<'_>, people: [bool; 2]) -> Seats {
+    [0, 1].map(|i| (!people[i]).then_some(rules.scenario.sides[i].ai))
 }
 
 /// Plays a whole game from the scenario's start and returns every event. The random AI, if a
@@ -69,10 +117,11 @@ pub fn play_with(
     };
     let order = [rules.scenario.first, rules.scenario.first.other()];
     let mut recon = ReconTurns::new(rules.scenario.recon_first);
-    recon_deployment(&mut x, [false, false], &mut recon)?;
+    let seats = seats(rules, [false, false]);
+    recon_deployment(&mut x, seats, &mut recon)?;
     'game: for turn in 1..=rules.scenario.turns {
         for side in order {
-            player_turn(&mut x, turn, side)?;
+            player_turn(&mut x, turn, side, seats[side.index()])?;
             if x.state.outcome().is_some() {
                 break 'game;
             }
@@ -146,52 +195,62 @@ pub fn start_turn(
         ai_rng: &mut GameRng::seed_from_u64(0),
         chooser: None,
     };
-    start_of_turn(&mut x, turn, side, true)?;
+    start_of_turn(
+        &mut x,
+        turn,
+        side,
+        Some(rules.scenario.sides[side.index()].ai),
+    )?;
     Ok(events)
 }
 
-/// One player turn (R4.2): start, movement, fire, end.
-pub(crate) fn player_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
-    start_of_turn(x, turn, side, true)?;
+/// One player turn (R4.2): start, movement, fire, end, `ai` playing the side.
+fn player_turn(
+    x: &mut Exec<'_, '_>,
+    turn: u32,
+    side: Side,
+    ai: Option<AiKind>,
+) -> Result<(), OutOfDice> {
+    start_of_turn(x, turn, side, ai)?;
     if x.state.outcome().is_some() {
         return Ok(());
     }
-    movement_phase(x, turn, side, true)?;
-    fire_phase(x, turn, side, true)?;
+    movement_phase(x, turn, side, ai)?;
+    fire_phase(x, turn, side, ai)?;
     end_of_turn(x, turn, side);
     Ok(())
 }
 
 /// The movement phase begins: bogged vehicles try to free themselves (R5.6), the turn's orders
-/// are carried out, and, when `ai_plays`, the side's AI moves the units without orders.
+/// are carried out, and the side's AI, if one plays it (`ai`), moves the units without orders.
 fn movement_phase(
     x: &mut Exec<'_, '_>,
     turn: u32,
     side: Side,
-    ai_plays: bool,
+    ai: Option<AiKind>,
 ) -> Result<(), OutOfDice> {
     x.emit(Event::PhaseStarted {
         phase: Phase::Movement,
     });
     rally::unbog(x, side)?;
     let ordered = orders(x, turn, side, Phase::Movement)?;
-    if ai_plays {
-        ai::movement(x, side, &ordered)?;
+    if let Some(kind) = ai {
+        ai::movement(x, kind, side, &ordered)?;
     }
     Ok(())
 }
 
-/// The fire phase begins: the turn's orders, then, when `ai_plays`, the side's AI.
+/// The fire phase begins: the turn's orders, then the side's AI, if one plays it.
 fn fire_phase(
     x: &mut Exec<'_, '_>,
     turn: u32,
     side: Side,
-    ai_plays: bool,
+    ai: Option<AiKind>,
 ) -> Result<(), OutOfDice> {
     x.emit(Event::PhaseStarted { phase: Phase::Fire });
     let ordered = orders(x, turn, side, Phase::Fire)?;
-    if ai_plays {
-        ai::fire(x, side, &ordered)?;
+    if let Some(kind) = ai {
+        ai::fire(x, kind, side, &ordered)?;
     }
     Ok(())
 }
@@ -215,13 +274,13 @@ fn end_of_turn(x: &mut Exec<'_, '_>, turn: u32, side: Side) {
 
 /// The start of a player turn (R4.2 step 1): dawn or dusk (R13.3), smoke lifting and the air
 /// observation post (R14.3, R13.4), company morale (R17.2), the attacker's objective check
-/// (R17.1), arrivals, ambushes (R15.3), rally (R12). `ai_plays`: the side's AI places the
-/// ambushes that no order places.
-pub(crate) fn start_of_turn(
+/// (R17.1), arrivals, ambushes (R15.3), rally (R12). The side's AI, if one plays it (`ai`),
+/// places the ambushes that no order places.
+fn start_of_turn(
     x: &mut Exec<'_, '_>,
     turn: u32,
     side: Side,
-    ai_plays: bool,
+    ai: Option<AiKind>,
 ) -> Result<(), OutOfDice> {
     x.emit(Event::TurnStarted { turn, side });
     crate::rules::time::start(x, turn, side)?;
@@ -238,7 +297,7 @@ pub(crate) fn start_of_turn(
         return Ok(());
     }
     arrivals(x, side, turn);
-    ambushes(x, turn, side, ai_plays)?;
+    ambushes(x, turn, side, ai)?;
     rally::rally(x, side)
 }
 
@@ -274,13 +333,13 @@ impl ReconTurns {
 
 /// R4.3, R15.4: before the first turn, the sides take turns moving one recon unit each,
 /// starting with the scenario's `recon_first`, until neither has a recon unit left to move.
-/// Turn-0 `move` orders decide first; the AI moves the others. For a side a person commands
-/// (`people`) it stops and returns that side: the person's `move` of one recon unit goes on
+/// Turn-0 `move` orders decide first; the side's AI moves the others. For a side a person
+/// commands (no AI in `seats`) it stops and returns that side: the person's `move` of one recon unit goes on
 /// from there ([`ReconTurns::moved`]); going on without one leaves a unit where it is, as the
 /// passive AI does. `None` when the deployment is over.
 fn recon_deployment(
     x: &mut Exec<'_, '_>,
-    people: [bool; 2],
+    seats: Seats,
     r: &mut ReconTurns,
 ) -> Result<Option<Side>, OutOfDice> {
     let rules = x.rules;
@@ -330,13 +389,13 @@ fn recon_deployment(
                 });
             }
             o.unit
-        } else if people[side.index()] {
+        } else if let Some(kind) = seats[side.index()] {
+            ai::deploy(x, kind, side, mine[0])?;
+            mine[0]
+        } else {
             r.side = side;
             r.asked = Some((side, mine[0]));
             return Ok(Some(side));
-        } else {
-            ai::deploy(x, side, mine[0])?;
-            mine[0]
         };
         r.done.push(unit);
         r.side = side.other();
@@ -348,8 +407,13 @@ fn recon_deployment(
 }
 
 /// R15.3: units held in ambush are placed at the start of their side's turn: by `place`
-/// orders for this turn, else by the side's AI.
-fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side, ai_plays: bool) -> Result<(), OutOfDice> {
+/// orders for this turn, else by the side's AI, if one plays it.
+fn ambushes(
+    x: &mut Exec<'_, '_>,
+    turn: u32,
+    side: Side,
+    ai: Option<AiKind>,
+) -> Result<(), OutOfDice> {
     let rules = x.rules;
     for o in rules.scenario.orders.iter().filter(|o| o.turn == turn) {
         let OrderAction::Command(c @ Command::Place { .. }) = &o.action else {
@@ -367,8 +431,8 @@ fn ambushes(x: &mut Exec<'_, '_>, turn: u32, side: Side, ai_plays: bool) -> Resu
             });
         }
     }
-    if ai_plays {
-        ai::ambushes(x, side)?;
+    if let Some(kind) = ai {
+        ai::ambushes(x, kind, side)?;
     }
     Ok(())
 }
@@ -412,26 +476,12 @@ fn orders(
     phase: Phase,
 ) -> Result<Vec<UnitId>, OutOfDice> {
     let rules = x.rules;
+    let ordered = ordered_units(x.state, &rules, turn, side);
     let mine: Vec<_> = rules
         .scenario
         .orders
         .iter()
         .filter(|o| o.turn == turn && x.state.unit(o.unit).side == side)
-        .collect();
-    // A melee choice, a leadership or break-off order, calling an air strike or placing an
-    // ambush leaves the unit to the AI for moving and firing; any other command, or holding, is
-    // the unit's (every unit of an ordered assault).
-    let ordered = mine
-        .iter()
-        .flat_map(|o| match &o.action {
-            OrderAction::Command(Command::AirStrike { .. } | Command::Place { .. })
-            | OrderAction::Melee { .. }
-            | OrderAction::Lead { .. }
-            | OrderAction::BreakOffTo { .. } => &[][..],
-            OrderAction::Command(c) => c.units(),
-            OrderAction::Hold => std::slice::from_ref(&o.unit),
-        })
-        .copied()
         .collect();
     for o in &mine {
         // Ambushes are placed before the phases (`ambushes`).
@@ -449,6 +499,28 @@ fn orders(
         }
     }
     Ok(ordered)
+}
+
+/// The units of `side` the scenario's orders for `turn` give to no AI: a melee choice, a
+/// leadership or break-off order, calling an air strike or placing an ambush leaves the unit to
+/// the AI for moving and firing; any other command, or holding, is the unit's (every unit of an
+/// ordered assault).
+fn ordered_units(state: &State, rules: &Rules<'_>, turn: u32, side: Side) -> Vec<UnitId> {
+    rules
+        .scenario
+        .orders
+        .iter()
+        .filter(|o| o.turn == turn && state.unit(o.unit).side == side)
+        .flat_map(|o| match &o.action {
+            OrderAction::Command(Command::AirStrike { .. } | Command::Place { .. })
+            | OrderAction::Melee { .. }
+            | OrderAction::Lead { .. }
+            | OrderAction::BreakOffTo { .. } => &[][..],
+            OrderAction::Command(c) => c.units(),
+            OrderAction::Hold => std::slice::from_ref(&o.unit),
+        })
+        .copied()
+        .collect()
 }
 
 /// What a game played a phase at a time waits for.
@@ -694,8 +766,9 @@ impl<'r> Game<'r> {
         let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
         let turns = self.rules.scenario.turns;
         let (people, next, recon) = (self.people, &mut self.next, &mut self.recon);
+        let seats = seats(&self.rules, people);
         self.table.with_exec(self.rules, people, chooser, |x| {
-            Self::run(x, next, recon, order, turns, people)
+            Self::run(x, next, recon, order, turns, seats)
         })
     }
 
@@ -706,12 +779,12 @@ impl<'r> Game<'r> {
         recon: &mut ReconTurns,
         order: [Side; 2],
         turns: u32,
-        people: [bool; 2],
+        seats: Seats,
     ) -> Result<Waiting, OutOfDice> {
         let waiting = loop {
             match *next {
                 Next::Deployment => {
-                    if let Some(side) = recon_deployment(x, people, recon)? {
+                    if let Some(side) = recon_deployment(x, seats, recon)? {
                         let phase = Phase::Deployment;
                         break Waiting::Commands {
                             turn: 0,
@@ -728,8 +801,7 @@ impl<'r> Game<'r> {
                     *next = Next::Over;
                 }
                 Next::Start(turn, i) => {
-                    let person = people[order[i].index()];
-                    start_of_turn(x, turn, order[i], !person)?;
+                    start_of_turn(x, turn, order[i], seats[order[i].index()])?;
                     *next = if x.state.outcome().is_some() {
                         Next::Over
                     } else {
@@ -738,20 +810,20 @@ impl<'r> Game<'r> {
                 }
                 Next::Movement(turn, i) => {
                     let side = order[i];
-                    let person = people[side.index()];
-                    movement_phase(x, turn, side, !person)?;
+                    let ai = seats[side.index()];
+                    movement_phase(x, turn, side, ai)?;
                     *next = Next::Fire(turn, i);
-                    if person {
+                    if ai.is_none() {
                         let phase = Phase::Movement;
                         break Waiting::Commands { turn, side, phase };
                     }
                 }
                 Next::Fire(turn, i) => {
                     let side = order[i];
-                    let person = people[side.index()];
-                    fire_phase(x, turn, side, !person)?;
+                    let ai = seats[side.index()];
+                    fire_phase(x, turn, side, ai)?;
                     *next = Next::End(turn, i);
-                    if person {
+                    if ai.is_none() {
                         let phase = Phase::Fire;
                         break Waiting::Commands { turn, side, phase };
                     }
@@ -770,6 +842,30 @@ impl<'r> Game<'r> {
             }
         };
         Ok(waiting)
+    }
+
+    /// While a commanded side's movement or fire phase waits for commands: the AI `kind` gives
+    /// them instead, for the units the turn's orders leave to an AI (to time an AI's decisions,
+    /// or to let it play a phase for a person). Does nothing at any other time.
+    ///
+    /// # Errors
+    /// As [`Game::advance`].
+    pub fn play_phase_by(&mut self, kind: AiKind) -> Result<(), OutOfDice> {
+        let (turn, side, phase) = {
+            let s = &self.table.state;
+            (s.turn(), s.active(), s.phase())
+        };
+        let waiting = matches!(self.next, Next::Fire(..) | Next::End(..));
+        if !waiting || !self.people[side.index()] {
+            return Ok(());
+        }
+        let skip = ordered_units(&self.table.state, &self.rules, turn, side);
+        self.table
+            .with_exec(self.rules, self.people, None, |x| match phase {
+                Phase::Movement => ai::movement(x, kind, side, &skip),
+                Phase::Fire => ai::fire(x, kind, side, &skip),
+                _ => Ok(()),
+            })
     }
 
     /// From now on the AI plays every side (`hexwar run --resume`): a commanded phase under way

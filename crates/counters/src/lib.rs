@@ -66,8 +66,9 @@ pub use scenario::grammar::{
     GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command, parse_order_of,
 };
 pub use scenario::{
-    AiKind, AiSpec, AirSorties, Arrival, Formation, MeleeChoice, Objective, Order, OrderAction,
-    Role, RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay, parse_threshold,
+    AiKind, AiSpec, AirSorties, Arrival, DEFAULT_SEARCH_BUDGET, Formation, MAX_SEARCH_BUDGET,
+    MeleeChoice, Objective, Order, OrderAction, Role, RuleSwitches, Scenario, ScenarioFile,
+    SideInfo, TimeOfDay, parse_budget, parse_threshold,
 };
 pub use tally::{Finding, Tally, Verdict, evaluate};
 

@@ -24,9 +24,13 @@ impl SideAis {
     /// The AIs the scenario's sides are played by.
     #[must_use]
     pub fn of(scenario: &Scenario) -> Self {
-        Self {
-            kinds: [0, 1].map(|i| scenario.sides[i].ai),
-        }
+        Self::from_kinds([0, 1].map(|i| scenario.sides[i].ai))
+    }
+
+    /// The AIs `kinds` name, side A's then side B's.
+    #[must_use]
+    pub const fn from_kinds(kinds: [AiKind; 2]) -> Self {
+        Self { kinds }
     }
 }
 
@@ -35,9 +39,11 @@ impl SideAi for SideAis {
     /// ([`counterattack_pays`]).
     fn counterattacks(&self, side: Side, plan: &SidePlan) -> bool {
         match self.kinds[side.index()] {
-            AiKind::Doctrine | AiKind::DoctrineV1 | AiKind::Passive | AiKind::Random => {
-                counterattack_pays(plan)
-            }
+            AiKind::Doctrine
+            | AiKind::DoctrineV1
+            | AiKind::Passive
+            | AiKind::Random
+            | AiKind::Search => counterattack_pays(plan),
         }
     }
 
@@ -45,7 +51,7 @@ impl SideAi for SideAis {
     fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool {
         match self.kinds[state.unit(unit).side.index()] {
             AiKind::Random => pick_distinct(rng, 2, 1).is_ok_and(|(p, _)| p.first() == Some(&0)),
-            AiKind::Doctrine | AiKind::DoctrineV1 | AiKind::Passive => true,
+            AiKind::Doctrine | AiKind::DoctrineV1 | AiKind::Passive | AiKind::Search => true,
         }
     }
 }

@@ -8,6 +8,7 @@
 
 mod choices;
 mod doctrine;
+mod search;
 mod v1;
 
 pub use choices::SideAis;
@@ -34,6 +35,26 @@ pub(crate) trait Referee<'r> {
     fn order(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice>;
     /// The AI's own generator (the random AI); never the game's dice.
     fn rng(&mut self) -> &mut GameRng;
+
+    /// The win probability above which the doctrine AI assaults and overruns: the side's own
+    /// (the scenario's, or `--ai`'s), unless a search weighs another.
+    fn assault_threshold(&self, side: Side) -> f64 {
+        self.rules().scenario.sides[side.index()].assault_threshold()
+    }
+
+    /// The simulation the search AI looks ahead with: a copy of the position, on which `plan`
+    /// plays the rest of the phase under way for its side, and the turn engine then plays the
+    /// game on to its end, the AIs of `seats` playing the sides, with `dice` for the game's
+    /// dice. Returns the position it ends in. The game it copies is untouched.
+    ///
+    /// # Errors
+    /// [`OutOfDice`] only with scripted dice.
+    fn play_out(
+        &self,
+        plan: &mut dyn FnMut(&mut dyn Referee<'r>) -> Result<(), OutOfDice>,
+        seats: [AiKind; 2],
+        dice: GameRng,
+    ) -> Result<State, OutOfDice>;
 }
 
 /// Unit ids as the AI lists them: on the stack for a side of up to 32 units, as the AI asks for
@@ -55,40 +76,53 @@ fn own(state: &State, side: Side, skip: &[UnitId]) -> Units {
 /// Movement phase, by the side's AI.
 pub(crate) fn movement(
     x: &mut dyn Referee<'_>,
+    kind: AiKind,
     side: Side,
     skip: &[UnitId],
 ) -> Result<(), OutOfDice> {
-    match x.rules().scenario.sides[side.index()].ai {
+    match kind {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_phase(x, side, skip),
         AiKind::Doctrine => doctrine::doctrine_movement(x, side, skip),
         AiKind::DoctrineV1 => v1::doctrine_movement(x, side, skip),
+        AiKind::Search => search::movement(x, side, skip),
     }
 }
 
-/// Fire phase, by the side's AI.
-pub(crate) fn fire(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
-    match x.rules().scenario.sides[side.index()].ai {
+/// Fire phase, by the side's AI. The search AI fires as the doctrine AI does: it weighs its
+/// plans in the movement phase, where they differ.
+pub(crate) fn fire(
+    x: &mut dyn Referee<'_>,
+    kind: AiKind,
+    side: Side,
+    skip: &[UnitId],
+) -> Result<(), OutOfDice> {
+    match kind {
         AiKind::Passive => Ok(()),
         AiKind::Random => random_phase(x, side, skip),
-        AiKind::Doctrine => doctrine::doctrine_fire(x, side, skip),
+        AiKind::Doctrine | AiKind::Search => doctrine::doctrine_fire(x, side, skip),
         AiKind::DoctrineV1 => v1::doctrine_fire(x, side, skip),
     }
 }
 
 /// R15.4: a recon unit's deployment move, by the side's AI (the passive and random AIs stay).
-pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
-    match x.rules().scenario.sides[side.index()].ai {
-        AiKind::Doctrine => doctrine::deploy(x, side, unit),
+pub(crate) fn deploy(
+    x: &mut dyn Referee<'_>,
+    kind: AiKind,
+    side: Side,
+    unit: UnitId,
+) -> Result<(), OutOfDice> {
+    match kind {
+        AiKind::Doctrine | AiKind::Search => doctrine::deploy(x, side, unit),
         AiKind::DoctrineV1 | AiKind::Passive | AiKind::Random => v1::deploy(x, side, unit),
     }
 }
 
 /// R15.3: the side's AI places the units it holds in ambush (`doctrine@1`'s placement also
 /// serves the random AI, which takes the first legal hex, and the passive AI, which places none).
-pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfDice> {
-    match x.rules().scenario.sides[side.index()].ai {
-        AiKind::Doctrine => doctrine::ambushes(x, side),
+pub(crate) fn ambushes(x: &mut dyn Referee<'_>, kind: AiKind, side: Side) -> Result<(), OutOfDice> {
+    match kind {
+        AiKind::Doctrine | AiKind::Search => doctrine::ambushes(x, side),
         AiKind::DoctrineV1 | AiKind::Passive | AiKind::Random => v1::ambushes(x, side),
     }
 }

@@ -71,6 +71,11 @@ impl GameRng {
     pub fn for_game(seed: u64, index: u64) -> Self {
         Self::seed_from_u64(splitmix(splitmix(seed) ^ index))
     }
+
+    /// The next 64 bits the generator gives, to seed another (the search AI's own).
+    pub fn next_seed(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
 }
 
 fn splitmix(x: u64) -> u64 {

@@ -127,6 +127,7 @@ pub fn matchup(
         senior_hq: None,
         ai: crate::scenario::AiKind::Doctrine,
         assault_threshold: crate::scenario::default_assault_threshold(role),
+        search_budget: crate::scenario::DEFAULT_SEARCH_BUDGET,
         air_sorties: None,
         air_observation_post: false,
     };

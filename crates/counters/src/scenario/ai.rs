@@ -1,6 +1,7 @@
 //! The AIs by name (R4.4), as scenarios, `[expect]` and `--ai` give them: `doctrine`,
-//! `doctrine@1`, `passive`, `random`, a doctrine AI with its assault threshold
-//! (`doctrine:0.65`). A leaf: what names an AI imports it, and it imports nothing of theirs.
+//! `doctrine@1`, `passive`, `random`, `search`, a doctrine AI with its assault threshold
+//! (`doctrine:0.65`), the search AI with its budget (`search:400`). A leaf: what names an AI
+//! imports it, and it imports nothing of theirs.
 
 use serde::Deserialize;
 
@@ -24,6 +25,35 @@ pub enum AiKind {
     /// `random`: each unit gives one of its legal commands (`legal_commands`) or none, at
     /// random, with its own generator.
     Random,
+    /// `search`: looks ahead with the engine itself. Each movement phase it weighs a portfolio
+    /// of plans (the doctrine AI's, bolder, more careful, holding a unit back ...) by playing
+    /// the game out from each, the doctrine AI on both sides, and plays the best; its budget
+    /// is the playouts a phase may take.
+    Search,
+}
+
+/// The search AI's playouts per phase when `--ai` names no budget (`search`).
+pub const DEFAULT_SEARCH_BUDGET: u32 = 256;
+
+/// The most playouts per phase a search budget may name.
+pub const MAX_SEARCH_BUDGET: u32 = 100_000;
+
+/// Parses a search budget (`400`): a whole number of playouts, 1 to [`MAX_SEARCH_BUDGET`].
+///
+/// # Errors
+/// A message saying what is wrong.
+pub fn parse_budget(text: &str) -> Result<u32, String> {
+    let n: u32 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("search budget `{text}` is not a whole number of playouts"))?;
+    if (1..=MAX_SEARCH_BUDGET).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "search budget {n} must lie between 1 and {MAX_SEARCH_BUDGET} playouts"
+        ))
+    }
 }
 
 /// Parses an assault threshold (`0.65`): a probability strictly between 0 and 1, kept in
@@ -57,14 +87,15 @@ pub(crate) fn threshold_from(p: f64) -> Result<u16, String> {
 
 impl AiKind {
     /// Every AI, as `--ai` names them.
-    pub const ALL: [Self; 4] = [
+    pub const ALL: [Self; 5] = [
         Self::Doctrine,
         Self::DoctrineV1,
         Self::Passive,
         Self::Random,
+        Self::Search,
     ];
 
-    /// Parses `doctrine`, `doctrine@1`, `passive` or `random`.
+    /// Parses `doctrine`, `doctrine@1`, `passive`, `random` or `search`.
     ///
     /// # Errors
     /// The unknown name.
@@ -75,7 +106,9 @@ impl AiKind {
                 .into_iter()
                 .find(|k| k.name() == name)
                 .ok_or_else(|| {
-                    format!("unknown AI `{name}`: use doctrine, doctrine@1, passive or random")
+                    format!(
+                        "unknown AI `{name}`: use doctrine, doctrine@1, passive, random or search"
+                    )
                 }),
         }
     }
@@ -88,6 +121,7 @@ impl AiKind {
             Self::DoctrineV1 => "doctrine@1",
             Self::Passive => "passive",
             Self::Random => "random",
+            Self::Search => "search",
         }
     }
 
@@ -99,36 +133,56 @@ impl AiKind {
     }
 }
 
-/// An AI as `--ai` and `[expect]` name it: `doctrine`, `doctrine@1:0.65`, `random`. The
-/// threshold, for a doctrine AI only, is the win probability above which it assaults and
-/// overruns; without one, the side's own (the scenario's, or its role's default).
+/// An AI as `--ai` and `[expect]` name it: `doctrine`, `doctrine@1:0.65`, `random`,
+/// `search:400`. The threshold, for a doctrine AI only, is the win probability above which it
+/// assaults and overruns; without one, the side's own (the scenario's, or its role's default).
+/// The budget, for the search AI only, is its playouts per phase; without one,
+/// [`DEFAULT_SEARCH_BUDGET`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AiSpec {
     /// Which AI.
     pub kind: AiKind,
     /// Its assault threshold in thousandths, if given.
     pub threshold: Option<u16>,
+    /// Its search budget in playouts per phase, if given.
+    pub budget: Option<u32>,
 }
 
 impl AiSpec {
-    /// Parses `KIND[:THRESHOLD]`.
+    /// An AI with no threshold or budget of its own.
+    #[must_use]
+    pub const fn of(kind: AiKind) -> Self {
+        Self {
+            kind,
+            threshold: None,
+            budget: None,
+        }
+    }
+
+    /// Parses `KIND[:THRESHOLD]` or `search[:BUDGET]`.
     ///
     /// # Errors
     /// What is wrong, in words.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let (kind, threshold) = match text.split_once(':') {
+        let (kind, setting) = match text.split_once(':') {
             Some((k, t)) => (k, Some(t)),
             None => (text, None),
         };
         let kind = AiKind::parse(kind.trim())?;
-        let threshold = threshold.map(parse_threshold).transpose()?;
-        if threshold.is_some() && !kind.is_doctrine() {
-            return Err(format!(
-                "only a doctrine AI takes an assault threshold (`{}` does not)",
-                kind.name()
-            ));
+        let mut spec = Self::of(kind);
+        match (kind, setting) {
+            (_, None) => {}
+            (AiKind::Search, Some(b)) => spec.budget = Some(parse_budget(b)?),
+            (k, Some(t)) if k.is_doctrine() => spec.threshold = Some(parse_threshold(t)?),
+            (k, Some(_)) => {
+                return Err(format!(
+                    "only a doctrine AI takes an assault threshold and only the search AI a \
+                     budget (`{}` takes neither)",
+                    k.name()
+                ));
+            }
         }
-        Ok(Self { kind, threshold })
+        Ok(spec)
     }
 }
 
@@ -141,6 +195,9 @@ impl serde::Serialize for AiSpec {
 impl std::fmt::Display for AiSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.kind.name())?;
+        if let Some(b) = self.budget {
+            write!(f, ":{b}")?;
+        }
         if let Some(t) = self.threshold {
             // Thousandths, written as the shortest decimal that parses back to them.
             let text = format!("{:.3}", f64::from(t) / 1000.0);

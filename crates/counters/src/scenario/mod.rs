@@ -12,7 +12,9 @@ mod units;
 mod validate;
 mod validator;
 
-pub use ai::{AiKind, AiSpec, parse_threshold};
+pub use ai::{
+    AiKind, AiSpec, DEFAULT_SEARCH_BUDGET, MAX_SEARCH_BUDGET, parse_budget, parse_threshold,
+};
 pub use raw::{MAX_ORDERS, MAX_STACKING_LIMIT, MAX_TURNS, MAX_UNITS, ScenarioFile};
 
 use hexmap::{Hex, Map};
@@ -76,6 +78,9 @@ pub struct SideInfo {
     /// The doctrine AI assaults and overruns when it wins with more than this probability,
     /// in thousandths (default by role: see [`default_assault_threshold`]).
     pub assault_threshold: u16,
+    /// The search AI's playouts per phase ([`DEFAULT_SEARCH_BUDGET`] unless `--ai` names
+    /// another).
+    pub search_budget: u32,
     /// Air sorties for the battle (R14.4).
     pub air_sorties: Option<AirSorties>,
     /// An air observation post arrives on the side's first daytime turn (R13.4, R14.5).
@@ -112,6 +117,28 @@ impl SideInfo {
         self.ai = ai.kind;
         if let Some(t) = ai.threshold {
             self.assault_threshold = t;
+        }
+        if let Some(b) = ai.budget {
+            self.search_budget = b;
+        }
+    }
+
+    /// The side's AI as `--ai` names it: the kind, with the threshold of a doctrine AI and the
+    /// budget of the search AI.
+    #[must_use]
+    pub const fn ai_spec(&self) -> AiSpec {
+        AiSpec {
+            kind: self.ai,
+            threshold: if self.ai.is_doctrine() {
+                Some(self.assault_threshold)
+            } else {
+                None
+            },
+            budget: if matches!(self.ai, AiKind::Search) {
+                Some(self.search_budget)
+            } else {
+                None
+            },
         }
     }
 

@@ -131,6 +131,7 @@ impl Validator {
                     .as_ref()
                     .and_then(|t| threshold_from(*t.get_ref()).ok())
                     .unwrap_or(default_assault_threshold(s.role)),
+                search_budget: crate::scenario::DEFAULT_SEARCH_BUDGET,
                 air_sorties: s.air_sorties.as_ref().map(|a| *a.get_ref()),
                 air_observation_post: s.air_observation_post,
             });

@@ -361,7 +361,7 @@ fn massed_assaults(
 ) -> Result<(), OutOfDice> {
     let rules = x.rules();
     let map = rules.map();
-    let threshold = rules.scenario.sides[side.index()].assault_threshold();
+    let threshold = x.assault_threshold(side);
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
     let mut mine = movers(x.state(), &rules, side, used);
     if mine.iter().all(|m| m.leads) {
@@ -922,7 +922,7 @@ fn overrun_breaks_through(state: &State, rules: &Rules<'_>, hex: Hex, side: Side
 /// it breaks through with a chance above the side's assault threshold, before any assault.
 fn overruns(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
     let rules = x.rules();
-    let threshold = rules.scenario.sides[side.index()].assault_threshold();
+    let threshold = x.assault_threshold(side);
     for unit in own(x.state(), side, skip) {
         while let Some(at) = x.state().hex_of(unit) {
             // Only a vehicle that overruns at all, and only through enemy hexes, is asked.

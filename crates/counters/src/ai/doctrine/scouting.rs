@@ -13,15 +13,10 @@ use crate::model::unit::Location;
 use crate::rules::check::check;
 use crate::rules::fire::{hit_number, save_number};
 use crate::rules::state::State;
-use crate::scenario::AiKind;
 
 /// R15.4: a recon unit's deployment move: the doctrine AI screens forward, towards the nearest
-/// enemy unit that is not an HQ, as far as the deployment rules let it; the passive and random
-/// AIs stay.
+/// enemy unit that is not an HQ, as far as the deployment rules let it.
 pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
-    if !x.rules().scenario.sides[side.index()].ai.is_doctrine() {
-        return Ok(());
-    }
     let Some(at) = x.state().hex_of(unit) else {
         return Ok(());
     };
@@ -41,13 +36,9 @@ pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Resul
 
 /// R15.3: where to place units held in ambush. The doctrine AI waits until a legal hex of the
 /// zone lets the unit fire on enemy units, then takes the hex where its fire is expected to hurt
-/// most; the random AI places each unit in the first legal hex at the first chance; the passive
-/// AI places none (orders may).
+/// most.
 pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfDice> {
     let rules = x.rules();
-    if rules.scenario.sides[side.index()].ai == AiKind::Passive {
-        return Ok(());
-    }
     let waiting: Vec<(UnitId, Vec<Hex>)> = x
         .state()
         .units()
@@ -58,23 +49,15 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfD
             _ => None,
         })
         .collect();
-    let doctrine = rules.scenario.sides[side.index()].ai.is_doctrine();
     for (unit, zone) in waiting {
         let mut best: Option<(f64, Hex)> = None;
         for hex in zone {
             if check(x.state(), &rules, &Command::Place { unit, hex }).is_err() {
                 continue;
             }
-            let value = if doctrine {
-                ambush_value(x.state(), &rules, unit, hex)
-            } else {
-                1.0
-            };
+            let value = ambush_value(x.state(), &rules, unit, hex);
             if value > 0.0 && best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, hex));
-            }
-            if !doctrine && best.is_some() {
-                break;
             }
         }
         if let Some((_, hex)) = best {

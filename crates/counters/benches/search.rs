@@ -1,0 +1,107 @@
+//! The search AI's decision times: how long a phase's decision takes it, at a budget, on each
+//! bundled scenario and side, against the doctrine AI. One thread; each decision is timed on its
+//! own (`Game::play_phase_by` while the searching side waits for commands), and the median and
+//! the worst per scenario and side are printed.
+//!
+//! Run with `cargo bench -p counters --bench search` (the default budget, 10 games per
+//! scenario and side), or `cargo bench -p counters --bench search -- BUDGET GAMES`.
+
+use std::time::{Duration, Instant};
+
+use counters::{
+    AiKind, AiSpec, DEFAULT_SEARCH_BUDGET, Game, GameRng, Phase, Rules, ScenarioFile, Side,
+    Waiting, bundled,
+};
+
+const SCENARIOS: [(&str, &str); 3] = [
+    (
+        "dawn_assault",
+        include_str!("../../../scenarios/dawn_assault.toml"),
+    ),
+    (
+        "meeting_engagement",
+        include_str!("../../../scenarios/meeting_engagement.toml"),
+    ),
+    (
+        "night_recon",
+        include_str!("../../../scenarios/night_recon.toml"),
+    ),
+];
+
+fn main() {
+    // Cargo passes `--bench` first; numbers after it are the budget and the games.
+    let numbers: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let budget = numbers.first().copied().unwrap_or(DEFAULT_SEARCH_BUDGET);
+    let games = numbers.get(1).copied().unwrap_or(10);
+    let catalog = bundled::catalog();
+    println!("search:{budget}, {games} games per scenario and side, against doctrine");
+    println!(
+        "{:<20} {:<8} {:>9} {:>12} {:>12} {:>12}",
+        "scenario", "side", "decisions", "median", "worst", "fire median"
+    );
+    let mut all = Vec::new();
+    for (name, text) in SCENARIOS {
+        let mut scenario = ScenarioFile::parse(name, text)
+            .validate(&catalog, &bundled::terrain())
+            .expect("a bundled scenario");
+        let search = AiSpec {
+            budget: Some(budget),
+            ..AiSpec::of(AiKind::Search)
+        };
+        for side in Side::BOTH {
+            for s in &mut scenario.sides {
+                s.set_ai(AiSpec::of(AiKind::Doctrine));
+            }
+            scenario.sides[side.index()].set_ai(search);
+            let rules = Rules::new(&scenario, &catalog);
+            let mut people = [false; 2];
+            people[side.index()] = true;
+            let (mut movement, mut fire) = (Vec::new(), Vec::new());
+            for g in 0..u64::from(games) {
+                let mut game = Game::new(
+                    rules,
+                    GameRng::for_game(1, g),
+                    GameRng::for_game(2, g),
+                    people,
+                );
+                while let Waiting::Commands { phase, .. } = game.advance().expect("dice") {
+                    let start = Instant::now();
+                    game.play_phase_by(AiKind::Search).expect("dice");
+                    match phase {
+                        Phase::Movement => movement.push(start.elapsed()),
+                        Phase::Fire => fire.push(start.elapsed()),
+                        _ => {}
+                    }
+                }
+            }
+            let id = &scenario.sides[side.index()].id;
+            println!(
+                "{name:<20} {id:<8} {:>9} {:>12.3?} {:>12.3?} {:>12.3?}",
+                movement.len(),
+                median(&mut movement),
+                worst(&movement),
+                median(&mut fire),
+            );
+            all.extend(movement);
+        }
+    }
+    println!(
+        "{:<29} {:>9} {:>12.3?} {:>12.3?}",
+        "every movement phase",
+        all.len(),
+        median(&mut all),
+        worst(&all)
+    );
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort_unstable();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+fn worst(times: &[Duration]) -> Duration {
+    times.iter().max().copied().unwrap_or_default()
+}

@@ -1,0 +1,139 @@
+//! The search AI (`--ai SIDE=search[:BUDGET]`): it plays the doctrine AI's plan when its budget
+//! weighs nothing, its games depend only on the seed (not on threads or time), it beats the
+//! doctrine AI, and `hexwar play` gives it the opponent's side unless `--ai` says otherwise.
+
+use counters::{AiKind, AiSpec, Event, GameRng, Rules, Scenario, ScenarioFile, bundled, play_with};
+
+mod common;
+
+use common::{hexwar, stderr, stdout};
+
+const MEETING: &str = "scenarios/meeting_engagement.toml";
+
+fn meeting() -> Scenario {
+    ScenarioFile::parse(
+        "meeting_engagement.toml",
+        include_str!("../scenarios/meeting_engagement.toml"),
+    )
+    .validate(&bundled::catalog(), &bundled::terrain())
+    .unwrap()
+}
+
+/// The events of game `game` (as `hexwar batch --seed 1` plays it) with the Soviet side played
+/// by `soviet`.
+fn game(soviet: AiSpec, game: u64) -> Vec<Event> {
+    let mut scenario = meeting();
+    scenario.sides[0].set_ai(soviet);
+    let catalog = bundled::catalog();
+    let rules = Rules::new(&scenario, &catalog);
+    play_with(
+        &rules,
+        &mut GameRng::for_game(1, game),
+        GameRng::for_game(2, game),
+    )
+    .unwrap()
+    .1
+}
+
+/// A budget too small to give every plan of the portfolio one playout weighs nothing: the
+/// search plays the doctrine AI's own plan, move for move. With its default budget it plays
+/// otherwise in some game, and the same seed always gives the same game.
+#[test]
+fn the_search_plays_the_doctrine_plan_unless_its_playouts_say_otherwise() {
+    let doctrine = AiSpec::of(AiKind::Doctrine);
+    let tiny = AiSpec::parse("search:1").unwrap();
+    let search = AiSpec::parse("search").unwrap();
+    let mut differs = 0;
+    for g in 0..4 {
+        let d = game(doctrine, g);
+        assert_eq!(game(tiny, g), d, "game {g}: search:1 is the doctrine AI");
+        let s = game(search, g);
+        assert_eq!(game(search, g), s, "game {g}: the same seed, the same game");
+        differs += usize::from(s != d);
+    }
+    assert!(differs > 0, "the default budget never changed a plan");
+}
+
+/// A batch of search games is the same on one thread or two, and run by run.
+#[test]
+fn search_batches_do_not_depend_on_threads() {
+    let batch = |threads: &str| {
+        let out = hexwar(&[
+            "batch",
+            MEETING,
+            "--runs",
+            "6",
+            "--ai",
+            "soviet=search:32",
+            "--ai",
+            "us=search:32",
+            "--threads",
+            threads,
+            "--json",
+            "-q",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out.stdout
+    };
+    let one = batch("1");
+    assert_eq!(one, batch("2"));
+    let text = String::from_utf8_lossy(&one);
+    assert!(
+        text.contains("soviet=Search:500:32 us=Search:800:32"),
+        "the summary's identity names the AI and its budget: {text}"
+    );
+}
+
+/// In the arena the search AI at its default budget beats the latest doctrine AI, its own
+/// playout policy, over pairs of games with the sides swapped.
+#[test]
+fn the_search_beats_the_doctrine_ai() {
+    let out = hexwar(&[
+        "arena", MEETING, "--ai", "doctrine", "--ai", "search", "--runs", "30", "--json", "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names = &v["arena"]["ais"];
+    let (a, b) = (&names[0]["spec"], &names[1]["spec"]);
+    assert_eq!((a.as_str(), b.as_str()), (Some("doctrine"), Some("search")));
+    let score = v["results"][0]["score"].as_f64().unwrap();
+    assert!(score < 0.4, "doctrine scored {score} against the search");
+}
+
+/// Bad budgets are refused with the reason, before any game is played.
+#[test]
+fn bad_search_budgets_are_refused() {
+    for (ai, why) in [
+        ("soviet=search:0", "between 1 and 100000"),
+        ("soviet=search:lots", "not a whole number of playouts"),
+        ("soviet=search:0.5", "not a whole number of playouts"),
+        ("soviet=random:64", "takes neither"),
+        (
+            "soviet=seach",
+            "doctrine, doctrine@1, passive, random or search",
+        ),
+    ] {
+        let out = hexwar(&["run", MEETING, "--ai", ai]);
+        assert_eq!(out.status.code(), Some(2), "{ai}");
+        assert!(stderr(&out).contains(why), "{ai}: {}", stderr(&out));
+    }
+}
+
+/// `hexwar play` puts the search AI on the side nobody commands, unless `--ai` names one, and
+/// says so in the briefing.
+#[test]
+fn play_faces_the_search_ai_by_default() {
+    let play = |extra: &[&str]| {
+        let mut args = vec!["play", MEETING, "--side", "soviet"];
+        args.extend_from_slice(extra);
+        let out = hexwar(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert!(play(&[]).contains("us (Team B, TF 1-41 Infantry): the defender - the search:256 AI"));
+    let named = play(&["--ai", "us=doctrine@1"]);
+    assert!(
+        named.contains("the defender - the doctrine@1:0.8 AI"),
+        "{named}"
+    );
+}
