@@ -137,3 +137,26 @@ fn play_faces_the_search_ai_by_default() {
         "{named}"
     );
 }
+
+/// `[expect]` may name the search AI: `hexwar test` plays the scenario's games with it, and says
+/// which AIs played.
+#[test]
+fn expectations_may_name_the_search_ai() {
+    let dir = std::env::temp_dir().join(format!("hexwar-search-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = include_str!("../scenarios/meeting_engagement.toml")
+        .replace("runs = 4000", "runs = 12")
+        .replace(
+            r#"ai = { soviet = "doctrine", us = "doctrine" }"#,
+            r#"ai = { soviet = "search:32", us = "doctrine" }"#,
+        )
+        .replace("[0.45, 0.55]", "[0.0, 1.0]")
+        .replace("[4.5, 5.0]", "[1.0, 5.0]");
+    let file = dir.join("meeting.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = hexwar(&["test", file.to_str().unwrap()]);
+    let said = stdout(&out);
+    assert!(out.status.success(), "{said}{}", stderr(&out));
+    assert!(said.contains("soviet=search:32"), "{said}");
+    std::fs::remove_dir_all(&dir).ok();
+}
