@@ -160,3 +160,49 @@ fn expectations_may_name_the_search_ai() {
     assert!(said.contains("soviet=search:32"), "{said}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `hexwar play` with `input` on standard input.
+fn play_with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the hexwar binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("hexwar ends")
+}
+
+/// A game played against the search AI is saved with it, and resumes: its commands are played
+/// again and the position checked after every player turn, which holds only if the search
+/// decides again exactly as it did.
+#[test]
+fn a_game_against_the_search_ai_resumes_exactly() {
+    let dir = std::env::temp_dir().join(format!("hexwar-search-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("game.toml");
+    let save = save.to_str().unwrap();
+    let out = play_with_input(
+        &["play", MEETING, "--side", "soviet", "--seed", "3"],
+        &format!("end\nmove bmp_4 0404\nend\nend\nend\nend\nsave {save}\nquit\ny\n"),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let saved = std::fs::read_to_string(save).unwrap();
+    assert!(saved.contains(r#"ai = ["us=search"]"#), "{saved}");
+    let out = play_with_input(&["play", "--resume", save], "quit\ny\n");
+    let said = stdout(&out);
+    assert!(out.status.success(), "{said}{}", stderr(&out));
+    assert!(
+        said.contains("the position checked after 4 player turns"),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
