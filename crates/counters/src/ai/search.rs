@@ -170,11 +170,9 @@ pub(super) fn movement(
     plans[best].play(x, side, skip)
 }
 
-/// Sequential halving over `plans` with `budget` playouts in all: in each round every plan
-/// still in plays the same number of new playouts, on the same dice as the others (playout `n`
-/// of every plan rolls the dice of seed `n`), and the better half goes on. Returns the index
-/// of the plan left, the earlier plan on a tie; the doctrine AI's own plan, the first, when the
-/// budget does not give every plan a playout.
+/// The plan that scores best in playouts, of `plans` with `budget` playouts in all
+/// ([`halve`]): playout `n` of every plan rolls the dice of seed `n` and meets the `n`th
+/// opponent model.
 fn best_plan(
     x: &dyn Referee<'_>,
     side: Side,
@@ -183,34 +181,104 @@ fn best_plan(
     budget: u32,
     seed: u64,
 ) -> Result<usize, OutOfDice> {
-    let mut alive: Vec<usize> = (0..plans.len()).collect();
-    if alive.len() <= 1 || usize::try_from(budget).unwrap_or(usize::MAX) < alive.len() {
+    halve(plans.len(), budget, |p, n| {
+        let dice = GameRng::for_game(seed, u64::from(n));
+        let end = x.play_out(&mut |r| plans[p].play(r, side, skip), seats(side, n), dice)?;
+        Ok(value(&end, side))
+    })
+}
+
+/// Sequential halving over `arms` options with `budget` trials in all: in each round every
+/// option still in is tried the same number of new times (`score(option, n)` for the trials
+/// `n` it has not had, the same `n` for every option, so that they meet the same luck), and
+/// the better half by total score goes on, until one is left or the budget would not give
+/// every option left a trial. Returns that option, the earlier on a tie; the first (the
+/// doctrine AI's own plan) when the budget does not give every option one trial.
+fn halve<E>(
+    arms: usize,
+    budget: u32,
+    mut score: impl FnMut(usize, u32) -> Result<f64, E>,
+) -> Result<usize, E> {
+    let mut alive: Vec<usize> = (0..arms).collect();
+    if arms <= 1 || usize::try_from(budget).unwrap_or(usize::MAX) < arms {
         return Ok(0);
     }
-    let mut sums = vec![0.0; plans.len()];
+    let mut sums = vec![0.0; arms];
     let mut played = 0_u32;
-    let mut rounds = alive.len().next_power_of_two().trailing_zeros().max(1);
+    let mut rounds = arms.next_power_of_two().trailing_zeros().max(1);
     let mut spent = 0_u32;
     while alive.len() > 1 {
-        let left = budget.saturating_sub(spent);
-        let share = left / rounds.max(1);
-        let each = (share / u32::try_from(alive.len()).unwrap_or(u32::MAX)).max(1);
+        let n = u32::try_from(alive.len()).unwrap_or(u32::MAX);
+        let left = budget - spent;
+        if left < n {
+            break;
+        }
+        let each = (left / rounds.max(1) / n).clamp(1, left / n);
         for &p in &alive {
-            for n in played..played + each {
-                let dice = GameRng::for_game(seed, u64::from(n));
-                let seats = seats(side, n);
-                let end = x.play_out(&mut |r| plans[p].play(r, side, skip), seats, dice)?;
-                sums[p] += value(&end, side);
+            for trial in played..played + each {
+                sums[p] += score(p, trial)?;
             }
         }
-        spent += each * u32::try_from(alive.len()).unwrap_or(u32::MAX);
+        spent += each * n;
         played += each;
         alive.sort_by(|&a, &b| sums[b].total_cmp(&sums[a]).then(a.cmp(&b)));
         alive.truncate(alive.len().div_ceil(2));
         rounds = rounds.saturating_sub(1);
-        if spent >= budget {
-            break;
-        }
     }
     Ok(alive[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::halve;
+
+    /// Runs [`halve`] on options whose trials score `score(option, trial)`, and returns the
+    /// option chosen and the trials spent.
+    fn run(arms: usize, budget: u32, score: impl Fn(usize, u32) -> f64) -> (usize, u32) {
+        let mut spent = 0;
+        let best = halve::<()>(arms, budget, |p, n| {
+            spent += 1;
+            Ok(score(p, n))
+        })
+        .unwrap();
+        (best, spent)
+    }
+
+    #[test]
+    fn the_best_option_wins_within_the_budget() {
+        for arms in 2_u32..40 {
+            for budget in [arms, 64, 100, 256, 1000] {
+                if budget < arms {
+                    continue;
+                }
+                let (n, best) = (arms as usize, (arms * 2 / 3) as usize);
+                let (chosen, spent) = run(n, budget, |p, _| if p == best { 1.0 } else { 0.5 });
+                assert_eq!(chosen, best, "{arms} options, budget {budget}");
+                assert!(spent <= budget, "{arms} options spent {spent} of {budget}");
+                assert!(
+                    spent + arms > budget,
+                    "{arms} options left {spent} of {budget}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_option_stands_on_a_tie_or_without_budget() {
+        let (chosen, spent) = run(12, 200, |_, _| 0.5);
+        assert_eq!(chosen, 0);
+        assert!(spent <= 200);
+        // A budget below one trial each weighs nothing.
+        assert_eq!(run(12, 11, |p, _| p as f64), (0, 0));
+        assert_eq!(run(1, 100, |_, _| 1.0), (0, 0));
+    }
+
+    #[test]
+    fn every_option_left_meets_the_same_trials() {
+        // Trial n of each option scores as the others' trial n, but for option 3's edge: a
+        // noisy but shared luck must not hide it.
+        let luck = |n: u32| f64::from((n * 7919) % 13) / 13.0;
+        let (chosen, _) = run(9, 300, |p, n| luck(n) + if p == 3 { 0.01 } else { 0.0 });
+        assert_eq!(chosen, 3);
+    }
 }
