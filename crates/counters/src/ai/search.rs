@@ -1,7 +1,7 @@
 //! `search`: the AI that looks ahead with the engine itself (R4.4). Each movement phase it
 //! weighs a portfolio of plans for the side (Churchill and Buro's portfolio search, over whole
 //! plans): the doctrine AI's own, bolder and more careful assault thresholds, no assault at
-//! all, standing still, and the doctrine AI's plan with one unit held back. It plays the game
+//! all, standing still, and the doctrine AI's plan with one fighting unit held back. It plays the game
 //! out from each plan ([`Referee::play_out`]: this phase by the plan, then the doctrine AI on
 //! both sides to the end, on dice of its own) and plays the plan that wins most, spending its
 //! budget by sequential halving (Karnin, Koren and Somekh, 2013): every plan gets a few
@@ -106,7 +106,10 @@ impl<'r> Referee<'r> for Tuned<'_, 'r> {
     }
 }
 
-/// The plans weighed for `side` this phase, the doctrine AI's own first (it wins ties).
+/// The plans weighed for `side` this phase, the doctrine AI's own first (it wins ties). Only
+/// fighting units are held back: an HQ, air defence or empty carrier held where it stands is
+/// one the doctrine AI would have taken out of the enemy's reach (holding them back made the
+/// search leave them next to the enemy twice as often, and scored no better).
 fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Vec<Plan> {
     let own_threshold = x.assault_threshold(side);
     let mut plans = vec![Plan::Doctrine {
@@ -128,7 +131,11 @@ fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Vec<Plan> {
         }
     }
     plans.push(Plan::Stand);
-    for unit in own(x.state(), side, skip) {
+    let rules = x.rules();
+    for unit in own(x.state(), side, skip)
+        .into_iter()
+        .filter(|&u| !doctrine::soft(x.state(), &rules, u))
+    {
         plans.push(Plan::Doctrine {
             threshold: None,
             hold: Some(unit),

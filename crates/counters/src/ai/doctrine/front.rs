@@ -93,7 +93,7 @@ impl Front {
 /// (R2.4: it breaks off at once and is captured easily, R11.1, R11.7), a unit with no assault
 /// factor (air defence, observers, trucks, batteries: R9.10, they only take hits), or a
 /// transport with nobody aboard.
-pub(super) fn soft(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
+pub(in crate::ai) fn soft(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
     let u = state.unit(unit);
     let typ = rules.typ(u);
     typ.is_independent()

@@ -9,5 +9,6 @@ mod maneuver;
 mod scouting;
 
 pub(super) use fires::doctrine_fire;
+pub(super) use front::soft;
 pub(super) use maneuver::doctrine_movement;
 pub(super) use scouting::{ambushes, deploy};
