@@ -1,12 +1,12 @@
 //! `search`: the AI that looks ahead with the engine itself (R4.4). Each movement phase it
 //! weighs a portfolio of plans for the side (Churchill and Buro's portfolio search, over whole
 //! plans): the doctrine AI's own, bolder and more careful assault thresholds, no assault at
-//! all, standing still, and the doctrine AI's plan with one fighting unit held back. It plays the game
-//! out from each plan ([`Referee::play_out`]: this phase by the plan, then the doctrine AI on
-//! both sides to the end, on dice of its own) and plays the plan that wins most, spending its
-//! budget by sequential halving (Karnin, Koren and Somekh, 2013): every plan gets a few
-//! playouts, the better half more, and so on until one is left. It fires, deploys recon and
-//! places ambushes as the doctrine AI does.
+//! all, standing still, and the doctrine AI's plan with one fighting unit held back. It plays
+//! the game out from each plan ([`Referee::play_out`]: this phase by the plan, then the doctrine
+//! AI on its own side and `doctrine` or `doctrine@1` on the enemy's, to the end, on dice of its
+//! own) and plays the plan that scores best, spending its budget by sequential halving (Karnin,
+//! Koren and Somekh, 2013): every plan gets a few playouts, the better half more, and so on
+//! until one is left. It fires, deploys recon and places ambushes as the doctrine AI does.
 //!
 //! Deterministic: the budget counts playouts, never time, and the playouts' dice come from a
 //! generator seeded from the AI's own generator (seeded from the game's seed) and the hash of
