@@ -21,7 +21,8 @@ impl Switch {
     }
 }
 
-/// `--ai SIDE=KIND[:THRESHOLD]`: the AI a side of the scenario plays with.
+/// `--ai SIDE=KIND[:SETTING]`: the AI a side of the scenario plays with (a doctrine AI's
+/// threshold, the search AI's budget).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AiOverride {
     /// The side's id, checked against the scenario when it is applied.
