@@ -5,6 +5,9 @@
 //! Run with `cargo bench -p counters`; criterion prints the time per iteration and, as
 //! `thrpt`, assault resolutions or games per second on one core.
 
+#[path = "common/scenarios.rs"]
+mod scenarios;
+
 use std::hint::black_box;
 
 use counters::{
@@ -97,20 +100,7 @@ fn whole_game(c: &mut Criterion) {
     let mut group = c.benchmark_group("game");
     // Reported as games per second on one core too.
     group.throughput(Throughput::Elements(1));
-    for (name, text) in [
-        (
-            "dawn_assault",
-            include_str!("../../../scenarios/dawn_assault.toml"),
-        ),
-        (
-            "meeting_engagement",
-            include_str!("../../../scenarios/meeting_engagement.toml"),
-        ),
-        (
-            "night_recon",
-            include_str!("../../../scenarios/night_recon.toml"),
-        ),
-    ] {
+    for (name, text) in scenarios::BUNDLED {
         let scenario = ScenarioFile::parse(name, text)
             .validate(&catalog, &table)
             .unwrap();

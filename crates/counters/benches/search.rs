@@ -6,27 +6,15 @@
 //! Run with `cargo bench -p counters --bench search` (the default budget, 10 games per
 //! scenario and side), or `cargo bench -p counters --bench search -- BUDGET GAMES`.
 
+#[path = "common/scenarios.rs"]
+mod scenarios;
+
 use std::time::{Duration, Instant};
 
 use counters::{
     AiKind, AiSpec, DEFAULT_SEARCH_BUDGET, Game, GameRng, Phase, Rules, ScenarioFile, Side,
     Waiting, bundled,
 };
-
-const SCENARIOS: [(&str, &str); 3] = [
-    (
-        "dawn_assault",
-        include_str!("../../../scenarios/dawn_assault.toml"),
-    ),
-    (
-        "meeting_engagement",
-        include_str!("../../../scenarios/meeting_engagement.toml"),
-    ),
-    (
-        "night_recon",
-        include_str!("../../../scenarios/night_recon.toml"),
-    ),
-];
 
 fn main() {
     // Cargo passes `--bench` first; numbers after it are the budget and the games.
@@ -43,7 +31,7 @@ fn main() {
         "scenario", "side", "decisions", "median", "worst", "fire median"
     );
     let mut all = Vec::new();
-    for (name, text) in SCENARIOS {
+    for (name, text) in scenarios::BUNDLED {
         let mut scenario = ScenarioFile::parse(name, text)
             .validate(&catalog, &bundled::terrain())
             .expect("a bundled scenario");

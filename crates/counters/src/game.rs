@@ -43,7 +43,7 @@ impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
     ) -> Result<State, OutOfDice> {
         let mut state = self.state.clone();
         let (turn, side, phase) = (state.turn(), state.active(), state.phase());
-        let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
+        let order = turn_order(&self.rules);
         let i = usize::from(order[0] != side);
         let mut events = Vec::new();
         let ais = ai::SideAis::from_kinds(seats);
@@ -74,6 +74,12 @@ impl<'r> ai::Referee<'r> for Exec<'_, 'r> {
         )?;
         Ok(state)
     }
+}
+
+/// The sides in the order they take their player turns (R4.2): the scenario's first, then the
+/// other.
+fn turn_order(rules: &Rules<'_>) -> [Side; 2] {
+    [rules.scenario.first, rules.scenario.first.other()]
 }
 
 /// Who plays each side: its AI, or `None` for a person.
@@ -115,7 +121,7 @@ pub fn play_with(
         ai_rng: &mut ai_rng,
         chooser: None,
     };
-    let order = [rules.scenario.first, rules.scenario.first.other()];
+    let order = turn_order(rules);
     let mut recon = ReconTurns::new(rules.scenario.recon_first);
     let seats = seats(rules, [false, false]);
     recon_deployment(&mut x, seats, &mut recon)?;
@@ -763,7 +769,7 @@ impl<'r> Game<'r> {
     }
 
     fn step(&mut self, chooser: Option<&mut dyn Chooser>) -> Result<Waiting, OutOfDice> {
-        let order = [self.rules.scenario.first, self.rules.scenario.first.other()];
+        let order = turn_order(&self.rules);
         let turns = self.rules.scenario.turns;
         let (people, next, recon) = (self.people, &mut self.next, &mut self.recon);
         let seats = seats(&self.rules, people);
