@@ -1,6 +1,6 @@
 //! `hexwar arena` end to end, and the frozen reference AI `doctrine@1` pinned by its games.
 
-use counters::{AiKind, GameRng, Rules, ScenarioFile, bundled, play_with};
+use counters::{AiName, GameRng, Rules, ScenarioFile, bundled};
 
 mod common;
 
@@ -39,16 +39,19 @@ fn doctrine_v1_plays_the_games_it_was_frozen_with() {
             .validate(&catalog, &bundled::terrain())
             .unwrap();
         for side in &mut s.sides {
-            side.ai = AiKind::DoctrineV1;
+            side.ai = AiName::new("doctrine@1");
         }
         let rules = Rules::new(&s, &catalog);
+        let players = ai::Players::of(&s).unwrap();
         for game in 0..12 {
-            let (end, _) = play_with(
-                &rules,
-                &mut GameRng::for_game(1, game),
-                GameRng::for_game(2, game),
-            )
-            .unwrap();
+            let played = players
+                .play(
+                    rules,
+                    GameRng::for_game(1, game),
+                    GameRng::for_game(2, game),
+                )
+                .unwrap();
+            let end = played.state();
             let o = end.outcome().expect("every game ends");
             lines.push_str(&format!(
                 "{name} {game}: {:?} by {:?} in turn {}, vp {:?}, lost {:?}, position {:016x}\n",

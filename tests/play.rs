@@ -631,8 +631,9 @@ fn choices_given_ahead_for_the_turn() {
             "--save",
             save.to_str().unwrap(),
         ],
+        // The order decides to break off; where to is still asked (`best`), as no order says.
         "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\nmove t72_4 0503\n\
-         assault 0604 with t72_4\nmelee t72_4 break_off\nmelee m1_b stay\nend\nend\nend\nquit\n",
+         assault 0604 with t72_4\nmelee t72_4 break_off\nmelee m1_b stay\nend\nend\nbest\nend\nquit\n",
     );
     let so = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use counters::{
-    Catalog, Command, Event, Location, Phase, PlayError, Rules, ScenarioFile, ScriptedDice, Side,
-    State, execute, legal_commands,
+    Answer, Catalog, Command, Event, ExecuteWith, GameRng, Location, Phase, PlayError, Question,
+    Rules, ScenarioFile, ScriptedDice, Side, State, execute_with, legal_commands,
 };
 use hexmap::{Hex, Label, TerrainTable};
 use present::narrate::Narrator;
@@ -68,7 +68,8 @@ struct Choice {
 }
 
 /// The case's person: answers a question about the unit its next answer names, of the kind it
-/// gives, and leaves every other question to the rules' default or the side's AI.
+/// gives, and leaves every other question to the rules' default or the side's AI (the
+/// question's suggestion).
 struct Person<'s> {
     scenario: &'s counters::Scenario,
     answers: std::collections::VecDeque<Choice>,
@@ -85,70 +86,115 @@ impl Person<'_> {
     fn unit(&self, name: &str) -> Option<counters::UnitId> {
         self.scenario.unit_id(name)
     }
+
+    /// The answer to a question of the rules.
+    fn answer(&mut self, question: &Question) -> Answer {
+        let suggested = question.suggested();
+        match question {
+            Question::Counterattack { unit, .. } => {
+                match self.next_for(*unit, |c| c.counterattack.is_some()) {
+                    Some(c) => Answer::Counterattack {
+                        unit: *unit,
+                        yes: c.counterattack.unwrap_or_default(),
+                    },
+                    None => suggested,
+                }
+            }
+            Question::Lead { hq, units, .. } => {
+                let Some(c) = self.next_for(*hq, |c| c.lead.is_some()) else {
+                    return suggested;
+                };
+                let name = c.lead.unwrap_or_default();
+                match self.unit(&name) {
+                    Some(u) if units.contains(&u) => Answer::Lead { hq: *hq, unit: u },
+                    _ => {
+                        self.problems.push(format!(
+                            "{} may not lead `{name}`: it leads one of {units:?}",
+                            c.unit
+                        ));
+                        suggested
+                    }
+                }
+            }
+            Question::BreakOff { unit, hexes, .. } => {
+                let Some(c) = self.next_for(*unit, |c| c.to.is_some()) else {
+                    return suggested;
+                };
+                for h in &c.illegal {
+                    if hexes.contains(&hex(h)) {
+                        self.problems.push(format!(
+                            "{} may break off to {h}, which the case calls illegal",
+                            c.unit
+                        ));
+                    }
+                }
+                let to = hex(c.to.as_deref().unwrap_or_default());
+                if !hexes.contains(&to) {
+                    self.problems
+                        .push(format!("{} may not break off to {:?}", c.unit, c.to));
+                    return suggested;
+                }
+                Answer::BreakOff {
+                    unit: *unit,
+                    hex: to,
+                }
+            }
+            Question::Disengage { .. } => suggested,
+        }
+    }
 }
 
-impl counters::Chooser for Person<'_> {
-    fn counterattack(
-        &mut self,
-        _: &State,
-        _: &[Event],
-        unit: counters::UnitId,
-        _: Hex,
-    ) -> Option<bool> {
-        self.next_for(unit, |c| c.counterattack.is_some())?
-            .counterattack
-    }
-
-    fn lead(
-        &mut self,
-        _: &State,
-        _: &[Event],
-        hq: counters::UnitId,
-        best: counters::UnitId,
-        units: &[counters::UnitId],
-    ) -> Option<counters::UnitId> {
-        let Some(c) = self.next_for(hq, |c| c.lead.is_some()) else {
-            return Some(best);
+/// Executes a command as the engine does, its questions answered by the case's person: each
+/// question stops the command, which is executed again from the position before it with the
+/// answers given so far (the same dice give the same fight up to the question), as a game
+/// waits for an answer.
+fn execute_answering(
+    state: &mut State,
+    rules: &Rules<'_>,
+    command: &Command,
+    dice: &mut ScriptedDice,
+    sides: (&dyn counters::SideAi, &mut GameRng),
+    person: &mut Person<'_>,
+) -> Result<Vec<Event>, PlayError> {
+    let (ais, ai_rng) = sides;
+    let mut asking = counters::Asking::new([true, true]);
+    loop {
+        let (mut trial, mut d, mut r) = (state.clone(), dice.clone(), ai_rng.clone());
+        let mut events = Vec::new();
+        asking.rewind();
+        let with = ExecuteWith {
+            dice: &mut d,
+            ai: ais,
+            ai_rng: &mut r,
+            asking: Some(&mut asking),
         };
-        let name = c.lead.unwrap_or_default();
-        match self.unit(&name) {
-            Some(u) if units.contains(&u) => Some(u),
-            _ => {
-                self.problems.push(format!(
-                    "{} may not lead `{name}`: it leads one of {units:?}",
-                    c.unit
-                ));
-                Some(best)
+        match execute_with(&mut trial, rules, command, with, &mut events) {
+            Err(PlayError::Asked(q)) => asking.answer(person.answer(&q)),
+            done => {
+                (*state, *dice, *ai_rng) = (trial, d, r);
+                return done.map(|()| events);
             }
         }
     }
+}
 
-    fn break_off_to(
-        &mut self,
-        _: &State,
-        _: &[Event],
-        unit: counters::UnitId,
-        best: Hex,
-        legal: &dyn Fn(Hex) -> bool,
-    ) -> Option<Hex> {
-        let Some(c) = self.next_for(unit, |c| c.to.is_some()) else {
-            return Some(best);
-        };
-        for h in &c.illegal {
-            if legal(hex(h)) {
-                self.problems.push(format!(
-                    "{} may break off to {h}, which the case calls illegal",
-                    c.unit
-                ));
-            }
-        }
-        let to = hex(c.to.as_deref().unwrap_or_default());
-        if !legal(to) {
-            self.problems
-                .push(format!("{} may not break off to {:?}", c.unit, c.to));
-        }
-        Some(to)
-    }
+/// Executes a command with the sides' AIs making every choice, each command with the AIs' own
+/// generator afresh (as `hexwar odds` weighs a fight).
+fn execute(
+    state: &mut State,
+    rules: &Rules<'_>,
+    command: &Command,
+    dice: &mut ScriptedDice,
+    ais: &dyn counters::SideAi,
+) -> Result<Vec<Event>, PlayError> {
+    let mut events = Vec::new();
+    let with = ExecuteWith {
+        dice,
+        ai: ais,
+        ai_rng: &mut GameRng::seed_from_u64(0),
+        asking: None,
+    };
+    execute_with(state, rules, command, with, &mut events).map(|()| events)
 }
 
 #[derive(Deserialize)]
@@ -458,6 +504,8 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             .ok_or_else(|| format!("unknown side `{name}`"))
     };
     let mut dice = ScriptedDice::new(case.dice.clone());
+    let players = ai::Players::of(&scenario)?;
+    let ais = players.advisors();
     let mut log = Vec::new();
     let mut narrator = Narrator::new(rules);
     for c in &case.los {
@@ -475,7 +523,16 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         "start" => Some(Phase::Start),
         "deployment" => Some(Phase::Deployment),
         "game" => {
-            let (end, events) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
+            let seats = players.seats([false, false]);
+            let mut game = counters::Game::scripted(
+                rules,
+                std::mem::take(&mut dice),
+                GameRng::seed_from_u64(0),
+                seats,
+            );
+            game.advance().map_err(|e| e.to_string())?;
+            dice = ScriptedDice::new(game.dice_left().unwrap_or_default().to_vec());
+            let (end, events) = (game.state().clone(), game.events().to_vec());
             // The game told again from its events, checked at each player turn's movement.
             hash_tells_apart(&State::new(&scenario), &events)?;
             let mut told = State::new(&scenario);
@@ -502,7 +559,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     for st in &case.starts {
         let side = side_of(&st.side)?;
         let before = state.clone();
-        let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side)
+        let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side, &ais)
             .map_err(|e| e.to_string())?;
         hash_tells_apart(&before, &events)?;
         log.extend(tell(&mut narrator, &events));
@@ -519,7 +576,6 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
     }
     let case_phase = state.phase();
-    let ais = counters::SideAis::of(&scenario);
     let mut ai_rng = counters::GameRng::seed_from_u64(0);
     let mut person = Person {
         scenario: &scenario,
@@ -539,7 +595,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             state.apply(&end);
             let turn = state.turn() + u32::from(side == scenario.first);
             let before = state.clone();
-            let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
+            let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side, &ais)
                 .map_err(|e| e.to_string())?;
             hash_tells_apart(&before, &events)?;
             log.extend(tell(&mut narrator, &events));
@@ -611,16 +667,10 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
         let before = state.clone();
         let done = if case.choices.is_empty() {
-            execute(&mut state, &rules, &command, &mut dice)
+            execute(&mut state, &rules, &command, &mut dice, &ais)
         } else {
-            let mut events = Vec::new();
-            let with = counters::ExecuteWith {
-                dice: &mut dice,
-                ai: &ais,
-                ai_rng: &mut ai_rng,
-                chooser: Some(&mut person),
-            };
-            counters::execute_with(&mut state, &rules, &command, with, &mut events).map(|()| events)
+            let sides = (&ais as &dyn counters::SideAi, &mut ai_rng);
+            execute_answering(&mut state, &rules, &command, &mut dice, sides, &mut person)
         };
         match (done, &c.rejected) {
             (Ok(events), None) => {
@@ -644,7 +694,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         let side = side_of(next)?;
         let turn = state.turn();
         let before = state.clone();
-        let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side)
+        let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side, &ais)
             .map_err(|e| e.to_string())?;
         hash_tells_apart(&before, &events)?;
         log.extend(tell(&mut narrator, &events));

@@ -2,7 +2,7 @@
 //! weighs nothing, its games depend only on the seed (not on threads or time), it beats the
 //! doctrine AI, and `hexwar play` gives it the opponent's side unless `--ai` says otherwise.
 
-use counters::{AiKind, AiSpec, Event, GameRng, Rules, Scenario, ScenarioFile, bundled, play_with};
+use counters::{AiName, Event, GameRng, Rules, Scenario, ScenarioFile, bundled};
 
 mod common;
 
@@ -21,18 +21,21 @@ fn meeting() -> Scenario {
 
 /// The events of game `game` (as `hexwar batch --seed 1` plays it) with the Soviet side played
 /// by `soviet`.
-fn game(soviet: AiSpec, game: u64) -> Vec<Event> {
+fn game(soviet: &str, game: u64) -> Vec<Event> {
     let mut scenario = meeting();
-    scenario.sides[0].set_ai(soviet);
+    scenario.sides[0].ai = AiName::new(soviet);
     let catalog = bundled::catalog();
     let rules = Rules::new(&scenario, &catalog);
-    play_with(
-        &rules,
-        &mut GameRng::for_game(1, game),
-        GameRng::for_game(2, game),
-    )
-    .unwrap()
-    .1
+    let players = ai::Players::of(&scenario).unwrap();
+    players
+        .play(
+            rules,
+            GameRng::for_game(1, game),
+            GameRng::for_game(2, game),
+        )
+        .unwrap()
+        .events()
+        .to_vec()
 }
 
 /// A budget too small to give every plan of the portfolio one playout weighs nothing: the
@@ -40,9 +43,7 @@ fn game(soviet: AiSpec, game: u64) -> Vec<Event> {
 /// otherwise in some game, and the same seed always gives the same game.
 #[test]
 fn the_search_plays_the_doctrine_plan_unless_its_playouts_say_otherwise() {
-    let doctrine = AiSpec::of(AiKind::Doctrine);
-    let tiny = AiSpec::parse("search:1").unwrap();
-    let search = AiSpec::parse("search").unwrap();
+    let (doctrine, tiny, search) = ("doctrine", "search:1", "search");
     let mut differs = 0;
     for g in 0..4 {
         let d = game(doctrine, g);

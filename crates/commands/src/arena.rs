@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use counters::arena::{
     ArenaIdentity, ArenaScenario, ArenaSummary, Entrant, Pentanomial, Sprt, SprtVerdict,
 };
-use counters::{AiSpec, GameRecord, OutOfDice, Rules, Scenario, play_with};
+use counters::{AiName, GameRecord, OutOfDice, Rules, Scenario};
 use rayon::prelude::*;
 
 use crate::batch::{Shard, progress_bar};
@@ -50,7 +50,7 @@ pub struct ArenaArgs {
     /// `passive`, `random`, `search`, `search:64`), optionally named: `bold=doctrine:0.35`
     /// (repeatable, at least two).
     #[arg(long = "ai", value_name = "[NAME=]AI", required = true, value_parser = named_ai)]
-    ais: Vec<(Entrant, AiSpec)>,
+    ais: Vec<(Entrant, String)>,
     /// Pairs per pairing and scenario, 200 if not given (with --sprt: the most pairs to play,
     /// 100,000 if not given).
     #[arg(long)]
@@ -103,22 +103,27 @@ const CHUNK: usize = 2048;
 
 /// `[NAME=]AI` (clap's value parser for the arena's `--ai`): an AI, named by itself unless a
 /// name is given.
-fn named_ai(text: &str) -> Result<(Entrant, AiSpec), String> {
+fn named_ai(text: &str) -> Result<(Entrant, String), String> {
     let (name, spec) = match text.split_once('=') {
         Some((n, s)) => (Some(n.trim()), s),
         None => (None, text),
     };
-    let ai = AiSpec::parse(spec).map_err(|e| e.clone())?;
-    let name = name.map_or_else(|| ai.to_string(), str::to_owned);
+    let ai = ai::canonical(spec)?;
+    let name = name.map_or_else(|| ai.clone(), str::to_owned);
     if name.is_empty() || name.contains(char::is_whitespace) {
         return Err("a name is one word, e.g. bold=doctrine:0.35".to_owned());
     }
-    let spec = ai.to_string();
-    Ok((Entrant { name, spec }, ai))
+    Ok((
+        Entrant {
+            name,
+            spec: ai.clone(),
+        },
+        ai,
+    ))
 }
 
 /// The AIs as given, checked together: names unique, at least two.
-fn entrants(given: &[(Entrant, AiSpec)]) -> Result<Vec<(Entrant, AiSpec)>, BadInput> {
+fn entrants(given: &[(Entrant, String)]) -> Result<Vec<(Entrant, String)>, BadInput> {
     for (i, (e, _)) in given.iter().enumerate() {
         if given[..i].iter().any(|(f, _)| f.name == e.name) {
             return Err(BadInput(format!(
@@ -159,26 +164,37 @@ fn scenarios(args: &ArenaArgs) -> Result<Vec<(PathBuf, Loaded)>, anyhow::Error> 
 /// on scenario `s`'s first side and `y` on its second.
 struct Variants {
     scenarios: Vec<Vec<Scenario>>,
+    /// The AIs of each variant's sides.
+    players: Vec<Vec<ai::Players>>,
     ais: usize,
 }
 
 impl Variants {
-    fn new(loaded: &[(PathBuf, Loaded)], ais: &[(Entrant, AiSpec)]) -> Self {
+    fn new(loaded: &[(PathBuf, Loaded)], ais: &[(Entrant, String)]) -> Result<Self, BadInput> {
         let n = ais.len();
-        let scenarios = loaded
+        let scenarios: Vec<Vec<Scenario>> = loaded
             .iter()
             .map(|(_, l)| {
                 (0..n * n)
                     .map(|xy| {
                         let mut s = l.scenario.clone();
-                        s.sides[0].set_ai(ais[xy / n].1);
-                        s.sides[1].set_ai(ais[xy % n].1);
+                        s.sides[0].ai = AiName::new(ais[xy / n].1.clone());
+                        s.sides[1].ai = AiName::new(ais[xy % n].1.clone());
                         s
                     })
                     .collect()
             })
             .collect();
-        Self { scenarios, ais: n }
+        let players = scenarios
+            .iter()
+            .map(|vs| vs.iter().map(ai::Players::of).collect::<Result<_, _>>())
+            .collect::<Result<_, _>>()
+            .map_err(BadInput)?;
+        Ok(Self {
+            scenarios,
+            players,
+            ais: n,
+        })
     }
 }
 
@@ -196,16 +212,17 @@ fn rules_of<'a>(variants: &'a Variants, loaded: &'a [(PathBuf, Loaded)]) -> Vec<
 /// second, on the same dice.
 fn play_pair(
     rules: &[Vec<Rules<'_>>],
-    n: usize,
+    variants: &Variants,
     seed: u64,
     (s, a, b): (usize, usize, usize),
     i: u64,
 ) -> Result<(GameRecord, GameRecord), OutOfDice> {
+    let n = variants.ais;
     let game = |x: usize, y: usize| -> Result<GameRecord, OutOfDice> {
         let r = &rules[s][x * n + y];
-        let (mut dice, ai) = game_dice(seed, i);
-        let (end, _) = play_with(r, &mut dice, ai)?;
-        Ok(GameRecord::new(i, r, &end))
+        let (dice, ai) = game_dice(seed, i);
+        let game = variants.players[s][x * n + y].play(*r, dice, ai)?;
+        Ok(GameRecord::new(i, r, game.state()))
     };
     Ok((game(a, b)?, game(b, a)?))
 }
@@ -264,7 +281,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
     };
     let mut summary = ArenaSummary::new(identity);
     summary.shards = vec![shard.index];
-    let variants = Variants::new(&loaded, &ais);
+    let variants = Variants::new(&loaded, &ais)?;
     let rules = rules_of(&variants, &loaded);
     // Pair i of every pairing before pair i + 1 of any: an interrupted arena is even.
     let pairings: Vec<(usize, usize, usize)> = summary
@@ -300,7 +317,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
                 .map(|j| {
                     let k = usize::try_from(j % per).unwrap_or(0);
                     let i = shard.index + (j / per) * shard.count;
-                    let pair = play_pair(&rules, variants.ais, args.seed, pairings[k], i)?;
+                    let pair = play_pair(&rules, &variants, args.seed, pairings[k], i)?;
                     bar.inc(2);
                     Ok((k, pair))
                 })
@@ -470,7 +487,7 @@ struct SprtReport<'a> {
 }
 
 /// `--sprt A B`: pairs of A against B on every scenario in turn, until the test decides.
-fn sprt(args: &ArenaArgs, ais: &[(Entrant, AiSpec)], names: &[String]) -> anyhow::Result<ExitCode> {
+fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow::Result<ExitCode> {
     let find = |name: &str| -> Result<usize, BadInput> {
         ais.iter()
             .position(|(e, _)| e.name == name || e.spec == name)
@@ -498,7 +515,7 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, AiSpec)], names: &[String]) -> anyhow
     let cap = args.runs.unwrap_or(DEFAULT_SPRT_PAIRS);
     crate::batch::check_runs_threads(cap, args.threads)?;
     let loaded = scenarios(args)?;
-    let variants = Variants::new(&loaded, ais);
+    let variants = Variants::new(&loaded, ais)?;
     let rules = rules_of(&variants, &loaded);
     let k = loaded.len() as u64;
     let bar = progress_bar(cap, "pairs at most, {per_sec}", !args.quiet);
@@ -521,7 +538,7 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, AiSpec)], names: &[String]) -> anyhow
                 .into_par_iter()
                 .map(|j| {
                     let s = usize::try_from(j % k).unwrap_or(0);
-                    let pair = play_pair(&rules, variants.ais, args.seed, (s, a, b), j / k)?;
+                    let pair = play_pair(&rules, &variants, args.seed, (s, a, b), j / k)?;
                     bar.inc(1);
                     Ok((s, pair))
                 })

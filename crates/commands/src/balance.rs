@@ -70,7 +70,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         // The AIs the scenario was balanced with, then `--ai` over them.
         if let Some(e) = l.scenario.expect.clone() {
             for (side, ai) in &e.ai {
-                l.scenario.sides[side.index()].set_ai(*ai);
+                l.scenario.sides[side.index()].ai = counters::AiName::new(ai.text.clone());
             }
         }
         opts.play.apply(&mut l.scenario)?;
@@ -136,12 +136,16 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
             title: l.scenario.title.clone(),
             runs,
             seed: expect.seed,
-            ai: l
-                .scenario
-                .sides
-                .iter()
-                .map(|s| format!("{}={}", s.id, s.ai_spec()))
-                .collect(),
+            ai: {
+                let players = ai::Players::of(&l.scenario).map_err(BadInput)?;
+                counters::Side::BOTH
+                    .iter()
+                    .map(|&s| {
+                        let id = &l.scenario.sides[s.index()].id;
+                        format!("{id}={}", players.of_side(s).name())
+                    })
+                    .collect()
+            },
             findings,
             names,
             seconds: start.elapsed().as_secs_f64(),

@@ -7,7 +7,7 @@ use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::{Catalog, GameRecord, Rules, Scenario, Summary, play_with};
+use counters::{Catalog, GameRecord, Rules, Scenario, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -135,6 +135,7 @@ pub fn play_chunks(
     mut each: impl FnMut(Vec<GameRecord>) -> anyhow::Result<()>,
 ) -> anyhow::Result<bool> {
     let rules = Rules::new(scenario, catalog);
+    let players = ai::Players::of(scenario).map_err(BadInput)?;
     let mine = shard_games(opts);
     let bar = progress_bar(mine, "games, {per_sec}", opts.progress);
     let threads = opts
@@ -156,10 +157,10 @@ pub fn play_chunks(
                 .into_par_iter()
                 .map(|j| {
                     let i = opts.shard.index + j * opts.shard.count;
-                    let (mut dice, ai) = game_dice(opts.seed, i);
-                    let (end, _) = play_with(&rules, &mut dice, ai)?;
+                    let (dice, ai) = game_dice(opts.seed, i);
+                    let game = players.play(rules, dice, ai)?;
                     bar.inc(1);
-                    Ok(GameRecord::new(i, &rules, &end))
+                    Ok(GameRecord::new(i, &rules, game.state()))
                 })
                 .collect()
         });
@@ -294,10 +295,8 @@ fn settings(s: &Scenario) -> String {
         r.stacking_limit, r.counterattacks, r.tank_assault
     );
     for side in &s.sides {
-        let _ = write!(out, " {}={:?}:{}", side.id, side.ai, side.assault_threshold);
-        if side.ai == counters::AiKind::Search {
-            let _ = write!(out, ":{}", side.search_budget);
-        }
+        let ai = ai::identity(side).unwrap_or_else(|_| side.ai.text.clone());
+        let _ = write!(out, " {}={ai}", side.id);
     }
     out
 }

@@ -272,6 +272,7 @@ fn load_scenario_text(
     let before_catalog = texts.0.len();
     let catalog = catalog_dir.load(&mut texts)?;
     let scenario = file
+        .knowing_ais(ai::check_name)
         .validate(&catalog, &terrain)
         .map_err(|p| BadInput(texts.render(&p)))?;
     let of = |range: std::ops::Range<usize>| -> Vec<&str> {

@@ -73,9 +73,9 @@ pub fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
             args.play.apply(&mut short)?;
             let rules = counters::Rules::new(&short, &loaded.catalog);
             // The same game as `hexwar run --seed S --game I --turns T`.
-            let (mut dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);
-            let (end, _) = counters::play_with(&rules, &mut dice, ai_rng)?;
-            Some(end)
+            let (dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);
+            let players = ai::Players::of(&short).map_err(crate::data::BadInput)?;
+            Some(players.play(rules, dice, ai_rng)?.state().clone())
         }
     };
     out!(

@@ -231,7 +231,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     let o = assault_odds(&state, &rules, &ids, hex);
     if req.counterattacks {
         // Units without melee orders (`--choices doctrine`) choose as the matchup's AIs would.
-        let ai = counters::SideAis::of(rules.scenario);
+        let players = ai::Players::of(rules.scenario).map_err(BadInput)?;
+        let ai = players.advisors();
         let m = if req.exact {
             counters::exact_melee_odds(&state, &rules, &ids, hex, &ai).ok_or_else(|| {
                 BadInput(format!(

@@ -23,12 +23,12 @@ impl Switch {
 
 /// `--ai SIDE=KIND[:SETTING]`: the AI a side of the scenario plays with (a doctrine AI's
 /// threshold, the search AI's budget).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AiOverride {
     /// The side's id, checked against the scenario when it is applied.
     pub side: String,
-    /// The AI.
-    pub ai: counters::AiSpec,
+    /// The AI's name, checked by the AI registry.
+    pub ai: String,
     /// The text as given, for messages and for saves.
     pub text: String,
 }
@@ -40,10 +40,10 @@ impl AiOverride {
             "expected SIDE=KIND[:SETTING], e.g. nato=random, soviet=doctrine:0.65 or us=search:512"
                 .to_owned()
         })?;
-        let ai = counters::AiSpec::parse(kind).map_err(|e| e.clone())?;
+        ai::check_name(kind)?;
         Ok(Self {
             side: side.to_owned(),
-            ai,
+            ai: kind.trim().to_owned(),
             text: text.to_owned(),
         })
     }
@@ -128,7 +128,7 @@ pub fn override_ai(
             .ok_or_else(|| {
                 BadInput(format!("--ai `{o}`: no side `{}` in this scenario", o.side))
             })?;
-        s.set_ai(o.ai);
+        s.ai = counters::AiName::new(o.ai.clone());
     }
     Ok(())
 }

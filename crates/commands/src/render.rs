@@ -161,9 +161,10 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
         ),
         Some(0) => return Err(BadInput("--after must be at least 1".to_owned()).into()),
         Some(t) => {
-            let (mut dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);
-            let (_, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
-            let state = position_after(&rules, &events, t);
+            let (dice, ai_rng) = session::seeding::game_dice(args.seed, args.game);
+            let players = ai::Players::of(&loaded.scenario).map_err(BadInput)?;
+            let game = players.play(rules, dice, ai_rng)?;
+            let state = position_after(&rules, game.events(), t);
             let turn = t.min(state.turn());
             let caption = caption_of(&state, turn, &seed_text(args.seed, args.game));
             (state, caption)
@@ -200,13 +201,20 @@ pub fn replay_page(
             let loaded = load_scenario(path, None)?;
             let output = Output::check(html, "--html", &loaded.files)?;
             let rules = Rules::new(&loaded.scenario, &loaded.catalog);
-            let (mut dice, ai_rng) = session::seeding::game_dice(seed, game);
-            let (end, events) = counters::play_with(&rules, &mut dice, ai_rng)?;
+            let (dice, ai_rng) = session::seeding::game_dice(seed, game);
+            let players = ai::Players::of(&loaded.scenario).map_err(BadInput)?;
+            let played = players.play(rules, dice, ai_rng)?;
             let header = Header {
                 source: seed_text(seed, game),
             };
             (
-                replay::page(&rules, &style, &header, &events, end.outcome()),
+                replay::page(
+                    &rules,
+                    &style,
+                    &header,
+                    played.events(),
+                    played.state().outcome(),
+                ),
                 output,
             )
         }

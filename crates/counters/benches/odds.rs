@@ -11,8 +11,8 @@
 use std::hint::black_box;
 
 use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, SideAis, bundled, matchup, matchup_attackers,
-    matchup_state, melee_odds,
+    Combatant, MATCHUP_DEFENDERS, Rules, bundled, matchup, matchup_attackers, matchup_state,
+    melee_odds,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -79,7 +79,7 @@ fn melee(c: &mut Criterion) {
             &rules,
             &attackers,
             hex,
-            &SideAis::of(rules.scenario),
+            &ai::Players::of(rules.scenario).unwrap().advisors(),
         );
         assert!(odds.exact && odds.error_bound < 1e-9, "{att} vs {def}");
         let name = format!("{i:02} {att} vs {def} in {terrain}");
@@ -90,7 +90,7 @@ fn melee(c: &mut Criterion) {
                     &rules,
                     &attackers,
                     hex,
-                    &SideAis::of(rules.scenario),
+                    &ai::Players::of(rules.scenario).unwrap().advisors(),
                 ))
             });
         });

@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use counters::{
     Combatant, Command, Dice, GameRng, MATCHUP_DEFENDERS, Rules, ScenarioFile, UnitState, bundled,
-    execute_into, matchup, matchup_state, play,
+    matchup, matchup_state,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -58,7 +58,10 @@ fn assault(c: &mut Criterion) {
         b.iter(|| {
             state.clone_from(&start);
             events.clear();
-            execute_into(&mut state, &rules, &command, &mut rng, &mut events).unwrap();
+            ai::Players::of(rules.scenario)
+                .unwrap()
+                .execute_into(&mut state, &rules, &command, &mut rng, &mut events)
+                .unwrap();
             black_box(events.len())
         });
     });
@@ -75,7 +78,10 @@ fn assault(c: &mut Criterion) {
         b.iter(|| {
             state.clone_from(&start);
             events.clear();
-            execute_into(&mut state, &melee_rules, &command, &mut rng, &mut events).unwrap();
+            ai::Players::of(melee_rules.scenario)
+                .unwrap()
+                .execute_into(&mut state, &melee_rules, &command, &mut rng, &mut events)
+                .unwrap();
             black_box(events.len())
         });
     });
@@ -105,12 +111,13 @@ fn whole_game(c: &mut Criterion) {
             .validate(&catalog, &table)
             .unwrap();
         let rules = Rules::new(&scenario, &catalog);
+        let players = ai::Players::of(&scenario).unwrap();
         let mut seed = 0;
         group.bench_function(name, |b| {
             b.iter(|| {
                 seed += 1;
-                let mut rng = GameRng::for_game(7, seed);
-                black_box(play(&rules, &mut rng).unwrap())
+                let rng = GameRng::for_game(7, seed);
+                black_box(players.play(rules, rng, GameRng::seed_from_u64(0)).unwrap())
             });
         });
     }

@@ -21,18 +21,19 @@ fn simulation(c: &mut Criterion) {
     .validate(&catalog, &bundled::terrain())
     .unwrap();
     let rules = Rules::new(&scenario, &catalog);
+    let players = ai::Players::of(&scenario).unwrap();
     let mut game = Game::new(
         rules,
         GameRng::seed_from_u64(1),
         GameRng::seed_from_u64(2),
-        [true, false],
+        players.seats([true, false]),
     );
     assert!(matches!(game.advance(), Ok(Waiting::Commands { .. })));
     // Phases played out from here, for the cost of one.
     let mut f = game.fork(
         GameRng::seed_from_u64(9),
         GameRng::seed_from_u64(10),
-        [false, false],
+        players.seats([false, false]),
     );
     f.advance().unwrap();
     let phases = f
@@ -54,7 +55,7 @@ fn simulation(c: &mut Criterion) {
             black_box(game.fork(
                 GameRng::seed_from_u64(9),
                 GameRng::seed_from_u64(10),
-                [false, false],
+                players.seats([false, false]),
             ))
         });
     });
@@ -65,7 +66,7 @@ fn simulation(c: &mut Criterion) {
             let mut f = game.fork(
                 GameRng::seed_from_u64(seed),
                 GameRng::seed_from_u64(seed),
-                [false, false],
+                players.seats([false, false]),
             );
             black_box(f.advance().unwrap())
         });

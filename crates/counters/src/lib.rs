@@ -3,7 +3,6 @@
 //! `State::apply`. It does no I/O: callers pass text and dice in and get typed values, typed
 //! errors and events out.
 
-mod ai;
 pub mod arena;
 mod batch;
 pub mod bundled;
@@ -15,11 +14,12 @@ mod rules;
 mod scenario;
 mod tally;
 
-pub use ai::SideAis;
 pub use batch::{
     GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
 };
-pub use game::{DiceMark, Game, Waiting, execute, execute_into, play, play_with, start_turn};
+pub use game::{
+    Act, Advisors, Ai, AnswerError, DiceMark, Entry, Game, Referee, Seat, Waiting, start_turn,
+};
 pub use load::{Lines, Problem, line_col};
 pub use model::catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use model::catalog::{MAX_COMMAND_RANGE, MAX_TRANSPORT, Stat};
@@ -34,7 +34,7 @@ pub use model::event::{
 };
 pub use model::ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use model::unit::{Location, Unit, UnitState};
-pub use odds::first::{AssaultOdds, OverrunOdds, assault_odds, overrun_odds};
+pub use odds::first::{AssaultOdds, OverrunOdds, assault_odds, overrun_odds, quick_attacker_wins};
 pub use odds::matchup::{
     Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, matchup, matchup_attackers,
     matchup_state, set_choices,
@@ -43,21 +43,22 @@ pub use odds::melee::{
     DefendersEnd, FALLBACK_SAMPLES, Losses, MeleeOdds, OUTCOME_BUDGET, Played, STATE_BUDGET,
     UnitFate, attacker_won, exact_melee_odds, melee_odds, played,
 };
-pub use rules::artillery::spotter_for;
+pub use rules::artillery::{sortie_ready, spotter_for};
+pub use rules::ask::{Answer, Asking, Halt, Question};
 pub use rules::assault::retreat_hex;
-pub use rules::check::{at_fault, check, moves, points_left};
-pub use rules::exec::Chooser;
+pub use rules::check::{at_fault, check, fire_reaches, moves, points_left, ready_to_fire};
 pub use rules::execute::{ExecuteWith, PlayError, execute_with};
-pub use rules::fire::{concealed, fire_dice, hit_number, save_number};
+pub use rules::fire::{concealed, fire_dice, hit_number, hit_number_against, save_number};
 pub use rules::hits::hit_effect;
 pub use rules::legal::{legal_commands, legal_commands_of};
-pub use rules::overrun::overrun_cost;
+pub use rules::overrun::{overrun_cost, overruns};
 pub use rules::plan::{AssaultDice, Fighting, SidePlan, plan_side, takes_part};
 pub use rules::rally::in_command;
 pub use rules::side_ai::SideAi;
 pub use rules::stacking::{has_room, stack_count};
 pub use rules::state::{Rules, State};
 pub use rules::time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
+pub use rules::transport::cost as transport_cost;
 pub use rules::victory::{
     attacker_holds, attacker_holds_objective, losses, morale_number, score, starting_units,
 };
@@ -66,9 +67,9 @@ pub use scenario::grammar::{
     GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command, parse_order_of,
 };
 pub use scenario::{
-    AiKind, AiSpec, AirSorties, Arrival, DEFAULT_SEARCH_BUDGET, Formation, MAX_SEARCH_BUDGET,
-    MeleeChoice, Objective, Order, OrderAction, Role, RuleSwitches, Scenario, ScenarioFile,
-    SideInfo, TimeOfDay, parse_budget, parse_threshold,
+    AiCheck, AiName, AirSorties, Arrival, DEFAULT_AI, Formation, MAX_AI_NAME, MeleeChoice,
+    Objective, Order, OrderAction, Role, RuleSwitches, Scenario, ScenarioFile, SideInfo, TimeOfDay,
+    check_ai_name, default_assault_threshold, parse_threshold,
 };
 pub use tally::{Finding, Tally, Verdict, evaluate};
 

@@ -7,9 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use counters::{
-    Command, Event, GameRng, Phase, Rules, ScenarioFile, Side, State, bundled, check, play,
-};
+use counters::{Command, Event, GameRng, Phase, Rules, ScenarioFile, Side, State, bundled, check};
 use hexmap::Hex;
 
 struct Counting;
@@ -76,7 +74,7 @@ fn positions(mut each: impl FnMut(&Rules<'_>, &State)) {
         for turns in 1..=3 {
             scenario.turns = turns;
             let rules = Rules::new(&scenario, &catalog);
-            let (end, _) = play(&rules, &mut GameRng::seed_from_u64(u64::from(turns))).unwrap();
+            let (end, _) = ai::play(&rules, GameRng::seed_from_u64(u64::from(turns))).unwrap();
             for side in Side::BOTH {
                 for phase in [Phase::Movement, Phase::Fire] {
                     let mut state = end.clone();

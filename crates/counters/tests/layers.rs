@@ -12,7 +12,6 @@ const LAYERS: &[&[&str]] = &[
     &["scenario", "bundled"],
     &["rules"],
     &["odds"],
-    &["ai"],
     &["game"],
     &["batch"],
     &["tally", "arena"],
@@ -289,29 +288,42 @@ fn the_checks_see_a_circle_and_an_upward_import() {
 }
 
 #[test]
-fn the_ai_proposes_and_never_executes() {
-    // The AI reads the position and hands commands to its referee (the game); it reaches
-    // neither the executor nor the command dispatch.
-    let graph = graph();
-    let ai: Vec<_> = graph.keys().filter(|m| m.starts_with("ai")).collect();
-    assert!(ai.len() >= 4, "found the AI modules {ai:?}");
-    for m in ai {
-        for banned in ["rules::exec", "rules::execute"] {
-            assert!(!graph[m].contains(banned), "{m} imports {banned}");
+fn the_game_alone_executes_and_knows_no_ai() {
+    // The seat interface (`game/`) is where commands are executed for a seat; the AIs, in a
+    // crate of their own, reach the game only through it (`Ai`, `Referee`). No module of the
+    // rules crate names an AI of that crate.
+    let sources = modules();
+    for (m, text) in &sources {
+        for name in ["Doctrine", "DoctrineV1", "Search", "Random", "Passive"] {
+            assert!(
+                !text.contains(&format!("{name}::new")) && !text.contains(&format!("ai::{name}")),
+                "{m} names the AI {name}"
+            );
         }
     }
+    let graph = graph();
+    let game: Vec<_> = graph.keys().filter(|m| m.starts_with("game")).collect();
+    assert!(game.len() >= 3, "found the game's modules {game:?}");
 }
 
 #[test]
 fn the_rules_hold_no_ai_policy() {
-    // The rules ask a side's AI through `SideAi` (R11.4, R15.5); which AI a side has, and what
-    // it answers, is the AIs' business (`ai/choices.rs`).
+    // The rules ask a side's AI through `SideAi` (R11.4, R15.5) or ask the side a question
+    // (`rules/ask.rs`); which AI a side has, and what it answers, is the AIs' business (the
+    // `ai` crate's `choices.rs`).
     let sources = modules();
     let rules: Vec<_> = sources.keys().filter(|m| m.starts_with("rules")).collect();
     assert!(rules.len() >= 15, "found the rules modules {rules:?}");
     for m in rules {
         let text = &sources[m];
-        assert!(!text.contains("AiKind"), "{m} reads which AI a side has");
+        assert!(
+            !text.contains("AiName") && !text.contains(".ai.text"),
+            "{m} reads which AI a side has"
+        );
         assert!(!text.contains("THRESHOLD"), "{m} holds an AI's threshold");
+        assert!(
+            !text.contains("assault_threshold"),
+            "{m} reads an AI's threshold"
+        );
     }
 }

@@ -6,7 +6,6 @@
 
 use counters::{
     Command, GameRng, Rules, Scenario, ScenarioFile, State, bundled, check, legal_commands,
-    play_with,
 };
 
 fn scenario(text: &str) -> Scenario {
@@ -84,9 +83,9 @@ fn legal_commands_are_what_check_accepts() {
         let s = scenario(text);
         let rules = Rules::new(&s, &catalog);
         for seed in 0..2 {
-            let (_, events) = play_with(
+            let (_, events) = ai::play_with(
                 &rules,
-                &mut GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed),
                 GameRng::seed_from_u64(seed + 50),
             )
             .unwrap();

@@ -8,8 +8,8 @@
 
 use counters::{
     AssaultOutcome, Combatant, Command, Event, MATCHUP_DEFENDERS, PlayError, Rules, Scenario,
-    ScriptedDice, SideAis, State, assault_odds, bundled, execute, matchup, matchup_attackers,
-    matchup_state, melee_odds, overrun_odds, played,
+    ScriptedDice, State, assault_odds, bundled, matchup, matchup_attackers, matchup_state,
+    melee_odds, overrun_odds, played,
 };
 
 /// A side as `hexwar odds` reads it: `t72,mr_coy:weakened`.
@@ -45,12 +45,13 @@ fn every_face(
     let mut plays = 0usize;
     let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
     let mut state = start.clone();
+    let players = ai::Players::of(rules.scenario).unwrap();
     while let Some(faces) = stack.pop() {
         let weight = (1.0f64 / 6.0).powi(i32::try_from(faces.len()).expect("few dice"));
         plays += 1;
         assert!(plays < 2_000_000, "too large a tree for a test");
         state.clone_from(start);
-        match execute(
+        match players.execute(
             &mut state,
             rules,
             command,
@@ -66,6 +67,7 @@ fn every_face(
                 }
             }
             Err(PlayError::Rule(why)) => panic!("the command is legal: {why:?}"),
+            Err(PlayError::Asked(q)) => panic!("nobody answers from outside: {q:?}"),
         }
     }
     cut
@@ -223,7 +225,13 @@ fn the_melee_is_the_engine_on_every_face() {
         let start = matchup_state(&rules);
         let attackers = matchup_attackers(&start);
         let hex = MATCHUP_DEFENDERS.to_hex();
-        let odds = melee_odds(&start, &rules, &attackers, hex, &SideAis::of(&scenario));
+        let odds = melee_odds(
+            &start,
+            &rules,
+            &attackers,
+            hex,
+            &ai::Players::of(&scenario).unwrap().advisors(),
+        );
         assert!(odds.exact, "{what}");
         let mut outcome = [0.0; 3];
         let cut = every_face(

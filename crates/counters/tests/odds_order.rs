@@ -4,8 +4,8 @@
 //! listed HQ gives it: a matchup with no HQ is the same whatever unit comes first.
 
 use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, SideAis, UnitId, UnitState, assault_odds, bundled,
-    matchup, matchup_state, melee_odds, overrun_odds,
+    Combatant, MATCHUP_DEFENDERS, Rules, UnitId, UnitState, assault_odds, bundled, matchup,
+    matchup_state, melee_odds, overrun_odds,
 };
 use proptest::prelude::*;
 
@@ -81,7 +81,7 @@ fn odds(att: &[Combatant], def: &[Combatant], terrain: &str, counterattacks: boo
         &rules,
         &attackers,
         hex,
-        &SideAis::of(rules.scenario),
+        &ai::Players::of(rules.scenario).unwrap().advisors(),
     );
     let f = assault_odds(&state, &rules, &attackers, hex);
     Odds {
@@ -243,7 +243,7 @@ fn units_elsewhere_on_the_map_do_not_change_the_odds() {
             &rules,
             &attackers,
             hex,
-            &SideAis::of(rules.scenario),
+            &ai::Players::of(rules.scenario).unwrap().advisors(),
         );
         let f = assault_odds(&state, &rules, &attackers, hex);
         (

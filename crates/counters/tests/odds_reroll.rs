@@ -4,7 +4,7 @@
 //! never do, so the defenders win exactly when one of them passes its first test.
 
 use counters::{
-    Catalog, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, ScenarioFile, SideAis, Source, UnitId,
+    Catalog, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, ScenarioFile, Source, UnitId,
     assault_odds, bundled, matchup_state, melee_odds,
 };
 
@@ -178,7 +178,13 @@ fn odds(senior: bool) -> (f64, f64) {
     let state = matchup_state(&rules);
     let tank = vec![scenario.unit_id("tank").map_or(UnitId(0), |u| u)];
     let hex = MATCHUP_DEFENDERS.to_hex();
-    let melee = melee_odds(&state, &rules, &tank, hex, &SideAis::of(rules.scenario));
+    let melee = melee_odds(
+        &state,
+        &rules,
+        &tank,
+        hex,
+        &ai::Players::of(rules.scenario).unwrap().advisors(),
+    );
     assert!(melee.exact && melee.error_bound < 1e-12, "{melee:?}");
     let first = assault_odds(&state, &rules, &tank, hex);
     (melee.attacker_wins, first.defender_holds)

@@ -3,8 +3,8 @@
 //! of every exact probability and mean.
 
 use counters::{
-    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, SideAis, UnitId,
-    assault_odds, bundled, execute, matchup, matchup_state, melee_odds, overrun_odds,
+    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, UnitId,
+    assault_odds, bundled, matchup, matchup_state, melee_odds, overrun_odds,
 };
 
 const SAMPLES: u32 = 200_000;
@@ -92,7 +92,10 @@ fn assault_odds_match_play() {
         let (mut att_hits, mut def_hits) = (0u64, 0u64);
         for _ in 0..SAMPLES {
             let mut state = start.clone();
-            let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal assault");
+            let events = ai::Players::of(rules.scenario)
+                .unwrap()
+                .execute(&mut state, &rules, &command, &mut rng)
+                .expect("a legal assault");
             for e in &events {
                 if let Event::AssaultResult {
                     attacker_hits,
@@ -160,7 +163,10 @@ fn overrun_odds_match_play() {
         let (mut through, mut wiped) = (0, 0);
         for _ in 0..SAMPLES {
             let mut state = start.clone();
-            let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal overrun");
+            let events = ai::Players::of(rules.scenario)
+                .unwrap()
+                .execute(&mut state, &rules, &command, &mut rng)
+                .expect("a legal overrun");
             through += u32::from(events.iter().any(|e| {
                 matches!(
                     e,
@@ -283,7 +289,7 @@ fn melee_against_play(
         &odds_rules,
         &odds_attackers,
         hex,
-        &SideAis::of(odds_rules.scenario),
+        &ai::Players::of(odds_rules.scenario).unwrap().advisors(),
     );
     assert!(odds.exact, "{name}: computed exactly");
     assert!(odds.error_bound < 1e-9, "{name}: {}", odds.error_bound);
@@ -329,7 +335,10 @@ fn melee_against_play(
     let mut fates: Vec<[u32; 5]> = vec![[0; 5]; start.units().len()];
     for _ in 0..SAMPLES {
         let mut state = start.clone();
-        let events = execute(&mut state, &rules, &command, &mut rng).expect("a legal assault");
+        let events = ai::Players::of(rules.scenario)
+            .unwrap()
+            .execute(&mut state, &rules, &command, &mut rng)
+            .expect("a legal assault");
         let p = counters::played(&start, &state, &events, &attackers, hex);
         outcome[p.outcome] += 1;
         end[p.defenders_end] += 1;

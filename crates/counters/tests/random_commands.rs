@@ -9,7 +9,7 @@
 
 use counters::{
     Catalog, Command, Event, GameRng, Location, Phase, PlayError, Rules, Scenario, ScenarioFile,
-    State, UnitId, bundled, check, execute, play,
+    State, UnitId, bundled, check,
 };
 use hexmap::Hex;
 use proptest::prelude::*;
@@ -126,7 +126,7 @@ proptest! {
         let rules = Rules::new(&s, &catalog);
         // A position from the middle of a game played by the AIs.
         let mut dice = GameRng::seed_from_u64(seed);
-        let (mut state, _) = play(&rules, &mut dice).unwrap();
+        let (mut state, _) = ai::play(&rules, dice.clone()).unwrap();
         let hexes: Vec<Hex> = s.map.hexes().collect();
         let n = u16::try_from(state.units().len()).unwrap();
         for (kind, a, b, h, flag, phase) in commands {
@@ -159,7 +159,7 @@ proptest! {
             let c = command(kind, unit, other, hex, flag);
             let before: State = state.clone();
             let dice_before = dice.clone();
-            match (check(&state, &rules, &c), execute(&mut state, &rules, &c, &mut dice)) {
+            match (check(&state, &rules, &c), ai::Players::of(rules.scenario).unwrap().execute(&mut state, &rules, &c, &mut dice)) {
                 (Ok(()), Ok(_)) => {
                     if let Err(why) = legal(&state, &rules) {
                         prop_assert!(false, "after {:?}: {}", c, why);

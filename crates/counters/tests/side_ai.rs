@@ -5,8 +5,8 @@
 
 use counters::{
     Choices, Combatant, Command, ExecuteWith, GameRng, MATCHUP_DEFENDERS, Rules, Scenario, Side,
-    SideAi, SideAis, SidePlan, State, UnitId, UnitState, bundled, execute, execute_with, matchup,
-    matchup_attackers, matchup_state, melee_odds, set_choices,
+    SideAi, SidePlan, State, UnitId, UnitState, bundled, execute_with, matchup, matchup_attackers,
+    matchup_state, melee_odds, set_choices,
 };
 
 /// An AI with one answer to every counterattack question; it always tries to disengage.
@@ -79,7 +79,7 @@ fn played(scenario: &Scenario, ai: &dyn SideAi, seed: u64) -> Vec<counters::Even
         dice: &mut GameRng::seed_from_u64(seed),
         ai,
         ai_rng: &mut GameRng::seed_from_u64(0),
-        chooser: None,
+        asking: None,
     };
     execute_with(&mut state, &rules, &command, with, &mut events).expect("a legal assault");
     events
@@ -88,10 +88,13 @@ fn played(scenario: &Scenario, ai: &dyn SideAi, seed: u64) -> Vec<counters::Even
 #[test]
 fn the_odds_ask_the_sides_ai_for_units_without_orders() {
     let free = field();
-    let doctrine = odds(&free, &SideAis::of(&free));
+    let doctrine = odds(&free, &ai::Players::of(&free).unwrap().advisors());
     for (answer, choices) in [(true, Choices::Always), (false, Choices::Never)] {
         let asked = odds(&free, &Answers(answer));
-        let by_orders = odds(&ordered(choices), &SideAis::of(&free));
+        let by_orders = odds(
+            &ordered(choices),
+            &ai::Players::of(&free).unwrap().advisors(),
+        );
         assert!(
             (asked.attacker_wins - by_orders.attacker_wins).abs() < 1e-12
                 && (asked.defender_holds - by_orders.defender_holds).abs() < 1e-12,
@@ -114,7 +117,7 @@ fn the_engine_asks_the_sides_ai_for_units_without_orders() {
         let mut differ = 0;
         for seed in 0..200 {
             let asked = played(&free, &Answers(answer), seed);
-            let by_orders = played(&orders, &SideAis::of(&free), seed);
+            let by_orders = played(&orders, &ai::Players::of(&free).unwrap().advisors(), seed);
             assert_eq!(asked, by_orders, "{answer}, seed {seed}");
             let rules = Rules::new(&free, &catalog);
             let mut state = matchup_state(&rules);
@@ -122,13 +125,15 @@ fn the_engine_asks_the_sides_ai_for_units_without_orders() {
                 units: matchup_attackers(&state),
                 hex: MATCHUP_DEFENDERS.to_hex(),
             };
-            let doctrine = execute(
-                &mut state,
-                &rules,
-                &command,
-                &mut GameRng::seed_from_u64(seed),
-            )
-            .expect("a legal assault");
+            let doctrine = ai::Players::of(rules.scenario)
+                .unwrap()
+                .execute(
+                    &mut state,
+                    &rules,
+                    &command,
+                    &mut GameRng::seed_from_u64(seed),
+                )
+                .expect("a legal assault");
             differ += usize::from(doctrine != asked);
         }
         assert!(

@@ -1,10 +1,12 @@
-//! A game played a phase at a time (`Game`, for `hexwar play`) is the turn engine of `play_with`:
-//! with nobody commanding it plays the same game event for event, and a commanded side that
-//! gives no commands plays as a passive AI would.
+//! The seat interface: a game whose seats are answered from outside (a person, a script, a
+//! saved game) is the same game as one the AIs play in their own seats. Answered from outside
+//! by asking each side's AI, it plays the same game event for event; a commanded side that gives
+//! no commands (and takes the suggestion of every question) plays as a passive AI would.
 
-use counters::{
-    AiKind, Game, GameRng, Rules, Scenario, ScenarioFile, Side, Waiting, bundled, play_with,
-};
+use std::sync::Arc;
+
+use ai::play_with;
+use counters::{AiName, Game, GameRng, Rules, Scenario, ScenarioFile, Side, Waiting, bundled};
 
 fn scenario(text: &str) -> Scenario {
     ScenarioFile::parse("s.toml", text)
@@ -21,27 +23,53 @@ const SCENARIOS: [&str; 3] = [
 #[test]
 fn with_nobody_commanding_it_is_play_with() {
     let catalog = bundled::catalog();
+    let mut asked = 0;
     for text in SCENARIOS {
         let s = scenario(text);
         let rules = Rules::new(&s, &catalog);
+        let players = ai::Players::of(&s).unwrap();
         for seed in 0..6 {
             let (end, events) = play_with(
                 &rules,
-                &mut GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed),
                 GameRng::seed_from_u64(seed + 100),
             )
             .unwrap();
+            // Both seats answered from outside, by asking each side's AI.
             let mut g = Game::new(
                 rules,
                 GameRng::seed_from_u64(seed),
                 GameRng::seed_from_u64(seed + 100),
-                [false, false],
+                players.seats([true, true]),
             );
-            assert_eq!(g.advance().unwrap(), Waiting::Over);
+            let mut w = g.advance().unwrap();
+            // Whether the phase the game waits in has been played (a question may come in
+            // the middle of it: once answered, the phase stands played, to be ended).
+            let mut played = false;
+            loop {
+                w = match w {
+                    Waiting::Commands { side, .. } if !played => {
+                        g.play_phase_by(Arc::clone(players.of_side(side))).unwrap();
+                        played = true;
+                        g.waiting().cloned().unwrap()
+                    }
+                    Waiting::Commands { .. } => {
+                        played = false;
+                        g.advance().unwrap()
+                    }
+                    Waiting::Question { question, .. } => {
+                        asked += 1;
+                        g.answer(question.suggested()).unwrap()
+                    }
+                    Waiting::Over => break,
+                };
+            }
             assert_eq!(g.events(), &events[..], "{} seed {seed}", s.title);
             assert_eq!(g.state(), &end);
         }
     }
+    // The rules asked the seats questions, answered from outside as the AIs answer them.
+    assert!(asked > 0, "no question was asked");
 }
 
 #[test]
@@ -51,25 +79,37 @@ fn a_commanded_side_that_gives_no_commands_plays_as_a_passive_ai() {
         for side in Side::BOTH {
             let s = scenario(text);
             let mut passive = s.clone();
-            passive.sides[side.index()].ai = AiKind::Passive;
+            passive.sides[side.index()].ai = AiName::new("passive");
             let (end, events) = play_with(
                 &Rules::new(&passive, &catalog),
-                &mut GameRng::seed_from_u64(3),
+                GameRng::seed_from_u64(3),
                 GameRng::seed_from_u64(4),
             )
             .unwrap();
             let mut people = [false, false];
             people[side.index()] = true;
+            let players = ai::Players::of(&s).unwrap();
             let mut g = Game::new(
                 Rules::new(&s, &catalog),
                 GameRng::seed_from_u64(3),
                 GameRng::seed_from_u64(4),
-                people,
+                players.seats(people),
             );
             let mut phases = 0;
-            while let Waiting::Commands { side: s2, .. } = g.advance().unwrap() {
-                assert_eq!(s2, side);
-                phases += 1;
+            let mut w = g.advance().unwrap();
+            loop {
+                w = match w {
+                    Waiting::Commands { side: s2, .. } => {
+                        assert_eq!(s2, side);
+                        phases += 1;
+                        g.advance().unwrap()
+                    }
+                    Waiting::Question { side: s2, question } => {
+                        assert_eq!(s2, side);
+                        g.answer(question.suggested()).unwrap()
+                    }
+                    Waiting::Over => break,
+                };
             }
             assert!(phases >= 2, "the person was asked {phases} times");
             assert_eq!(g.events(), &events[..]);
@@ -90,7 +130,7 @@ fn a_commanded_side_deploys_its_recon_one_unit_at_a_time() {
         Rules::new(&s, &catalog),
         GameRng::seed_from_u64(1),
         GameRng::seed_from_u64(2),
-        [false, true],
+        ai::Players::of(&s).unwrap().seats([false, true]),
     );
     assert_eq!(
         g.advance().unwrap(),
@@ -156,11 +196,12 @@ fn a_fork_plays_on_its_own_dice_and_leaves_the_game_alone() {
     for text in SCENARIOS {
         let s = scenario(text);
         let rules = Rules::new(&s, &catalog);
+        let players = ai::Players::of(&s).unwrap();
         let mut game = Game::new(
             rules,
             GameRng::seed_from_u64(1),
             GameRng::seed_from_u64(2),
-            [true, false],
+            players.seats([true, false]),
         );
         assert!(matches!(game.advance().unwrap(), Waiting::Commands { .. }));
         let (state, events, mark) = (
@@ -172,7 +213,7 @@ fn a_fork_plays_on_its_own_dice_and_leaves_the_game_alone() {
             let mut f = game.fork(
                 GameRng::seed_from_u64(seed),
                 GameRng::seed_from_u64(seed + 1),
-                [false, false],
+                players.seats([false, false]),
             );
             assert!(f.events().is_empty(), "a fork starts its own log");
             assert_eq!(f.advance().unwrap(), Waiting::Over);
@@ -189,20 +230,16 @@ fn a_fork_plays_on_its_own_dice_and_leaves_the_game_alone() {
             rules,
             GameRng::seed_from_u64(3),
             GameRng::seed_from_u64(4),
-            [false, false],
+            players.seats([false, false]),
         );
         let mut f = fresh.fork(
             GameRng::seed_from_u64(3),
             GameRng::seed_from_u64(4),
-            [false, false],
+            players.seats([false, false]),
         );
         f.advance().unwrap();
-        let (end, all) = play_with(
-            &rules,
-            &mut GameRng::seed_from_u64(3),
-            GameRng::seed_from_u64(4),
-        )
-        .unwrap();
+        let (end, all) =
+            play_with(&rules, GameRng::seed_from_u64(3), GameRng::seed_from_u64(4)).unwrap();
         assert_eq!(f.state(), &end);
         assert_eq!(f.events(), &all[..]);
     }

@@ -34,15 +34,21 @@ pub fn check(target: &str, text: &str) -> Result<(), String> {
 fn scenario(text: &str) -> Result<(), String> {
     let catalog = bundled::catalog();
     let terrain = bundled::terrain();
-    let mut s = match ScenarioFile::parse("fuzz.toml", text).validate(&catalog, &terrain) {
+    let checked = ScenarioFile::parse("fuzz.toml", text)
+        .knowing_ais(ai::check_name)
+        .validate(&catalog, &terrain);
+    let mut s = match checked {
         Ok(s) => s,
         Err(problems) => return located(text, &problems),
     };
     s.turns = s.turns.min(2);
     let rules = Rules::new(&s, &catalog);
-    let mut dice = counters::GameRng::seed_from_u64(7);
-    let (end, _) = counters::play(&rules, &mut dice).map_err(|e| e.to_string())?;
-    legal(&rules, &end)
+    let dice = counters::GameRng::seed_from_u64(7);
+    let players = ai::Players::of(&s).map_err(|e| format!("accepted, but: {e}"))?;
+    let played = players
+        .play(rules, dice, counters::GameRng::seed_from_u64(0))
+        .map_err(|e| e.to_string())?;
+    legal(&rules, played.state())
 }
 
 /// Unit catalog text: refused with every problem located, or a catalog whose every stat lies

@@ -103,6 +103,7 @@ fn save_corpus(root: &Path) -> Vec<String> {
             ai: vec!["us=doctrine:0.6".to_owned()],
             turn_limit: Some(2),
             ai_took_over: false,
+            ai_rng: None,
             commands: [
                 "move t72_4 0503",
                 "assault 0604 with t72_4",
@@ -115,6 +116,7 @@ fn save_corpus(root: &Path) -> Vec<String> {
                 side: "soviet".to_owned(),
                 phase: "movement".to_owned(),
                 line: (*l).to_owned(),
+                by: None,
             })
             .collect(),
             turns: vec![session::save::TurnHash {

@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use counters::{GameRng, Rules, ScenarioFile, State, bundled, play};
+use counters::{GameRng, Rules, ScenarioFile, State, bundled};
 use criterion::{Criterion, criterion_group, criterion_main};
 use present::picture::map::{self, Position};
 use present::picture::replay::{self, Header};
@@ -50,7 +50,15 @@ fn render(c: &mut Criterion) {
     });
     let night = load(include_str!("../../../scenarios/night_recon.toml"));
     let night_rules = Rules::new(&night, &catalog);
-    let (end, events) = play(&night_rules, &mut GameRng::seed_from_u64(1)).unwrap();
+    let played = ai::Players::of(&night)
+        .unwrap()
+        .play(
+            night_rules,
+            GameRng::seed_from_u64(1),
+            GameRng::seed_from_u64(0),
+        )
+        .unwrap();
+    let (end, events) = (played.state(), played.events());
     let header = Header {
         source: "seed 1".to_owned(),
     };
@@ -60,7 +68,7 @@ fn render(c: &mut Criterion) {
                 black_box(&night_rules),
                 &style,
                 &header,
-                &events,
+                events,
                 end.outcome(),
             )
         });

@@ -1,14 +1,23 @@
-//! The saved game (`docs/saved-games.md`): the scenario's text, the seeds, every line a person
-//! gave and a hash of the position after each player turn; read and checked here, field by
-//! field, for the play session and for the fuzzer.
+//! The saved game (`docs/saved-games.md`): the scenario's text, the seeds, every line either
+//! side gave (with the AI that gave it) and a hash of the position after each player turn;
+//! read and checked here, field by field, for the play session and for the fuzzer.
 
 use serde::{Deserialize, Serialize};
 
-/// The save format this hexwar writes: 3 hashes each player turn's position at the end of that
-/// turn by an explicit encoding of the position (`State::position_hash`); 2 hashed the same
-/// moment by the text of the engine's types, which changed with them; 1 (without the field)
-/// hashed another moment and recorded no terrain hash. Only format 3's hashes are compared.
-pub const SAVE_FORMAT: u32 = 3;
+/// The save format this hexwar writes: 4 records every line of both sides, each AI's with its
+/// name (`by`), and every answer to the rules' questions, so that a game replays whatever the
+/// AIs would play now; 3 recorded only the lines of the sides people commanded, the AIs' play
+/// being computed again. 3 and 4 hash each player turn's position at the end of that turn by an
+/// explicit encoding of the position (`State::position_hash`); 2 hashed the same moment by the
+/// text of the engine's types, which changed with them; 1 (without the field) hashed another
+/// moment and recorded no terrain hash. Only the hashes of formats 3 and 4 are compared.
+pub const SAVE_FORMAT: u32 = 4;
+
+/// The first format that records the AIs' lines as well as the people's.
+pub const EVERY_LINE: u32 = 4;
+
+/// The first format whose hashes are compared.
+pub const HASHED: u32 = 3;
 
 /// A saved game: enough to play it again, exactly, on any machine.
 #[derive(Clone, Serialize, Deserialize)]
@@ -46,7 +55,12 @@ pub struct SavedGame {
     /// After the lines, the AI played every side to the end (`hexwar run --resume`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ai_took_over: bool,
-    /// Every line given at the prompt that changed the game, in order.
+    /// The AIs' own generator where it stood after the lines (format 4), so that a resumed game
+    /// goes on as the game would have: its whole state, as JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai_rng: Option<String>,
+    /// Every line that changed the game, in order: from format 4 both sides', each AI's with
+    /// its name; before, only the people's.
     #[serde(default)]
     pub commands: Vec<Given>,
     /// The position's hash after each player turn.
@@ -58,19 +72,22 @@ const fn format_1() -> u32 {
     1
 }
 
-/// A line given at the prompt.
-#[derive(Clone, Serialize, Deserialize)]
+/// A line of the game: a command, a choice, `end` or an answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Given {
     /// Game turn.
     pub turn: u32,
     /// The side.
     pub side: String,
-    /// `movement` or `fire`.
+    /// `deployment`, `start`, `movement` or `fire`.
     pub phase: String,
     /// The command, or `end`.
     #[serde(rename = "do")]
     pub line: String,
+    /// The AI that gave it (`search:256`); absent when a person (or a script) did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 /// The position after a player turn.
@@ -124,6 +141,23 @@ impl SavedGame {
         if self.turn_limit == Some(0) {
             return Err("turn_limit = 0: at least 1".to_owned());
         }
+        if self
+            .ai_rng
+            .as_deref()
+            .is_some_and(|r| self.ai_generator_of(r).is_none())
+        {
+            return Err("ai_rng: not the state of the AIs' generator".to_owned());
+        }
+        if let Some(g) = self.commands.iter().find(|g| {
+            g.by.as_deref()
+                .is_some_and(|b| counters::check_ai_name(b).is_err())
+        }) {
+            return Err(format!(
+                "command `{}`: by = {:?}: not an AI's name",
+                g.line,
+                g.by.as_deref().unwrap_or_default()
+            ));
+        }
         if !hash(&self.catalog_hash) || self.terrain_hash.as_deref().is_some_and(|h| !hash(h)) {
             return Err("a content hash is 16 hexadecimal digits".to_owned());
         }
@@ -148,6 +182,16 @@ impl SavedGame {
             ));
         }
         Ok(())
+    }
+
+    /// The AIs' generator the save carries (format 4), if it does.
+    #[must_use]
+    pub fn ai_generator(&self) -> Option<counters::GameRng> {
+        self.ai_rng.as_deref().and_then(|r| self.ai_generator_of(r))
+    }
+
+    fn ai_generator_of(&self, text: &str) -> Option<counters::GameRng> {
+        serde_json::from_str(text).ok()
     }
 
     /// Why a replay of this save may diverge besides an edit: another hexwar or save format.

@@ -39,8 +39,9 @@ pub trait Dice {
 
 /// The game's generator: Xoshiro256++ (a named, portable algorithm), with the d6 derived in our
 /// own code (three bits at a time, rejecting 6 and 7) so that games do not depend on rand's
-/// sampling internals (R0.3).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// sampling internals (R0.3). Serde writes its whole state, so that a saved game can carry the
+/// AIs' generator where it stood.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameRng {
     rng: Xoshiro256PlusPlus,
     bits: u64,
@@ -116,7 +117,7 @@ impl Dice for GameRng {
 }
 
 /// A fixed list of faces, for tests and conformance cases (R0.3).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScriptedDice {
     faces: Vec<u8>,
     next: usize,

@@ -164,7 +164,7 @@ pub fn assault_odds(
 /// The attackers' chance to take the hex in the first round, cheaply: exact for R9 (it leaves
 /// out only the armor rolls of tank assault, R11.12). For the AI's many look-ups.
 #[must_use]
-pub(crate) fn quick_attacker_wins(
+pub fn quick_attacker_wins(
     state: &State,
     rules: &Rules<'_>,
     attackers: &[UnitId],

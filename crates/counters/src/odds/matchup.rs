@@ -125,9 +125,8 @@ pub fn matchup(
         role,
         motivation: 4,
         senior_hq: None,
-        ai: crate::scenario::AiKind::Doctrine,
+        ai: crate::scenario::AiName::default(),
         assault_threshold: crate::scenario::default_assault_threshold(role),
-        search_budget: crate::scenario::DEFAULT_SEARCH_BUDGET,
         air_sorties: None,
         air_observation_post: false,
     };

@@ -1352,7 +1352,7 @@ fn sampled(
             dice: &mut rng,
             ai,
             ai_rng: &mut ai_rng,
-            chooser: None,
+            asking: None,
         };
         if execute_with(&mut s, rules, &command, with, &mut events).is_err() {
             continue;

@@ -4,10 +4,10 @@
 use hexmap::Hex;
 
 use crate::model::command::RuleError;
-use crate::model::dice::OutOfDice;
 use crate::model::event::{Event, Phase};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::fire::{hit_number_against, shoot, take_hits};
 use crate::rules::state::{Rules, State};
@@ -139,11 +139,7 @@ pub(crate) fn check_bombard(
 ///
 /// # Errors
 /// [`RuleError::CannotStrike`], saying why no strike may be called now.
-pub(crate) fn sortie_ready(
-    state: &State,
-    rules: &Rules<'_>,
-    side: Side,
-) -> Result<AirSorties, RuleError> {
+pub fn sortie_ready(state: &State, rules: &Rules<'_>, side: Side) -> Result<AirSorties, RuleError> {
     let Some(air) = rules.scenario.sides[side.index()].air_sorties else {
         return Err(RuleError::CannotStrike("the side has no air sorties"));
     };
@@ -193,7 +189,7 @@ pub(crate) fn bombard(
     hex: Hex,
     smoke: bool,
     spotter: Option<UnitId>,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let side = x.state.unit(unit).side;
     let spotter = match spotter {
         Some(s) => Some(s),
@@ -226,7 +222,7 @@ pub(crate) fn bombard(
 }
 
 /// Flies a checked air strike (R14.4): the sortie's dice against every enemy unit in the hex.
-pub(crate) fn air_strike(x: &mut Exec<'_, '_>, caller: UnitId, hex: Hex) -> Result<(), OutOfDice> {
+pub(crate) fn air_strike(x: &mut Exec<'_, '_>, caller: UnitId, hex: Hex) -> Result<(), Halt> {
     let side = x.state.unit(caller).side;
     let Some(air) = x.rules.scenario.sides[side.index()].air_sorties else {
         return Ok(());

@@ -4,9 +4,9 @@
 use hexmap::{Hex, across};
 use smallvec::SmallVec;
 
-use crate::model::dice::OutOfDice;
 use crate::model::event::{AssaultOutcome, Event, Units};
 use crate::model::ids::UnitId;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::hits::destroy_with;
 use crate::rules::plan::Fighting;
@@ -38,7 +38,7 @@ pub(crate) fn resolve(
     x: &mut Exec<'_, '_>,
     attackers: &[UnitId],
     hex: Hex,
-) -> Result<AssaultOutcome, OutOfDice> {
+) -> Result<AssaultOutcome, Halt> {
     let side = x.state.unit(attackers[0]).side;
     let defenders: Units = x.state.units_in(hex, side.other()).map(|u| u.id).collect();
     let from: SmallVec<[Hex; 6]> = attackers

@@ -412,7 +412,7 @@ fn check_fire(
 ///
 /// # Errors
 /// The [`RuleError`] naming the rule that keeps the unit from firing at anything.
-pub(crate) fn ready_to_fire(
+pub fn ready_to_fire(
     state: &State,
     rules: &Rules<'_>,
     unit: UnitId,
@@ -458,7 +458,7 @@ pub(crate) fn ready_to_fire(
 ///
 /// # Errors
 /// The [`RuleError`] naming the rule that keeps the unit from firing at `target`.
-pub(crate) fn fire_reaches(
+pub fn fire_reaches(
     state: &State,
     rules: &Rules<'_>,
     unit: UnitId,

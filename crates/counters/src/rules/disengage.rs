@@ -3,10 +3,11 @@
 
 use hexmap::{Budget, Hex};
 
-use crate::model::dice::{OutOfDice, passes};
+use crate::model::dice::passes;
 use crate::model::event::{Event, Path, Phase};
 use crate::model::ids::UnitId;
 use crate::model::unit::Location;
+use crate::rules::ask::{Answer, Halt, Question};
 use crate::rules::exec::Exec;
 use crate::rules::stacking::has_room;
 
@@ -27,9 +28,24 @@ fn may_disengage(x: &Exec<'_, '_>, target: UnitId) -> bool {
         && !t.state.bogged
 }
 
-/// Whether the target's side tries to disengage: its AI decides.
-fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId) -> bool {
-    x.ai.disengages(x.state, target, x.ai_rng)
+/// Whether the target's side tries to disengage: its AI's choice, or the answer of whoever
+/// commands it.
+fn wants_to_disengage(x: &mut Exec<'_, '_>, target: UnitId, firer: UnitId) -> Result<bool, Halt> {
+    let side = x.state.unit(target).side;
+    let suggested = x.ai.disengages(x.state, target, x.ai_rng);
+    let answer = Answer::Disengage {
+        unit: target,
+        yes: suggested,
+    };
+    let question = || Question::Disengage {
+        unit: target,
+        firer,
+        suggested,
+    };
+    Ok(matches!(
+        x.ask(side, answer, question)?,
+        Answer::Disengage { yes: true, .. }
+    ))
 }
 
 /// The disengage move (R15.5): up to the unit's movement, every step farther from the firer,
@@ -72,8 +88,8 @@ pub(crate) fn fire_with_disengage(
     x: &mut Exec<'_, '_>,
     firer: UnitId,
     target: UnitId,
-) -> Result<bool, OutOfDice> {
-    if !may_disengage(x, target) || !wants_to_disengage(x, target) {
+) -> Result<bool, Halt> {
+    if !may_disengage(x, target) || !wants_to_disengage(x, target, firer)? {
         return Ok(false);
     }
     let dice = crate::rules::fire::fire_dice(x.state, &x.rules, firer);
@@ -104,7 +120,7 @@ pub(crate) fn fire_with_disengage(
 }
 
 /// The disengage move along `path`, with bog checks (R5.6) that end it early.
-fn move_away(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex]) -> Result<(), OutOfDice> {
+fn move_away(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex]) -> Result<(), Halt> {
     let typ = x.rules.typ(x.state.unit(unit));
     let mut done = Path::new();
     let mut bogged = false;
@@ -130,12 +146,7 @@ fn move_away(x: &mut Exec<'_, '_>, unit: UnitId, path: &[Hex]) -> Result<(), Out
 
 /// The firer's remaining dice at the target where it is now, or lost if it is out of range or
 /// sight (R15.5).
-fn finish(
-    x: &mut Exec<'_, '_>,
-    firer: UnitId,
-    target: UnitId,
-    rest: u8,
-) -> Result<bool, OutOfDice> {
+fn finish(x: &mut Exec<'_, '_>, firer: UnitId, target: UnitId, rest: u8) -> Result<bool, Halt> {
     if rest == 0 || !x.state.unit(target).alive() {
         return Ok(true);
     }

@@ -6,7 +6,8 @@ use crate::model::dice::{Dice, GameRng, OutOfDice};
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
 use crate::model::unit::Location;
-use crate::rules::exec::{Chooser, Exec};
+use crate::rules::ask::{Asking, Halt, Question};
+use crate::rules::exec::Exec;
 use crate::rules::side_ai::SideAi;
 use crate::rules::state::{Rules, State};
 use crate::rules::{artillery, assault, check, disengage, fire, movement, overrun, recon, time};
@@ -20,12 +21,18 @@ pub enum PlayError {
     /// Scripted dice ran out part way; the events so far were applied.
     #[error(transparent)]
     Dice(#[from] OutOfDice),
+    /// The rules asked a side that answers from outside a question it has not answered
+    /// ([`ExecuteWith::asking`]); the events so far were applied. Execute the command again
+    /// from the position before it, with the answer added ([`Asking::answer`]): the same dice
+    /// give the same fight up to the question.
+    #[error("the rules ask a question first")]
+    Asked(Question),
 }
 
 /// What a command is executed with besides the position and the rules: the game's dice, the
 /// sides' AIs that make the choices of units without orders (R11.4, R15.5), the AIs' own
-/// generator, and the person asked first, if any. The caller owns them and keeps them from one
-/// command to the next.
+/// generator, and how the rules' questions are answered. The caller owns them and keeps them
+/// from one command to the next.
 pub struct ExecuteWith<'a> {
     /// The game's dice.
     pub dice: &'a mut dyn Dice,
@@ -33,16 +40,17 @@ pub struct ExecuteWith<'a> {
     pub ai: &'a dyn SideAi,
     /// The AIs' own generator (the random AI's draws), never the game's dice.
     pub ai_rng: &'a mut GameRng,
-    /// A person asked the choices the rules ask (R8.1, R11.4, R11.6) before the AIs, as a
-    /// game asks the player of a commanded side (`hexwar play`); `None` leaves them to the AIs.
-    pub chooser: Option<&'a mut dyn Chooser>,
+    /// The sides that answer the rules' questions (R8.1, R11.4, R11.6) from outside, and the
+    /// answers they have given to this command; `None` leaves every choice to the AIs.
+    pub asking: Option<&'a mut Asking>,
 }
 
 /// Checks and executes a command, applying its events to `state` and appending them to
 /// `events`, a buffer the caller owns and reuses (batch runs, look-ahead).
 ///
 /// # Errors
-/// [`PlayError::Rule`] (state unchanged) or [`PlayError::Dice`] (the events so far applied).
+/// [`PlayError::Rule`] (state unchanged), or [`PlayError::Dice`] or [`PlayError::Asked`] (the
+/// events so far applied).
 pub fn execute_with(
     state: &mut State,
     rules: &Rules<'_>,
@@ -51,7 +59,7 @@ pub fn execute_with(
         dice,
         ai,
         ai_rng,
-        chooser,
+        asking,
     }: ExecuteWith<'_>,
     events: &mut Vec<Event>,
 ) -> Result<(), PlayError> {
@@ -62,16 +70,19 @@ pub fn execute_with(
         events,
         ai,
         ai_rng,
-        chooser: chooser.map(|c| c as &mut dyn Chooser),
+        asking,
     };
-    x.command(command)??;
-    Ok(())
+    match x.command(command) {
+        Ok(done) => Ok(done?),
+        Err(Halt::Dice(e)) => Err(e.into()),
+        Err(Halt::Asked(q)) => Err(PlayError::Asked(*q)),
+    }
 }
 
 impl Exec<'_, '_> {
     /// Checks a command and, if legal, executes it. The outer error is the dice running out;
     /// the inner one is the rule that forbids the command (nothing was changed).
-    pub fn command(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice> {
+    pub fn command(&mut self, command: &Command) -> Result<Result<(), RuleError>, Halt> {
         if let Err(why) = check::check(self.state, &self.rules, command) {
             return Ok(Err(why));
         }
@@ -123,7 +134,7 @@ impl Exec<'_, '_> {
 /// Fires a checked shot. At night the firer first rolls its visibility (R13.2): a target beyond
 /// it is not seen, and the unit has not fired. A recon target may then disengage (R15.5);
 /// otherwise the shot is fired (R6).
-fn fire_command(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
+fn fire_command(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), Halt> {
     if !time::sees_in_the_dark(x, unit, target)? {
         return Ok(());
     }

@@ -2,9 +2,10 @@
 //! pinning, and the hit effect.
 
 use crate::model::catalog::UnitClass;
-use crate::model::dice::{OutOfDice, clamp_need};
+use crate::model::dice::clamp_need;
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::hits::apply_hits;
 use crate::rules::state::{Rules, State};
@@ -93,7 +94,7 @@ pub fn save_number(state: &State, rules: &Rules<'_>, unit: UnitId) -> u8 {
 
 /// One unit's fire dice at one target, and what they do (R6.1 to R6.7); also each unit attacked
 /// by a bombardment (R14.1).
-pub(crate) fn shoot(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), OutOfDice> {
+pub(crate) fn shoot(x: &mut Exec<'_, '_>, unit: UnitId, target: UnitId) -> Result<(), Halt> {
     let dice = fire_dice(x.state, &x.rules, unit);
     shoot_dice(x, unit, target, dice)
 }
@@ -104,7 +105,7 @@ pub(crate) fn shoot_dice(
     unit: UnitId,
     target: UnitId,
     dice: u8,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let need = hit_number(x.state, &x.rules, unit, target);
     let roll = x.roll(u32::from(dice), need)?;
     let hits = roll.successes;
@@ -114,7 +115,7 @@ pub(crate) fn shoot_dice(
 
 /// R6.3 to R6.7: saves against `hits` scored by fire, pinning, and the hit effect of those not
 /// saved.
-pub(crate) fn take_hits(x: &mut Exec<'_, '_>, target: UnitId, hits: u8) -> Result<(), OutOfDice> {
+pub(crate) fn take_hits(x: &mut Exec<'_, '_>, target: UnitId, hits: u8) -> Result<(), Halt> {
     if hits == 0 {
         return Ok(());
     }

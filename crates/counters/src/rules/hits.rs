@@ -3,10 +3,11 @@
 
 use smallvec::SmallVec;
 
-use crate::model::dice::{OutOfDice, pick_distinct};
+use crate::model::dice::pick_distinct;
 use crate::model::event::{Event, HitEffect, TankAssault, Units};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::state::State;
 
@@ -91,7 +92,7 @@ pub(crate) fn share(
     side: Side,
     units: &[UnitId],
     hits: u8,
-) -> Result<SmallVec<[(UnitId, u8); 6]>, OutOfDice> {
+) -> Result<SmallVec<[(UnitId, u8); 6]>, Halt> {
     if units.is_empty() || hits == 0 {
         return Ok(SmallVec::new());
     }
@@ -164,7 +165,7 @@ pub(crate) fn sort_hits(hits: &mut [Option<u8>]) {
 }
 
 /// Applies `n` plain hits to one unit (fire, self-inflicted hits): see [`apply_hit_list`].
-pub(crate) fn apply_hits(x: &mut Exec<'_, '_>, unit: UnitId, n: u8) -> Result<(), OutOfDice> {
+pub(crate) fn apply_hits(x: &mut Exec<'_, '_>, unit: UnitId, n: u8) -> Result<(), Halt> {
     apply_hit_list(x, unit, &vec![None; usize::from(n)])
 }
 
@@ -176,7 +177,7 @@ pub(crate) fn apply_hit_list(
     x: &mut Exec<'_, '_>,
     unit: UnitId,
     hits: &[Option<u8>],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     for &source in hits {
         let u = x.state.unit(unit);
         if u.location == Location::Destroyed {
@@ -230,7 +231,7 @@ pub(crate) fn destroy_with(
     x: &mut Exec<'_, '_>,
     unit: UnitId,
     event: Event,
-) -> Result<Units, OutOfDice> {
+) -> Result<Units, Halt> {
     let hex = x.state.hex_of(unit);
     let riders: Units = x.state.passengers(unit).map(|p| p.id).collect();
     x.emit(event);

@@ -9,11 +9,12 @@ use hexmap::{Budget, Hex, Label};
 use smallvec::SmallVec;
 
 use crate::model::catalog::{UnitClass, UnitType};
-use crate::model::dice::{OutOfDice, passes};
+use crate::model::dice::passes;
 use crate::model::event::{BreakOffReason, Event, Faces, Path, Units};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::model::unit::Unit;
+use crate::rules::ask::{Answer, Asking, Halt, Question, by_label};
 use crate::rules::exec::Exec;
 use crate::rules::hits::destroy_with;
 use crate::rules::plan::{Fighting, plan_side, takes_part};
@@ -64,7 +65,7 @@ pub(crate) fn fight(
     attackers: &[UnitId],
     defenders: &[UnitId],
     first: &Strike,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let att = x.state.unit(attackers[0]).side;
     let def = att.other();
     let mut m = Melee {
@@ -261,7 +262,7 @@ fn motivation_test(
     eligible: &[UnitId],
     present: &[UnitId],
     struck_by: u8,
-) -> Result<Units, OutOfDice> {
+) -> Result<Units, Halt> {
     let other = side.other();
     let armor_opposite = m
         .alive(x, other)
@@ -346,7 +347,7 @@ fn charge(
     x: &mut Exec<'_, '_>,
     counterattackers: &[UnitId],
     struck: &[UnitId],
-) -> Result<Units, OutOfDice> {
+) -> Result<Units, Halt> {
     let map = x.rules.map();
     let difficult = struck.iter().any(|&s| {
         x.state
@@ -370,7 +371,7 @@ fn charge(
 
 /// R11.7, R16.2: a unit is captured; passengers of a captured transport dismount with a hit,
 /// in the same exposed place, and are captured too.
-fn capture(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), OutOfDice> {
+fn capture(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), Halt> {
     for p in destroy_with(x, unit, Event::Captured { unit })? {
         x.emit(Event::Captured { unit: p });
     }
@@ -385,7 +386,7 @@ fn choose(
     m: &mut Melee,
     side: Side,
     passed: &[UnitId],
-) -> Result<Units, OutOfDice> {
+) -> Result<Units, Halt> {
     let fighters = |x: &Exec<'_, '_>, units: &[UnitId]| -> Units {
         units
             .iter()
@@ -397,17 +398,28 @@ fn choose(
     let ai_says = favourable(x, m, side, &candidates);
     let mut counterattackers = Units::new();
     for &u in &candidates {
-        // Orders decide first; then the person commanding the side, if any; then the AI.
+        // Orders decide first; then the side: its AI's choice, or the answer of whoever
+        // commands it (R11.4).
         let ordered = melee_choice(x, u).is_some_and(|c| c != MeleeChoice::Stay);
-        let asked = if ordered {
-            None
+        let goes_in = if ordered {
+            counterattacks(&x.rules, x.state.turn(), u, ai_says)
         } else {
-            match x.chooser.as_deref_mut() {
-                Some(c) => c.counterattack(x.state, x.events, u, m.hex),
-                None => None,
-            }
+            let suggested = Answer::Counterattack {
+                unit: u,
+                yes: ai_says,
+            };
+            let hex = m.hex;
+            let question = || Question::Counterattack {
+                unit: u,
+                hex,
+                suggested: ai_says,
+            };
+            matches!(
+                x.ask(side, suggested, question)?,
+                Answer::Counterattack { yes: true, .. }
+            )
         };
-        if asked.unwrap_or_else(|| counterattacks(&x.rules, x.state.turn(), u, ai_says)) {
+        if goes_in {
             counterattackers.push(u);
         } else {
             break_off(x, m, u, BreakOffReason::Chose)?;
@@ -521,7 +533,7 @@ fn break_off(
     m: &mut Melee,
     unit: UnitId,
     reason: BreakOffReason,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     m.remove(unit);
     let Some(start) = x.state.hex_of(unit) else {
         return Ok(());
@@ -576,27 +588,47 @@ fn break_off(
     });
     let ordered =
         wanted.and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)));
-    let best = || map.break_off(start, m.hex, budget, step, room);
-    // Without an order, the person commanding the unit may choose where it goes.
-    let route = ordered.or_else(|| {
-        let best = best()?;
-        let legal = |h: Hex| {
-            h == best.end
-                || map
-                    .break_off(start, m.hex, budget, step, |e| e == h && room(e))
-                    .is_some()
-        };
-        let chosen = match x.chooser.as_deref_mut() {
-            Some(c) => c.break_off_to(state, x.events, unit, best.end, &legal),
+    // Without an order, the side chooses where it goes among the hexes it may end in; the
+    // rules' own choice is the suggestion.
+    let route = match ordered {
+        Some(r) => Some(r),
+        None => match map.break_off(start, m.hex, budget, step, room) {
             None => None,
-        };
-        match chosen {
-            Some(h) if h != best.end => map
-                .break_off(start, m.hex, budget, step, |e| e == h && room(e))
-                .or(Some(best)),
-            _ => Some(best),
-        }
-    });
+            Some(best) => {
+                let to = |h: Hex| map.break_off(start, m.hex, budget, step, |e| e == h && room(e));
+                let question = || {
+                    // Every hex within the unit's reach that a route every step farther ends in.
+                    let reach = budget.points.max(1);
+                    let mut hexes: Vec<Hex> = map
+                        .hexes()
+                        .filter(|&h| h != start && h.unsigned_distance_to(start) <= reach)
+                        .filter(|&h| h == best.end || to(h).is_some())
+                        .collect();
+                    by_label(&mut hexes);
+                    Question::BreakOff {
+                        unit,
+                        from: m.hex,
+                        best: best.end,
+                        hexes,
+                    }
+                };
+                let suggested = Answer::BreakOff {
+                    unit,
+                    hex: best.end,
+                };
+                let chosen = match Asking::ask(x.asking.as_deref_mut(), side, suggested, question)?
+                {
+                    Answer::BreakOff { hex, .. } => hex,
+                    _ => best.end,
+                };
+                if chosen == best.end {
+                    Some(best)
+                } else {
+                    to(chosen).or(Some(best))
+                }
+            }
+        },
+    };
     // Walk the route with bog checks (R5.6; twice at night, R13.1). A vehicle that bogs stops
     // there.
     let mut path = Path::new();
@@ -645,7 +677,7 @@ fn consolidate(
     m: &Melee,
     winner: Side,
     winners: &[UnitId],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let enemy = winner.other();
     let map = x.rules.map();
     if x.state.occupied_by(m.hex, enemy) {
@@ -692,7 +724,7 @@ fn fall_back(
     loser: Side,
     winners: &[UnitId],
     tanks_only: bool,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let map = x.rules.map();
     let near = |x: &Exec<'_, '_>, h: Hex| {
         winners

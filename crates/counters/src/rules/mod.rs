@@ -7,6 +7,7 @@
 //! side's AI through `side_ai.rs`; the rules hold no AI policy.
 
 pub(crate) mod artillery;
+pub(crate) mod ask;
 pub(crate) mod assault;
 pub(crate) mod check;
 pub(crate) mod disengage;

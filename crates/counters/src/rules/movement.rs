@@ -2,9 +2,10 @@
 
 use hexmap::Hex;
 
-use crate::model::dice::{OutOfDice, passes};
+use crate::model::dice::passes;
 use crate::model::event::{Event, Path};
 use crate::model::ids::UnitId;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 
 /// Moves a unit along a checked path. A vehicle entering a difficult hex takes a bog check on
@@ -14,7 +15,7 @@ pub(crate) fn execute(
     unit: UnitId,
     path: &[Hex],
     double: bool,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let typ = x.rules.typ(x.state.unit(unit));
     let mut segment = Path::new();
     let mut cost = 0u32;
@@ -57,7 +58,7 @@ pub(crate) fn execute(
 
 /// R5.6, R13.1: a bog check on the unit's skill, passed twice at night. Returns whether the
 /// vehicle bogged.
-pub(crate) fn bog_check(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<bool, OutOfDice> {
+pub(crate) fn bog_check(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<bool, Halt> {
     let skill = x.rules.typ(x.state.unit(unit)).skill;
     let checks = if x.state.time().is_night() { 2 } else { 1 };
     for _ in 0..checks {

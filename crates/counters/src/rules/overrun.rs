@@ -6,10 +6,10 @@ use hexmap::{Hex, across};
 use smallvec::SmallVec;
 
 use crate::model::catalog::{UnitClass, UnitType};
-use crate::model::dice::OutOfDice;
 use crate::model::event::Event;
 use crate::model::ids::UnitId;
 use crate::model::unit::UnitState;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::hits::{apply_hits, share};
 use crate::rules::state::{Rules, State};
@@ -98,7 +98,7 @@ pub const fn breaks_through(vehicle: &UnitState) -> bool {
 }
 
 /// Resolves an overrun (already checked).
-pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<(), OutOfDice> {
+pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<(), Halt> {
     let from = x.state.hex_of(unit).unwrap_or(hex);
     let beyond = across(from, hex);
     let cost = overrun_cost(&x.rules, x.state, unit, from, hex).unwrap_or(0);

@@ -1,8 +1,9 @@
 //! R12 rally, and R5.6 freeing bogged vehicles: tests at the start of a side's turn.
 
-use crate::model::dice::{OutOfDice, passes};
+use crate::model::dice::passes;
 use crate::model::event::{Event, Faces, Marker};
 use crate::model::ids::{Side, UnitId};
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::state::{Rules, State};
 
@@ -21,7 +22,7 @@ pub fn in_command(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
 
 /// R12.1, R12.2: each disorganized, then each pinned, unit of the side tests motivation, with a
 /// re-roll within its HQ's command range.
-pub(crate) fn rally(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
+pub(crate) fn rally(x: &mut Exec<'_, '_>, side: Side) -> Result<(), Halt> {
     for marker in [Marker::Disorganized, Marker::Pinned] {
         let units: Vec<UnitId> = x
             .state
@@ -44,7 +45,7 @@ pub(crate) fn rally(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
 }
 
 /// R5.6: a bogged vehicle tests skill at the start of its movement phase.
-pub(crate) fn unbog(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
+pub(crate) fn unbog(x: &mut Exec<'_, '_>, side: Side) -> Result<(), Halt> {
     let units: Vec<UnitId> = x
         .state
         .units()
@@ -65,7 +66,7 @@ fn test(
     marker: Marker,
     need: u8,
     reroll: bool,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let mut dice = Faces::new();
     dice.push(x.d6()?);
     if !passes(dice[0], need) && reroll {

@@ -5,10 +5,11 @@
 use hexmap::Hex;
 
 use crate::model::command::RuleError;
-use crate::model::dice::{OutOfDice, passes};
+use crate::model::dice::passes;
 use crate::model::event::{Event, Phase};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::stacking::has_room;
 use crate::rules::state::{Rules, State};
@@ -264,7 +265,7 @@ pub(crate) fn eyes_and_ears(
     x: &mut Exec<'_, '_>,
     unit: UnitId,
     target: UnitId,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     if !crate::rules::time::sees_in_the_dark(x, unit, target)? {
         return Ok(());
     }
@@ -287,7 +288,7 @@ pub(crate) fn dismount_riders(x: &mut Exec<'_, '_>, unit: UnitId) {
 }
 
 /// Remounts checked riders (R15.7): a bog check if their hex is difficult.
-pub(crate) fn remount(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), OutOfDice> {
+pub(crate) fn remount(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), Halt> {
     let gone_to_ground = x.state.cautious_after_remount(&x.rules, unit);
     x.emit(Event::Remounted {
         unit,

@@ -6,28 +6,28 @@ use hexmap::Hex;
 use smallvec::SmallVec;
 
 use crate::model::command::OrderAction;
-use crate::model::dice::OutOfDice;
 use crate::model::event::{Event, Units};
 use crate::model::ids::UnitId;
+use crate::rules::ask::{Answer, Halt, Question};
 use crate::rules::exec::Exec;
 use crate::rules::hits::{apply_hit_list, count_u8, deal, dealing_order, share, sort_hits};
 use crate::rules::plan::{Fighting, SidePlan, plan_side};
 use crate::rules::state::Rules;
 use crate::scenario::Order;
 
-/// A side's dice plan in play: as [`plan_side`], but the person commanding the side, if any, is
-/// asked which unit each HQ leads (R8.1) where no order says.
+/// A side's dice plan in play: as [`plan_side`], but the side is asked which unit each HQ
+/// leads (R8.1) where no order says and it may lead more than one.
 fn plan_asking(
     x: &mut Exec<'_, '_>,
     units: &[UnitId],
     opponents: &[UnitId],
     hex: Hex,
     how: Fighting,
-) -> SidePlan {
+) -> Result<SidePlan, Halt> {
     let plan = plan_side(x.state, &x.rules, units, opponents, hex, how);
-    let Some(chooser) = x.chooser.as_deref_mut() else {
-        return plan;
-    };
+    if x.asking.is_none() {
+        return Ok(plan);
+    }
     let turn = x.state.turn();
     let rolling: SmallVec<[UnitId; 8]> = plan.rolls.iter().map(|r| r.unit).collect();
     let mut answers = Vec::new();
@@ -39,7 +39,14 @@ fn plan_asking(
         if ordered.is_some() || rolling.len() < 2 {
             continue;
         }
-        if let Some(unit) = chooser.lead(x.state, x.events, hq, best, &rolling)
+        let side = x.state.unit(hq).side;
+        let suggested = Answer::Lead { hq, unit: best };
+        let question = || Question::Lead {
+            hq,
+            best,
+            units: rolling.to_vec(),
+        };
+        if let Answer::Lead { unit, .. } = x.ask(side, suggested, question)?
             && unit != best
             && rolling.contains(&unit)
         {
@@ -52,14 +59,14 @@ fn plan_asking(
         }
     }
     if answers.is_empty() {
-        return plan;
+        return Ok(plan);
     }
     answers.extend(x.rules.given.iter().cloned());
     let rules = Rules {
         given: &answers,
         ..x.rules
     };
-    plan_side(x.state, &rules, units, opponents, hex, how)
+    Ok(plan_side(x.state, &rules, units, opponents, hex, how))
 }
 
 /// What one exchange of assault dice did.
@@ -83,11 +90,11 @@ pub(crate) fn strike(
     struck: &[UnitId],
     how: Fighting,
     fights_back: bool,
-) -> Result<Strike, OutOfDice> {
+) -> Result<Strike, Halt> {
     let side = x.state.unit(strikers[0]).side;
-    let mine = plan_asking(x, strikers, struck, hex, how);
+    let mine = plan_asking(x, strikers, struck, hex, how)?;
     let theirs = if fights_back {
-        plan_asking(x, struck, strikers, hex, Fighting::Defend)
+        plan_asking(x, struck, strikers, hex, Fighting::Defend)?
     } else {
         SidePlan::default()
     };

@@ -1,9 +1,9 @@
 //! R13.2, R13.3, R13.4: time of day. The dawn and dusk schedule, night visibility rolls, and the
 //! exact chance that day (or night) has come by each player turn.
 
-use crate::model::dice::OutOfDice;
 use crate::model::event::Event;
 use crate::model::ids::{Side, UnitId};
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::state::State;
 use crate::scenario::{Role, Scenario, TimeOfDay};
@@ -51,7 +51,7 @@ pub fn dice_due(scenario: &Scenario, rolls: u8, turn: u32, side: Side) -> Option
 }
 
 /// R13.3 at the start of a player turn: the roll for dawn or dusk, if one is due.
-pub(crate) fn start(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), OutOfDice> {
+pub(crate) fn start(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), Halt> {
     if !x.state.time().changing() {
         return Ok(());
     }
@@ -71,7 +71,7 @@ pub(crate) fn start(x: &mut Exec<'_, '_>, turn: u32, side: Side) -> Result<(), O
 
 /// R13.2: the hexes a unit sees at night this turn, rolling its visibility die the first time
 /// it is asked. By day a unit sees as far as the line of sight goes (`u8::MAX`).
-pub(crate) fn visibility(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<u8, OutOfDice> {
+pub(crate) fn visibility(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<u8, Halt> {
     if !x.state.time().is_night() {
         return Ok(u8::MAX);
     }
@@ -90,7 +90,7 @@ pub(crate) fn sees_in_the_dark(
     x: &mut Exec<'_, '_>,
     viewer: UnitId,
     target: UnitId,
-) -> Result<bool, OutOfDice> {
+) -> Result<bool, Halt> {
     if !x.state.time().is_night() {
         return Ok(true);
     }

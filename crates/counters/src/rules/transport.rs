@@ -9,7 +9,7 @@ use crate::rules::state::{Rules, State};
 /// dismounting: half its movement, rounded down, once per turn for each of the two however many
 /// passengers it takes on or sets down (docs/rules.md).
 #[must_use]
-pub(crate) fn cost(state: &State, rules: &Rules<'_>, transport: UnitId, unloading: bool) -> u8 {
+pub fn cost(state: &State, rules: &Rules<'_>, transport: UnitId, unloading: bool) -> u8 {
     let t = state.unit(transport);
     let paid = if unloading {
         t.state.unloaded

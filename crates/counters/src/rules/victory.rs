@@ -1,10 +1,11 @@
 //! R17: ending the battle: company morale, objectives, the turn limit, victory points and the
 //! fair fight.
 
-use crate::model::dice::{OutOfDice, passes};
+use crate::model::dice::passes;
 use crate::model::event::{EndReason, Event, Outcome};
 use crate::model::ids::Side;
 use crate::model::unit::Location;
+use crate::rules::ask::Halt;
 use crate::rules::exec::Exec;
 use crate::rules::state::{Rules, State};
 use crate::scenario::Role;
@@ -64,7 +65,7 @@ pub fn morale_number(state: &State, rules: &Rules<'_>, side: Side) -> u8 {
 }
 
 /// R17.2: a side with fewer than half its starting units left tests; a failure ends the battle.
-pub(crate) fn company_morale(x: &mut Exec<'_, '_>, side: Side) -> Result<(), OutOfDice> {
+pub(crate) fn company_morale(x: &mut Exec<'_, '_>, side: Side) -> Result<(), Halt> {
     let start = starting_units(&x.rules, side);
     let left = start - losses(x.state, &x.rules, side);
     if left * 2 >= start {

@@ -9,7 +9,7 @@ use toml::Spanned;
 use crate::model::catalog::Catalog;
 use crate::model::event::EndReason;
 use crate::model::ids::Side;
-use crate::scenario::ai::AiSpec;
+use crate::scenario::ai::AiName;
 
 /// Games measured when `[expect]` does not say.
 pub const DEFAULT_RUNS: u64 = 1000;
@@ -95,7 +95,7 @@ pub struct Expectations {
     pub seed: u64,
     /// The AIs the scenario was balanced with, per side it names (`ai = { soviet =
     /// "doctrine@1" }`): `hexwar test` plays with them, unless `--ai` says otherwise.
-    pub ai: Vec<(Side, AiSpec)>,
+    pub ai: Vec<(Side, AiName)>,
     /// In the order the file gives them: win rates, end reasons, game lengths, loss rates.
     pub items: Vec<Expectation>,
 }
@@ -108,6 +108,7 @@ pub(crate) fn validate(
     fair_fight: bool,
     unit_types: &[String],
     catalog: &Catalog,
+    ai_name: &dyn Fn(&str) -> Result<(), String>,
 ) -> Result<Expectations, Vec<(Range<usize>, String)>> {
     let mut problems = Vec::new();
     let mut items = Vec::new();
@@ -135,8 +136,14 @@ pub(crate) fn validate(
             ));
             continue;
         };
-        match AiSpec::parse(spec.get_ref()) {
-            Ok(a) => ai.push((if i == 0 { Side::A } else { Side::B }, a)),
+        match ai_name(spec.get_ref()) {
+            Ok(()) => ai.push((
+                if i == 0 { Side::A } else { Side::B },
+                AiName {
+                    text: spec.get_ref().clone(),
+                    span: Some(spec.span()),
+                },
+            )),
             Err(e) => named.push((spec.span(), e)),
         }
     }

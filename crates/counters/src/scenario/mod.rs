@@ -12,9 +12,7 @@ mod units;
 mod validate;
 mod validator;
 
-pub use ai::{
-    AiKind, AiSpec, DEFAULT_SEARCH_BUDGET, MAX_SEARCH_BUDGET, parse_budget, parse_threshold,
-};
+pub use ai::{AiCheck, AiName, DEFAULT_AI, MAX_AI_NAME, check_ai_name, parse_threshold};
 pub use raw::{MAX_ORDERS, MAX_STACKING_LIMIT, MAX_TURNS, MAX_UNITS, ScenarioFile};
 
 use hexmap::{Hex, Map};
@@ -73,14 +71,14 @@ pub struct SideInfo {
     pub motivation: u8,
     /// The senior HQ of the force (R11.2, R17.2), if named.
     pub senior_hq: Option<UnitId>,
-    /// The AI that plays units without orders.
-    pub ai: AiKind,
-    /// The doctrine AI assaults and overruns when it wins with more than this probability,
-    /// in thousandths (default by role: see [`default_assault_threshold`]).
+    /// The AI that plays the side's units without orders, by name (`ai`; `doctrine` when the
+    /// scenario names none); the AI registry reads it.
+    pub ai: AiName,
+    /// The scenario's word to a doctrine AI playing the side: it assaults and overruns when it
+    /// wins with more than this probability, in thousandths (`assault_threshold`; by role
+    /// when not given, [`default_assault_threshold`]). An AI named with a threshold of its
+    /// own (`doctrine:0.65`) keeps its own.
     pub assault_threshold: u16,
-    /// The search AI's playouts per phase ([`DEFAULT_SEARCH_BUDGET`] unless `--ai` names
-    /// another).
-    pub search_budget: u32,
     /// Air sorties for the battle (R14.4).
     pub air_sorties: Option<AirSorties>,
     /// An air observation post arrives on the side's first daytime turn (R13.4, R14.5).
@@ -112,37 +110,7 @@ pub const fn default_assault_threshold(role: Role) -> u16 {
 }
 
 impl SideInfo {
-    /// Gives the side this AI (and its threshold, if it names one).
-    pub const fn set_ai(&mut self, ai: AiSpec) {
-        self.ai = ai.kind;
-        if let Some(t) = ai.threshold {
-            self.assault_threshold = t;
-        }
-        if let Some(b) = ai.budget {
-            self.search_budget = b;
-        }
-    }
-
-    /// The side's AI as `--ai` names it: the kind, with the threshold of a doctrine AI and the
-    /// budget of the search AI.
-    #[must_use]
-    pub const fn ai_spec(&self) -> AiSpec {
-        AiSpec {
-            kind: self.ai,
-            threshold: if self.ai.is_doctrine() {
-                Some(self.assault_threshold)
-            } else {
-                None
-            },
-            budget: if matches!(self.ai, AiKind::Search) {
-                Some(self.search_budget)
-            } else {
-                None
-            },
-        }
-    }
-
-    /// The doctrine AI's assault threshold as a probability.
+    /// The scenario's assault threshold for the side as a probability.
     #[must_use]
     pub fn assault_threshold(&self) -> f64 {
         f64::from(self.assault_threshold) / 1000.0

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::load::{Problem, Reader};
-use crate::scenario::{AiKind, AirSorties, Role, RuleSwitches, TimeOfDay};
+use crate::scenario::{AirSorties, Role, RuleSwitches, TimeOfDay};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,8 +34,7 @@ pub(crate) struct RawSide {
     #[serde(default = "default_motivation")]
     pub(crate) motivation: Spanned<u8>,
     pub(crate) senior_hq: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(crate) ai: AiKind,
+    pub(crate) ai: Option<Spanned<String>>,
     pub(crate) assault_threshold: Option<Spanned<f64>>,
     pub(crate) air_sorties: Option<Spanned<AirSorties>>,
     #[serde(default)]
@@ -131,6 +130,8 @@ pub struct ScenarioFile {
     pub(crate) expect: Option<Spanned<crate::scenario::expect::RawExpect>>,
     pub(crate) whole: Range<usize>,
     pub(crate) syntax_failed: bool,
+    /// The registry's check of the AI names the file gives, if the loader knows one.
+    pub(crate) ais: Option<crate::scenario::AiCheck>,
 }
 
 /// The most units a scenario may hold.
@@ -175,6 +176,7 @@ impl ScenarioFile {
             expect: None,
             whole: 0..text.len().min(1),
             syntax_failed: false,
+            ais: None,
         };
         let Some(doc) = r.parse(text) else {
             f.problems = r.problems;

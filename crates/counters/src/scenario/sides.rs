@@ -5,12 +5,19 @@ use std::collections::HashMap;
 
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Unit;
-use crate::scenario::ai::threshold_from;
+use crate::scenario::ai::{AiName, check_ai_name, threshold_from};
 use crate::scenario::raw::ScenarioFile;
 use crate::scenario::validator::Validator;
 use crate::scenario::{Role, SideInfo, default_assault_threshold};
 
 impl Validator {
+    /// Checks an AI name: written as one may be, and known to the registry when the loader
+    /// knows one.
+    pub(super) fn ai_name(&self, text: &str) -> Result<(), String> {
+        check_ai_name(text)?;
+        self.ais.map_or(Ok(()), |check| check(text))
+    }
+
     /// The sides' ids, the side that moves first and the one that deploys recon first.
     pub(super) fn sides(&mut self, file: &ScenarioFile) -> (HashMap<String, Side>, Side, Side) {
         let v = self;
@@ -43,6 +50,11 @@ impl Validator {
                 && let Err(e) = threshold_from(*t.get_ref())
             {
                 v.at(t.span(), e);
+            }
+            if let Some(ai) = &s.get_ref().ai
+                && let Err(e) = v.ai_name(ai.get_ref())
+            {
+                v.at(ai.span(), e);
             }
             if let Some(a) = &s.get_ref().air_sorties
                 && !(1..=12).contains(&a.get_ref().dice)
@@ -125,13 +137,15 @@ impl Validator {
                 role: s.role,
                 motivation: *s.motivation.get_ref(),
                 senior_hq,
-                ai: s.ai,
+                ai: s.ai.as_ref().map_or_else(AiName::default, |a| AiName {
+                    text: a.get_ref().clone(),
+                    span: Some(a.span()),
+                }),
                 assault_threshold: s
                     .assault_threshold
                     .as_ref()
                     .and_then(|t| threshold_from(*t.get_ref()).ok())
                     .unwrap_or(default_assault_threshold(s.role)),
-                search_budget: crate::scenario::DEFAULT_SEARCH_BUDGET,
                 air_sorties: s.air_sorties.as_ref().map(|a| *a.get_ref()),
                 air_observation_post: s.air_observation_post,
             });

@@ -72,6 +72,15 @@ impl ScenarioFile {
         }
     }
 
+    /// Checks the AI names the file gives (`[[sides]] ai`, `[expect] ai`) with `check`, the AI
+    /// registry's, besides how they are written: an unknown AI is then a problem of the file,
+    /// at its place.
+    #[must_use]
+    pub fn knowing_ais(mut self, check: crate::scenario::AiCheck) -> Self {
+        self.ais = Some(check);
+        self
+    }
+
     /// Checks the scenario against a catalog and terrain table and builds it. Every problem is
     /// reported, each with its place in the file.
     ///
@@ -88,6 +97,7 @@ impl ScenarioFile {
         let mut v = Validator {
             file: self.name.clone(),
             problems: std::mem::take(&mut self.problems),
+            ais: self.ais,
         };
         let map = v.map(self.map.as_ref(), terrain, &self.whole);
         let turns = match &self.turns {
@@ -162,12 +172,14 @@ impl ScenarioFile {
                 .collect();
             types.sort();
             types.dedup();
+            let ai_name = |text: &str| v.ai_name(text);
             match crate::scenario::expect::validate(
                 raw.get_ref(),
                 &side_names,
                 self.fair_fight,
                 &types,
                 catalog,
+                &ai_name,
             ) {
                 Ok(e) => Some(e),
                 Err(problems) => {

@@ -13,6 +13,8 @@ use crate::model::ids::Side;
 pub(crate) struct Validator {
     pub(super) file: String,
     pub(super) problems: Vec<Problem>,
+    /// The registry's check of AI names, if the loader knows one.
+    pub(super) ais: Option<crate::scenario::AiCheck>,
 }
 
 impl Validator {

@@ -426,7 +426,20 @@ pub fn page(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use counters::{GameRng, ScenarioFile, bundled, play};
+    use counters::{GameRng, ScenarioFile, bundled};
+
+    /// A game of the scenario's AIs on the dice of `seed`: its end and its events.
+    fn play(rules: Rules<'_>, seed: u64) -> (State, Vec<counters::Event>) {
+        let played = ai::Players::of(rules.scenario)
+            .unwrap()
+            .play(
+                rules,
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(0),
+            )
+            .unwrap();
+        (played.state().clone(), played.events().to_vec())
+    }
 
     const SCENARIOS: [&str; 3] = [
         include_str!("../../../../scenarios/dawn_assault.toml"),
@@ -448,7 +461,7 @@ mod tests {
                 .expect("a bundled scenario");
             let rules = Rules::new(&scenario, &catalog);
             for seed in 1..=12 {
-                let (end, events) = play(&rules, &mut GameRng::seed_from_u64(seed)).unwrap();
+                let (end, events) = play(rules, seed);
                 let mut state = State::new(&scenario);
                 for e in &events {
                     state.apply(e);
@@ -479,7 +492,7 @@ mod tests {
             .validate(&catalog, &bundled::terrain())
             .unwrap();
         let rules = Rules::new(&scenario, &catalog);
-        let (end, events) = play(&rules, &mut GameRng::seed_from_u64(3)).unwrap();
+        let (end, events) = play(rules, 3);
         let html = page(
             &rules,
             &Style::bundled(),

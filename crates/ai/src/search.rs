@@ -2,9 +2,10 @@
 //! weighs a portfolio of plans for the side (Churchill and Buro's portfolio search, over whole
 //! plans): the doctrine AI's own, bolder and more careful assault thresholds, no assault at
 //! all, standing still, and the doctrine AI's plan with one fighting unit held back. It plays
-//! the game out from each plan ([`Referee::play_out`]: this phase by the plan, then the doctrine
-//! AI on its own side and `doctrine` or `doctrine@1` on the enemy's, to the end, on dice of its
-//! own) and plays the plan that scores best, spending its budget by sequential halving (Karnin,
+//! the game out from each plan on a fork of the game ([`counters::Game::fork`], the public
+//! simulation API: this phase by the plan, then the doctrine AI on its own side and `doctrine`
+//! or `doctrine@1` on the enemy's, to the end, on dice of its own) and plays the plan that
+//! scores best, spending its budget by sequential halving (Karnin,
 //! Koren and Somekh, 2013): every plan gets a few playouts, the better half more, and so on
 //! until one is left. It fires, deploys recon and places ambushes as the doctrine AI does.
 //!
@@ -12,23 +13,113 @@
 //! generator seeded from the AI's own generator (seeded from the game's seed) and the hash of
 //! the position, never from the game's dice. The same game plays the same way on any thread.
 
-use super::{Referee, doctrine, own};
-use crate::model::command::{Command, RuleError};
-use crate::model::dice::{GameRng, OutOfDice};
-use crate::model::ids::{Side, UnitId};
-use crate::rules::state::{Rules, State};
-use crate::scenario::AiKind;
+use std::sync::Arc;
 
-/// The AIs the enemy may play like, in turn by playout: the search does not know its
-/// opponent, and a plan that beats only one way of playing is a gamble.
-const OPPONENTS: [AiKind; 2] = [AiKind::Doctrine, AiKind::DoctrineV1];
+use counters::{Ai, Game, GameRng, Halt, Referee, Seat, Side, SidePlan, State, UnitId};
 
-/// The AIs of a playout: the doctrine AI plays the side's later phases, and the `n`th of the
-/// [`OPPONENTS`] the enemy.
-fn seats(side: Side, n: u32) -> [AiKind; 2] {
-    let mut seats = [AiKind::Doctrine; 2];
-    seats[side.other().index()] = OPPONENTS[n as usize % OPPONENTS.len()];
-    seats
+use crate::choices::counterattack_pays;
+use crate::{Doctrine, DoctrineV1, own};
+
+/// `search`: the AI that plays the game out to choose its movement. Its budget is the playouts
+/// a movement phase may take; its assault threshold, the side's, is where its portfolio's
+/// thresholds start from.
+#[derive(Clone, Copy, Debug)]
+pub struct Search {
+    budget: u32,
+    threshold: u16,
+}
+
+impl Search {
+    /// The search AI with `budget` playouts a phase, for a side whose assault threshold is
+    /// `threshold` (thousandths).
+    #[must_use]
+    pub const fn new(budget: u32, threshold: u16) -> Self {
+        Self { budget, threshold }
+    }
+}
+
+impl Ai for Search {
+    fn name(&self) -> String {
+        format!("search:{}", self.budget)
+    }
+
+    fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        let own_threshold = f64::from(self.threshold) / 1000.0;
+        let plans = portfolio(x, side, skip, own_threshold);
+        let ai_rng = x.rng().clone();
+        let seed = x.rng().clone().next_seed() ^ x.state().position_hash();
+        let models = Models::new(x.game(), side);
+        let best = halve(plans.len(), self.budget, |p, n| {
+            let dice = GameRng::for_game(seed, u64::from(n));
+            let mut fork = x.game().fork(dice, ai_rng.clone(), models.seats(n));
+            fork.play_with(|r| plans[p].play(r, side, skip, own_threshold))?;
+            fork.advance()?;
+            Ok::<f64, Halt>(value(fork.state(), side))
+        })?;
+        plans[best].play(x, side, skip, own_threshold)
+    }
+
+    /// It fires as the doctrine AI does: it weighs its plans in the movement phase, where they
+    /// differ.
+    fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        Doctrine::new(self.threshold).fire(x, side, skip)
+    }
+
+    fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
+        Doctrine::new(self.threshold).deploy(x, side, unit)
+    }
+
+    fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
+        Doctrine::new(self.threshold).ambushes(x, side)
+    }
+
+    fn counterattacks(&self, plan: &SidePlan) -> bool {
+        counterattack_pays(plan)
+    }
+
+    fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
+        true
+    }
+
+    fn thinks(&self) -> bool {
+        true
+    }
+}
+
+/// The AIs a playout seats: the doctrine AI on the side's own seat, and on the enemy's the
+/// doctrine AI and `doctrine@1` in turn, by playout: the search does not know its opponent, and
+/// a plan that beats only one way of playing is a gamble. Each plays with the scenario's
+/// assault threshold for its side.
+struct Models {
+    side: Side,
+    own: Seat,
+    enemy: [Seat; 2],
+}
+
+impl Models {
+    fn new(game: &Game<'_>, side: Side) -> Self {
+        let sides = &game.rules().scenario.sides;
+        let (mine, theirs) = (
+            sides[side.index()].assault_threshold,
+            sides[side.other().index()].assault_threshold,
+        );
+        Self {
+            side,
+            own: Seat::ai(Arc::new(Doctrine::new(mine))),
+            enemy: [
+                Seat::ai(Arc::new(Doctrine::new(theirs))),
+                Seat::ai(Arc::new(DoctrineV1::new(theirs))),
+            ],
+        }
+    }
+
+    /// The seats of playout `n`.
+    fn seats(&self, n: u32) -> [Seat; 2] {
+        let enemy = self.enemy[n as usize % self.enemy.len()].clone();
+        let mut seats = [self.own.clone(), self.own.clone()];
+        seats[self.side.other().index()] = enemy;
+        seats
+    }
 }
 
 /// How far the portfolio moves the side's assault threshold, down (bolder) and up (more
@@ -51,58 +142,23 @@ enum Plan {
 }
 
 impl Plan {
-    /// Plays the plan for `side`, the units in `skip` left alone (they have orders).
-    fn play(self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+    /// Plays the plan for `side`, the units in `skip` left alone (they have orders); `own` is
+    /// the side's assault threshold.
+    fn play(
+        self,
+        x: &mut dyn Referee<'_>,
+        side: Side,
+        skip: &[UnitId],
+        own: f64,
+    ) -> Result<(), Halt> {
         match self {
             Self::Stand => Ok(()),
             Self::Doctrine { threshold, hold } => {
                 let mut skip = skip.to_vec();
                 skip.extend(hold);
-                let mut tuned = Tuned {
-                    inner: x,
-                    threshold,
-                };
-                doctrine::doctrine_movement(&mut tuned, side, &skip)
+                Doctrine::movement_with(x, side, &skip, threshold.unwrap_or(own))
             }
         }
-    }
-}
-
-/// A referee that answers the doctrine AI's question of its assault threshold with the plan's.
-struct Tuned<'a, 'r> {
-    inner: &'a mut dyn Referee<'r>,
-    threshold: Option<f64>,
-}
-
-impl<'r> Referee<'r> for Tuned<'_, 'r> {
-    fn state(&self) -> &State {
-        self.inner.state()
-    }
-
-    fn rules(&self) -> Rules<'r> {
-        self.inner.rules()
-    }
-
-    fn order(&mut self, command: &Command) -> Result<Result<(), RuleError>, OutOfDice> {
-        self.inner.order(command)
-    }
-
-    fn rng(&mut self) -> &mut GameRng {
-        self.inner.rng()
-    }
-
-    fn assault_threshold(&self, side: Side) -> f64 {
-        self.threshold
-            .unwrap_or_else(|| self.inner.assault_threshold(side))
-    }
-
-    fn play_out(
-        &self,
-        plan: &mut dyn FnMut(&mut dyn Referee<'r>) -> Result<(), OutOfDice>,
-        seats: [AiKind; 2],
-        dice: GameRng,
-    ) -> Result<State, OutOfDice> {
-        self.inner.play_out(plan, seats, dice)
     }
 }
 
@@ -110,8 +166,7 @@ impl<'r> Referee<'r> for Tuned<'_, 'r> {
 /// fighting units are held back: an HQ, air defence or empty carrier held where it stands is
 /// one the doctrine AI would have taken out of the enemy's reach (holding them back made the
 /// search leave them next to the enemy twice as often, and scored no better).
-fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Vec<Plan> {
-    let own_threshold = x.assault_threshold(side);
+fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId], own_threshold: f64) -> Vec<Plan> {
     let mut plans = vec![Plan::Doctrine {
         threshold: None,
         hold: None,
@@ -134,7 +189,7 @@ fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Vec<Plan> {
     let rules = x.rules();
     for unit in own(x.state(), side, skip)
         .into_iter()
-        .filter(|&u| !doctrine::soft(x.state(), &rules, u))
+        .filter(|&u| !crate::doctrine::soft(x.state(), &rules, u))
     {
         plans.push(Plan::Doctrine {
             threshold: None,
@@ -162,37 +217,6 @@ fn value(end: &State, side: Side) -> f64 {
     );
     let diff = f64::from(theirs.min(10)) - f64::from(mine.min(10));
     result + (diff / 100.0).clamp(-0.1, 0.1)
-}
-
-/// The search AI's movement phase.
-pub(super) fn movement(
-    x: &mut dyn Referee<'_>,
-    side: Side,
-    skip: &[UnitId],
-) -> Result<(), OutOfDice> {
-    let plans = portfolio(x, side, skip);
-    let budget = x.rules().scenario.sides[side.index()].search_budget;
-    let seed = x.rng().clone().next_seed() ^ x.state().position_hash();
-    let best = best_plan(x, side, skip, &plans, budget, seed)?;
-    plans[best].play(x, side, skip)
-}
-
-/// The plan that scores best in playouts, of `plans` with `budget` playouts in all
-/// ([`halve`]): playout `n` of every plan rolls the dice of seed `n` and meets the `n`th
-/// opponent model.
-fn best_plan(
-    x: &dyn Referee<'_>,
-    side: Side,
-    skip: &[UnitId],
-    plans: &[Plan],
-    budget: u32,
-    seed: u64,
-) -> Result<usize, OutOfDice> {
-    halve(plans.len(), budget, |p, n| {
-        let dice = GameRng::for_game(seed, u64::from(n));
-        let end = x.play_out(&mut |r| plans[p].play(r, side, skip), seats(side, n), dice)?;
-        Ok(value(&end, side))
-    })
 }
 
 /// Sequential halving over `arms` options with `budget` trials in all: in each round every

@@ -6,8 +6,8 @@
 
 use hexmap::Hex;
 
-use crate::model::ids::{Side, UnitId};
-use crate::rules::state::{Rules, State};
+use counters::{Rules, State};
+use counters::{Side, UnitId};
 
 /// One side's picture of the front, per hex index of the map.
 pub(super) struct Front {
@@ -49,7 +49,7 @@ impl Front {
                     }
                 }
             }
-            if typ.class == crate::model::catalog::UnitClass::Gun || e.state.bogged {
+            if typ.class == counters::UnitClass::Gun || e.state.bogged {
                 continue;
             }
             let reach = if night {
@@ -93,7 +93,7 @@ impl Front {
 /// (R2.4: it breaks off at once and is captured easily, R11.1, R11.7), a unit with no assault
 /// factor (air defence, observers, trucks, batteries: R9.10, they only take hits), or a
 /// transport with nobody aboard.
-pub(in crate::ai) fn soft(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
+pub(crate) fn soft(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
     let u = state.unit(unit);
     let typ = rules.typ(u);
     typ.is_independent()

@@ -3,18 +3,18 @@
 
 use hexmap::Hex;
 
-use super::super::Referee;
 use super::scouting::eyes_and_ears;
-use crate::ai::own;
-use crate::model::command::Command;
-use crate::model::dice::OutOfDice;
-use crate::model::ids::{Side, UnitId};
-use crate::model::unit::Location;
-use crate::rules::artillery::sortie_ready;
-use crate::rules::check::{check, fire_reaches, ready_to_fire};
-use crate::rules::fire::{fire_dice, hit_number, save_number};
-use crate::rules::state::State;
-use crate::scenario::Role;
+use crate::{expected_hits, own};
+use counters::Command;
+use counters::Halt;
+use counters::Location;
+use counters::Referee;
+use counters::Role;
+use counters::State;
+use counters::sortie_ready;
+use counters::{Side, UnitId};
+use counters::{check, fire_reaches, ready_to_fire};
+use counters::{fire_dice, hit_number, save_number};
 
 /// R13.2: the chance that a unit which has not rolled its visibility yet sees `distance` hexes
 /// at night (certain by day, or when the target fired in its last turn).
@@ -37,11 +37,11 @@ fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
 /// hexes where they hurt most or, for an attacker with nothing worth shelling, smoke over its
 /// most exposed units (R14.1, R14.3); then every unit fires at the enemy it expects to hurt
 /// most, and at night tries again if its first target was beyond its visibility (R13.2).
-pub(in crate::ai) fn doctrine_fire(
+pub(crate) fn doctrine_fire(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     eyes_and_ears(x, side, skip)?;
     air_support(x, side, skip)?;
     artillery(x, side, skip)?;
@@ -52,7 +52,6 @@ pub(in crate::ai) fn doctrine_fire(
             let Ok((at, fire)) = ready_to_fire(x.state(), &rules, unit) else {
                 break;
             };
-            let dice = fire_dice(x.state(), &rules, unit);
             let mut best: Option<(f64, UnitId)> = None;
             for t in x
                 .state()
@@ -63,17 +62,11 @@ pub(in crate::ai) fn doctrine_fire(
                 if fire_reaches(x.state(), &rules, unit, at, fire, t.id).is_err() {
                     continue;
                 }
-                let see = chance_to_see(x.state(), unit, t.id);
-                let Some(value) = shot_value(
-                    x.state(),
-                    &rules,
-                    dice,
+                let value = expected_hits(
+                    fire_dice(x.state(), &rules, unit),
                     hit_number(x.state(), &rules, unit, t.id),
-                    t.id,
-                ) else {
-                    continue;
-                };
-                let value = value * see;
+                    save_number(x.state(), &rules, t.id),
+                ) * chance_to_see(x.state(), unit, t.id);
                 if best.is_none_or(|(v, _)| value > v) {
                     best = Some((value, t.id));
                 }
@@ -88,65 +81,6 @@ pub(in crate::ai) fn doctrine_fire(
     Ok(())
 }
 
-/// A shot's chance of doing anything below which the doctrine AI holds its fire: firing gives
-/// up going to ground (R6.4) for almost nothing.
-pub(super) const FUTILE: f64 = 0.10;
-
-/// What a shot of `dice` dice needing `need` on `target` is worth: the expected hits that are
-/// not saved, each weighed by what it does (R6.6: it disorganizes, weakens or destroys; R8.2: an
-/// HQ suffers only on a 1). `None` when the shot has less than [`FUTILE`] chance of doing
-/// anything.
-pub(super) fn shot_value(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    dice: u8,
-    need: u8,
-    target: UnitId,
-) -> Option<f64> {
-    let (value, any) = effect(state, rules, dice, need, target);
-    (any >= FUTILE).then_some(value)
-}
-
-/// [`shot_value`] whatever the chance: the worth alone.
-fn worth(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    dice: u8,
-    need: u8,
-    target: UnitId,
-) -> f64 {
-    effect(state, rules, dice, need, target).0
-}
-
-/// The worth of `dice` dice needing `need` on `target` ([`shot_value`]), and the chance that
-/// they do anything at all.
-fn effect(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    dice: u8,
-    need: u8,
-    target: UnitId,
-) -> (f64, f64) {
-    let t = state.unit(target);
-    let typ = rules.typ(t);
-    let effect: f64 = if typ.is_hq() {
-        1.0 / 6.0
-    } else if t.state.disorganized {
-        // The next hit takes a step or the unit.
-        if t.state.weakened || typ.steps < 2 {
-            2.0
-        } else {
-            1.5
-        }
-    } else {
-        1.0
-    };
-    let p = crate::model::dice::chance(need)
-        * (1.0 - crate::model::dice::chance(save_number(state, rules, target)));
-    let any = 1.0 - (1.0 - p * effect.min(1.0)).powi(i32::from(dice));
-    (f64::from(dice) * p * effect, any)
-}
-
 /// Enemy hexes on the map, each once, in label order.
 fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]> {
     let map = x.rules().map();
@@ -155,24 +89,26 @@ fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]>
         .units()
         .iter()
         .filter(|u| u.side != side)
-        .filter_map(crate::model::unit::Unit::hex)
+        .filter_map(counters::Unit::hex)
         .collect();
     hexes.sort_by_key(|&h| map.label(h));
     hexes.dedup();
     hexes
 }
 
-/// What shelling a hex is worth: the hits expected on its units that are not saved, each
-/// weighed by what it does ([`shot_value`]), counted half again when the hex is next to one of
-/// ours (it softens the next assault, R9.5).
+/// What shelling a hex is worth: expected unsaved hits on its units, counted half again
+/// when the hex is next to one of ours (it softens the next assault, R9.5).
 fn hex_value(x: &dyn Referee<'_>, side: Side, hex: Hex, dice: u8, anti_tank: bool) -> f64 {
     let rules = &x.rules();
     let hits: f64 = x
         .state()
         .units_in(hex, side.other())
         .map(|t| {
-            let need = crate::rules::fire::hit_number_against(x.state(), rules, anti_tank, t.id);
-            worth(x.state(), rules, dice, need, t.id)
+            expected_hits(
+                dice,
+                counters::hit_number_against(x.state(), rules, anti_tank, t.id),
+                save_number(x.state(), rules, t.id),
+            )
         })
         .sum();
     if x.state().adjacent_to(rules, hex, side) {
@@ -183,18 +119,13 @@ fn hex_value(x: &dyn Referee<'_>, side: Side, hex: Hex, dice: u8, anti_tank: boo
 }
 
 /// R14.4: by day, one sortie on the enemy hex worth most, called by a unit that sees it.
-fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
     // No sortie to fly, no caller to look for.
     let Ok(air) = sortie_ready(x.state(), &x.rules(), side) else {
         return Ok(());
     };
-    // The hexes by worth, then the first a unit of ours can call the sortie on.
-    let mut hexes: Vec<(f64, Hex)> = enemy_hexes(x, side)
-        .into_iter()
-        .map(|hex| (hex_value(x, side, hex, air.dice, air.anti_tank), hex))
-        .collect();
-    by_worth(&mut hexes);
-    for (_, hex) in hexes {
+    let mut best: Option<(f64, Command)> = None;
+    for hex in enemy_hexes(x, side) {
         let caller = own(x.state(), side, skip).into_iter().find(|&c| {
             check(
                 x.state(),
@@ -203,22 +134,21 @@ fn air_support(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(
             )
             .is_ok()
         });
-        if let Some(caller) = caller {
-            x.order(&Command::AirStrike { caller, hex })?.ok();
-            break;
+        let Some(caller) = caller else { continue };
+        let value = hex_value(x, side, hex, air.dice, air.anti_tank);
+        if best.as_ref().is_none_or(|(v, _)| value > *v) {
+            best = Some((value, Command::AirStrike { caller, hex }));
         }
+    }
+    if let Some((_, c)) = best {
+        x.order(&c)?.ok();
     }
     Ok(())
 }
 
-/// Sorts valued hexes by worth, most first; equal worths keep their order (by label).
-fn by_worth(hexes: &mut [(f64, Hex)]) {
-    hexes.sort_by(|a, b| b.0.total_cmp(&a.0));
-}
-
 /// R14.1, R14.3: each battery shells the spotted enemy hex worth most; an attacker's battery
 /// with nothing worth a mission smokes the hex of its units most exposed to enemy fire.
-fn artillery(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+fn artillery(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
     let rules = x.rules();
     let batteries: Vec<UnitId> = own(x.state(), side, skip)
         .into_iter()
@@ -231,27 +161,22 @@ fn artillery(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(),
         .collect();
     for battery in batteries {
         let dice = fire_dice(x.state(), &rules, battery);
-        // The hexes in range by worth, then the first a spotter sees (R14.1).
-        let at = x.state().hex_of(battery);
-        let range = rules
-            .typ(x.state().unit(battery))
-            .fire
-            .map_or(0, |f| u32::from(f.range));
-        let mut hexes: Vec<(f64, Hex)> = enemy_hexes(x, side)
-            .into_iter()
-            .filter(|&hex| at.is_some_and(|a| a.unsigned_distance_to(hex) <= range))
-            .map(|hex| (hex_value(x, side, hex, dice, false), hex))
-            .collect();
-        by_worth(&mut hexes);
-        let best = hexes.into_iter().find(|&(_, hex)| {
+        let mut best: Option<(f64, Hex)> = None;
+        for hex in enemy_hexes(x, side) {
             let c = Command::Bombard {
                 unit: battery,
                 hex,
                 smoke: false,
                 spotter: None,
             };
-            check(x.state(), &rules, &c).is_ok()
-        });
+            if check(x.state(), &rules, &c).is_err() {
+                continue;
+            }
+            let value = hex_value(x, side, hex, dice, false);
+            if best.is_none_or(|(v, _)| value > v) {
+                best = Some((value, hex));
+            }
+        }
         // The attacker covers an advance under heavy fire with smoke by day, unless a fire
         // mission promises real damage; with nothing worth shelling it smokes anyway.
         let attacker = rules.scenario.sides[side.index()].role == Role::Attacker;

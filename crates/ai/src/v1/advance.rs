@@ -4,11 +4,11 @@
 
 use hexmap::{Hex, MoveClass};
 
-use crate::ai::Referee;
-use crate::model::command::Command;
-use crate::model::dice::OutOfDice;
-use crate::model::ids::{Side, UnitId};
-use crate::rules::check::{check, points_left};
+use counters::Command;
+use counters::Halt;
+use counters::Referee;
+use counters::{Side, UnitId};
+use counters::{check, points_left};
 
 /// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
 pub(super) const EXPOSED_PENALTY: u32 = 2;
@@ -81,7 +81,7 @@ impl<'e> Routes<'e> {
 
 /// Moves a unit as far as it legally can along the cheapest path towards `goal`, stopping next
 /// to it if the enemy holds it.
-pub(super) fn advance(x: &mut dyn Referee<'_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
+pub(super) fn advance(x: &mut dyn Referee<'_>, unit: UnitId, goal: Hex) -> Result<(), Halt> {
     advance_covered(x, unit, goal, &mut Routes::covered(&[]))
 }
 
@@ -92,7 +92,7 @@ pub(super) fn advance_covered(
     unit: UnitId,
     goal: Hex,
     routes: &mut Routes<'_>,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     let map = rules.map();
     let u = x.state().unit(unit);

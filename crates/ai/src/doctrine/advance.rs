@@ -9,12 +9,12 @@
 
 use hexmap::{Hex, MoveClass};
 
-use super::super::Referee;
-use crate::model::command::Command;
-use crate::model::dice::OutOfDice;
-use crate::model::ids::UnitId;
-use crate::rules::check::points_left;
-use crate::rules::state::{Rules, State};
+use counters::Command;
+use counters::Halt;
+use counters::Referee;
+use counters::UnitId;
+use counters::points_left;
+use counters::{Rules, State};
 
 /// Extra path cost of a difficult hex for a vehicle (R5.6): a bog check there fails often
 /// (a conscript crew on a 1 to 4), and a bogged vehicle is out of the battle for turns.
@@ -43,7 +43,7 @@ fn field(rules: &Rules<'_>, class: MoveClass, goal: Hex) -> Option<std::sync::Ar
 
 /// Moves a unit as far as it legally can along the cheapest path towards `goal`, stopping next
 /// to it if the enemy holds it.
-pub(super) fn advance(x: &mut dyn Referee<'_>, unit: UnitId, goal: Hex) -> Result<(), OutOfDice> {
+pub(super) fn advance(x: &mut dyn Referee<'_>, unit: UnitId, goal: Hex) -> Result<(), Halt> {
     advance_on(x, unit, goal, |_, _| true).map(|_| ())
 }
 
@@ -55,7 +55,7 @@ pub(super) fn advance_on(
     unit: UnitId,
     goal: Hex,
     fits: impl Fn(&State, Hex) -> bool,
-) -> Result<bool, OutOfDice> {
+) -> Result<bool, Halt> {
     let rules = x.rules();
     let u = x.state().unit(unit);
     if u.state.moved || u.state.assaulted || u.state.bogged {
@@ -82,7 +82,7 @@ pub(super) fn walk(
     unit: UnitId,
     mut path: Vec<Hex>,
     fits: impl Fn(&State, Hex) -> bool,
-) -> Result<bool, OutOfDice> {
+) -> Result<bool, Halt> {
     let rules = x.rules();
     let map = rules.map();
     let u = x.state().unit(unit);

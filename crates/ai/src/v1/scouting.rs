@@ -3,20 +3,21 @@
 
 use hexmap::Hex;
 
-use super::super::Referee;
 use super::advance::advance;
-use crate::ai::{expected_hits, own};
-use crate::model::command::Command;
-use crate::model::dice::OutOfDice;
-use crate::model::ids::{Side, UnitId};
-use crate::model::unit::Location;
-use crate::rules::check::check;
-use crate::rules::fire::{hit_number, save_number};
-use crate::rules::state::State;
+use crate::{expected_hits, own};
+use counters::Command;
+use counters::Halt;
+use counters::Location;
+use counters::Referee;
+use counters::State;
+use counters::check;
+use counters::{Side, UnitId};
+use counters::{hit_number, save_number};
 
 /// R15.4: a recon unit's deployment move: the doctrine AI screens forward, towards the nearest
-/// enemy unit that is not an HQ, as far as the deployment rules let it.
-pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), OutOfDice> {
+/// enemy unit that is not an HQ, as far as the deployment rules let it. (The passive and random
+/// AIs stay.)
+pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
     let Some(at) = x.state().hex_of(unit) else {
         return Ok(());
     };
@@ -26,7 +27,7 @@ pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Resul
         .units()
         .iter()
         .filter(|e| e.side != side && !rules.typ(e).is_hq())
-        .filter_map(crate::model::unit::Unit::hex)
+        .filter_map(counters::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(at), rules.map().label(h)));
     match nearest {
         Some(goal) => advance(x, unit, goal),
@@ -34,10 +35,11 @@ pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Resul
     }
 }
 
-/// R15.3: where to place units held in ambush. The doctrine AI waits until a legal hex of the
-/// zone lets the unit fire on enemy units, then takes the hex where its fire is expected to hurt
-/// most.
-pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfDice> {
+/// R15.3: where to place units held in ambush. The doctrine AI (`doctrine`) waits until a
+/// legal hex of the zone lets the unit fire on enemy units, then takes the hex where its fire is
+/// expected to hurt most; the random AI places each unit in the first legal hex at the first
+/// chance. (The passive AI places none; orders may.)
+pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side, doctrine: bool) -> Result<(), Halt> {
     let rules = x.rules();
     let waiting: Vec<(UnitId, Vec<Hex>)> = x
         .state()
@@ -45,7 +47,7 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfD
         .iter()
         .filter(|u| u.side == side && u.location == Location::OffMap)
         .filter_map(|u| match &rules.scenario.arrivals[u.id.index()] {
-            crate::scenario::Arrival::Ambush { zone } => Some((u.id, zone.clone())),
+            counters::Arrival::Ambush { zone } => Some((u.id, zone.clone())),
             _ => None,
         })
         .collect();
@@ -55,9 +57,16 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfD
             if check(x.state(), &rules, &Command::Place { unit, hex }).is_err() {
                 continue;
             }
-            let value = ambush_value(x.state(), &rules, unit, hex);
+            let value = if doctrine {
+                ambush_value(x.state(), &rules, unit, hex)
+            } else {
+                1.0
+            };
             if value > 0.0 && best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, hex));
+            }
+            if !doctrine && best.is_some() {
+                break;
             }
         }
         if let Some((_, hex)) = best {
@@ -68,12 +77,7 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), OutOfD
 }
 
 /// Expected unsaved hits of a unit's full fire from `hex` on the best enemy it could see there.
-fn ambush_value(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    unit: UnitId,
-    hex: Hex,
-) -> f64 {
+fn ambush_value(state: &State, rules: &counters::Rules<'_>, unit: UnitId, hex: Hex) -> f64 {
     let u = state.unit(unit);
     let Some(fire) = rules.typ(u).fire else {
         return 0.0;
@@ -102,7 +106,7 @@ pub(super) fn eyes_and_ears(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     let scouts: Vec<UnitId> = own(x.state(), side, skip)
         .into_iter()
@@ -110,16 +114,7 @@ pub(super) fn eyes_and_ears(
         .collect();
     for scout in scouts {
         let mut best: Option<(usize, UnitId)> = None;
-        let Some(at) = x.state().hex_of(scout) else {
-            continue;
-        };
-        // R15.6: only a gone-to-ground enemy within 4 hexes is worth a test.
-        let near = |t: &crate::model::unit::Unit| {
-            t.side != side
-                && t.state.gone_to_ground
-                && t.hex().is_some_and(|h| h.unsigned_distance_to(at) <= 4)
-        };
-        for t in x.state().units().iter().filter(|t| near(t)) {
+        for t in x.state().units().iter().filter(|t| t.side != side) {
             let c = Command::EyesAndEars {
                 unit: scout,
                 target: t.id,
@@ -163,7 +158,7 @@ pub(super) fn motorcycles(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     for unit in own(x.state(), side, skip) {
         let u = x.state().unit(unit);
@@ -176,7 +171,7 @@ pub(super) fn motorcycles(
             .units()
             .iter()
             .filter(|e| e.side != side)
-            .filter_map(crate::model::unit::Unit::hex)
+            .filter_map(counters::Unit::hex)
             .map(|h| h.unsigned_distance_to(at))
             .min()
             .unwrap_or(u32::MAX);

@@ -6,24 +6,25 @@ use hexmap::Hex;
 
 use super::advance::{Routes, advance_covered};
 use super::scouting::{motorcycles, watching};
-use crate::ai::Referee;
-use crate::ai::own;
-use crate::model::command::Command;
-use crate::model::dice::OutOfDice;
-use crate::model::ids::{Side, UnitId};
-use crate::model::unit::Location;
-use crate::odds::first::quick_attacker_wins;
-use crate::rules::check::check;
-use crate::rules::state::State;
-use crate::scenario::Role;
+use crate::own;
+use counters::Command;
+use counters::Halt;
+use counters::Location;
+use counters::Referee;
+use counters::Role;
+use counters::State;
+use counters::check;
+use counters::quick_attacker_wins;
+use counters::{Side, UnitId};
 
-/// Movement phase of the doctrine AI: assaults that favour the side, then the attacker's
-/// advance or the defender's hold on the objectives.
-pub(in crate::ai) fn doctrine_movement(
+/// Movement phase of the doctrine AI: assaults that favour the side (won with a probability
+/// above `threshold`), then the attacker's advance or the defender's hold on the objectives.
+pub(crate) fn doctrine_movement(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+    threshold: f64,
+) -> Result<(), Halt> {
     let rules = x.rules();
     let map = rules.map();
     // R16.1: infantry leaves an ordinary carrier once the enemy is within 2 hexes, to fight.
@@ -49,7 +50,7 @@ pub(in crate::ai) fn doctrine_movement(
         x.order(&Command::Dismount { unit })?.ok();
     }
     motorcycles(x, side, skip)?;
-    overruns(x, side, skip)?;
+    overruns(x, side, skip, threshold)?;
     // Assaults: every enemy hex next to our units, with all our units that may join.
     let mut targets: Vec<Hex> = own(x.state(), side, skip)
         .iter()
@@ -88,7 +89,6 @@ pub(in crate::ai) fn doctrine_movement(
             continue;
         }
         // Assault when the exact odds favour it (R9).
-        let threshold = rules.scenario.sides[side.index()].assault_threshold();
         if quick_attacker_wins(x.state(), &rules, &units, hex) > threshold {
             x.order(&command)?.ok();
         }
@@ -155,7 +155,7 @@ fn main_effort(x: &dyn Referee<'_>, side: Side, goals: &[Hex]) -> Option<Hex> {
 /// keep its units in command range (R12.2).
 fn led_unit_nearest(
     state: &State,
-    rules: &crate::rules::state::Rules<'_>,
+    rules: &counters::Rules<'_>,
     hq: UnitId,
     goal: Hex,
 ) -> Option<Hex> {
@@ -165,7 +165,7 @@ fn led_unit_nearest(
         .formations
         .iter()
         .position(|f| f.hq == Some(hq))
-        .map(crate::model::ids::FormationId::from_index);
+        .map(counters::FormationId::from_index);
     state
         .units()
         .iter()
@@ -175,14 +175,14 @@ fn led_unit_nearest(
                 && !rules.typ(u).is_hq()
                 && formation.is_none_or(|f| u.formation == f)
         })
-        .filter_map(crate::model::unit::Unit::hex)
+        .filter_map(counters::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(goal), rules.map().label(h)))
 }
 
 /// Hexes (by map index) that enemy fire reaches by day: within range and sight of an enemy unit
 /// that can fire, and without concealing terrain or smoke. Empty at night, when everyone is
 /// concealed anyway (R13.2).
-fn exposure(state: &State, rules: &crate::rules::state::Rules<'_>, side: Side) -> Vec<bool> {
+fn exposure(state: &State, rules: &counters::Rules<'_>, side: Side) -> Vec<bool> {
     let map = rules.map();
     let mut exposed = vec![false; map.len()];
     if state.time().is_night() {
@@ -215,7 +215,7 @@ const FALL_BACK_AT: f64 = 0.75;
 
 /// The defender's movement: every objective it does not stand on draws its nearest free
 /// fighting unit (not an independent HQ, not artillery, not already on an objective).
-fn hold_objectives(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+fn hold_objectives(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
     let rules = x.rules();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
     let mut routes = Routes::covered(&[]);
@@ -258,7 +258,7 @@ fn fall_back(
     side: Side,
     skip: &[UnitId],
     objectives: &[Hex],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     let map = rules.map();
     for unit in own(x.state(), side, skip) {
@@ -288,7 +288,7 @@ fn fall_back(
         }
         let class = t.move_class;
         let budget = hexmap::Budget {
-            points: crate::rules::check::points_left(x.state(), &rules, unit, false),
+            points: counters::points_left(x.state(), &rules, unit, false),
             min_one_hex: true,
         };
         let enemy = side.other();
@@ -346,15 +346,10 @@ fn fall_back(
 /// R10: the chance that an overrunning vehicle breaks through: no hit from the infantry firing
 /// back (any hit leaves it disorganized, R10.4). Exact: each non-disorganized infantry unit rolls
 /// its assault dice needing 4, each disorganized one needing 6.
-fn overrun_breaks_through(
-    state: &State,
-    rules: &crate::rules::state::Rules<'_>,
-    hex: Hex,
-    side: Side,
-) -> f64 {
+fn overrun_breaks_through(state: &State, rules: &counters::Rules<'_>, hex: Hex, side: Side) -> f64 {
     state
         .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == crate::model::catalog::UnitClass::Infantry)
+        .filter(|u| rules.typ(u).class == counters::UnitClass::Infantry)
         .map(|u| {
             let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
             let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };
@@ -365,14 +360,18 @@ fn overrun_breaks_through(
 
 /// The doctrine AI overruns (R10) with each vehicle that may, through the adjacent enemy hex where
 /// it breaks through with a chance above the side's assault threshold, before any assault.
-fn overruns(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+fn overruns(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    skip: &[UnitId],
+    threshold: f64,
+) -> Result<(), Halt> {
     let rules = x.rules();
-    let threshold = rules.scenario.sides[side.index()].assault_threshold();
     for unit in own(x.state(), side, skip) {
         while let Some(at) = x.state().hex_of(unit) {
             // Only a vehicle that overruns at all, and only through enemy hexes, is asked.
             let u = x.state().unit(unit);
-            if !crate::rules::overrun::overruns(rules.typ(u), u.state.weakened) {
+            if !counters::overruns(rules.typ(u), u.state.weakened) {
                 break;
             }
             let best = rules

@@ -3,18 +3,17 @@
 //! own (`Game::play_phase_by` while the searching side waits for commands), and the median and
 //! the worst per scenario and side are printed.
 //!
-//! Run with `cargo bench -p counters --bench search` (the default budget, 10 games per
-//! scenario and side), or `cargo bench -p counters --bench search -- BUDGET GAMES`.
+//! Run with `cargo bench -p ai --bench search` (the default budget, 10 games per scenario
+//! and side), or `cargo bench -p ai --bench search -- BUDGET GAMES`.
 
-#[path = "common/scenarios.rs"]
+#[path = "../../counters/benches/common/scenarios.rs"]
 mod scenarios;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use counters::{
-    AiKind, AiSpec, DEFAULT_SEARCH_BUDGET, Game, GameRng, Phase, Rules, ScenarioFile, Side,
-    Waiting, bundled,
-};
+use ai::DEFAULT_SEARCH_BUDGET;
+use counters::{AiName, Game, GameRng, Phase, Rules, ScenarioFile, Side, Waiting, bundled};
 
 fn main() {
     // Cargo passes `--bench` first; numbers after it are the budget and the games.
@@ -35,16 +34,14 @@ fn main() {
         let mut scenario = ScenarioFile::parse(name, text)
             .validate(&catalog, &bundled::terrain())
             .expect("a bundled scenario");
-        let search = AiSpec {
-            budget: Some(budget),
-            ..AiSpec::of(AiKind::Search)
-        };
         for side in Side::BOTH {
             for s in &mut scenario.sides {
-                s.set_ai(AiSpec::of(AiKind::Doctrine));
+                s.ai = AiName::new("doctrine");
             }
-            scenario.sides[side.index()].set_ai(search);
+            scenario.sides[side.index()].ai = AiName::new(format!("search:{budget}"));
             let rules = Rules::new(&scenario, &catalog);
+            let players = ai::Players::of(&scenario).expect("the AIs");
+            let search = Arc::clone(players.of_side(side));
             let mut people = [false; 2];
             people[side.index()] = true;
             let (mut movement, mut fire) = (Vec::new(), Vec::new());
@@ -53,16 +50,34 @@ fn main() {
                     rules,
                     GameRng::for_game(1, g),
                     GameRng::for_game(2, g),
-                    people,
+                    players.seats(people),
                 );
-                while let Waiting::Commands { phase, .. } = game.advance().expect("dice") {
-                    let start = Instant::now();
-                    game.play_phase_by(AiKind::Search).expect("dice");
-                    match phase {
-                        Phase::Movement => movement.push(start.elapsed()),
-                        Phase::Fire => fire.push(start.elapsed()),
-                        _ => {}
-                    }
+                let mut w = game.advance().expect("dice");
+                // Whether the phase waited in was played (a question may come in its middle).
+                let mut played = false;
+                loop {
+                    w = match w {
+                        Waiting::Commands { phase, .. } if !played => {
+                            let start = Instant::now();
+                            game.play_phase_by(Arc::clone(&search)).expect("dice");
+                            match phase {
+                                Phase::Movement => movement.push(start.elapsed()),
+                                Phase::Fire => fire.push(start.elapsed()),
+                                _ => {}
+                            }
+                            played = true;
+                            game.waiting().cloned().expect("a game under way")
+                        }
+                        Waiting::Commands { .. } => {
+                            played = false;
+                            game.advance().expect("dice")
+                        }
+                        // The rules' questions are answered as the AI would.
+                        Waiting::Question { question, .. } => {
+                            game.answer(question.suggested()).expect("an answer")
+                        }
+                        Waiting::Over => break,
+                    };
                 }
             }
             let id = &scenario.sides[side.index()].id;

@@ -9,32 +9,35 @@
 
 use hexmap::Hex;
 
-use super::super::{Referee, own};
 use super::advance::{advance_on, route_cost, walk};
 use super::front::{Front, soft};
 use super::scouting::{motorcycles, watching};
-use crate::model::command::Command;
-use crate::model::dice::OutOfDice;
-use crate::model::ids::{Side, UnitId};
-use crate::model::unit::Location;
-use crate::odds::first::quick_attacker_wins;
-use crate::rules::check::{check, points_left};
-use crate::rules::state::{Rules, State};
-use crate::scenario::Role;
+use crate::own;
+use counters::Command;
+use counters::Halt;
+use counters::Location;
+use counters::Referee;
+use counters::Role;
+use counters::quick_attacker_wins;
+use counters::{Rules, State};
+use counters::{Side, UnitId};
+use counters::{check, points_left};
 
-/// Movement phase of the doctrine AI.
-pub(in crate::ai) fn doctrine_movement(
+/// Movement phase of the doctrine AI, which assaults and overruns when it wins with a
+/// probability above `threshold`.
+pub(crate) fn doctrine_movement(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+    threshold: f64,
+) -> Result<(), Halt> {
     dismount_near_the_enemy(x, side, skip)?;
     motorcycles(x, side, skip)?;
-    overruns(x, side, skip)?;
+    overruns(x, side, skip, threshold)?;
     let mut used: Vec<UnitId> = skip.to_vec();
     let rules = x.rules();
     let mut front = Front::read(x.state(), &rules, side);
-    massed_assaults(x, side, &mut used, &mut front)?;
+    massed_assaults(x, side, &mut used, &mut front, threshold)?;
     if rules.scenario.sides[side.index()].role == Role::Attacker {
         attack(x, side, &used, &front)
     } else {
@@ -47,7 +50,7 @@ fn dismount_near_the_enemy(
     x: &mut dyn Referee<'_>,
     side: Side,
     skip: &[UnitId],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     let riders: Vec<UnitId> = x
         .state()
@@ -182,7 +185,7 @@ fn after_arriving(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> O
             .passengers(unit)
             .any(|p| rules.typ(p).assault.is_some());
     if carries {
-        Some(u32::from(crate::rules::transport::cost(
+        Some(u32::from(counters::transport_cost(
             state, rules, unit, true,
         )))
     } else {
@@ -202,7 +205,7 @@ fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, planned: &[(He
         .iter()
         .find(|(p, _)| *p == hex)
         .map_or(0, |&(_, n)| usize::from(n));
-    crate::rules::stacking::stack_count(state.units(), rules.catalog, u.side, hex)
+    counters::stack_count(state.units(), rules.catalog, u.side, hex)
         + coming
         + usize::from(arrivals(state, rules, unit))
         <= limit
@@ -358,10 +361,10 @@ fn massed_assaults(
     side: Side,
     used: &mut Vec<UnitId>,
     front: &mut Front,
-) -> Result<(), OutOfDice> {
+    threshold: f64,
+) -> Result<(), Halt> {
     let rules = x.rules();
     let map = rules.map();
-    let threshold = x.assault_threshold(side);
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
     let mut mine = movers(x.state(), &rules, side, used);
     if mine.iter().all(|m| m.leads) {
@@ -552,12 +555,7 @@ fn massed_assaults(
 /// assault units only in the objective itself or beside a friend; otherwise it stops out of
 /// contact, ready to mass for next turn's assault. HQs follow their units, and HQs, air
 /// defence and empty transports stop before the enemy could assault them.
-fn attack(
-    x: &mut dyn Referee<'_>,
-    side: Side,
-    used: &[UnitId],
-    front: &Front,
-) -> Result<(), OutOfDice> {
+fn attack(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId], front: &Front) -> Result<(), Halt> {
     let rules = x.rules();
     let goals: Vec<Hex> = rules
         .scenario
@@ -628,7 +626,7 @@ fn keep_back(
     unit: UnitId,
     follow: Hex,
     front: &Front,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let Some(at) = x.state().hex_of(unit) else {
         return Ok(());
     };
@@ -655,7 +653,7 @@ fn retreat_to_safety(
     unit: UnitId,
     front: &Front,
     toward: Hex,
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     let map = rules.map();
     let Some(at) = x.state().hex_of(unit) else {
@@ -715,12 +713,7 @@ const FALL_BACK_AT: f64 = 0.75;
 /// attacker holds nothing an enemy unit stands next to), the nearest that can get there this
 /// phase; units off the objectives that would lose an assault fall back; HQs, air defence and
 /// empty transports keep out of the enemy's reach.
-fn defend(
-    x: &mut dyn Referee<'_>,
-    side: Side,
-    used: &[UnitId],
-    front: &Front,
-) -> Result<(), OutOfDice> {
+fn defend(x: &mut dyn Referee<'_>, side: Side, used: &[UnitId], front: &Front) -> Result<(), Halt> {
     let rules = x.rules();
     let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
     let mut busy: Vec<UnitId> = used.to_vec();
@@ -825,7 +818,7 @@ fn fall_back(
     side: Side,
     skip: &[UnitId],
     objectives: &[Hex],
-) -> Result<(), OutOfDice> {
+) -> Result<(), Halt> {
     let rules = x.rules();
     let map = rules.map();
     for unit in own(x.state(), side, skip) {
@@ -909,7 +902,7 @@ fn fall_back(
 fn overrun_breaks_through(state: &State, rules: &Rules<'_>, hex: Hex, side: Side) -> f64 {
     state
         .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == crate::model::catalog::UnitClass::Infantry)
+        .filter(|u| rules.typ(u).class == counters::UnitClass::Infantry)
         .map(|u| {
             let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
             let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };
@@ -920,14 +913,18 @@ fn overrun_breaks_through(state: &State, rules: &Rules<'_>, hex: Hex, side: Side
 
 /// The doctrine AI overruns (R10) with each vehicle that may, through the adjacent enemy hex where
 /// it breaks through with a chance above the side's assault threshold, before any assault.
-fn overruns(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), OutOfDice> {
+fn overruns(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    skip: &[UnitId],
+    threshold: f64,
+) -> Result<(), Halt> {
     let rules = x.rules();
-    let threshold = x.assault_threshold(side);
     for unit in own(x.state(), side, skip) {
         while let Some(at) = x.state().hex_of(unit) {
             // Only a vehicle that overruns at all, and only through enemy hexes, is asked.
             let u = x.state().unit(unit);
-            if !crate::rules::overrun::overruns(rules.typ(u), u.state.weakened) {
+            if !counters::overruns(rules.typ(u), u.state.weakened) {
                 break;
             }
             let best = rules

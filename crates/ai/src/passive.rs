@@ -1,0 +1,40 @@
+//! `passive`: the AI that does nothing on its own. Its units still test and choose in melees
+//! (R11.4) and disengage when they may (R15.5); orders move them.
+
+use counters::{Ai, GameRng, Halt, Referee, Side, SidePlan, State, UnitId};
+
+use crate::choices::counterattack_pays;
+
+/// `passive`: gives no command; answers the rules' questions as the doctrine AI does.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Passive;
+
+impl Ai for Passive {
+    fn name(&self) -> String {
+        "passive".to_owned()
+    }
+
+    fn movement(&self, _: &mut dyn Referee<'_>, _: Side, _: &[UnitId]) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn fire(&self, _: &mut dyn Referee<'_>, _: Side, _: &[UnitId]) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn deploy(&self, _: &mut dyn Referee<'_>, _: Side, _: UnitId) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn ambushes(&self, _: &mut dyn Referee<'_>, _: Side) -> Result<(), Halt> {
+        Ok(())
+    }
+
+    fn counterattacks(&self, plan: &SidePlan) -> bool {
+        counterattack_pays(plan)
+    }
+
+    fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
+        true
+    }
+}

@@ -1,0 +1,92 @@
+//! `doctrine@1`: the doctrine AI frozen as the arena's reference (rated 0), as it played when AI
+//! strength was first measured. Its games on the bundled scenarios are pinned by a snapshot
+//! (`tests/arena.rs`); nothing here changes, so that every later AI is judged against the same
+//! opponent. The latest doctrine AI is in the sibling folder `doctrine/`.
+//!
+//! Maneuver (`maneuver.rs`), fires (`fires.rs`), recon (`scouting.rs`) and the way it walks a
+//! unit along a route (`advance.rs`).
+
+mod advance;
+mod fires;
+mod maneuver;
+mod scouting;
+
+pub(crate) use scouting::ambushes;
+
+use counters::{Ai, GameRng, Halt, Referee, Side, SidePlan, State, UnitId};
+
+use crate::choices::counterattack_pays;
+
+/// How the frozen code places its recon and ambushes: by the AI the scenario names for the
+/// side, not by itself. Where `doctrine@1` plays its side, that is itself; where the search AI
+/// seats it as a model of a side another AI plays (the search's playouts), it places the
+/// ambushes as that AI's kind did when it was frozen (the first legal hex, for `search` and
+/// `random`; none, for `passive`). A quirk of the frozen code, kept so that its games, and the
+/// search's, play as they always have.
+enum Style {
+    Doctrine,
+    Passive,
+    Other,
+}
+
+fn style(x: &dyn Referee<'_>, side: Side) -> Style {
+    let named = crate::registry::kind_of(&x.rules().scenario.sides[side.index()].ai.text);
+    match named {
+        Some("doctrine" | "doctrine@1") => Style::Doctrine,
+        Some("passive") => Style::Passive,
+        _ => Style::Other,
+    }
+}
+
+/// `doctrine@1`: the frozen doctrine AI, with its assault threshold (its name's,
+/// `doctrine@1:0.65`, else the scenario's for the side).
+#[derive(Clone, Copy, Debug)]
+pub struct DoctrineV1 {
+    threshold: u16,
+}
+
+impl DoctrineV1 {
+    /// The frozen doctrine AI with this assault threshold, in thousandths.
+    #[must_use]
+    pub const fn new(threshold: u16) -> Self {
+        Self { threshold }
+    }
+}
+
+impl Ai for DoctrineV1 {
+    fn name(&self) -> String {
+        format!("doctrine@1:{}", crate::thousandths(self.threshold))
+    }
+
+    fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        maneuver::doctrine_movement(x, side, skip, f64::from(self.threshold) / 1000.0)
+    }
+
+    fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        fires::doctrine_fire(x, side, skip)
+    }
+
+    fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
+        match style(x, side) {
+            Style::Doctrine => scouting::deploy(x, side, unit),
+            Style::Passive | Style::Other => Ok(()),
+        }
+    }
+
+    fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
+        match style(x, side) {
+            Style::Doctrine => scouting::ambushes(x, side, true),
+            Style::Other => scouting::ambushes(x, side, false),
+            Style::Passive => Ok(()),
+        }
+    }
+
+    fn counterattacks(&self, plan: &SidePlan) -> bool {
+        counterattack_pays(plan)
+    }
+
+    /// R15.5: it disengages whenever it may.
+    fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
+        true
+    }
+}

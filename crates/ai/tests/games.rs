@@ -1,0 +1,172 @@
+//! Whole games of the AIs: summaries of a batch's shards merge into the summary of one run,
+//! and the count of units standing in each hex stays true through every event of real games
+//! (tests that play games, moved here from the rules crate, which has no AI).
+
+use counters::{
+    GameRecord, GameRng, MergeError, Rules, Scenario, ScenarioFile, Side, State, Summary, bundled,
+};
+
+fn scenario(text: &str) -> Result<Scenario, Vec<counters::Problem>> {
+    ScenarioFile::parse("s.toml", text).validate(&catalog(), &bundled::terrain())
+}
+
+fn catalog() -> counters::Catalog {
+    bundled::catalog()
+}
+
+/// The scenario's AIs.
+fn players(s: &Scenario) -> ai::Players {
+    ai::Players::of(s).expect("the scenario's AIs")
+}
+
+const SMALL: &str = r#"
+title = "t"
+turns = 3
+first = "b"
+[map]
+columns = 4
+rows = 4
+default = "clear"
+terrain = ["..ff", "....", "cc..", "...."]
+[[sides]]
+id = "a"
+name = "A"
+nation = "soviet"
+role = "attacker"
+senior_hq = "hq"
+[[sides]]
+id = "b"
+name = "B"
+nation = "nato"
+role = "defender"
+[[formations]]
+id = "f"
+side = "a"
+hq = "hq"
+[[formations]]
+id = "g"
+side = "b"
+hq = "hq2"
+[[units]]
+id = "hq"
+type = "hq_mrr"
+formation = "f"
+at = "0101"
+[[units]]
+id = "btr"
+type = "btr70"
+formation = "f"
+at = "0101"
+[[units]]
+id = "inf"
+type = "mr_coy"
+formation = "f"
+aboard = "btr"
+[[units]]
+id = "res"
+type = "t72"
+formation = "f"
+reserve = { turn = 2, zone = ["0104"] }
+[[units]]
+id = "hq2"
+type = "hq_tf"
+formation = "g"
+at = "0404"
+[[units]]
+id = "amb"
+type = "tow_team"
+formation = "g"
+ambush = { zone = ["0304", "0403"] }
+[[objectives]]
+at = "0103"
+[[orders]]
+turn = 1
+do = "double btr 0102 0103"
+[[orders]]
+turn = 2
+do = "fire res at hq2"
+"#;
+
+#[test]
+fn summaries_of_shards_merge_into_the_summary_of_one_run() {
+    let s = scenario(SMALL).unwrap();
+    let c = catalog();
+    let rules = Rules::new(&s, &c);
+    let records: Vec<GameRecord> = (0..40u64)
+        .map(|i| {
+            let game = players(&s)
+                .play(rules, GameRng::for_game(9, i), GameRng::seed_from_u64(0))
+                .unwrap();
+            GameRecord::new(i, &rules, game.state())
+        })
+        .collect();
+    let identity = counters::Identity {
+        runs: 40,
+        shard_count: 2,
+        ..counters::Identity::default()
+    };
+    let mut whole = Summary::new(&s, 9);
+    records.iter().for_each(|r| whole.add(r));
+    whole.identity = Some(identity.clone());
+    whole.shards = vec![0, 1];
+    let mut a = Summary::new(&s, 9);
+    let mut b = Summary::new(&s, 9);
+    a.identity = Some(identity.clone());
+    b.identity = Some(identity);
+    a.shards = vec![0];
+    b.shards = vec![1];
+    for r in &records {
+        if r.game % 3 == 0 { a.add(r) } else { b.add(r) }
+    }
+    assert!(matches!(
+        a.clone().merge(&a),
+        Err(MergeError::Overlap(0, 2))
+    ));
+    a.merge(&b).unwrap();
+    a.finish();
+    whole.finish();
+    assert_eq!(a, whole);
+    assert_eq!(whole.runs, 40);
+    assert_eq!(
+        whole.sides[0].wins + whole.sides[1].wins + whole.both_lose,
+        40,
+        "every game has a result"
+    );
+    let other = Summary::new(&s, 10);
+    assert!(matches!(a.merge(&other), Err(MergeError::Different(..))));
+}
+
+/// The count of units standing in each hex, which `apply` keeps, agrees with the units after
+/// every event of whole games of each bundled scenario (moves, retreats, losses, transport).
+#[test]
+fn units_standing_per_hex_stay_true_through_whole_games() {
+    let c = catalog();
+    for text in [
+        include_str!("../../../scenarios/dawn_assault.toml"),
+        include_str!("../../../scenarios/meeting_engagement.toml"),
+        include_str!("../../../scenarios/night_recon.toml"),
+    ] {
+        let s = scenario(text).unwrap();
+        let rules = Rules::new(&s, &c);
+        for game in 0..20 {
+            let played = players(&s)
+                .play(rules, GameRng::for_game(3, game), GameRng::seed_from_u64(0))
+                .unwrap();
+            let mut state = State::new(&s);
+            for e in played.events() {
+                state.apply(e);
+                for hex in s.map.hexes() {
+                    for side in [Side::A, Side::B] {
+                        let scan = state
+                            .units()
+                            .iter()
+                            .filter(|u| u.side == side && u.hex() == Some(hex))
+                            .count();
+                        assert_eq!(state.standing_in(hex, side), Some(scan), "{e:?}");
+                        assert_eq!(state.occupied_by(hex, side), scan > 0);
+                    }
+                }
+            }
+        }
+    }
+}

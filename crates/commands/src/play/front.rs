@@ -1,0 +1,448 @@
+//! The terminal front end of a play session: one seat's answers (or both, hot-seat) typed at
+//! the prompt or given by a script on standard input, and the game told as it goes. The game
+//! and its save are the session's (`session::Session`); this holds what a terminal adds: the
+//! lines, the narration (the other side's turn summed up at its end, the fight so far before a
+//! question), the prompt's own words, and the spinner while an AI thinks.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use counters::{Answer, Event, Phase, Question, Rules, Scenario, Side, State, Waiting};
+use present::narrate::Narrator;
+use session::Session;
+
+use super::terminal::{Source, ask};
+use super::{HELP, Voice};
+use crate::data::BadInput;
+use crate::output::Output;
+
+/// What a line at the prompt did.
+pub(super) enum Prompt {
+    /// Stay in the phase.
+    Stay,
+    /// End the phase.
+    EndPhase,
+    /// Stop the game.
+    Quit,
+    /// The input ended at a question the line's command raised: the game stops there.
+    InputEnded,
+}
+
+/// A question answered, or the input ended before it was.
+pub(super) enum Answered {
+    /// The game goes on; it waits for this.
+    Waits(Waiting),
+    /// The input ended at a question: the game stops there.
+    Ended,
+}
+
+/// A session at the terminal.
+pub(super) struct Front<'r, 's> {
+    pub(super) session: Session<'r>,
+    /// The lines of the game.
+    pub(super) source: Source,
+    pub(super) interactive: bool,
+    pub(super) narrator: Narrator<'r>,
+    /// Events told so far.
+    pub(super) told: usize,
+    /// While replaying a saved game: tell nothing.
+    pub(super) quiet: bool,
+    /// Where the words go (standard error with `--json`).
+    pub(super) voice: Voice,
+    /// The files the game was loaded from, which `save FILE` may not replace.
+    pub(super) inputs: &'s [PathBuf],
+    /// The other side's turn under way: its side, the position at its start and the index of
+    /// its first event, for the summary at its end.
+    other_turn: Option<(Side, State, usize)>,
+    /// The side whose turn the narration is in.
+    telling: Option<Side>,
+    /// The position after the events told so far.
+    shadow: State,
+    /// The narrative of the other side's last turn, for `log` (at a terminal it is summed up).
+    pub(super) log: Vec<String>,
+    /// An assault given once with passengers sitting it out, which goes in when given again.
+    warned: Option<counters::Command>,
+    /// A question of the rules was asked in the other side's turn: the rest of the fight is
+    /// told as it comes, up to its end.
+    in_fight: bool,
+    /// Whether `quit` may go without asking: the game was saved since its last line, or the
+    /// person was asked once already.
+    pub(super) saved: bool,
+}
+
+impl<'r, 's> Front<'r, 's> {
+    /// A front end reading the person's lines (the terminal, or a script on standard input).
+    pub(super) fn new(session: Session<'r>, inputs: &'s [PathBuf], voice: Voice) -> Self {
+        let (source, interactive) = super::terminal::source(session.rules().scenario);
+        Self::with_source(session, inputs, voice, source, interactive)
+    }
+
+    /// A front end that only tells the game (`hexwar replay`), reading no line.
+    pub(super) fn telling(session: Session<'r>, inputs: &'s [PathBuf], voice: Voice) -> Self {
+        let none = Source::Live {
+            lines: Box::new(std::iter::empty()),
+            read: 0,
+            failed: None,
+        };
+        Self::with_source(session, inputs, voice, none, false)
+    }
+
+    fn with_source(
+        session: Session<'r>,
+        inputs: &'s [PathBuf],
+        voice: Voice,
+        source: Source,
+        interactive: bool,
+    ) -> Self {
+        let rules = session.rules();
+        Self {
+            session,
+            source,
+            interactive,
+            narrator: Narrator::new(rules),
+            told: 0,
+            quiet: false,
+            voice,
+            inputs,
+            other_turn: None,
+            telling: None,
+            shadow: State::new(rules.scenario),
+            log: Vec::new(),
+            warned: None,
+            in_fight: false,
+            saved: false,
+        }
+    }
+
+    pub(super) fn rules(&self) -> Rules<'r> {
+        self.session.rules()
+    }
+
+    pub(super) fn scenario(&self) -> &'r Scenario {
+        self.session.rules().scenario
+    }
+
+    pub(super) fn state(&self) -> &State {
+        self.session.game().state()
+    }
+
+    /// The game goes on to the next wait of a side commanded from outside, told as it goes. At
+    /// a terminal, a spinner shows while an AI that thinks long plays (a phase takes it up to a
+    /// second or two).
+    pub(super) fn advance(&mut self) -> anyhow::Result<Waiting> {
+        let spinner = self.thinking();
+        let w = self.session.advance();
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
+        }
+        let w = w?;
+        self.tell();
+        Ok(w)
+    }
+
+    /// A spinner on standard error, at a terminal, if a side nobody commands is played by an
+    /// AI that thinks long (the search AI).
+    fn thinking(&self) -> Option<indicatif::ProgressBar> {
+        let scenario = self.scenario();
+        let searching = Side::BOTH
+            .into_iter()
+            .find(|&s| !self.session.outside(s) && self.session.players().of_side(s).thinks())?;
+        if !self.interactive || self.voice.json || !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let spinner = indicatif::ProgressBar::new_spinner();
+        spinner.set_message(format!(
+            "{} (the search AI) is thinking",
+            scenario.sides[searching.index()].name
+        ));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+        Some(spinner)
+    }
+
+    /// Executes a command. Refused: nothing changed. A question it raises is asked.
+    fn command(
+        &mut self,
+        c: &counters::Command,
+    ) -> anyhow::Result<Result<Answered, counters::RuleError>> {
+        match self.session.command(c) {
+            Err(counters::PlayError::Rule(why)) => Ok(Err(why)),
+            Err(e) => Err(e.into()),
+            Ok(()) => {
+                self.tell();
+                let w = self
+                    .session
+                    .game()
+                    .waiting()
+                    .cloned()
+                    .unwrap_or(Waiting::Over);
+                Ok(Ok(self.settle(w)?))
+            }
+        }
+    }
+
+    /// Answers the questions the game waits for, asking the person, until it waits for
+    /// something else.
+    pub(super) fn settle(&mut self, mut w: Waiting) -> anyhow::Result<Answered> {
+        while let Waiting::Question { question, .. } = &w {
+            self.tell_so_far();
+            let Some(answer) = self.ask(question) else {
+                return Ok(Answered::Ended);
+            };
+            w = self.session.answer(answer)?;
+            self.tell();
+        }
+        Ok(Answered::Waits(w))
+    }
+
+    /// Asks the person a question of the rules until an answer reads; `None` at the end of
+    /// the input.
+    fn ask(&mut self, question: &Question) -> Option<Answer> {
+        let (scenario, state) = (self.scenario(), self.session.game().state());
+        let asked = session::questions::words(scenario, state, question);
+        ask(
+            self.voice,
+            &mut self.source,
+            self.interactive,
+            &asked.text,
+            &asked.prompt,
+            |line| session::questions::read(scenario, state, question, line),
+        )
+    }
+
+    /// Tells the events not told yet, so that the person sees the fight before a question; the
+    /// rest of the fight is then told as it comes.
+    fn tell_so_far(&mut self) {
+        self.tell_as(true);
+        self.in_fight = true;
+    }
+
+    /// Tells the events not told yet (at a terminal the other side's turn is summed up at its
+    /// end, and `log` tells it in full).
+    pub(super) fn tell(&mut self) {
+        self.tell_as(false);
+    }
+
+    /// Tells the events not told yet, all of them when `full`.
+    fn tell_as(&mut self, full: bool) {
+        let json = self.voice.json;
+        let from = self.told;
+        let rules = self.rules();
+        let events = self.session.game().events();
+        for (i, e) in events.iter().enumerate().skip(from) {
+            if let Event::TurnStarted { side, .. } = e {
+                self.telling = Some(*side);
+                if !self.session.outside(*side) {
+                    self.log.clear();
+                    self.other_turn = Some((*side, self.shadow.clone(), i));
+                }
+            }
+            // The narrator follows every event, told or not, to name the hexes right.
+            let lines = self.narrator.lines(e);
+            let other = self.telling.is_some_and(|s| !self.session.outside(s));
+            if other {
+                self.log.extend(lines.iter().cloned());
+            }
+            if self.quiet {
+            } else if json {
+                outln!("{}", present::events_json::event(&rules, e));
+            } else if !(other && self.interactive) || self.in_fight || full {
+                for l in lines {
+                    say!(self.voice; "{l}");
+                }
+            }
+            if matches!(
+                e,
+                Event::MeleeEnded { .. } | Event::AssaultResult { .. } | Event::TurnEnded { .. }
+            ) && !matches!(
+                e,
+                Event::AssaultResult {
+                    outcome: counters::AssaultOutcome::DefendersHold,
+                    ..
+                }
+            ) {
+                self.in_fight = false;
+            }
+            self.shadow.apply(e);
+            let ends = matches!(e, Event::TurnEnded { .. } | Event::BattleEnded { .. });
+            if ends
+                && let Some((side, before, first)) = self.other_turn.take()
+                && !self.quiet
+                && !json
+            {
+                say!(self.voice; "");
+                let turn = &events[first..=i];
+                for l in present::summary::turn(&rules, side, &before, &self.shadow, turn) {
+                    say!(self.voice; "{l}");
+                }
+            }
+        }
+        self.told = events.len();
+    }
+
+    /// Takes the narration to where the game stands without telling anything (after a replay
+    /// or an `undo`, which play the game again).
+    pub(super) fn catch_up(&mut self) {
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let log = std::mem::take(&mut self.log);
+        self.narrator = Narrator::new(self.rules());
+        self.shadow = State::new(self.scenario());
+        self.told = 0;
+        self.other_turn = None;
+        self.telling = None;
+        self.tell();
+        self.quiet = quiet;
+        if self.log.is_empty() {
+            self.log = log;
+        }
+    }
+
+    /// The next line the person gives, after `prompt` at a terminal; `None` at the end of
+    /// the input.
+    pub(super) fn next_line(&mut self, prompt: &str) -> Option<String> {
+        self.source.read(prompt)
+    }
+
+    /// One line at the prompt.
+    pub(super) fn prompt(
+        &mut self,
+        line: &str,
+        side: Side,
+        phase: Phase,
+    ) -> anyhow::Result<Prompt> {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word {
+            "" => {}
+            "end" => return Ok(Prompt::EndPhase),
+            "quit" => return Ok(Prompt::Quit),
+            "help" => say!(self.voice; "{HELP}"),
+            "map" => self.map(rest, side),
+            "status" => say_raw!(self.voice; "{}", self.status()),
+            "log" => {
+                if self.log.is_empty() {
+                    say!(self.voice; "the other side has not played a turn yet");
+                }
+                for l in &self.log {
+                    say!(self.voice; "{l}");
+                }
+            }
+            "undo" => match self.session.undo() {
+                Ok(taken) => {
+                    self.catch_up();
+                    say!(self.voice; "undone: {taken}");
+                }
+                Err(e) => say!(self.voice; "{e}"),
+            },
+            "units" => self.units(rest),
+            "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
+                Ok(text) => say_raw!(self.voice; "{text}"),
+                Err(e) => say!(self.voice; "{}", e.0),
+            },
+            "save" => {
+                if rest.is_empty() {
+                    say!(self.voice; "save FILE: name the file");
+                } else {
+                    let saved = Output::check(Path::new(rest), "save", self.inputs)
+                        .map_err(anyhow::Error::from)
+                        .and_then(|out| self.write_save(&out));
+                    match saved {
+                        Ok(()) => {
+                            self.saved = true;
+                            say!(self.voice; "saved to {rest}");
+                        }
+                        Err(e) => say!(self.voice; "not saved: {e}"),
+                    }
+                }
+            }
+            "odds" => self.odds(rest),
+            "hold" | "melee" | "lead" | "break_off" => {
+                match counters::parse_order_of(self.scenario(), line) {
+                    Err(e) => say!(self.voice; "? {e}"),
+                    Ok((unit, _)) if self.state().unit(unit).side != side => {
+                        say!(self.voice;
+                            "refused: R4.4: {} is not yours to command",
+                            self.scenario().unit_name(unit)
+                        );
+                    }
+                    Ok((unit, action)) => {
+                        self.saved = false;
+                        self.session.give(unit, action);
+                        say!(self.voice; "noted for this turn: {line}");
+                    }
+                }
+            }
+            "legal" => self.legal(rest),
+            _ => match counters::parse_command(self.scenario(), line) {
+                Err(e) => {
+                    say!(self.voice; "? {e}{} (`help` lists the commands)", self.did_you_mean(&e));
+                }
+                Ok(c) => {
+                    let c = self.by_destination(c);
+                    // Passengers that would sit an assault out are named first, once, so
+                    // that the person may dismount them (R16.1).
+                    let warned = self.warned.take();
+                    if warned.as_ref() != Some(&c) && self.say_sitting_out(&c) {
+                        say!(self.voice; "give the assault again to go in without them");
+                        self.warned = Some(c);
+                        return Ok(Prompt::Stay);
+                    }
+                    match self.command(&c)? {
+                        Err(why) => {
+                            say!(self.voice; "refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+                        }
+                        Ok(Answered::Ended) => {
+                            self.saved = false;
+                            return Ok(Prompt::InputEnded);
+                        }
+                        Ok(Answered::Waits(_)) => {
+                            self.saved = false;
+                            if phase == Phase::Deployment {
+                                // R15.4: a unit at a time; the other side moves next.
+                                return Ok(Prompt::EndPhase);
+                            }
+                        }
+                    }
+                }
+            },
+        }
+        Ok(Prompt::Stay)
+    }
+
+    /// The input ended (or failed): the game stops where it stands, saved to `--save` if
+    /// given, a question left unanswered for the resumed game to ask again.
+    pub(super) fn input_ended(
+        &self,
+        save: Option<&Output>,
+    ) -> anyhow::Result<std::process::ExitCode> {
+        if let Some(why) = self.source.failure().map(str::to_owned) {
+            self.save_on_exit(save)?;
+            return Err(BadInput(format!("{why}: the game stops here")).into());
+        }
+        say!(self.voice; "end of input: the game stops here");
+        self.save_on_exit(save)?;
+        Ok(std::process::ExitCode::SUCCESS)
+    }
+
+    /// Saves to `--save`, if given.
+    pub(super) fn save_on_exit(&self, out: Option<&Output>) -> anyhow::Result<()> {
+        if let Some(out) = out {
+            self.write_save(out)?;
+            say!(self.voice; "saved to {}", out.path().display());
+        }
+        Ok(())
+    }
+
+    /// Writes the save (a temporary file renamed over the target: never half a file).
+    pub(super) fn write_save(&self, out: &Output) -> anyhow::Result<()> {
+        let text = toml::to_string(&self.session.saved())?;
+        out.write(text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Plays a saved game's lines again, quietly, checking each player turn's position.
+    pub(super) fn replay(&mut self, saved: &session::save::SavedGame) -> Result<(), BadInput> {
+        self.session.replay(saved).map_err(|e| BadInput(e.0))?;
+        self.catch_up();
+        Ok(())
+    }
+}

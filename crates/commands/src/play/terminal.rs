@@ -1,0 +1,144 @@
+//! The terminal side of `hexwar play`: where the person's lines come from (rustyline at a
+//! terminal, with history and Tab completion; standard input for a script), and asking a
+//! question until an answer reads.
+
+use std::io::{BufRead, IsTerminal};
+
+use super::Voice;
+
+/// Where the lines of a game come from: the person at a terminal (line editing, history, and
+/// tab completion of commands, unit ids and hex labels), or a script on standard input.
+pub(super) enum Source {
+    Terminal(Box<rustyline::Editor<Words, rustyline::history::DefaultHistory>>),
+    Live {
+        lines: Box<dyn Iterator<Item = std::io::Result<String>>>,
+        /// Lines read so far.
+        read: u64,
+        /// Why the input stopped early: a line that is not UTF-8, or a read that failed.
+        failed: Option<String>,
+    },
+}
+
+impl Source {
+    /// The next line; `prompt` is shown at a terminal. `None` at the end of the input.
+    pub(super) fn read(&mut self, prompt: &str) -> Option<String> {
+        match self {
+            Self::Terminal(editor) => {
+                let line = editor.readline(prompt).ok()?;
+                let _ = editor.add_history_entry(line.as_str());
+                Some(line)
+            }
+            Self::Live {
+                lines,
+                read,
+                failed,
+            } => {
+                if failed.is_some() {
+                    return None;
+                }
+                *read += 1;
+                match lines.next()? {
+                    Ok(line) => Some(line),
+                    Err(e) => {
+                        *failed = Some(if e.kind() == std::io::ErrorKind::InvalidData {
+                            format!("standard input, line {read}: not UTF-8 text")
+                        } else {
+                            format!("standard input, line {read}: {e}")
+                        });
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// Why the input ended before its end, if it did.
+    pub(super) fn failure(&self) -> Option<&str> {
+        match self {
+            Self::Live { failed, .. } => failed.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// What the prompt completes: the commands, the scenario's unit ids and its hex labels.
+pub(super) struct Words(pub(super) Vec<String>);
+
+impl rustyline::completion::Completer for Words {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let start = line[..pos].rfind(' ').map_or(0, |i| i + 1);
+        let word = &line[start..pos];
+        let found = self
+            .0
+            .iter()
+            .filter(|w| w.starts_with(word))
+            .cloned()
+            .collect();
+        Ok((start, found))
+    }
+}
+
+impl rustyline::hint::Hinter for Words {
+    type Hint = String;
+}
+
+impl rustyline::highlight::Highlighter for Words {}
+
+impl rustyline::validate::Validator for Words {}
+
+impl rustyline::Helper for Words {}
+
+/// Asks the person a question until an answer reads: `question` is shown, then `prompt` at a
+/// terminal; `read` turns a line into an answer or says why it does not do (`Err`). `None`
+/// when the input ends.
+pub(super) fn ask<T>(
+    voice: Voice,
+    source: &mut Source,
+    interactive: bool,
+    question: &str,
+    prompt: &str,
+    read: impl Fn(&str) -> Result<T, String>,
+) -> Option<T> {
+    loop {
+        say!(voice; "{question}");
+        let line = source.read(&format!("{prompt} "))?;
+        let line = line.trim();
+        if !interactive {
+            say!(voice; "> {line}");
+        }
+        match read(line) {
+            Ok(a) => return Some(a),
+            Err(why) => say!(voice; "{why}"),
+        }
+    }
+}
+
+/// The source of a session's lines: the terminal, with completion of `scenario`'s words, or
+/// standard input.
+pub(super) fn source(scenario: &counters::Scenario) -> (Source, bool) {
+    let stdin = std::io::stdin();
+    let editor = stdin
+        .is_terminal()
+        .then(rustyline::Editor::new)
+        .and_then(Result::ok);
+    let interactive = editor.is_some();
+    let source = match editor {
+        Some(mut e) => {
+            e.set_helper(Some(super::words::words(scenario)));
+            Source::Terminal(Box::new(e))
+        }
+        None => Source::Live {
+            lines: Box::new(stdin.lock().lines()),
+            read: 0,
+            failed: None,
+        },
+    };
+    (source, interactive)
+}

@@ -1,0 +1,754 @@
+//! What the prompt tells of the position without changing it: `status`, `map`, `units`,
+//! `legal`, `odds`, the hints after a refusal and the "did you mean" of a mistyped word, the
+//! briefing, and the order a break-off's hexes are offered in. It asks the library (`legal_commands`,
+//! `moves`, `melee_odds` ...), never re-implements it.
+
+use counters::{Event, Phase, Scenario, Side, assault_odds, parse_command};
+
+use super::front::Front;
+use super::terminal::Words;
+
+/// The prompt's own words, besides the commands and orders.
+pub(super) const PROMPT_WORDS: [&str; 12] = [
+    "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "status", "undo",
+    "log",
+];
+
+impl Front<'_, '_> {
+    /// `status`: the turn, the time of day, each side's losses and morale, each objective and
+    /// who holds it, and how the battle would end if it ended now.
+    pub(super) fn status(&self) -> String {
+        use std::fmt::Write as _;
+        let s = self.scenario();
+        let state = self.state();
+        let rules = &self.rules();
+        let mut out = String::new();
+        let time = if state.time().is_night() {
+            "night"
+        } else {
+            "day"
+        };
+        let active = &s.sides[state.active().index()];
+        let _ = if state.phase() == Phase::Deployment {
+            writeln!(
+                out,
+                "before the first turn ({} turns, {time}): {} ({}) is making its recon deployment",
+                s.turns, active.name, active.id
+            )
+        } else {
+            writeln!(
+                out,
+                "turn {} of {}, {time}; {} ({}) is playing its {} phase",
+                state.turn(),
+                s.turns,
+                active.name,
+                active.id,
+                state.phase().name()
+            )
+        };
+        for side in counters::Side::BOTH {
+            let start = counters::starting_units(rules, side);
+            let lost = counters::losses(state, rules, side);
+            let _ = writeln!(
+                out,
+                "  {} ({:?}): {lost} of {start} units lost (transports not counted); {}",
+                s.sides[side.index()].id,
+                s.sides[side.index()].role,
+                if (start - lost) * 2 < start {
+                    format!(
+                        "below half: tests company morale on {}+ at the start of its turns (R17.2)",
+                        counters::morale_number(state, rules, side)
+                    )
+                } else {
+                    format!(
+                        "tests company morale if it falls below half ({} more lost, R17.2)",
+                        (start - lost) - start.div_ceil(2) + 1
+                    )
+                }
+            );
+        }
+        let attacker = s.attacker();
+        if s.objectives.is_empty() {
+            let _ = writeln!(
+                out,
+                "No objectives: the battle is won by morale or at the turn limit"
+            );
+        } else {
+            let _ = writeln!(out, "Objectives (R17.1):");
+        }
+        for o in &s.objectives {
+            let holder = if counters::attacker_holds(state, rules, o.hex) {
+                format!("held by {}, the attacker", s.sides[attacker.index()].id)
+            } else if state.occupied_by(o.hex, attacker.other()) {
+                format!("held by {}", s.sides[attacker.other().index()].id)
+            } else if state.occupied_by(o.hex, attacker) {
+                format!(
+                    "{} is in it, but not holding it (an enemy unit next to it, or reorganising)",
+                    s.sides[attacker.index()].id
+                )
+            } else {
+                format!("empty: {} holds it", s.sides[attacker.other().index()].id)
+            };
+            let _ = writeln!(out, "  {} {}: {holder}", s.map.label(o.hex), o.name);
+        }
+        let winner = if counters::attacker_holds_objective(state, rules) {
+            Some(attacker)
+        } else if s.fair_fight {
+            None
+        } else {
+            Some(attacker.other())
+        };
+        let o = counters::score(state, rules, winner, counters::EndReason::TurnLimit);
+        let _ = writeln!(
+            out,
+            "If the battle ended now: {}, victory points {} {}, {} {} (R17.3{})",
+            winner.map_or_else(
+                || "both lose the fair fight".to_owned(),
+                |w| format!("{} wins", s.sides[w.index()].id)
+            ),
+            s.sides[0].id,
+            o.vp[0],
+            s.sides[1].id,
+            o.vp[1],
+            if s.fair_fight { ", R17.4" } else { "" }
+        );
+        out
+    }
+
+    /// `map`: the map with the units that may still act marked; `map UNIT`: with the hexes
+    /// the unit may move to marked, at a walk and at the double.
+    pub(super) fn map(&self, rest: &str, side: Side) {
+        let s = self.scenario();
+        let state = self.state();
+        let mut reach: Vec<(hexmap::Hex, bool)> = Vec::new();
+        if !rest.is_empty() {
+            let Some(unit) = s.unit_id(rest) else {
+                say!(self.voice; "? unknown unit `{rest}`{}", did_you_mean_unit(s, rest));
+                return;
+            };
+            for double in [false, true] {
+                for (h, _) in counters::moves(state, &self.rules(), unit, double) {
+                    if !reach.iter().any(|(r, _)| *r == h) {
+                        reach.push((h, double));
+                    }
+                }
+            }
+            if reach.is_empty() {
+                say!(self.voice; "{rest} cannot move now");
+            }
+        }
+        let acting = self.acting(side);
+        say_raw!(self.voice;
+            "{}",
+            present::show::render_marked(
+                s,
+                self.rules().catalog,
+                Some(state),
+                &present::show::Marks {
+                    acting: &acting,
+                    reach: &reach,
+                    playing: true,
+                }
+            )
+        );
+    }
+
+    pub(super) fn units(&self, side: &str) {
+        let s = self.scenario();
+        let rows: Vec<[String; 5]> = self
+            .state()
+            .units()
+            .iter()
+            .filter(|u| side.is_empty() || s.sides[u.side.index()].id == side)
+            .map(|u| {
+                let at = match u.location {
+                    counters::Location::Map(h) => s.map.label(h).to_string(),
+                    counters::Location::Aboard(t) => format!("aboard {}", s.unit_name(t)),
+                    counters::Location::OffMap => "off the map".to_owned(),
+                    counters::Location::Destroyed => "destroyed".to_owned(),
+                };
+                let st = &u.state;
+                // A destroyed unit has no state left to tell.
+                let marks: Vec<&str> = [
+                    (st.weakened, "weakened"),
+                    (st.disorganized, "disorganized"),
+                    (st.pinned, "pinned"),
+                    (st.bogged, "bogged"),
+                    (st.gone_to_ground, "gone to ground"),
+                ]
+                .iter()
+                .filter(|(on, _)| *on && u.alive())
+                .map(|(_, w)| *w)
+                .collect();
+                [
+                    s.unit_name(u.id).to_owned(),
+                    self.rules().typ(u).id.clone(),
+                    s.sides[u.side.index()].id.clone(),
+                    at,
+                    marks.join(", "),
+                ]
+            })
+            .collect();
+        if rows.is_empty() {
+            say!(self.voice;
+                "? no side `{side}`: the sides are `{}` and `{}`",
+                s.sides[0].id,
+                s.sides[1].id
+            );
+            return;
+        }
+        let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+        let w = [width(0), width(1), width(2), width(3)];
+        for r in &rows {
+            let line = format!(
+                "  {:<a$}  {:<b$}  {:<c$}  {:<d$}  {}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                a = w[0],
+                b = w[1],
+                c = w[2],
+                d = w[3]
+            );
+            say!(self.voice; "{}", line.trim_end());
+        }
+    }
+
+    /// What `check` accepts for a unit now: its moves (at a walk and at the double), assaults
+    /// and overruns in the movement phase, its targets in the fire phase.
+    pub(super) fn legal(&self, name: &str) {
+        let s = self.scenario();
+        let Some(unit) = s.unit_id(name) else {
+            say!(self.voice; "? unknown unit `{name}`{}", did_you_mean_unit(s, name));
+            return;
+        };
+        if self.state().hex_of(unit).is_none() {
+            say!(self.voice; "{name} is not on the map");
+            return;
+        }
+        let lines = self.options(unit);
+        if lines.is_empty() {
+            say!(self.voice; "{name} can do nothing more this phase");
+        }
+        for l in lines {
+            say!(self.voice; "{name} {l}");
+        }
+    }
+
+    /// The units of `side` that may still do something this phase.
+    pub(super) fn acting(&self, side: Side) -> Vec<counters::UnitId> {
+        self.state()
+            .units()
+            .iter()
+            .filter(|u| u.side == side && u.alive())
+            .map(|u| u.id)
+            .filter(|&u| !counters::legal_commands(self.state(), &self.rules(), u).is_empty())
+            .collect()
+    }
+
+    /// What the unit may do now, a line per kind (`counters::legal_commands`): its moves with
+    /// the movement points they may spend, assaults and overruns, targets, and the other
+    /// commands it may give (mount, dismount, bombard, smoke, air strike, eyes and ears,
+    /// motorcycles, ambush placement).
+    pub(super) fn options(&self, unit: counters::UnitId) -> Vec<String> {
+        use counters::Command;
+        let s = self.scenario();
+        let legal = counters::legal_commands(self.state(), &self.rules(), unit);
+        let label = |h: &hexmap::Hex| s.map.label(*h).to_string();
+        let name = |u: &counters::UnitId| s.unit_name(*u).to_owned();
+        let mut lines = self.moves_by_hand(&legal);
+        // One pass over the commands, each to the line of its kind, in this order.
+        let mut kinds: Vec<(&str, Vec<String>)> = [
+            "assaults",
+            "overruns",
+            "fires at",
+            "eyes and ears on",
+            "mounts on",
+            "bombards",
+            "smokes",
+            "calls an air strike on",
+            "is placed in ambush at",
+        ]
+        .into_iter()
+        .map(|k| (k, Vec::new()))
+        .collect();
+        for c in &legal {
+            let (kind, word) = match c {
+                Command::Assault { units, hex } if units.len() == 1 => ("assaults", label(hex)),
+                Command::Assault { units, hex } => {
+                    let with: Vec<String> = units[1..].iter().map(name).collect();
+                    (
+                        "assaults",
+                        format!("{} (with {})", label(hex), with.join(" ")),
+                    )
+                }
+                Command::Overrun { hex, .. } => ("overruns", label(hex)),
+                Command::Fire { target, .. } => ("fires at", name(target)),
+                Command::EyesAndEars { target, .. } => ("eyes and ears on", name(target)),
+                Command::Mount { transport, .. } => ("mounts on", name(transport)),
+                Command::Bombard { hex, smoke, .. } => {
+                    (if *smoke { "smokes" } else { "bombards" }, label(hex))
+                }
+                Command::AirStrike { hex, .. } => ("calls an air strike on", label(hex)),
+                Command::Place { hex, .. } => ("is placed in ambush at", label(hex)),
+                _ => continue,
+            };
+            if let Some((_, words)) = kinds.iter_mut().find(|(k, _)| *k == kind) {
+                words.push(word);
+            }
+        }
+        for (kind, words) in kinds.into_iter().filter(|(_, w)| !w.is_empty()) {
+            lines.push(format!("{kind}: {}", words.join(" ")));
+        }
+        let state = self.state();
+        let riders: Vec<String> = state.passengers(unit).map(|p| name(&p.id)).collect();
+        if !riders.is_empty() && !legal.is_empty() {
+            lines.push(format!("carries: {}", riders.join(" ")));
+        }
+        lines.extend(legal.iter().filter_map(|c| match c {
+            Command::Dismount { .. } => Some("may dismount (dismount)".to_owned()),
+            Command::DismountRiders { .. } => {
+                Some("may dismount its riders (dismount_riders)".to_owned())
+            }
+            Command::Remount { .. } => Some("may remount (remount)".to_owned()),
+            _ => None,
+        }));
+        lines
+    }
+
+    /// The hexes a unit may move to now among its legal commands, at a walk and also at the
+    /// double, with the movement points left for each (R5.1, R5.2).
+    pub(super) fn moves_by_hand(&self, legal: &[counters::Command]) -> Vec<String> {
+        let s = self.scenario();
+        let state = self.state();
+        let mut lines = Vec::new();
+        let mut walking: Vec<hexmap::Hex> = Vec::new();
+        for pace in [false, true] {
+            let mut unit = None;
+            let mut hexes: Vec<hexmap::Hex> = legal
+                .iter()
+                .filter_map(|c| match c {
+                    counters::Command::Move {
+                        unit: u,
+                        path,
+                        double,
+                    } if *double == pace => {
+                        unit = Some(*u);
+                        path.last().copied()
+                    }
+                    _ => None,
+                })
+                .filter(|h| !walking.contains(h))
+                .collect();
+            hexes.sort_by_key(|&h| s.map.label(h));
+            if let Some(u) = unit
+                && !hexes.is_empty()
+            {
+                let left = counters::points_left(state, &self.rules(), u, pace);
+                let labels: Vec<String> =
+                    hexes.iter().map(|&h| s.map.label(h).to_string()).collect();
+                let how = if pace {
+                    format!("also at the double ({left} MP)")
+                } else {
+                    format!("moves to ({left} MP left)")
+                };
+                lines.push(format!("{how}: {}", labels.join(" ")));
+            }
+            walking.extend(hexes);
+        }
+        lines
+    }
+
+    /// `odds assault HEX with UNIT...`: the odds of that assault now, the whole melee when
+    /// counterattacks are on (R11), with the units that are not next to the hex yet moved
+    /// there first by their cheapest legal move (bog checks not rolled); `odds overrun HEX
+    /// with UNIT`: the overrun's (R10).
+    pub(super) fn odds(&self, rest: &str) {
+        let line = rest.trim();
+        let s = self.scenario();
+        let rules = &self.rules();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["overrun", hex, "with", unit] = words.as_slice() {
+            let Some(u) = s.unit_id(unit) else {
+                say!(self.voice; "? unknown unit `{unit}`{}", did_you_mean_unit(s, unit));
+                return;
+            };
+            let Some(h) = hex.parse::<hexmap::Label>().ok().and_then(|l| s.map.hex(l)) else {
+                say!(self.voice; "? `{hex}` is not a hex of this map");
+                return;
+            };
+            let c = counters::Command::Overrun { unit: u, hex: h };
+            match counters::check(self.state(), rules, &c) {
+                Err(why) => say!(self.voice; "refused: {why}"),
+                Ok(()) => {
+                    let o = counters::overrun_odds(self.state(), rules, u, h);
+                    say!(self.voice;
+                        "overrun: {unit} breaks through unharmed {:.1}%, every unit in {hex} destroyed {:.1}%; hits scored {:.2} on average, taken {:.2} (exact, R10)",
+                        o.all_break_through * 100.0,
+                        o.defenders_destroyed * 100.0,
+                        o.attacker_hits_mean,
+                        o.defender_hits_mean
+                    );
+                }
+            }
+            return;
+        }
+        let (units, hex) = match parse_command(s, line) {
+            Ok(counters::Command::Assault { units, hex }) => (units, hex),
+            Ok(_) => {
+                say!(self.voice; "odds: `odds assault HEX with UNIT...` or `odds overrun HEX with UNIT`");
+                return;
+            }
+            Err(e) => {
+                say!(self.voice; "? {e}{}", self.did_you_mean(&e));
+                return;
+            }
+        };
+        let mut state = self.state().clone();
+        let mut arrive = Vec::new();
+        // Units arrive only in a movement phase; in another the assault is judged as it stands.
+        let moving = state.phase() == Phase::Movement;
+        for &u in units.iter().filter(|_| moving) {
+            // A passenger arrives with its transport.
+            let counters::Location::Map(at) = state.unit(u).location else {
+                continue;
+            };
+            if at.unsigned_distance_to(hex) <= 1 {
+                continue;
+            }
+            // The cheapest hex next to the target from which the unit may still assault.
+            let class = rules.typ(state.unit(u)).move_class;
+            let cost_of = |p: &[hexmap::Hex]| -> u32 {
+                p.iter().filter_map(|&h| s.map.enter_cost(class, h)).sum()
+            };
+            let mut near: Vec<(hexmap::Hex, Vec<hexmap::Hex>)> =
+                counters::moves(&state, rules, u, false)
+                    .into_iter()
+                    .filter(|(h, _)| h.unsigned_distance_to(hex) == 1)
+                    .collect();
+            near.sort_by_key(|(h, p)| (cost_of(p), s.map.label(*h)));
+            let arrived = near.into_iter().find_map(|(to, path)| {
+                let mut trial = state.clone();
+                let moved = Event::Moved {
+                    unit: u,
+                    cost: u8::try_from(cost_of(&path)).unwrap_or(u8::MAX),
+                    path: path.iter().copied().collect(),
+                    double: false,
+                    gone_to_ground: state.cautious_after_move(rules, u, Some(to), false),
+                };
+                trial.apply(&moved);
+                let alone = counters::Command::Assault {
+                    units: vec![u],
+                    hex,
+                };
+                counters::at_fault(&trial, rules, &alone)
+                    .is_none()
+                    .then_some((to, trial))
+            });
+            let Some((to, trial)) = arrived else {
+                say!(self.voice;
+                    "{} cannot reach a hex next to {} and still assault it now",
+                    s.unit_name(u),
+                    s.map.label(hex)
+                );
+                return;
+            };
+            state = trial;
+            arrive.push(format!("{} by {}", s.unit_name(u), s.map.label(to)));
+        }
+        let c = counters::Command::Assault {
+            units: units.clone(),
+            hex,
+        };
+        if let Err(why) = counters::check(&state, rules, &c) {
+            say!(self.voice; "refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+            return;
+        }
+        if !arrive.is_empty() {
+            say!(self.voice;
+                "as they would arrive: {} (bog checks not rolled)",
+                arrive.join(", ")
+            );
+        }
+        let first = assault_odds(&state, rules, &units, hex);
+        if rules.scenario.rules.counterattacks {
+            let ai = self.session.players().advisors();
+            let m = counters::melee_odds(&state, rules, &units, hex, &ai);
+            let how = if m.exact {
+                "exact".to_owned()
+            } else {
+                format!(
+                    "sampled, {} fights, standard error {:.1} points",
+                    m.samples,
+                    m.error_bound * 100.0
+                )
+            };
+            say!(self.voice;
+                "whole melee (R9, R11): attacker takes the hex {:.1}%, defenders hold {:.1}%, both broken {:.1}% ({how})",
+                m.attacker_wins * 100.0,
+                m.defender_holds * 100.0,
+                m.both_broken * 100.0
+            );
+        }
+        say!(self.voice;
+            "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%, hold {:.1}%",
+            first.defender_destroyed * 100.0,
+            first.defender_retreats * 100.0,
+            first.defender_holds * 100.0
+        );
+    }
+
+    /// A move given by its destination (`move t72_4 0504`) goes by the cheapest path the
+    /// rules allow; a full path is taken as it is.
+    pub(super) fn by_destination(&self, c: counters::Command) -> counters::Command {
+        let counters::Command::Move { unit, path, double } = c else {
+            return c;
+        };
+        let state = self.state();
+        let (Some(at), [to]) = (state.hex_of(unit), path.as_slice()) else {
+            return counters::Command::Move { unit, path, double };
+        };
+        if at.unsigned_distance_to(*to) <= 1 {
+            return counters::Command::Move { unit, path, double };
+        }
+        if let Some((_, p)) = counters::moves(state, &self.rules(), unit, double)
+            .into_iter()
+            .find(|(h, _)| h == to)
+        {
+            return counters::Command::Move {
+                unit,
+                path: p,
+                double,
+            };
+        }
+        // Out of reach: the cheapest path with no budget, for `check` to say why.
+        let map = self.rules().map();
+        let class = self.rules().typ(state.unit(unit)).move_class;
+        let enemy = state.unit(unit).side.other();
+        let found = map.cheapest_path(at, *to, |_, h| {
+            if state.occupied_by(h, enemy) && h != *to {
+                None
+            } else {
+                map.enter_cost(class, h)
+            }
+        });
+        let path = found.map_or(path, |(_, p)| p);
+        counters::Command::Move { unit, path, double }
+    }
+
+    /// Before an assault: the passengers of its transports that would sit it out, and why
+    /// (R16.1). Whether there are any.
+    pub(super) fn say_sitting_out(&self, c: &counters::Command) -> bool {
+        let counters::Command::Assault { units, .. } = c else {
+            return false;
+        };
+        if counters::check(self.state(), &self.rules(), c).is_err() {
+            return false;
+        }
+        let mut any = false;
+        let s = self.scenario();
+        let state = self.state();
+        for &t in units {
+            let mounted = self.rules().typ(state.unit(t)).mounted_assault;
+            for p in state.passengers(t).filter(|p| !units.contains(&p.id)) {
+                let (p, t) = (s.unit_name(p.id), s.unit_name(t));
+                if mounted {
+                    say!(self.voice;
+                        "note: {p} aboard {t} sits this assault out: passengers of a mounted-assault transport assault only when named with it (R16.1); `dismount {p}` first to fight on foot"
+                    );
+                } else {
+                    say!(self.voice;
+                        "note: {p} aboard {t} sits this assault out: passengers do not assault from a transport that is not a mounted-assault one (R16.1); `dismount {p}` first"
+                    );
+                }
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// `t72_5: ` before the refusal of an assault by several units, for the unit at fault.
+    pub(super) fn at_fault(&self, c: &counters::Command) -> String {
+        match c {
+            counters::Command::Assault { units, .. } if units.len() > 1 => {
+                counters::at_fault(self.state(), &self.rules(), c).map_or_else(String::new, |u| {
+                    format!("{}: ", self.scenario().unit_name(u))
+                })
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// What to do instead, after a refusal, where a command would do.
+    pub(super) fn hint(&self, c: &counters::Command, why: counters::RuleError) -> String {
+        let s = self.scenario();
+        let state = self.state();
+        match (c, why) {
+            (counters::Command::Assault { units, .. }, counters::RuleError::Passenger) => {
+                let aboard: Vec<String> = units
+                    .iter()
+                    .filter_map(|&u| match state.unit(u).location {
+                        counters::Location::Aboard(t) if !units.contains(&t) => {
+                            Some(if self.rules().typ(state.unit(t)).mounted_assault {
+                                format!(
+                                    "`dismount {}` first, or name {} in the assault too",
+                                    s.unit_name(u),
+                                    s.unit_name(t)
+                                )
+                            } else {
+                                format!("`dismount {}` first", s.unit_name(u))
+                            })
+                        }
+                        counters::Location::Aboard(_) => {
+                            Some(format!("`dismount {}` first", s.unit_name(u)))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if aboard.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", aboard.join("; "))
+                }
+            }
+            (counters::Command::Move { unit, .. }, counters::RuleError::NotAdjacent(..)) => {
+                format!(" (`legal {}` lists where it can go)", s.unit_name(*unit))
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// ` (did you mean t72_4?)` for a word the grammar did not know, if one is close.
+    pub(super) fn did_you_mean(&self, e: &counters::GrammarError) -> String {
+        match e {
+            counters::GrammarError::UnknownUnit(w) => did_you_mean_unit(self.scenario(), w),
+            counters::GrammarError::UnknownVerb(w) => {
+                let words = counters::VERBS
+                    .iter()
+                    .chain(counters::ORDER_VERBS)
+                    .chain(&PROMPT_WORDS);
+                closest(w, words.copied())
+                    .map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// The word of `words` nearest `typed`, if it is within two edits (or `typed` begins it).
+pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
+    let typed = typed.to_lowercase();
+    words
+        .map(|w| {
+            let d = if w.starts_with(&typed) {
+                1
+            } else {
+                edits(&typed, w)
+            };
+            (d, w)
+        })
+        .filter(|&(d, _)| d <= 2)
+        .min()
+        .map(|(_, w)| w)
+}
+
+/// The Levenshtein distance of two words.
+pub(super) fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// ` (did you mean t72_4?)` for a unit id not in the scenario, if one is close.
+pub(super) fn did_you_mean_unit(s: &Scenario, typed: &str) -> String {
+    closest(typed, s.unit_names.iter().map(String::as_str))
+        .map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
+}
+
+/// What a person reads before the first turn: the scenario's briefing, the sides, and how the
+/// battle is won (R17).
+pub(super) fn briefing(
+    rules: &counters::Rules<'_>,
+    people: &[String],
+    ais: &[String; 2],
+) -> String {
+    use std::fmt::Write as _;
+    let s = rules.scenario;
+    let mut out = String::new();
+    let description = s.description.trim();
+    if !description.is_empty() {
+        let _ = writeln!(out, "\n{description}");
+    }
+    let attacker = s.attacker();
+    let _ = writeln!(out, "\nSides:");
+    for side in counters::Side::BOTH {
+        let info = &s.sides[side.index()];
+        let _ = writeln!(
+            out,
+            "  {} ({}): {}{}{}",
+            info.id,
+            info.name,
+            if side == attacker {
+                "the attacker"
+            } else {
+                "the defender"
+            },
+            if s.first == side { ", moves first" } else { "" },
+            if people.contains(&info.id) {
+                " - you".to_owned()
+            } else {
+                format!(" - the {} AI", ais[side.index()])
+            }
+        );
+    }
+    let objectives: Vec<String> = s
+        .objectives
+        .iter()
+        .map(|o| format!("{} {}", s.map.label(o.hex), o.name))
+        .collect();
+    let (a, d) = (
+        &s.sides[attacker.index()].id,
+        &s.sides[attacker.other().index()].id,
+    );
+    let _ = writeln!(
+        out,
+        "\nHow to win (R17): {a} wins at the start of any of its turns in which it holds an objective ({}): a unit of its own in the hex and no enemy unit in it or next to it. After turn {}, {}. A side reduced below half its units (transports not counted) tests company morale at the start of each of its turns, and loses on a failure. Victory points: 6 to 1, 5 to 2 or 4 to 3 by the winner's losses (R17.3). `status` tells how things stand; `help` lists the commands.",
+        objectives.join(", "),
+        s.turns,
+        if s.fair_fight {
+            format!("if {a} holds none, both sides lose this fair fight (R17.4)")
+        } else {
+            format!("if {a} holds none, {d} wins")
+        }
+    );
+    out
+}
+
+/// The words to complete in a scenario.
+pub(super) fn words(s: &Scenario) -> Words {
+    let mut w: Vec<String> = counters::VERBS
+        .iter()
+        .chain(counters::ORDER_VERBS)
+        .chain(&[
+            "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "with", "at",
+            "on", "by", "to", "spotter", "best", "yes", "no",
+        ])
+        .map(|v| (*v).to_owned())
+        .collect();
+    w.extend(s.unit_names.iter().cloned());
+    w.extend(s.map.hexes().map(|h| s.map.label(h).to_string()));
+    Words(w)
+}
