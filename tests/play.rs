@@ -909,3 +909,189 @@ fn units_table_and_the_unit_at_fault() {
         "{so}"
     );
 }
+
+/// R15.3 at the prompt: a person commanding the covering force of the night recon is asked, at
+/// the start of its turn, to place the units it holds in ambush; `legal` lists the hexes R15.3
+/// allows now, `place` places one; saved there, the game replays to that point and resumes.
+#[test]
+fn the_person_places_units_held_in_ambush() {
+    let dir = folder("ambush");
+    let save = dir.join("ambush.toml");
+    // The recon deployment, then recon fire: each disengage question is answered `yes` (a
+    // spare `yes` at a prompt is an unknown command, which changes nothing).
+    let input = format!(
+        "end\nend\nend\n{}end\nend\n{}legal tow_a\nplace tow_a at 1002\nsave {}\nquit\nquit\n",
+        "yes\n".repeat(3),
+        "yes\n".repeat(8),
+        save.display()
+    );
+    let out = hexwar(
+        &[
+            "play",
+            "scenarios/night_recon.toml",
+            "--side",
+            "nato",
+            "--seed",
+            "4",
+        ],
+        &input,
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("start: units held in ambush may be placed now (R15.3)"),
+        "{so}"
+    );
+    assert!(so.contains("may act: tow_a tow_b m60_a"), "{so}");
+    assert!(
+        so.contains("tow_a is placed in ambush at: 1001 0902 1002 1102"),
+        "{so}"
+    );
+    assert!(so.contains("AMBUSH: tow_a is revealed in 1002"), "{so}");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(
+        saved.contains("phase = \"start\"\ndo = \"place tow_a at 1002\""),
+        "{saved}"
+    );
+    let out = hexwar(&["replay", save.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("the saved game stops in turn 2, nato start phase"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// `undo` goes on after a resume: a command given before the save is taken back after it.
+#[test]
+fn undo_goes_on_after_a_resume() {
+    let dir = folder("undo-resume");
+    let mid = dir.join("mid.toml");
+    let out = hexwar(
+        &["play", MEETING, "--side", "soviet"],
+        &format!("end\nmove t72_4 0303\nsave {}\nquit\n", mid.display()),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = hexwar(
+        &["play", "--resume", mid.to_str().unwrap()],
+        "undo\nundo\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(so.contains("undone: move t72_4 0303"), "{so}");
+    assert_eq!(so.matches("nothing to undo").count(), 1, "{so}");
+}
+
+/// A save holds the lines of both sides (format 4): it replays whatever AI would play the
+/// other side now, here `random` where `doctrine@1` played. The same game saved as hexwar
+/// saved it before (format 3: the person's lines only) replays only while the AI plays as it
+/// did, and says where it parts from the save otherwise.
+#[test]
+fn a_save_replays_whatever_the_ai_would_play_now() {
+    let dir = folder("ai-change");
+    let full = dir.join("full.toml");
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--save",
+            full.to_str().unwrap(),
+        ],
+        &script(dir.join("mid.toml").to_str().unwrap()),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = std::fs::read_to_string(&full).unwrap();
+    assert!(saved.contains("by = \"doctrine@1:0.8\""), "{saved}");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let replays = |path: &std::path::Path| hexwar(&["replay", path.to_str().unwrap()], "");
+    // Another AI for the Americans: the format 4 save still replays, every line as it is.
+    let other_ai = saved.replace("\"us=doctrine@1\"", "\"us=random\"");
+    assert_ne!(other_ai, saved);
+    let out = replays(&write("other_ai.toml", &other_ai));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("the position checked after 12 player turns"));
+    // As format 3 held it: the AI's lines recomputed, with its AI or with another.
+    let mut old: toml::Table = toml::from_str(&saved).unwrap();
+    old.insert("format".to_owned(), toml::Value::Integer(3));
+    old.remove("ai_rng");
+    let people: Vec<toml::Value> = old["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c.get("by").is_none())
+        .cloned()
+        .collect();
+    old.insert("commands".to_owned(), toml::Value::Array(people));
+    let old = toml::to_string(&old).unwrap();
+    let out = replays(&write("format3.toml", &old));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = replays(&write(
+        "format3_other_ai.toml",
+        &old.replace("\"us=doctrine@1\"", "\"us=random\""),
+    ));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("replay diverges at turn"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The input ends at a question of the rules: the game stops there, nobody answering for the
+/// person, and is saved as it stands; resumed, the question is asked again, and the game
+/// answered then is, byte for byte, the one answered without the stop.
+#[test]
+fn the_input_ends_at_a_question() {
+    let dir = folder("question-eof");
+    let before = "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+                  move t72_4 0503\nassault 0604 with t72_4\nend\nend\n";
+    let play = |input: &str, save: &std::path::Path| {
+        hexwar(
+            &[
+                "play",
+                MEETING,
+                "--side",
+                "soviet",
+                "--seed",
+                "25",
+                "--save",
+                save.to_str().unwrap(),
+            ],
+            input,
+        )
+    };
+    let whole = dir.join("whole.toml");
+    let out = play(&format!("{before}yes\nend\nend\nquit\n"), &whole);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stopped = dir.join("stopped.toml");
+    let out = play(before, &stopped);
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(so.contains("t72_4 passed its test. Counterattack?"), "{so}");
+    assert!(so.contains("end of input: the game stops here"), "{so}");
+    assert!(!so.contains("COUNTERATTACK"), "{so}");
+    let resumed = dir.join("resumed.toml");
+    let out = hexwar(
+        &[
+            "play",
+            "--resume",
+            stopped.to_str().unwrap(),
+            "--save",
+            resumed.to_str().unwrap(),
+        ],
+        "yes\nend\nend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(so.contains("t72_4 passed its test. Counterattack?"), "{so}");
+    assert_eq!(
+        std::fs::read_to_string(&whole).unwrap(),
+        std::fs::read_to_string(&resumed).unwrap()
+    );
+}

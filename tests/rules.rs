@@ -55,7 +55,8 @@ struct Case {
 
 /// One answer of a person: `{ unit = "rhq", lead = "rinf" }` (R8.1),
 /// `{ unit = "tank", to = "0201", illegal = ["0303"] }` (R11.6: the hexes `illegal` names must
-/// be refused before the answer is given), `{ unit = "inf", counterattack = false }` (R11.4).
+/// be refused before the answer is given), `{ unit = "inf", counterattack = false }` (R11.4),
+/// `{ unit = "cav", disengage = false }` (R15.5).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Choice {
@@ -65,6 +66,7 @@ struct Choice {
     #[serde(default)]
     illegal: Vec<String>,
     counterattack: Option<bool>,
+    disengage: Option<bool>,
 }
 
 /// The case's person: answers a question about the unit its next answer names, of the kind it
@@ -139,7 +141,15 @@ impl Person<'_> {
                     hex: to,
                 }
             }
-            Question::Disengage { .. } => suggested,
+            Question::Disengage { unit, .. } => {
+                match self.next_for(*unit, |c| c.disengage.is_some()) {
+                    Some(c) => Answer::Disengage {
+                        unit: *unit,
+                        yes: c.disengage.unwrap_or_default(),
+                    },
+                    None => suggested,
+                }
+            }
         }
     }
 }

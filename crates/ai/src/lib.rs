@@ -16,6 +16,7 @@
 
 mod choices;
 mod doctrine;
+mod name;
 mod passive;
 mod random;
 mod registry;

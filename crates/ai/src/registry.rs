@@ -113,11 +113,8 @@ pub fn parse_budget(text: &str) -> Result<u32, String> {
 
 /// Reads `NAME[:SETTING]`: the AI and its setting, checked.
 fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
-    let (name, setting) = match text.split_once(':') {
-        Some((k, t)) => (k.trim(), Some(t)),
-        None => (text.trim(), None),
-    };
-    let name = if name == "default" { "doctrine" } else { name };
+    let name = crate::name::kind_of(text);
+    let setting = text.split_once(':').map(|(_, t)| t);
     let entry = REGISTRY.iter().find(|r| r.name == name).ok_or_else(|| {
         let all: Vec<&str> = names().collect();
         format!(
@@ -139,11 +136,6 @@ fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
         }
     };
     Ok((entry, setting))
-}
-
-/// The registry's name of the AI `text` names (`doctrine` for `doctrine:0.65`), if it names one.
-pub(crate) fn kind_of(text: &str) -> Option<&'static str> {
-    parse(text).ok().map(|(entry, _)| entry.name)
 }
 
 /// Checks an AI name (`doctrine:0.65`): the scenario loader's check

@@ -30,10 +30,9 @@ enum Style {
 }
 
 fn style(x: &dyn Referee<'_>, side: Side) -> Style {
-    let named = crate::registry::kind_of(&x.rules().scenario.sides[side.index()].ai.text);
-    match named {
-        Some("doctrine" | "doctrine@1") => Style::Doctrine,
-        Some("passive") => Style::Passive,
+    match crate::name::kind_of(&x.rules().scenario.sides[side.index()].ai.text) {
+        "doctrine" | "doctrine@1" => Style::Doctrine,
+        "passive" => Style::Passive,
         _ => Style::Other,
     }
 }

@@ -131,7 +131,7 @@ pub(super) fn source(scenario: &counters::Scenario) -> (Source, bool) {
     let interactive = editor.is_some();
     let source = match editor {
         Some(mut e) => {
-            e.set_helper(Some(super::words::words(scenario)));
+            e.set_helper(Some(words(scenario)));
             Source::Terminal(Box::new(e))
         }
         None => Source::Live {
@@ -141,4 +141,20 @@ pub(super) fn source(scenario: &counters::Scenario) -> (Source, bool) {
         },
     };
     (source, interactive)
+}
+
+/// The words to complete in a scenario.
+fn words(s: &counters::Scenario) -> Words {
+    let mut w: Vec<String> = counters::VERBS
+        .iter()
+        .chain(counters::ORDER_VERBS)
+        .chain(&[
+            "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "with", "at",
+            "on", "by", "to", "spotter", "best", "yes", "no",
+        ])
+        .map(|v| (*v).to_owned())
+        .collect();
+    w.extend(s.unit_names.iter().cloned());
+    w.extend(s.map.hexes().map(|h| s.map.label(h).to_string()));
+    Words(w)
 }

@@ -6,7 +6,6 @@
 use counters::{Event, Phase, Scenario, Side, assault_odds, parse_command};
 
 use super::front::Front;
-use super::terminal::Words;
 
 /// The prompt's own words, besides the commands and orders.
 pub(super) const PROMPT_WORDS: [&str; 12] = [
@@ -224,11 +223,11 @@ impl Front<'_, '_> {
             say!(self.voice; "? unknown unit `{name}`{}", did_you_mean_unit(s, name));
             return;
         };
-        if self.state().hex_of(unit).is_none() {
+        let lines = self.options(unit);
+        if lines.is_empty() && self.state().hex_of(unit).is_none() {
             say!(self.voice; "{name} is not on the map");
             return;
         }
-        let lines = self.options(unit);
         if lines.is_empty() {
             say!(self.voice; "{name} can do nothing more this phase");
         }
@@ -735,20 +734,4 @@ pub(super) fn briefing(
         }
     );
     out
-}
-
-/// The words to complete in a scenario.
-pub(super) fn words(s: &Scenario) -> Words {
-    let mut w: Vec<String> = counters::VERBS
-        .iter()
-        .chain(counters::ORDER_VERBS)
-        .chain(&[
-            "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "with", "at",
-            "on", "by", "to", "spotter", "best", "yes", "no",
-        ])
-        .map(|v| (*v).to_owned())
-        .collect();
-    w.extend(s.unit_names.iter().cloned());
-    w.extend(s.map.hexes().map(|h| s.map.label(h).to_string()));
-    Words(w)
 }

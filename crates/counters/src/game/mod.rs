@@ -140,8 +140,9 @@ struct Pending {
 enum Call {
     /// The turn engine, and the AIs' seats, to the next outside wait.
     Advance,
-    /// A command of the side whose phase it is.
-    Command(Command),
+    /// A command of the side whose phase it is, recorded as given by the AI named (`None`: a
+    /// person).
+    Command(Command, Option<Arc<str>>),
     /// An AI giving a phase's commands for a side answered from outside.
     PlayPhase(Arc<dyn Ai>),
 }
@@ -384,12 +385,13 @@ impl<'r> Game<'r> {
         }
         let before = self.before();
         self.asking.rewind();
-        let done = match self.execute(command, None) {
+        let by = self.given_by[self.table.state.active().index()].clone();
+        let done = match self.execute(command, by.clone()) {
             Ok(Err(why)) => return Err(why.into()),
             Ok(Ok(())) => Ok(()),
             Err(halt) => Err(halt),
         };
-        self.settle(done, Call::Command(command.clone()), before)?;
+        self.settle(done, Call::Command(command.clone(), by), before)?;
         Ok(())
     }
 
@@ -506,7 +508,7 @@ impl<'r> Game<'r> {
         self.asking.rewind();
         match call {
             Call::Advance => self.run_engine(),
-            Call::Command(c) => self.execute(c, None).map(drop),
+            Call::Command(c, by) => self.execute(c, by.clone()).map(drop),
             Call::PlayPhase(ai) => {
                 let Some(Waiting::Commands { side, phase, .. }) = self.waiting else {
                     return Ok(());
@@ -662,7 +664,8 @@ impl<'r> Game<'r> {
     }
 
     /// Checks and executes a command of the side whose phase it is (given by the AI `by`, or
-    /// from outside), recording it and the answers it had.
+    /// from outside: recorded as the side's lines given from outside are), recording it and the
+    /// answers it had.
     fn execute(
         &mut self,
         command: &Command,

@@ -2,7 +2,7 @@
 //! (`[expect] ai = { soviet = "search:32" }`), as text. The rules know no AI: the AI registry
 //! (the `ai` crate) reads the name and builds the AI with its own settings (a doctrine AI's
 //! assault threshold, the search AI's budget); a loader that knows the registry checks the
-//! names through [`ScenarioFile::knowing_ais`](super::ScenarioFile::knowing_ais).
+//! names through `ScenarioFile::knowing_ais`.
 
 use std::ops::Range;
 
