@@ -44,6 +44,7 @@ enum TableDice {
 }
 
 impl Dice for TableDice {
+    #[inline]
     fn d6(&mut self) -> Result<u8, OutOfDice> {
         match self {
             Self::Rng(r) => r.d6(),
@@ -51,6 +52,7 @@ impl Dice for TableDice {
         }
     }
 
+    #[inline]
     fn roll(&mut self, n: u32) -> Result<crate::model::dice::Faces, OutOfDice> {
         match self {
             Self::Rng(r) => r.roll(n),
@@ -734,6 +736,7 @@ impl<'r> Game<'r> {
     }
 
     /// Records the answers used since the last recorded.
+    #[inline]
     fn record_answers(&mut self) {
         if self.table.record {
             let entries = self.answer_entries();
@@ -777,6 +780,7 @@ impl<'g, 'r: 'g> Referee<'g> for SeatReferee<'g, 'r> {
         self.game
     }
 
+    #[inline]
     fn state(&self) -> &State {
         &self.game.table.state
     }
