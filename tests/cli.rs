@@ -166,7 +166,7 @@ fn show_draws_labels_terrain_stacks_and_a_legend() {
 
 /// A bogged vehicle is marked in the stack list, as every other state is (R5.6): in the game
 /// `run --seed 1` plays with the frozen `doctrine@1` on both sides (on the dawn assault as it
-/// was frozen with it), `t72_2` bogs in turn 4 and is still bogged after it. `show` plays that
+/// was frozen with it), `t72_3` bogs in turn 4 and is still bogged after it. `show` plays that
 /// game with the AIs given, as `run` does.
 #[test]
 fn show_marks_a_bogged_vehicle() {
@@ -186,10 +186,10 @@ fn show_marks_a_bogged_vehicle() {
     let text = stdout(&out);
     let line = text
         .lines()
-        .find(|l| l.contains("S t72_2 "))
-        .unwrap_or_else(|| panic!("t72_2 in the stack list: {text}"));
+        .find(|l| l.contains("S t72_3 "))
+        .unwrap_or_else(|| panic!("t72_3 in the stack list: {text}"));
     assert!(
-        line.contains("t72_2 (T-72A tank company) [bogged]"),
+        line.contains("t72_3 (T-72A tank company) [disorganized] [bogged]"),
         "{line}"
     );
 }

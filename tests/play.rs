@@ -428,19 +428,22 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("t72_4 occupies 0604");
         end_turn();
         // The Americans assault the tank on the church: it is asked, then where to break off.
+        // Enter takes the choice of the AI named for the person's side: here the frozen
+        // doctrine@1, which falls back as far as it can (R11.6, docs/rules-notes.md).
         wait_for("Counterattack? (yes or no)");
         keys("no");
-        wait_for("t72_4 breaks off (R11.6): to which hex? 0303 0404");
+        wait_for("t72_4 breaks off (R11.6): to which hex? 0202 0203");
+        wait_for("(as the side's AI ranks them, best first: Enter or `best` for 0202)");
         keys("");
         // The rest of the fight is told as it comes; the rest of their turn is summed up, and
         // told in full by `log`.
-        wait_for("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0303");
+        wait_for("t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0302 -> 0202");
         wait_for("== Turn 3: Team B, TF 1-41 Infantry (us) at a glance");
         wait_for("  assault on 0604 by inf_b m3_scouts against t72_4: the defenders hold");
         wait_for("-- turn 4 of 6");
         keys("log");
         wait_count(
-            "t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0303",
+            "t72_4 breaks off (by choice): 0604 -> 0503 -> 0403 -> 0302 -> 0202",
             2,
         );
         keys("quit");
@@ -569,13 +572,15 @@ fn the_person_is_asked_whether_to_counterattack() {
             .contains("do = \"counterattack t72_4 yes\"")
     );
 
-    // Breaking off instead, the tank is asked where to; a hex it cannot reach is refused.
+    // Breaking off instead, the tank is asked where to; a hex it cannot reach is refused. The
+    // suggestion is that of the AI of the person's side, here the frozen doctrine@1 (as far as
+    // it can, R11.6), the other hexes by label.
     let no = dir.join("no.toml");
     let out = ask("no\n0909\n0403", &no);
     let so = text(&out.stdout);
     assert!(
         so.contains(
-            "t72_4 breaks off (R11.6): to which hex? 0303 0404 0203 0204 0205 0302 0304 0403 and 26 more (Enter or `best` for 0303: next to friends, away from the enemy; the AI would go to 0202)"
+            "t72_4 breaks off (R11.6): to which hex? 0202 0203 0204 0205 0301 0407 0801 0901 and 26 more (as the side's AI ranks them, best first: Enter or `best` for 0202)"
         ),
         "{so}"
     );

@@ -1,7 +1,8 @@
 //! `passive`: the AI that does nothing on its own. Its units still test and choose in melees
 //! (R11.4) and disengage when they may (R15.5); orders move them.
 
-use counters::{Ai, GameRng, Halt, Referee, Side, SidePlan, State, UnitId};
+use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
+use hexmap::Hex;
 
 use crate::choices::counterattack_pays;
 
@@ -36,5 +37,16 @@ impl Ai for Passive {
 
     fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
         true
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        crate::choices::rank_break_off(state, rules, unit, from, ends);
     }
 }

@@ -1,7 +1,8 @@
 //! `random`: each unit gives one of the commands it may give now or none, every choice as
 //! likely, drawn from the AIs' own generator; never the game's dice.
 
-use counters::{Ai, GameRng, Halt, Referee, Side, SidePlan, State, UnitId, legal_commands};
+use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId, legal_commands};
+use hexmap::Hex;
 
 use crate::choices::{coin, counterattack_pays};
 use crate::own;
@@ -41,6 +42,17 @@ impl Ai for Random {
     /// R15.5: a coin of its own generator.
     fn disengages(&self, _: &State, _: UnitId, rng: &mut GameRng) -> bool {
         coin(rng)
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        crate::choices::rank_break_off(state, rules, unit, from, ends);
     }
 }
 

@@ -15,7 +15,8 @@
 
 use std::sync::Arc;
 
-use counters::{Ai, Game, GameRng, Halt, Referee, Seat, Side, SidePlan, State, UnitId};
+use counters::{Ai, Game, GameRng, Halt, Referee, Rules, Seat, Side, SidePlan, State, UnitId};
+use hexmap::Hex;
 
 use crate::choices::counterattack_pays;
 use crate::{Doctrine, DoctrineV1, own};
@@ -79,6 +80,17 @@ impl Ai for Search {
 
     fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
         true
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        crate::choices::rank_break_off(state, rules, unit, from, ends);
     }
 
     fn thinks(&self) -> bool {

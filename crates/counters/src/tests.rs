@@ -1,6 +1,6 @@
 //! Unit tests of loading: catalogs, scenarios, stacking.
 
-use hexmap::{Label, TerrainTable};
+use hexmap::{Hex, Label, TerrainTable};
 
 use crate::*;
 
@@ -372,6 +372,10 @@ impl SideAi for NoChoices {
     }
 
     fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
+        unreachable!("the start of a turn asks no choice")
+    }
+
+    fn rank_break_off(&self, _: &State, _: &Rules<'_>, _: UnitId, _: Hex, _: &mut [(Hex, u32)]) {
         unreachable!("the start of a turn asks no choice")
     }
 }

@@ -9,8 +9,9 @@ use counters::{
     matchup_state, melee_odds, set_choices,
 };
 
-/// An AI with one answer to every counterattack question; it always tries to disengage.
-struct Answers(bool);
+/// An AI with one answer to every counterattack question; it always tries to disengage, and
+/// breaks off where the doctrine AI of `field` would.
+struct Answers(bool, ai::Players);
 
 impl SideAi for Answers {
     fn counterattacks(&self, _: Side, _: &SidePlan) -> bool {
@@ -19,6 +20,19 @@ impl SideAi for Answers {
 
     fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
         true
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: hexmap::Hex,
+        ends: &mut [(hexmap::Hex, u32)],
+    ) {
+        self.1
+            .advisors()
+            .rank_break_off(state, rules, unit, from, ends);
     }
 }
 
@@ -90,7 +104,7 @@ fn the_odds_ask_the_sides_ai_for_units_without_orders() {
     let free = field();
     let doctrine = odds(&free, &ai::Players::of(&free).unwrap().advisors());
     for (answer, choices) in [(true, Choices::Always), (false, Choices::Never)] {
-        let asked = odds(&free, &Answers(answer));
+        let asked = odds(&free, &Answers(answer, ai::Players::of(&free).unwrap()));
         let by_orders = odds(
             &ordered(choices),
             &ai::Players::of(&free).unwrap().advisors(),
@@ -116,7 +130,11 @@ fn the_engine_asks_the_sides_ai_for_units_without_orders() {
         let orders = ordered(choices);
         let mut differ = 0;
         for seed in 0..200 {
-            let asked = played(&free, &Answers(answer), seed);
+            let asked = played(
+                &free,
+                &Answers(answer, ai::Players::of(&free).unwrap()),
+                seed,
+            );
             let by_orders = played(&orders, &ai::Players::of(&free).unwrap().advisors(), seed);
             assert_eq!(asked, by_orders, "{answer}, seed {seed}");
             let rules = Rules::new(&free, &catalog);

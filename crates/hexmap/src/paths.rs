@@ -122,6 +122,16 @@ impl Reach {
         (c != UNREACHED).then_some(c)
     }
 
+    /// The route to a reached hex other than the origin: its end, cost and path.
+    #[must_use]
+    pub fn route(&self, map: &Map, end: Hex) -> Option<Route> {
+        Some(Route {
+            end,
+            cost: self.cost(map, end)?,
+            path: self.path_to(map, end).filter(|p| !p.is_empty())?,
+        })
+    }
+
     /// The path to a reached hex, without the origin and ending with `hex`.
     #[must_use]
     pub fn path_to(&self, map: &Map, hex: Hex) -> Option<Vec<Hex>> {
@@ -371,10 +381,6 @@ impl Map {
     /// may not be entered), ending where `accept_end` allows (for stacking). The best end is
     /// the farthest from `away`, then the cheapest, then the first by label. `None` if no step
     /// is possible. Costs must be at least 1; each hex's is asked at most once.
-    ///
-    /// The costs are petgraph's Dijkstra on the map graph filtered to the steps away; each hex's
-    /// path comes back through the neighbour it is cheapest reached from (the lowest cost, then
-    /// index, first: the hex a Dijkstra settling in that order reaches it from).
     #[must_use]
     pub fn break_off(
         &self,
@@ -384,6 +390,43 @@ impl Map {
         cost: impl Fn(Hex) -> Option<u32>,
         accept_end: impl Fn(Hex) -> bool,
     ) -> Option<Route> {
+        let reach = self.break_off_reach(start, away, budget, cost)?;
+        // The best end that `accept_end` allows: the ends in order of preference, asked until
+        // one is allowed.
+        let mut ends: Vec<(Reverse<u32>, u32, Option<Label>, Hex)> = reach
+            .hexes()
+            .iter()
+            .map(|&h| {
+                let cost = reach.cost(self, h).unwrap_or(UNREACHED);
+                (
+                    Reverse(h.unsigned_distance_to(away)),
+                    cost,
+                    Label::from_hex(h),
+                    h,
+                )
+            })
+            .collect();
+        ends.sort_unstable_by_key(|&(far, cost, label, _)| (far, cost, label));
+        let end = ends.into_iter().map(|(.., h)| h).find(|&h| accept_end(h))?;
+        reach.route(self, end)
+    }
+
+    /// Every break-off move from `start` (R11.6) at once: the hexes a move up to `budget` may
+    /// end in, every step strictly farther from `away` (`Reach::hexes`), each with its cost and
+    /// the cheapest way there (`Reach::route`), so that a side may choose among them. Steps are
+    /// priced as for [`Map::break_off`]. `None` when `start` is not on the map.
+    ///
+    /// The costs are petgraph's Dijkstra on the map graph filtered to the steps away; each hex's
+    /// path comes back through the neighbour it is cheapest reached from (the lowest cost, then
+    /// index, first: the hex a Dijkstra settling in that order reaches it from).
+    #[must_use]
+    pub fn break_off_reach(
+        &self,
+        start: Hex,
+        away: Hex,
+        budget: Budget,
+        cost: impl Fn(Hex) -> Option<u32>,
+    ) -> Option<Reach> {
         let s = self.node(start)?;
         // Per hex, worked out the first time the search needs it (it weighs each step several
         // times): its distance from `away`, and the price of entering it. Every step costs at
@@ -453,28 +496,7 @@ impl Map {
                 }
             }
         }
-        // The best end that `accept_end` allows: the ends in order of preference, asked until
-        // one is allowed.
-        let mut ends: Vec<(Reverse<u32>, u32, Option<Label>, Hex)> = reach
-            .hexes()
-            .iter()
-            .map(|&h| {
-                let cost = reach.cost(self, h).unwrap_or(UNREACHED);
-                (
-                    Reverse(h.unsigned_distance_to(away)),
-                    cost,
-                    Label::from_hex(h),
-                    h,
-                )
-            })
-            .collect();
-        ends.sort_unstable_by_key(|&(far, cost, label, _)| (far, cost, label));
-        let end = ends.into_iter().map(|(.., h)| h).find(|&h| accept_end(h))?;
-        Some(Route {
-            end,
-            cost: reach.cost(self, end)?,
-            path: reach.path_to(self, end)?,
-        })
+        Some(reach)
     }
 
     /// Bounded Dijkstra over the graph. Ties between equal costs settle in index order, so the

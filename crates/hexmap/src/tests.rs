@@ -245,6 +245,47 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
     assert_eq!(other.end.unsigned_distance_to(away), 4);
 }
 
+/// R11.6: every end a break-off may choose, each with the cheapest way there: every step of
+/// each route farther from the fight, within the budget, and the farthest the same one
+/// `break_off` picks.
+#[test]
+fn break_off_reach_offers_every_end_with_its_route() {
+    let m = map(9, 9);
+    let away = h("0505");
+    let start = h("0504");
+    let cost = |to: Hex| m.enter_cost(MoveClass::Foot, to);
+    let reach = m
+        .break_off_reach(start, away, Budget::points(3), cost)
+        .unwrap();
+    let ends = reach.hexes();
+    // Up to three steps, each one farther: the hexes 2, 3 and 4 away from 0505 in the half of
+    // the map beyond 0504, not the start.
+    assert!(!ends.contains(&start));
+    assert!(ends.iter().any(|e| e.unsigned_distance_to(away) == 2));
+    assert!(ends.iter().any(|e| e.unsigned_distance_to(away) == 4));
+    for &end in ends {
+        let route = reach.route(&m, end).unwrap();
+        assert_eq!(route.end, end);
+        assert!(
+            route.cost <= 3 && Ok(route.cost) == u32::try_from(route.path.len()),
+            "{route:?}"
+        );
+        assert_eq!(route.path.last(), Some(&end));
+        let mut last = start;
+        for step in &route.path {
+            assert!(step.unsigned_distance_to(away) > last.unsigned_distance_to(away));
+            last = *step;
+        }
+    }
+    // Nothing to go to from the hex itself: the start is no end.
+    assert_eq!(reach.route(&m, start), None);
+    let best = m
+        .break_off(start, away, Budget::points(3), cost, |_| true)
+        .unwrap();
+    assert!(ends.contains(&best.end));
+    assert_eq!(reach.route(&m, best.end), Some(best));
+}
+
 #[test]
 fn break_off_avoids_forbidden_hexes_and_can_fail() {
     let m = map(5, 5);

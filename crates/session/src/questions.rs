@@ -1,9 +1,10 @@
 //! The rules' questions as a person reads and answers them (R8.1, R11.4, R11.6, R15.5): the
 //! words of each question, with its choices and the suggestion, and what a typed answer means
 //! (`yes`, a unit, a hex, `best`, or the answer's saved words). A terminal asks them line by
-//! line; a web page may show the same words and choices as a dialog.
+//! line; a web page may show the same words and choices as a dialog. The choices come in the
+//! order the side's AI prefers them, its choice (the suggestion) first.
 
-use counters::{Answer, Question, Scenario, Side, State, Unit, UnitId};
+use counters::{Answer, Question, Scenario, UnitId};
 use hexmap::{Hex, Label};
 
 /// A question in a person's words: the question, with its choices, and the short prompt a
@@ -21,7 +22,7 @@ const LISTED: usize = 8;
 
 /// The words of a question.
 #[must_use]
-pub fn words(scenario: &Scenario, state: &State, question: &Question) -> Asked {
+pub fn words(scenario: &Scenario, question: &Question) -> Asked {
     let name = |u: UnitId| scenario.unit_name(u);
     let label = |h: Hex| scenario.map.label(h).to_string();
     match question {
@@ -40,18 +41,15 @@ pub fn words(scenario: &Scenario, state: &State, question: &Question) -> Asked {
         Question::BreakOff {
             unit, best, hexes, ..
         } => {
-            let sorted = break_off_hexes(scenario, state, *unit, *best, hexes);
-            let default = sorted.first().copied().unwrap_or(*best);
-            let mut listed: Vec<String> = sorted.iter().take(LISTED).map(|&h| label(h)).collect();
-            if sorted.len() > LISTED {
-                listed.push(format!("and {} more", sorted.len() - LISTED));
+            let mut listed: Vec<String> = hexes.iter().take(LISTED).map(|&h| label(h)).collect();
+            if hexes.len() > LISTED {
+                listed.push(format!("and {} more", hexes.len() - LISTED));
             }
             Asked {
                 text: format!(
-                    "{} breaks off (R11.6): to which hex? {} (Enter or `best` for {}: next to friends, away from the enemy; the AI would go to {})",
+                    "{} breaks off (R11.6): to which hex? {} (as the side's AI ranks them, best first: Enter or `best` for {})",
                     name(*unit),
                     listed.join(" "),
-                    label(default),
                     label(*best)
                 ),
                 prompt: format!("{} breaks off to?", name(*unit)),
@@ -87,12 +85,7 @@ pub fn words(scenario: &Scenario, state: &State, question: &Question) -> Asked {
 ///
 /// # Errors
 /// Why the line answers nothing the question allows, in words.
-pub fn read(
-    scenario: &Scenario,
-    state: &State,
-    question: &Question,
-    line: &str,
-) -> Result<Answer, String> {
+pub fn read(scenario: &Scenario, question: &Question, line: &str) -> Result<Answer, String> {
     let line = line.trim();
     if let Some(a) = crate::lines::parse_answer(scenario, line)
         && question.accepts(&a)
@@ -118,9 +111,10 @@ pub fn read(
             unit, best, hexes, ..
         } => {
             if line.is_empty() || line == "best" {
-                let sorted = break_off_hexes(scenario, state, *unit, *best, hexes);
-                let hex = sorted.first().copied().unwrap_or(*best);
-                return Ok(Answer::BreakOff { unit: *unit, hex });
+                return Ok(Answer::BreakOff {
+                    unit: *unit,
+                    hex: *best,
+                });
             }
             line.parse::<Label>()
                 .ok()
@@ -144,55 +138,4 @@ fn yes_no(line: &str) -> Option<bool> {
         "no" | "n" => Some(false),
         _ => None,
     }
-}
-
-/// The hexes a unit may break off to (R11.6), best first for a person: the fewest enemy units
-/// next to it, then the nearest friend, then the farthest from the nearest enemy, then by
-/// label. `best`, the AI's choice, is among them.
-#[must_use]
-pub fn break_off_hexes(
-    scenario: &Scenario,
-    state: &State,
-    unit: UnitId,
-    best: Hex,
-    legal: &[Hex],
-) -> Vec<Hex> {
-    let Some(at) = state.hex_of(unit) else {
-        return vec![best];
-    };
-    let side = state.unit(unit).side;
-    let on_map = |u: &Unit| u.hex().map(|h| (u.side, h));
-    let units: Vec<(Side, Hex)> = state
-        .units()
-        .iter()
-        .filter(|u| u.id != unit)
-        .filter_map(on_map)
-        .collect();
-    let nearest = |h: Hex, of: Side| {
-        units
-            .iter()
-            .filter(|(s, _)| *s == of)
-            .map(|(_, x)| x.unsigned_distance_to(h))
-            .min()
-            .unwrap_or(u32::MAX)
-    };
-    let mut hexes: Vec<Hex> = legal
-        .iter()
-        .copied()
-        .chain((!legal.contains(&best)).then_some(best))
-        .filter(|&h| h != at)
-        .collect();
-    hexes.sort_by_key(|&h| {
-        let enemies_next = units
-            .iter()
-            .filter(|(s, x)| *s != side && x.unsigned_distance_to(h) <= 1)
-            .count();
-        (
-            enemies_next,
-            nearest(h, side),
-            std::cmp::Reverse(nearest(h, side.other())),
-            scenario.map.label(h),
-        )
-    });
-    hexes
 }

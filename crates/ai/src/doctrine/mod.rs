@@ -10,7 +10,8 @@ mod scouting;
 
 pub(crate) use front::soft;
 
-use counters::{Ai, GameRng, Halt, Referee, Side, SidePlan, State, UnitId};
+use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
+use hexmap::Hex;
 
 use crate::choices::counterattack_pays;
 
@@ -75,5 +76,16 @@ impl Ai for Doctrine {
     /// R15.5: it disengages whenever it may.
     fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
         true
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        crate::choices::rank_break_off(state, rules, unit, from, ends);
     }
 }

@@ -13,7 +13,8 @@ mod scouting;
 
 pub(crate) use scouting::ambushes;
 
-use counters::{Ai, GameRng, Halt, Referee, Side, SidePlan, State, UnitId};
+use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
+use hexmap::Hex;
 
 use crate::choices::counterattack_pays;
 
@@ -87,5 +88,17 @@ impl Ai for DoctrineV1 {
     /// R15.5: it disengages whenever it may.
     fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
         true
+    }
+
+    /// R11.6: the farthest from the fight, as the rules chose when it was frozen.
+    fn rank_break_off(
+        &self,
+        _: &State,
+        _: &Rules<'_>,
+        _: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        crate::choices::farthest_break_off(from, ends);
     }
 }

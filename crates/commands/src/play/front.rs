@@ -197,15 +197,15 @@ impl<'r, 's> Front<'r, 's> {
     /// Asks the person a question of the rules until an answer reads; `None` at the end of
     /// the input.
     fn ask(&mut self, question: &Question) -> Option<Answer> {
-        let (scenario, state) = (self.scenario(), self.session.game().state());
-        let asked = session::questions::words(scenario, state, question);
+        let scenario = self.scenario();
+        let asked = session::questions::words(scenario, question);
         ask(
             self.voice,
             &mut self.source,
             self.interactive,
             &asked.text,
             &asked.prompt,
-            |line| session::questions::read(scenario, state, question, line),
+            |line| session::questions::read(scenario, question, line),
         )
     }
 

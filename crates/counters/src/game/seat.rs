@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use hexmap::Hex;
+
 use crate::model::command::{Command, RuleError};
 use crate::model::dice::GameRng;
 use crate::model::event::Phase;
@@ -88,6 +90,18 @@ pub trait Ai: Send + Sync {
     /// R15.5: `unit`, a recon unit fired on, may disengage: does it try? `rng` is the AIs' own
     /// generator, never the game's dice.
     fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool;
+
+    /// R11.6: `unit` breaks off from the melee for `from` and may end in any of `ends` (each
+    /// hex with the cost of the way there): put them in the order this AI prefers them, its
+    /// choice first (a person commanding the side is offered them in that order).
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    );
 
     /// Whether a phase may take it long enough that a person should be told it is thinking.
     fn thinks(&self) -> bool {
@@ -210,6 +224,17 @@ impl SideAi for Advisors<'_> {
 
     fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool {
         self.0[state.unit(unit).side.index()].disengages(state, unit, rng)
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        self.0[state.unit(unit).side.index()].rank_break_off(state, rules, unit, from, ends);
     }
 }
 

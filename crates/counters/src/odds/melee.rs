@@ -138,8 +138,8 @@ const STAYED: usize = 4;
 struct TooLarge;
 
 /// The odds of `attackers` assaulting `hex` in `state`, with or without counterattacks (R11).
-/// Units without melee orders choose as `ai`, the sides' AIs, would in play (usually
-/// [`SideAis::of`](crate::SideAis::of) the scenario).
+/// Units without melee orders choose as `ai`, the sides' AIs, would in play (usually the
+/// [`Advisors`](crate::Advisors) of the game's seats).
 #[must_use]
 pub fn melee_odds(
     state: &State,

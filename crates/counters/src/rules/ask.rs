@@ -13,7 +13,7 @@
 //! waits without a thread, a coroutine or a blocking callback, and the rules' code reads
 //! straight through.
 
-use hexmap::{Hex, Label};
+use hexmap::Hex;
 
 use crate::model::dice::OutOfDice;
 use crate::model::ids::{Side, UnitId};
@@ -53,15 +53,16 @@ pub enum Question {
         units: Vec<UnitId>,
     },
     /// R11.6: `unit` breaks off from the melee for `from`: to which of `hexes` (every hex it
-    /// may end in, by label)? `best` is where the rules would send it.
+    /// may end in, in the order the side's AI prefers them)? `best`, the first, is the AI's
+    /// choice.
     BreakOff {
         /// The unit.
         unit: UnitId,
         /// The assaulted hex it moves away from.
         from: Hex,
-        /// The rules' own choice, one of `hexes`.
+        /// The side's AI's choice, the first of `hexes`.
         best: Hex,
-        /// Every hex it may break off to.
+        /// Every hex it may break off to, as the side's AI ranks them: best first.
         hexes: Vec<Hex>,
     },
     /// R15.5: the recon unit `unit`, fired on by `firer`, may disengage: does it try?
@@ -265,9 +266,4 @@ impl Asking {
 /// another question.
 fn same_question(a: &Answer, b: &Answer) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b) && a.unit() == b.unit()
-}
-
-/// Sorts hexes by label, the order a question lists them in.
-pub(crate) fn by_label(hexes: &mut [Hex]) {
-    hexes.sort_by_key(|&h| Label::from_hex(h));
 }

@@ -74,20 +74,24 @@ pub(crate) fn resolve(
             while let Some(&unit) = retreating.get(i) {
                 i += 1;
                 match retreat_hex(x.state, &x.rules, unit, hex, &from, attackers) {
-                    Some(to) => x.emit(Event::Retreated {
-                        unit,
-                        from: hex,
-                        to,
-                    }),
+                    Some(to) => {
+                        x.emit(Event::Retreated {
+                            unit,
+                            from: hex,
+                            to,
+                        });
+                        // R5.6: a vehicle retreating into a difficult hex enters it.
+                        crate::rules::movement::entered(x, unit, to)?;
+                    }
                     None => {
                         let riders = destroy_with(x, unit, Event::NoRetreat { unit })?;
                         retreating.extend(riders);
                     }
                 }
             }
-            occupy(x, attackers, hex);
+            occupy(x, attackers, hex)?;
         }
-        AssaultOutcome::DefendersDestroyed => occupy(x, attackers, hex),
+        AssaultOutcome::DefendersDestroyed => occupy(x, attackers, hex)?,
         AssaultOutcome::DefendersHold if x.rules.scenario.rules.counterattacks => {
             let living: Units = attackers
                 .iter()
@@ -104,8 +108,9 @@ pub(crate) fn resolve(
     Ok(outcome)
 }
 
-/// The surviving attackers move into the hex they took (R9.8).
-fn occupy(x: &mut Exec<'_, '_>, attackers: &[UnitId], hex: Hex) {
+/// The surviving attackers move into the hex they took (R9.8); a vehicle taking a difficult
+/// hex enters it, and takes a bog check there (R5.6).
+fn occupy(x: &mut Exec<'_, '_>, attackers: &[UnitId], hex: Hex) -> Result<(), Halt> {
     for &a in attackers {
         if x.state.unit(a).alive() {
             let class = x.rules.typ(x.state.unit(a)).move_class;
@@ -115,8 +120,10 @@ fn occupy(x: &mut Exec<'_, '_>, attackers: &[UnitId], hex: Hex) {
                 hex,
                 cost: u8::try_from(cost).unwrap_or(u8::MAX),
             });
+            crate::rules::movement::entered(x, a, hex)?;
         }
     }
+    Ok(())
 }
 
 /// The hex a defender retreats to (R9.9): across a hexside opposite one the attack came

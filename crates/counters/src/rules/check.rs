@@ -62,6 +62,11 @@ fn fighting_from(
         if !rules.typ(state.unit(t)).mounted_assault || with.is_some_and(|w| !w.contains(&t)) {
             return Err(RuleError::Passenger);
         }
+        // R5.2, R16.1: riders move at their transport's pace; carried at the double, they
+        // neither fire nor assault this turn (docs/rules.md).
+        if state.unit(t).state.moved_double {
+            return Err(RuleError::MovedAtTheDouble);
+        }
         return state
             .hex_of(t)
             .map(|h| (h, true))

@@ -14,7 +14,7 @@ use crate::model::event::{BreakOffReason, Event, Faces, Path, Units};
 use crate::model::ids::{Side, UnitId};
 use crate::model::unit::Location;
 use crate::model::unit::Unit;
-use crate::rules::ask::{Answer, Asking, Halt, Question, by_label};
+use crate::rules::ask::{Answer, Asking, Halt, Question};
 use crate::rules::exec::Exec;
 use crate::rules::hits::destroy_with;
 use crate::rules::plan::{Fighting, plan_side, takes_part};
@@ -581,54 +581,41 @@ fn break_off(
         state.may_move_away(unit, start, m.hex, end)
             && crate::rules::stacking::has_room(state, &x.rules, unit, end, false)
     };
-    // An order may name the hex to break off to, if the unit can legally end there.
+    // Every hex the unit may end in (R11.6), with the cost of the way there.
+    let reach = map.break_off_reach(start, m.hex, budget, step);
+    let mut ends: Vec<(Hex, u32)> = reach.as_ref().map_or_else(Vec::new, |r| {
+        r.hexes()
+            .iter()
+            .filter(|&&h| room(h))
+            .filter_map(|&h| Some((h, r.cost(map, h)?)))
+            .collect()
+    });
+    // An order may name the hex to break off to, if the unit can legally end there; else the
+    // side chooses among them: its AI's preference first, which the side's person is offered.
     let wanted = x.rules.order_of(x.state.turn(), unit, |a| match a {
         OrderAction::BreakOffTo { hex } => Some(*hex),
         _ => None,
     });
-    let ordered =
-        wanted.and_then(|w| map.break_off(start, m.hex, budget, step, |end| end == w && room(end)));
-    // Without an order, the side chooses where it goes among the hexes it may end in; the
-    // rules' own choice is the suggestion.
-    let route = match ordered {
-        Some(r) => Some(r),
-        None => match map.break_off(start, m.hex, budget, step, room) {
-            None => None,
-            Some(best) => {
-                let to = |h: Hex| map.break_off(start, m.hex, budget, step, |e| e == h && room(e));
-                let question = || {
-                    // Every hex within the unit's reach that a route every step farther ends in.
-                    let reach = budget.points.max(1);
-                    let mut hexes: Vec<Hex> = map
-                        .hexes()
-                        .filter(|&h| h != start && h.unsigned_distance_to(start) <= reach)
-                        .filter(|&h| h == best.end || to(h).is_some())
-                        .collect();
-                    by_label(&mut hexes);
-                    Question::BreakOff {
-                        unit,
-                        from: m.hex,
-                        best: best.end,
-                        hexes,
-                    }
-                };
-                let suggested = Answer::BreakOff {
-                    unit,
-                    hex: best.end,
-                };
-                let chosen = match Asking::ask(x.asking.as_deref_mut(), side, suggested, question)?
-                {
-                    Answer::BreakOff { hex, .. } => hex,
-                    _ => best.end,
-                };
-                if chosen == best.end {
-                    Some(best)
-                } else {
-                    to(chosen).or(Some(best))
-                }
+    let chosen = match wanted.filter(|w| ends.iter().any(|&(h, _)| h == *w)) {
+        Some(w) => Some(w),
+        None if ends.is_empty() => None,
+        None => {
+            x.ai.rank_break_off(state, &x.rules, unit, m.hex, &mut ends);
+            let best = ends[0].0;
+            let question = || Question::BreakOff {
+                unit,
+                from: m.hex,
+                best,
+                hexes: ends.iter().map(|&(h, _)| h).collect(),
+            };
+            let suggested = Answer::BreakOff { unit, hex: best };
+            match Asking::ask(x.asking.as_deref_mut(), side, suggested, question)? {
+                Answer::BreakOff { hex, .. } => Some(hex),
+                _ => Some(best),
             }
-        },
+        }
     };
+    let route = chosen.and_then(|h| reach.as_ref()?.route(map, h));
     // Walk the route with bog checks (R5.6; twice at night, R13.1). A vehicle that bogs stops
     // there.
     let mut path = Path::new();
@@ -707,9 +694,7 @@ fn consolidate(
             continue;
         }
         x.emit(Event::Consolidated { unit: w, to: m.hex });
-        if typ.is_vehicle() && map.terrain(m.hex).is_some_and(|t| t.difficult) {
-            crate::rules::movement::bog_check(x, w)?;
-        }
+        crate::rules::movement::entered(x, w, m.hex)?;
     }
     Ok(())
 }

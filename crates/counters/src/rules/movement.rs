@@ -1,4 +1,5 @@
-//! R5: movement, at the double, and bog checks in difficult terrain.
+//! R5: movement, at the double, and bog checks in difficult terrain, however a vehicle enters
+//! it (a move, taking a hex, a retreat, a break-through: [`entered`]).
 
 use hexmap::Hex;
 
@@ -75,4 +76,17 @@ pub(crate) fn bog_check(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<bool, Halt
         }
     }
     Ok(false)
+}
+
+/// R5.6: a vehicle that entered `hex` other than by its own move (occupying a hex it took,
+/// retreating into one, breaking through an overrun) takes a bog check there if the hex is
+/// difficult, as one that moved in would. A passenger rides with its transport.
+pub(crate) fn entered(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<(), Halt> {
+    let u = x.state.unit(unit);
+    let on_foot = !x.rules.typ(u).is_vehicle();
+    let aboard = !matches!(u.location, crate::model::unit::Location::Map(_));
+    if on_foot || aboard || !x.rules.map().terrain(hex).is_some_and(|t| t.difficult) {
+        return Ok(());
+    }
+    bog_check(x, unit).map(drop)
 }

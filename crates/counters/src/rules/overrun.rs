@@ -143,6 +143,10 @@ pub(crate) fn resolve(x: &mut Exec<'_, '_>, unit: UnitId, hex: Hex) -> Result<()
             broke_through,
             at,
         });
+        // R5.6: breaking through enters the hex beyond.
+        if broke_through {
+            crate::rules::movement::entered(x, unit, beyond)?;
+        }
     }
     Ok(())
 }

@@ -2,10 +2,12 @@
 //! order and no person decides, they ask the side's AI through [`SideAi`], and the AIs answer
 //! (`ai/choices.rs`). The engine and the odds ask the same questions of the same AI.
 
+use hexmap::Hex;
+
 use crate::model::dice::GameRng;
 use crate::model::ids::{Side, UnitId};
 use crate::rules::plan::SidePlan;
-use crate::rules::state::State;
+use crate::rules::state::{Rules, State};
 
 /// A side's AI, as the rules ask it for the choices its units make during execution.
 pub trait SideAi {
@@ -18,4 +20,16 @@ pub trait SideAi {
     /// R15.5: `unit`, a recon unit fired on, may disengage: does it try? `rng` is the AI's own
     /// generator, never the game's dice.
     fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool;
+
+    /// R11.6: `unit` breaks off from the melee for `from` and may end in any of `ends` (each
+    /// hex with the cost of the way there): the side's AI puts them in the order it prefers
+    /// them, its choice first.
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    );
 }

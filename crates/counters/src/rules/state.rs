@@ -641,7 +641,11 @@ impl State {
                 self.spent[t] = self.spent[t].saturating_add(*cost);
                 self.units[t].state.unloaded |= *cost > 0;
                 self.put(*unit, Location::Map(*hex));
-                self.units[unit.index()].state.moved |= *cost > 0;
+                // R5.2, R16.1: riders carried at the double moved at the double.
+                let doubled = self.units[t].state.moved_double;
+                let s = &mut self.units[unit.index()].state;
+                s.moved |= *cost > 0;
+                s.moved_double |= doubled;
             }
             Event::Retreated { unit, to, .. } => {
                 self.put(*unit, Location::Map(*to));
