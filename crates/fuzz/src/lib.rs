@@ -6,7 +6,7 @@ use counters::{Catalog, Location, Rules, ScenarioFile, Source, State, bundled};
 use hexmap::TerrainTable;
 
 /// The targets: what kind of text an input is.
-pub const TARGETS: [&str; 5] = ["scenario", "catalog", "terrain", "odds", "save"];
+pub const TARGETS: [&str; 6] = ["scenario", "catalog", "terrain", "odds", "save", "line"];
 
 /// Checks one input of a target: broken text is fine when it is refused cleanly.
 ///
@@ -25,6 +25,7 @@ pub fn check(target: &str, text: &str) -> Result<(), String> {
         "terrain" => terrain(text),
         "odds" => odds(text),
         "save" => save(text),
+        "line" => line(text),
         other => Err(format!("unknown target {other}")),
     }
 }
@@ -192,6 +193,52 @@ fn save(text: &str) -> Result<(), String> {
             let _ = counters::parse_order_of(&scenario, &g.line);
         } else {
             let _ = counters::parse_command(&scenario, &g.line);
+        }
+    }
+    Ok(())
+}
+
+/// The most a refusal of one line may say, however long the line: it names the words it could
+/// not read, each cut to [`counters::SHOWN_CHARS`] characters, and lists the commands.
+const LINE_MESSAGE_BYTES: usize = 2000;
+
+/// Lines a person types at the prompt, one per line of the input, read against the dawn
+/// assault as the prompt and a saved game read them (commands, orders' choices, answers to the
+/// rules' questions): never a panic, and every refusal is a message of bounded size.
+fn line(text: &str) -> Result<(), String> {
+    static DAWN: std::sync::OnceLock<Option<counters::Scenario>> = std::sync::OnceLock::new();
+    let scenario = DAWN.get_or_init(|| {
+        ScenarioFile::parse(
+            "dawn_assault.toml",
+            include_str!("../../../scenarios/dawn_assault.toml"),
+        )
+        .validate(&bundled::catalog(), &bundled::terrain())
+        .ok()
+    });
+    let Some(scenario) = scenario else {
+        return Err("the dawn assault does not load".to_owned());
+    };
+    for line in text.lines() {
+        let said = [
+            session::lines::parse_line(scenario, line).err(),
+            counters::parse_command(scenario, line)
+                .err()
+                .map(|e| e.to_string()),
+            counters::parse_order_of(scenario, line)
+                .err()
+                .map(|e| e.to_string()),
+        ];
+        for message in said.into_iter().flatten() {
+            if message.is_empty() {
+                return Err(format!("`{line}` refused without a reason"));
+            }
+            if message.len() > LINE_MESSAGE_BYTES {
+                return Err(format!(
+                    "a refusal of {} bytes for a line of {}",
+                    message.len(),
+                    line.len()
+                ));
+            }
         }
     }
     Ok(())

@@ -59,6 +59,7 @@ fn corpus(root: &Path, target: &str) -> Vec<String> {
         "catalog" => &["data/units"],
         "odds" => return odds_corpus(),
         "save" => return save_corpus(root),
+        "line" => return line_corpus(),
         _ => &["data"],
     };
     let mut out = Vec::new();
@@ -130,6 +131,22 @@ fn save_corpus(root: &Path) -> Vec<String> {
         }
     }
     out
+}
+
+/// Seeds for the prompt's lines: every kind of command, choice and answer, on the dawn
+/// assault's units and hexes.
+fn line_corpus() -> Vec<String> {
+    [
+        "move t72_1 to 1005\nmove t72_1 1005 at the double\nend",
+        "assault 1107 with t72_1 t72_2 btr_1\noverrun 0906 with t72_3",
+        "fire m60_a at t72_1\nbombard 1107 with arty\nsmoke 1006 with arty",
+        "mount mr_1 on btr_1\ndismount mr_1\nplace tow_a at 1002",
+        "hold t72_1\nmelee t72_1 counterattack\nlead 1mrb_hq t72_1\nbreak_off t72_1 to 1005",
+        "yes\nno\nbest\nt72_1\n1005\ncounterattack\nbreak off",
+        "air strike 1107\neyes recce_1\ndismount_riders btr_1\nremount mr_1",
+    ]
+    .map(str::to_owned)
+    .to_vec()
 }
 
 /// Seeds for odds specs: the matchups of the odds tests, with a terrain on the second line.
@@ -206,7 +223,7 @@ fn mutate(rng: &mut Xoshiro256PlusPlus, corpus: &[String]) -> String {
             lines.push(String::new());
         }
         let i = rng.random_range(0..lines.len());
-        match rng.random_range(0..8) {
+        match rng.random_range(0..9) {
             // Replace a value with a token.
             0 => {
                 if let Some((k, _)) = lines[i].split_once('=') {
@@ -259,6 +276,20 @@ fn mutate(rng: &mut Xoshiro256PlusPlus, corpus: &[String]) -> String {
                     lines[i].insert_str(at, t);
                 }
             }
+            // Stretch a line: its first word written thousands of times over, as one word.
+            8 => {
+                let word: String = lines[i]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("x")
+                    .chars()
+                    .take(16)
+                    .collect();
+                if lines[i].len() < 1000 {
+                    let times = rng.random_range(100..=20_000);
+                    lines[i] = format!("{} {}", word.repeat(times), lines[i]);
+                }
+            }
             // Swap two lines.
             _ => {
                 let j = rng.random_range(0..lines.len());
@@ -280,7 +311,7 @@ fn save(root: &Path, target: &str, kind: &str, n: u64, text: &str) -> PathBuf {
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: hexwar-fuzz TARGET --inputs N [--seed S] [--seconds-per-input S]\n\
-                 targets: scenario, catalog, terrain, odds, save";
+                 targets: scenario, catalog, terrain, odds, save, line";
     let Some(target) = args
         .get(1)
         .filter(|t| hexwar_fuzz::TARGETS.contains(&t.as_str()))
