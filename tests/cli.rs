@@ -1653,9 +1653,10 @@ fn merge_refuses_what_is_not_one_batch() {
         dir.join("max.json").to_str().unwrap(),
         bad.to_str().unwrap(),
     ]);
+    // Refused before any adding: no 20 games give that sum of turns.
     assert_eq!(out2.status.code(), Some(2), "{}", stdout(&out2));
     assert!(
-        stderr(&out2).contains("beyond 64 bits"),
+        stderr(&out2).contains("impossible: turns: a sum of 18446744073709551615"),
         "{}",
         stderr(&out2)
     );
@@ -1663,9 +1664,9 @@ fn merge_refuses_what_is_not_one_batch() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Ctrl-C during a long batch stops it between chunks of games: the summary of the games
-/// played is printed, marked incomplete, the CSV holds their rows, and `merge --partial` takes
-/// the summary (plain `merge` refuses it).
+/// Ctrl-C during a long batch stops it: the summary of the games played is printed, marked
+/// incomplete, with the exit status of an interrupted command (130), the CSV holds their rows,
+/// and `merge --partial` takes the summary (plain `merge` refuses it).
 #[cfg(unix)]
 #[test]
 fn an_interrupted_batch_keeps_what_it_played() {
@@ -1700,7 +1701,12 @@ fn an_interrupted_batch_keeps_what_it_played() {
     };
     interrupt(child.id());
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("interrupted (SIGINT)"),
+        "{}",
+        stderr(&out)
+    );
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["complete"], false);
     let runs = v["runs"].as_u64().unwrap();
@@ -1714,26 +1720,34 @@ fn an_interrupted_batch_keeps_what_it_played() {
     assert!(stderr(&plain).contains("interrupted"), "{}", stderr(&plain));
     let partial = hexwar(&["merge", "--partial", summary.to_str().unwrap()]);
     assert!(partial.status.success(), "{}", stderr(&partial));
+    assert!(
+        stdout(&partial).contains("(INCOMPLETE: interrupted;"),
+        "{}",
+        stdout(&partial)
+    );
 
-    // A second Ctrl-C ends hexwar at once, by the signal's default action. After the first,
-    // the batch only finishes the games in hand, which can take less than the gap between the
-    // two: a batch that ended cleanly before the second is tried again with a shorter gap.
-    use std::os::unix::process::ExitStatusExt as _;
-    let mut killed = false;
+    // A second Ctrl-C ends hexwar at once, removing the CSV half written. After the first, the
+    // batch only drops the games in hand, which can take less than the gap between the two: a
+    // batch that ended by itself before the second is tried again with a shorter gap.
+    let mut at_once = false;
     for gap in [20, 5, 2, 1, 0] {
-        let child = long_batch(&[]);
+        let child = long_batch(&["--csv", csv.to_str().unwrap()]);
         std::thread::sleep(std::time::Duration::from_millis(1000));
         interrupt(child.id());
         std::thread::sleep(std::time::Duration::from_millis(gap));
         interrupt(child.id());
         let out = child.wait_with_output().unwrap();
-        if out.status.signal() == Some(2) {
-            killed = true;
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(!name.ends_with(".tmp"), "{name} left behind");
+        }
+        if stderr(&out).contains("SIGINT: stopped at once") {
+            at_once = true;
             break;
         }
-        assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
     }
-    assert!(killed, "no second Ctrl-C ended the batch by the signal");
+    assert!(at_once, "no second Ctrl-C ended the batch at once");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -4,6 +4,7 @@
 //! [`REGISTRY`]: a new AI is a row here and a type that implements [`Ai`].
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use counters::{
     Ai, Command, Dice, Event, ExecuteWith, GameRng, OutOfDice, PlayError, Rules, Scenario, Seat,
@@ -29,6 +30,10 @@ enum Takes {
     Budget,
 }
 
+/// Builds an AI for a side of a scenario, with its setting if the name gave one, and the flag
+/// that stops its thinking.
+type Build = fn(Option<u32>, &SideInfo, Option<&'static AtomicBool>) -> Arc<dyn Ai>;
+
 /// An AI the registry knows.
 struct Registered {
     /// Its name.
@@ -38,8 +43,9 @@ struct Registered {
     /// How batch summaries of earlier hexwars named it in their identity (`Doctrine`), kept so
     /// that summaries merge and compare across versions.
     summary_name: &'static str,
-    /// Builds it for a side of a scenario, with its setting if the name gave one.
-    build: fn(Option<u32>, &SideInfo) -> Arc<dyn Ai>,
+    /// Builds it for a side of a scenario, with its setting if the name gave one, and the flag
+    /// that stops an AI's thinking ([`Players::stopping`]).
+    build: Build,
 }
 
 /// The side's own assault threshold, unless the name gave one.
@@ -55,35 +61,35 @@ const REGISTRY: [Registered; 5] = [
         name: "doctrine",
         takes: Takes::Threshold,
         summary_name: "Doctrine",
-        build: |t, side| Arc::new(Doctrine::new(threshold(t, side))),
+        build: |t, side, _| Arc::new(Doctrine::new(threshold(t, side))),
     },
     Registered {
         name: "doctrine@1",
         takes: Takes::Threshold,
         summary_name: "DoctrineV1",
-        build: |t, side| Arc::new(DoctrineV1::new(threshold(t, side))),
+        build: |t, side, _| Arc::new(DoctrineV1::new(threshold(t, side))),
     },
     Registered {
         name: "passive",
         takes: Takes::Nothing,
         summary_name: "Passive",
-        build: |_, _| Arc::new(Passive),
+        build: |_, _, _| Arc::new(Passive),
     },
     Registered {
         name: "random",
         takes: Takes::Nothing,
         summary_name: "Random",
-        build: |_, _| Arc::new(Random),
+        build: |_, _, _| Arc::new(Random),
     },
     Registered {
         name: "search",
         takes: Takes::Budget,
         summary_name: "Search",
-        build: |b, side| {
-            Arc::new(Search::new(
-                b.unwrap_or(DEFAULT_SEARCH_BUDGET),
-                side.assault_threshold,
-            ))
+        build: |b, side, stop| {
+            Arc::new(
+                Search::new(b.unwrap_or(DEFAULT_SEARCH_BUDGET), side.assault_threshold)
+                    .stopping(stop),
+            )
         },
     },
 ];
@@ -118,7 +124,8 @@ fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
     let entry = REGISTRY.iter().find(|r| r.name == name).ok_or_else(|| {
         let all: Vec<&str> = names().collect();
         format!(
-            "unknown AI `{name}`: use {} or {}",
+            "unknown AI `{}`: use {} or {}",
+            counters::shown(name),
             all[..all.len() - 1].join(", "),
             all[all.len() - 1]
         )
@@ -172,7 +179,7 @@ pub fn canonical(text: &str) -> Result<String, String> {
 /// What is wrong with the name.
 pub fn build(text: &str, side: &SideInfo) -> Result<Arc<dyn Ai>, String> {
     let (entry, setting) = parse(text)?;
-    Ok((entry.build)(setting, side))
+    Ok((entry.build)(setting, side, None))
 }
 
 /// How a side's AI is written in a batch summary's identity, as hexwar always wrote it:
@@ -207,9 +214,24 @@ impl Players {
     /// # Errors
     /// An unknown AI, named with its side.
     pub fn of(scenario: &Scenario) -> Result<Self, String> {
+        Self::stopping(scenario, None)
+    }
+
+    /// The AIs the scenario's sides name, those that think long thinking no more once `stop`
+    /// is set (a signal's flag): their games are then cut short, and not the games they would
+    /// have played, so the caller throws away a game during which `stop` was set.
+    ///
+    /// # Errors
+    /// An unknown AI, named with its side.
+    pub fn stopping(
+        scenario: &Scenario,
+        stop: Option<&'static AtomicBool>,
+    ) -> Result<Self, String> {
         let ai = |i: usize| {
             let side = &scenario.sides[i];
-            build(&side.ai.text, side).map_err(|e| format!("side `{}`: {e}", side.id))
+            parse(&side.ai.text)
+                .map(|(entry, setting)| (entry.build)(setting, side, stop))
+                .map_err(|e| format!("side `{}`: {e}", side.id))
         };
         Ok(Self([ai(0)?, ai(1)?]))
     }

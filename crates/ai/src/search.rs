@@ -12,8 +12,12 @@
 //! Deterministic: the budget counts playouts, never time, and the playouts' dice come from a
 //! generator seeded from the AI's own generator (seeded from the game's seed) and the hash of
 //! the position, never from the game's dice. The same game plays the same way on any thread.
+//! One exception, for the caller who must stop at once (a signal): [`Search::stopping`] gives
+//! it a flag that, once set, makes every playout left worth nothing, so that the AI plays its
+//! first plan and the game ends in moments; that game is the caller's to throw away.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use counters::{Ai, Game, GameRng, Halt, Referee, Rules, Seat, Side, SidePlan, State, UnitId};
 use hexmap::Hex;
@@ -28,6 +32,7 @@ use crate::{Doctrine, DoctrineV1, own};
 pub struct Search {
     budget: u32,
     threshold: u16,
+    stop: Option<&'static AtomicBool>,
 }
 
 impl Search {
@@ -35,7 +40,21 @@ impl Search {
     /// `threshold` (thousandths).
     #[must_use]
     pub const fn new(budget: u32, threshold: u16) -> Self {
-        Self { budget, threshold }
+        Self {
+            budget,
+            threshold,
+            stop: None,
+        }
+    }
+
+    /// The same AI, thinking no more once `stop` is set (see the module's notes).
+    #[must_use]
+    pub const fn stopping(self, stop: Option<&'static AtomicBool>) -> Self {
+        Self { stop, ..self }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -51,6 +70,9 @@ impl Ai for Search {
         let seed = x.rng().clone().next_seed() ^ x.state().position_hash();
         let models = Models::new(x.game(), side);
         let best = halve(plans.len(), self.budget, |p, n| {
+            if self.stopped() {
+                return Ok(0.0);
+            }
             let dice = GameRng::for_game(seed, u64::from(n));
             let mut fork = x.game().fork(dice, ai_rng.clone(), models.seats(n));
             fork.play_with(|r| plans[p].play(r, side, skip, own_threshold))?;

@@ -74,17 +74,17 @@ pub struct ArenaArgs {
     /// Test whether AI A is stronger than AI B (names or AIs of --ai), sequentially.
     #[arg(long, num_args = 2, value_names = ["A", "B"], requires_all = ["elo0", "elo1"])]
     sprt: Option<Vec<String>>,
-    /// With --sprt: H0, A is at most this many Elo stronger than B.
-    #[arg(long, allow_negative_numbers = true)]
+    /// With --sprt: H0, A is at most this many Elo stronger than B (-1000 to 1000).
+    #[arg(long, allow_negative_numbers = true, requires = "sprt")]
     elo0: Option<f64>,
-    /// With --sprt: H1, A is at least this many Elo stronger.
-    #[arg(long, allow_negative_numbers = true)]
+    /// With --sprt: H1, A is at least this many Elo stronger (-1000 to 1000).
+    #[arg(long, allow_negative_numbers = true, requires = "sprt")]
     elo1: Option<f64>,
-    /// With --sprt: the chance of accepting H1 when H0 holds.
-    #[arg(long, default_value_t = 0.05)]
+    /// With --sprt: the chance of accepting H1 when H0 holds (0.000001 to 0.5).
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
     alpha: f64,
-    /// With --sprt: the chance of accepting H0 when H1 holds.
-    #[arg(long, default_value_t = 0.05)]
+    /// With --sprt: the chance of accepting H0 when H1 holds (0.000001 to 0.5).
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
     beta: f64,
     /// No progress bar.
     #[arg(short, long)]
@@ -101,6 +101,9 @@ const DEFAULT_SPRT_PAIRS: u64 = 100_000;
 /// Pairs played between two checks for an interrupt.
 const CHUNK: usize = 2048;
 
+/// The longest name an arena's AI may be given.
+const MAX_NAME: usize = 32;
+
 /// `[NAME=]AI` (clap's value parser for the arena's `--ai`): an AI, named by itself unless a
 /// name is given.
 fn named_ai(text: &str) -> Result<(Entrant, String), String> {
@@ -110,8 +113,19 @@ fn named_ai(text: &str) -> Result<(Entrant, String), String> {
     };
     let ai = ai::canonical(spec)?;
     let name = name.map_or_else(|| ai.clone(), str::to_owned);
-    if name.is_empty() || name.contains(char::is_whitespace) {
-        return Err("a name is one word, e.g. bold=doctrine:0.35".to_owned());
+    let ok = |c: char| c.is_ascii_alphanumeric() || "@:._-".contains(c);
+    if name.is_empty() || name.len() > MAX_NAME || !name.chars().all(ok) {
+        return Err(format!(
+            "a name is one word of 1 to {MAX_NAME} letters, digits and `@:._-`, e.g. bold=doctrine:0.35"
+        ));
+    }
+    // A name that is another AI's would mislead every table (and the anchor, `doctrine@1`).
+    if let Ok(other) = ai::canonical(&name)
+        && other != ai
+    {
+        return Err(format!(
+            "`{name}` is the name of another AI than {ai}: call it something else, e.g. mine={ai}"
+        ));
     }
     Ok((
         Entrant {
@@ -154,10 +168,22 @@ fn scenarios(args: &ArenaArgs) -> Result<Vec<(PathBuf, Loaded)>, anyhow::Error> 
         ))
         .into());
     }
-    files
+    let loaded: Vec<(PathBuf, Loaded)> = files
         .into_iter()
-        .map(|f| Ok((f.clone(), load_scenario(&f, args.catalog.as_deref())?)))
-        .collect()
+        .map(|f| Ok::<_, anyhow::Error>((f.clone(), load_scenario(&f, args.catalog.as_deref())?)))
+        .collect::<Result<_, _>>()?;
+    // The same scenario twice (named twice, or by two paths) would count its games twice.
+    for (i, (f, l)) in loaded.iter().enumerate() {
+        if let Some((g, _)) = loaded[..i].iter().find(|(_, m)| m.hashes == l.hashes) {
+            return Err(BadInput(format!(
+                "{} and {} are the same scenario (same content, catalog and terrain): give it once",
+                g.display(),
+                f.display()
+            ))
+            .into());
+        }
+    }
+    Ok(loaded)
 }
 
 /// Every scenario with every ordered pair of AIs on its sides: `variant(s, x, y)` has AI `x`
@@ -187,7 +213,11 @@ impl Variants {
             .collect();
         let players = scenarios
             .iter()
-            .map(|vs| vs.iter().map(ai::Players::of).collect::<Result<_, _>>())
+            .map(|vs| {
+                vs.iter()
+                    .map(|v| ai::Players::stopping(v, Some(crate::interrupt::flag())))
+                    .collect::<Result<_, _>>()
+            })
             .collect::<Result<_, _>>()
             .map_err(BadInput)?;
         Ok(Self {
@@ -306,10 +336,6 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
     let mut complete = true;
     let mut next = 0u64;
     while next < units {
-        if crate::interrupt::requested() {
-            complete = false;
-            break;
-        }
         let end = next.saturating_add(CHUNK as u64).min(units);
         let played: Result<Vec<_>, OutOfDice> = pool.install(|| {
             (next..end)
@@ -317,22 +343,33 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
                 .map(|j| {
                     let k = usize::try_from(j % per).unwrap_or(0);
                     let i = shard.index + (j / per) * shard.count;
-                    let pair = play_pair(&rules, &variants, args.seed, pairings[k], i)?;
-                    bar.inc(2);
-                    Ok((k, pair))
+                    crate::batch::played_whole(|| {
+                        let pair = play_pair(&rules, &variants, args.seed, pairings[k], i)?;
+                        bar.inc(2);
+                        Ok((k, pair))
+                    })
                 })
                 .collect()
         });
-        next = end;
-        for (k, (first, second)) in played? {
+        let played = played?;
+        // The pairs played whole before the first cut short: a signal stops the arena.
+        complete = played.iter().all(Option::is_some);
+        for (k, (first, second)) in played.into_iter().map_while(|p| p) {
             summary.add_pair(k, &first, &second);
         }
+        if !complete {
+            break;
+        }
+        next = end;
     }
     bar.finish_and_clear();
     summary.complete = complete;
     summary.finish();
     if !complete {
-        errln!("interrupted: the summary counts the pairs finished");
+        errln!(
+            "{}: the summary counts the pairs played whole",
+            crate::interrupt::interrupted()
+        );
     }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&summary)?);
@@ -343,7 +380,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
         let svg = present::picture::plot::arena(&summary)?;
         crate::output::write_svg_as(&svg, out)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::interrupt::status(complete))
 }
 
 fn pct(x: f64) -> String {
@@ -376,9 +413,15 @@ pub fn render(s: &ArenaSummary) -> String {
         a.pairs,
         a.seed,
         if s.complete {
-            ""
+            String::new()
+        } else if s.missing_shards().is_empty() {
+            " (INCOMPLETE: interrupted; the pairs played whole are counted)".to_owned()
         } else {
-            " (INTERRUPTED: only the pairs finished are counted)"
+            let lacking: u64 = s.missing_shards().iter().map(|r| r.end - r.start).sum();
+            format!(
+                " (INCOMPLETE: {lacking} of {} shards missing; the pairs merged are counted)",
+                a.shard_count
+            )
         }
     );
     for (si, sc) in a.scenarios.iter().enumerate() {
@@ -481,6 +524,12 @@ struct SprtReport<'a> {
     score: f64,
     ci95: [f64; 2],
     elo: Option<f64>,
+    /// The Elo interval of the score measured.
+    elo_ci95: [f64; 2],
+    /// The hypothesis accepted lies outside what was measured: H1 accepted with the whole
+    /// interval below `elo1`, or H0 with it above `elo0`. The test chose the nearer of two
+    /// wrong hypotheses; the interval says how strong A is.
+    beyond: bool,
     scenarios: Vec<String>,
     seed: u64,
     complete: bool,
@@ -528,23 +577,23 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
     // Pair j is pair j / k of scenario j % k: every scenario in turn, in a fixed order, so the
     // stopping point is the same for any --threads.
     'play: while next < cap {
-        if crate::interrupt::requested() {
-            complete = false;
-            break;
-        }
         let end = next.saturating_add(CHUNK as u64).min(cap);
         let played: Result<Vec<_>, OutOfDice> = pool.install(|| {
             (next..end)
                 .into_par_iter()
                 .map(|j| {
                     let s = usize::try_from(j % k).unwrap_or(0);
-                    let pair = play_pair(&rules, &variants, args.seed, (s, a, b), j / k)?;
-                    bar.inc(1);
-                    Ok((s, pair))
+                    crate::batch::played_whole(|| {
+                        let pair = play_pair(&rules, &variants, args.seed, (s, a, b), j / k)?;
+                        bar.inc(1);
+                        Ok((s, pair))
+                    })
                 })
                 .collect()
         });
-        for (s, (first, second)) in played? {
+        let played = played?;
+        complete = played.iter().all(Option::is_some);
+        for (s, (first, second)) in played.into_iter().map_while(|p| p) {
             let sides = &loaded[s].1.scenario.sides;
             let sides = [sides[0].id.clone(), sides[1].id.clone()];
             seen.add(counters::arena::half_points(&sides, &first, &second));
@@ -553,8 +602,13 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
                 break 'play;
             }
         }
+        if !complete {
+            break;
+        }
         next = end;
     }
+    // A test decided before the signal is whole.
+    complete |= verdict.is_some();
     bar.finish_and_clear();
     let report = SprtReport {
         a: &ais[a].0.name,
@@ -568,6 +622,21 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
         score: seen.score().unwrap_or(0.5),
         ci95: seen.ci95().unwrap_or([0.0, 1.0]),
         elo: seen.elo().map(|(e, _)| e).filter(|e| e.is_finite()),
+        elo_ci95: seen
+            .ci95()
+            .unwrap_or([0.0, 1.0])
+            .map(counters::arena::elo_of_score),
+        beyond: {
+            let [lo, hi] = seen
+                .ci95()
+                .unwrap_or([0.0, 1.0])
+                .map(counters::arena::elo_of_score);
+            match verdict {
+                Some(SprtVerdict::H1) => hi < test.elo1,
+                Some(SprtVerdict::H0) => lo > test.elo0,
+                None => false,
+            }
+        },
         scenarios: loaded
             .iter()
             .map(|(f, _)| f.display().to_string())
@@ -580,7 +649,7 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
     } else {
         out!("{}", render_sprt(&report));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::interrupt::status(complete))
 }
 
 /// "at least 30 Elo stronger than B", or with a negative margin "at most 30 Elo weaker than B".
@@ -613,7 +682,7 @@ fn render_sprt(r: &SprtReport<'_>) -> String {
             format!("H0 accepted: {} is {}", r.a, margin("at most", t.elo0, r.b))
         }
         None if r.complete => "undecided: the most pairs were played (--runs)".to_owned(),
-        None => "undecided: interrupted".to_owned(),
+        None => format!("undecided: {}", crate::interrupt::interrupted()),
     };
     let _ = writeln!(
         out,
@@ -633,6 +702,17 @@ fn render_sprt(r: &SprtReport<'_>) -> String {
         r.a,
         r.pairs.counts
     );
+    if r.beyond {
+        let _ = writeln!(
+            out,
+            "  but {}'s measured difference, {} [{}, {}] Elo, lies outside that: the test chose the \
+             nearer of two hypotheses that both miss; read the interval, or test margins near it",
+            r.a,
+            r.elo.map_or_else(|| "no finite".to_owned(), elo),
+            elo(r.elo_ci95[0]),
+            elo(r.elo_ci95[1]),
+        );
+    }
     out
 }
 

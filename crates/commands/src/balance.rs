@@ -28,8 +28,9 @@ pub struct TestArgs {
     /// Inconclusive expectations fail the run too.
     #[arg(long)]
     pub strict: bool,
-    /// Print JSON: per scenario its file, title, runs, seed and findings (each with its
-    /// expectation, value, ci95, verdict and `games_to_settle`), and the counts.
+    /// Print JSON: per scenario its file, title, runs, games played, complete, seed and
+    /// findings (each with its expectation, value, ci95, verdict and `games_to_settle`), the
+    /// scenarios not tested (a signal stopped the run), complete, and the counts.
     #[arg(long)]
     pub json: bool,
     /// No progress bar.
@@ -46,6 +47,10 @@ struct Tested {
     file: String,
     title: String,
     runs: u64,
+    /// The games played: `runs`, or fewer when a signal stopped the run.
+    games: u64,
+    /// Whether every game of `runs` was played.
+    complete: bool,
     seed: u64,
     /// The AI of each side, as `--ai` names them (`soviet=doctrine@1`).
     ai: Vec<String>,
@@ -101,11 +106,19 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    // Stopped by a signal: what was measured is reported, marked incomplete, and the scenarios
+    // not reached are named.
+    let mut not_tested: Vec<String> = Vec::new();
     for (file, l, expect) in loaded {
+        if crate::interrupt::requested() {
+            not_tested.push(file.display().to_string());
+            continue;
+        }
         let runs = opts.runs.unwrap_or(expect.runs);
         let start = std::time::Instant::now();
         let sides = l.scenario.sides.clone().map(|s| s.id);
         let mut tally = Tally::new(&expect, &sides, &type_counts(&l.scenario, &l.catalog));
+        let mut games = 0;
         let complete = batch::play_chunks(
             &l.scenario,
             &l.catalog,
@@ -120,11 +133,13 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
                 for r in &records {
                     tally.add(r);
                 }
+                games += records.len() as u64;
                 Ok(())
             },
         )?;
-        if !complete {
-            return Err(anyhow::anyhow!("interrupted"));
+        if games == 0 {
+            not_tested.push(file.display().to_string());
+            continue;
         }
         let findings = tally.findings();
         let names = findings
@@ -135,6 +150,8 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
             file: file.display().to_string(),
             title: l.scenario.title.clone(),
             runs,
+            games,
+            complete,
             seed: expect.seed,
             ai: {
                 let players = ai::Players::of(&l.scenario).map_err(BadInput)?;
@@ -155,10 +172,20 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         }
         tested.push(t);
     }
+    let complete = not_tested.is_empty() && tested.iter().all(|t| t.complete);
     if !opts.json {
         for f in &skipped {
             outln!("{}: no [expect]: skipped", f.display());
         }
+        for f in &not_tested {
+            outln!("{f}: not tested: {}", crate::interrupt::interrupted());
+        }
+    }
+    if !complete {
+        errln!(
+            "{}: the verdicts are of the games played; the JSON and the report say `complete: false`",
+            crate::interrupt::interrupted()
+        );
     }
     let count = |v: Verdict| {
         tested
@@ -179,6 +206,8 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
             serde_json::to_string_pretty(&serde_json::json!({
                 "scenarios": tested,
                 "skipped": skipped,
+                "not_tested": not_tested,
+                "complete": complete,
                 "pass": pass,
                 "fail": fail,
                 "inconclusive": open,
@@ -195,7 +224,10 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(out) = &report {
-        out.write(junit(&tested)?.as_bytes())?;
+        out.write(junit(&tested, &not_tested)?.as_bytes())?;
+    }
+    if !complete {
+        return Ok(crate::interrupt::status(false));
     }
     Ok(if fail > 0 || (opts.strict && open > 0) {
         ExitCode::FAILURE
@@ -246,12 +278,20 @@ fn verdict_name(v: Verdict) -> &'static str {
 
 /// The lines of one scenario.
 fn render(t: &Tested) -> String {
+    let games = if t.complete {
+        format!("{} game{}", t.runs, if t.runs == 1 { "" } else { "s" })
+    } else {
+        format!(
+            "{} of {} games ({})",
+            t.games,
+            t.runs,
+            crate::interrupt::interrupted()
+        )
+    };
     let mut out = format!(
-        "{}: {}, {} game{}, seed {}, {}\n",
+        "{}: {}, {games}, seed {}, {}\n",
         t.file,
         t.title,
-        t.runs,
-        if t.runs == 1 { "" } else { "s" },
         t.seed,
         t.ai.join(" ")
     );
@@ -284,8 +324,10 @@ fn render(t: &Tested) -> String {
 
 /// The `JUnit` XML report (written by `quick-junit`, cargo-nextest's serializer, which escapes
 /// and counts): one test suite per scenario, one test case per expectation; a FAIL is a
-/// `<failure>`, an INCONCLUSIVE a `<skipped>`, both with the measured figures.
-fn junit(tested: &[Tested]) -> anyhow::Result<String> {
+/// `<failure>`, an INCONCLUSIVE a `<skipped>`, both with the measured figures. A run stopped by
+/// a signal says so in each figure of the scenario it stopped in, and gives each scenario it
+/// did not reach one `<skipped>` case.
+fn junit(tested: &[Tested], not_tested: &[String]) -> anyhow::Result<String> {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut report = Report::new("hexwar test");
     for t in tested {
@@ -299,16 +341,31 @@ fn junit(tested: &[Tested]) -> anyhow::Result<String> {
                 fmt(m, f.expectation.between[1])
             );
             let figures = format!(
-                "measured {} [{}, {}] over {} game{} (seed {})",
+                "measured {} [{}, {}] over {} game{} (seed {}){}",
                 fmt(m, f.value),
                 fmt(m, f.ci95[0]),
                 fmt(m, f.ci95[1]),
-                t.runs,
-                if t.runs == 1 { "" } else { "s" },
-                t.seed
+                t.games,
+                if t.games == 1 { "" } else { "s" },
+                t.seed,
+                if t.complete {
+                    String::new()
+                } else {
+                    format!(
+                        "; incomplete, {} after {} of {} games",
+                        crate::interrupt::interrupted(),
+                        t.games,
+                        t.runs
+                    )
+                }
             );
             let status = match f.verdict {
-                Verdict::Pass => TestCaseStatus::success(),
+                Verdict::Pass if t.complete => TestCaseStatus::success(),
+                Verdict::Pass => {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(format!("passing so far: {figures}"));
+                    s
+                }
                 Verdict::Fail => {
                     let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                     s.set_message(figures).set_type("balance");
@@ -326,6 +383,18 @@ fn junit(tested: &[Tested]) -> anyhow::Result<String> {
         }
         report.add_test_suite(suite);
     }
+    for file in not_tested {
+        let mut suite = TestSuite::new(file.as_str());
+        let mut s = TestCaseStatus::skipped();
+        s.set_message(format!(
+            "not tested: {} before its games",
+            crate::interrupt::interrupted()
+        ));
+        let mut case = TestCase::new("every expectation", s);
+        case.set_classname(file.as_str());
+        suite.add_test_case(case);
+        report.add_test_suite(suite);
+    }
     Ok(report.to_string()?)
 }
 
@@ -339,13 +408,15 @@ mod tests {
             file: "a<b & \"c\">'.toml".to_owned(),
             title: String::new(),
             runs: 1,
+            games: 1,
+            complete: true,
             seed: 1,
             ai: vec![],
             findings: vec![],
             names: vec![],
             seconds: 0.5,
         };
-        let xml = junit(&[t]).unwrap();
+        let xml = junit(&[t], &[]).unwrap();
         let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
         let suite = doc
             .descendants()

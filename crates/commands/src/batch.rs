@@ -120,14 +120,14 @@ pub fn check_runs_threads(runs: u64, threads: usize) -> Result<(), BadInput> {
 /// counted, not listed.
 #[must_use]
 pub fn shard_games(opts: &Options) -> u64 {
-    opts.runs
-        .checked_sub(opts.shard.index)
-        .map_or(0, |n| n.div_ceil(opts.shard.count))
+    counters::shard_size(opts.runs, opts.shard.count, opts.shard.index)
 }
 
 /// Plays the shard's games in parallel, a chunk at a time, handing each chunk's records, in game
-/// order, to `each`; stops early, between chunks, when the user interrupts. Returns whether every
-/// game was played. The results do not depend on the number of threads.
+/// order, to `each`. A signal ([`interrupt`]) stops it within moments, however slow the games:
+/// the games under way are cut short and dropped, and the records handed on are those of the
+/// shard's first games, each played whole. Returns whether every game was played. The results
+/// do not depend on the number of threads.
 pub fn play_chunks(
     scenario: &Scenario,
     catalog: &Catalog,
@@ -135,7 +135,7 @@ pub fn play_chunks(
     mut each: impl FnMut(Vec<GameRecord>) -> anyhow::Result<()>,
 ) -> anyhow::Result<bool> {
     let rules = Rules::new(scenario, catalog);
-    let players = ai::Players::of(scenario).map_err(BadInput)?;
+    let players = ai::Players::stopping(scenario, Some(interrupt::flag())).map_err(BadInput)?;
     let mine = shard_games(opts);
     let bar = progress_bar(mine, "games, {per_sec}", opts.progress);
     let threads = opts
@@ -147,28 +147,48 @@ pub fn play_chunks(
         .build()?;
     let mut k = 0;
     while k < mine {
-        if crate::interrupt::requested() {
-            bar.finish_and_clear();
-            return Ok(false);
-        }
         let end = k.saturating_add(CHUNK).min(mine);
-        let records: Result<Vec<GameRecord>, counters::OutOfDice> = pool.install(|| {
+        let records: Result<Vec<Option<GameRecord>>, counters::OutOfDice> = pool.install(|| {
             (k..end)
                 .into_par_iter()
                 .map(|j| {
                     let i = opts.shard.index + j * opts.shard.count;
-                    let (dice, ai) = game_dice(opts.seed, i);
-                    let game = players.play(rules, dice, ai)?;
-                    bar.inc(1);
-                    Ok(GameRecord::new(i, &rules, game.state()))
+                    played_whole(|| {
+                        let (dice, ai) = game_dice(opts.seed, i);
+                        let game = players.play(rules, dice, ai)?;
+                        bar.inc(1);
+                        Ok(GameRecord::new(i, &rules, game.state()))
+                    })
                 })
                 .collect()
         });
-        each(records?)?;
+        let records = records?;
+        let whole = records.iter().take_while(|r| r.is_some()).count();
+        each(records.into_iter().map_while(|r| r).collect())?;
+        if whole < records_len(k, end) {
+            bar.finish_and_clear();
+            return Ok(false);
+        }
         k = end;
     }
     bar.finish_and_clear();
     Ok(true)
+}
+
+fn records_len(k: u64, end: u64) -> usize {
+    usize::try_from(end - k).unwrap_or(usize::MAX)
+}
+
+/// Plays a game unless a signal came first, and keeps it only if none came while it was played
+/// (an AI stops thinking at a signal: the game is not the one it would have played).
+pub fn played_whole<T>(
+    play: impl FnOnce() -> Result<T, counters::OutOfDice>,
+) -> Result<Option<T>, counters::OutOfDice> {
+    if interrupt::requested() {
+        return Ok(None);
+    }
+    let done = play()?;
+    Ok((!interrupt::requested()).then_some(done))
 }
 
 /// The progress bar of every long command, on standard error at a terminal only (hidden with
@@ -342,15 +362,9 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         [(csv.as_deref(), "--csv"), (plot.as_deref(), "--plot")],
         &loaded.files,
     )?;
-    let mut csv_out = match &csv_out {
-        Some(out) => {
-            let mut w = csv::Writer::from_writer(out.open()?);
-            csv_header(&mut w, &loaded.scenario)
-                .map_err(|e| BadInput(format!("{}: cannot write: {e}", out.path().display())))?;
-            Some(w)
-        }
-        None => None,
-    };
+    // A CSV that cannot be written (a full disk) is reported at the end, naming the file; the
+    // games go on, for the summary.
+    let mut csv = CsvOut::new(csv_out.as_ref(), &loaded.scenario);
     interrupt::install();
     let mut summary = Summary::new(&loaded.scenario, seed);
     // Games by length, for the plot: the summary keeps only the mean and spread.
@@ -359,17 +373,11 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         for r in &records {
             summary.add(r);
             *lengths.entry(r.turns).or_default() += 1;
-            if let Some(w) = &mut csv_out {
-                csv_row(w, seed, r)?;
-            }
+            csv.row(seed, r);
         }
         Ok(())
     })?;
-    if let Some(w) = csv_out {
-        w.into_inner()
-            .map_err(|e| BadInput(format!("--csv: cannot write: {}", e.error())))?
-            .commit()?;
-    }
+    let csv_failed = csv.commit();
     summary.complete = complete;
     summary.identity = Some(counters::Identity {
         scenario_hash: loaded.hashes[0].clone(),
@@ -384,7 +392,8 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     summary.finish();
     if !complete {
         errln!(
-            "interrupted: the summary counts the {} games played of {}",
+            "{}: the summary counts the {} games played whole of {}",
+            interrupt::interrupted(),
             summary.runs,
             shard_games(&opts)
         );
@@ -401,5 +410,83 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         })?;
         output::write_svg_as(&svg, out)?;
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some(failed) = csv_failed {
+        return Err(failed.into());
+    }
+    Ok(interrupt::status(complete))
+}
+
+/// The `--csv` file of a batch, written row by row; the first failure stops the writing and is
+/// kept for the end.
+struct CsvOut<'a> {
+    writer: Option<csv::Writer<output::Pending<'a>>>,
+    path: Option<&'a std::path::Path>,
+    failed: Option<BadInput>,
+}
+
+impl<'a> CsvOut<'a> {
+    fn new(out: Option<&'a Output>, scenario: &Scenario) -> Self {
+        let mut me = Self {
+            writer: None,
+            path: out.map(Output::path),
+            failed: None,
+        };
+        if let Some(out) = out {
+            match out.open() {
+                Ok(file) => {
+                    let mut w = csv::Writer::from_writer(file);
+                    let header = csv_header(&mut w, scenario);
+                    me.writer = Some(w);
+                    me.check(header);
+                }
+                Err(e) => me.failed = Some(e),
+            }
+        }
+        me
+    }
+
+    fn check(&mut self, done: csv::Result<()>) {
+        match done {
+            Ok(()) => {}
+            // Written through a pipe closed early (`--csv >(head)`): the reader has what it
+            // wanted; quietly, as standard output.
+            Err(e) if matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe) =>
+            {
+                self.writer = None;
+            }
+            Err(e) => self.fail(&e),
+        }
+    }
+
+    fn fail(&mut self, e: &dyn std::fmt::Display) {
+        let path = self
+            .path
+            .map_or_else(String::new, |p| p.display().to_string());
+        self.failed = Some(BadInput(format!("{path}: --csv: cannot write: {e}")));
+        // Dropped: the temporary file goes with it, the old file stays as it was.
+        self.writer = None;
+    }
+
+    fn row(&mut self, seed: u64, r: &GameRecord) {
+        if let Some(w) = &mut self.writer {
+            let done = csv_row(w, seed, r);
+            self.check(done);
+        }
+    }
+
+    /// Finishes the file; the failure, if there was one.
+    fn commit(mut self) -> Option<BadInput> {
+        if let Some(w) = self.writer.take() {
+            match w.into_inner() {
+                Ok(file) => {
+                    if let Err(e) = file.commit() {
+                        self.failed = Some(e);
+                    }
+                }
+                Err(e) if e.error().kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => self.fail(e.error()),
+            }
+        }
+        self.failed
+    }
 }

@@ -120,13 +120,23 @@ pub fn override_ai(
     scenario: &mut counters::Scenario,
     overrides: &[AiOverride],
 ) -> Result<(), BadInput> {
-    for o in overrides {
+    for (i, o) in overrides.iter().enumerate() {
+        if let Some(first) = overrides[..i].iter().find(|p| p.side == o.side) {
+            return Err(BadInput(format!(
+                "--ai `{first}` and --ai `{o}`: two AIs for side `{}`",
+                o.side
+            )));
+        }
         let s = scenario
             .sides
             .iter_mut()
             .find(|s| s.id == o.side)
             .ok_or_else(|| {
-                BadInput(format!("--ai `{o}`: no side `{}` in this scenario", o.side))
+                BadInput(format!(
+                    "--ai `{}`: no side `{}` in this scenario",
+                    counters::shown(&o.text),
+                    counters::shown(&o.side)
+                ))
             })?;
         s.ai = counters::AiName::new(o.ai.clone());
     }

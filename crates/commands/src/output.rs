@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use crate::data::BadInput;
 
 /// An output path, checked.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Output {
     /// The path as the user gave it, for messages.
     given: PathBuf,
@@ -37,7 +37,8 @@ pub struct Pending<'a> {
 }
 
 enum Sink {
-    Temp(tempfile::NamedTempFile),
+    /// The file, and its name known to a second signal, which removes it ([`interrupt::Temp`]).
+    Temp(tempfile::NamedTempFile, crate::interrupt::Temp),
     Through(File),
 }
 
@@ -185,7 +186,8 @@ impl Output {
                 // Best effort: a file replaced keeps who may read it.
                 let _ = fs::set_permissions(temp.path(), m.permissions());
             }
-            Sink::Temp(temp)
+            let known = crate::interrupt::Temp::new(temp.path().to_owned());
+            Sink::Temp(temp, known)
         };
         Ok(Pending { output: self, file })
     }
@@ -214,7 +216,7 @@ impl Pending<'_> {
         let out = self.output;
         match self.file {
             Sink::Through(mut f) => f.flush().map_err(|e| out.cannot(&e)),
-            Sink::Temp(mut t) => {
+            Sink::Temp(mut t, _known) => {
                 t.flush().map_err(|e| out.cannot(&e))?;
                 t.as_file().sync_all().map_err(|e| out.cannot(&e))?;
                 t.persist(&out.target)
@@ -228,14 +230,14 @@ impl Pending<'_> {
 impl Write for Pending<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.file {
-            Sink::Temp(t) => t.write(buf),
+            Sink::Temp(t, _) => t.write(buf),
             Sink::Through(f) => f.write(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.file {
-            Sink::Temp(t) => t.flush(),
+            Sink::Temp(t, _) => t.flush(),
             Sink::Through(f) => f.flush(),
         }
     }

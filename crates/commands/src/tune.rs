@@ -46,7 +46,9 @@ pub struct TuneArgs {
     /// Worker threads (default: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Print JSON.
+    /// Print JSON: the stat, side, target, runs and seed, each value's wins, win rate and
+    /// interval, the best value, `values_asked` and `complete` (false when a signal stopped
+    /// the tuning: `best` is then of the values played).
     #[arg(long)]
     json: bool,
     /// Also draw the win rate against the value, with its interval, the target and the value
@@ -125,6 +127,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         Ok(summary.complete.then(|| summary.sides[side_index].clone()))
     };
     let side_id = loaded.scenario.sides[side_index].id.clone();
+    let complete;
     if let Some(text) = vary {
         let (stat, values) = parse_vary(&text, &loaded.catalog)?;
         // A type the scenario does not field would change nothing: say which it has.
@@ -155,9 +158,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             }
         }
         bar.finish_and_clear();
-        if rows.len() < asked {
+        complete = rows.len() == asked;
+        if !complete {
             errln!(
-                "interrupted: {} of {asked} values played; the table shows those",
+                "{}: {} of {asked} values played; the table and the nearest show those only",
+                interrupt::interrupted(),
                 rows.len()
             );
         }
@@ -201,6 +206,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                     "stat": format!("{}.{}", stat.type_id, stat.field.name()),
                     "side": side_id, "target": target, "runs": runs, "seed": seed,
                     "values": values, "best": best,
+                    "values_asked": asked, "complete": complete,
                 }))?
             );
         } else {
@@ -239,7 +245,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         }
     } else {
         let Some(base) = rate(&loaded.catalog)? else {
-            return Err(anyhow::anyhow!("interrupted before any stat was played"));
+            errln!(
+                "{}: before the scenario as it stands was played",
+                interrupt::interrupted()
+            );
+            return Ok(interrupt::status(false));
         };
         let mut interrupted = false;
         let mut types: Vec<String> = loaded
@@ -288,9 +298,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             }
         }
         bar.finish_and_clear();
+        complete = !interrupted;
         if interrupted {
             errln!(
-                "interrupted: {} stats ranked; the table shows those",
+                "{}: {} stats ranked; the table shows those",
+                interrupt::interrupted(),
                 rows.len()
             );
         }
@@ -305,7 +317,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             outln!(
                 "{}",
                 serde_json::to_string_pretty(
-                    &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list})
+                    &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list, "complete": complete})
                 )?
             );
         } else {
@@ -328,7 +340,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             outln!("\nOne step is one point of the stat; the same seeds are used for every run.");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupt::status(complete))
 }
 
 /// A stat to vary: `TYPE.FIELD`.
@@ -338,6 +350,9 @@ pub struct Stat {
     /// The field.
     pub field: Field,
 }
+
+/// The most values one `--vary` may name.
+pub const MAX_VALUES: u64 = 1000;
 
 /// Parses `TYPE.FIELD=A..B[:STEP]` against a catalog.
 pub fn parse_vary(text: &str, catalog: &Catalog) -> Result<(Stat, Vec<i64>), BadInput> {
@@ -374,8 +389,19 @@ pub fn parse_vary(text: &str, catalog: &Catalog) -> Result<(Stat, Vec<i64>), Bad
     if a > b {
         return Err(bad("the range must run upwards".to_owned()));
     }
-    let values: Vec<i64> = (a..=b).step_by(step).collect();
+    // The ends first, before anything is allocated: a field's values run from its least to its
+    // most, so a range whose ends it takes is small.
     let mut probe = catalog.get(id).clone();
+    for v in [a, b] {
+        field.set(&mut probe, v).map_err(bad)?;
+    }
+    let count = a.abs_diff(b) / u64::try_from(step).unwrap_or(u64::MAX) + 1;
+    if count > MAX_VALUES {
+        return Err(bad(format!(
+            "{count} values: at most {MAX_VALUES} are tuned at once (use :STEP)"
+        )));
+    }
+    let values: Vec<i64> = (a..=b).step_by(step).collect();
     for &v in &values {
         field.set(&mut probe, v).map_err(bad)?;
     }

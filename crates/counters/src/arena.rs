@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::batch::GameRecord;
 
-pub use rating::{Pentanomial, Sprt, SprtVerdict};
+pub use rating::{Pentanomial, Sprt, SprtVerdict, elo_of_score};
 
 /// An AI in the arena: the name it is reported by, and what plays (`doctrine:0.35`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,6 +152,9 @@ pub enum ArenaError {
     /// Counts that cannot be.
     #[error("the counts are impossible: {0}")]
     Impossible(&'static str),
+    /// Counts that cannot be, said with the figures.
+    #[error("the counts are impossible: {0}")]
+    Counts(String),
 }
 
 /// The virtual draws added to every meeting of the ratings (`BayesElo`'s prior): an AI that won
@@ -238,8 +241,26 @@ impl ArenaSummary {
         {
             return Err(ArenaError::Impossible("pairings other than the arena's"));
         }
+        let mut shards = self.shards.clone();
+        shards.sort_unstable();
+        shards.dedup();
+        if shards.len() != self.shards.len() {
+            return Err(ArenaError::Impossible("a shard named twice"));
+        }
+        // The pairs of the shards it covers, per pairing: all of them when complete.
+        let held: u64 = shards
+            .iter()
+            .map(|&i| crate::batch::shard_size(a.pairs, a.shard_count, i))
+            .sum();
         for p in &self.results {
             let pairs = p.pairs.pairs();
+            if pairs > held || (self.complete && pairs != held) {
+                return Err(ArenaError::Counts(format!(
+                    "{pairs} pairs of a pairing{} where its shards hold {held} of the arena's {}",
+                    if self.complete { ", complete," } else { "" },
+                    a.pairs
+                )));
+            }
             let games = [p.a_wins, p.b_wins, p.both_lose]
                 .into_iter()
                 .try_fold(0u64, u64::checked_add)
@@ -265,7 +286,26 @@ impl ArenaSummary {
     pub fn merge(&mut self, other: &Self) -> Result<(), ArenaError> {
         let (a, b) = (&self.arena, &other.arena);
         for (what, same) in [
-            ("scenarios", a.scenarios == b.scenarios),
+            // By content: the same file named by another path is the same scenario.
+            (
+                "scenarios",
+                a.scenarios.len() == b.scenarios.len()
+                    && a.scenarios.iter().zip(&b.scenarios).all(|(x, y)| {
+                        (
+                            &x.title,
+                            &x.sides,
+                            &x.scenario_hash,
+                            &x.catalog_hash,
+                            &x.terrain_hash,
+                        ) == (
+                            &y.title,
+                            &y.sides,
+                            &y.scenario_hash,
+                            &y.catalog_hash,
+                            &y.terrain_hash,
+                        )
+                    }),
+            ),
             ("AIs", a.ais == b.ais),
             ("pairs (--runs)", a.pairs == b.pairs),
             ("seeds", a.seed == b.seed),

@@ -203,6 +203,20 @@ pub enum MergeError {
     /// Counts that cannot be (more wins than games, or beyond what 64 bits hold).
     #[error("the counts are impossible: {0}")]
     Impossible(&'static str),
+    /// Counts that do not fit together, said with the figures.
+    #[error("the counts are impossible: {0}")]
+    Counts(String),
+}
+
+/// The games of shard `index` of `count` in a batch of `runs`: those `i < runs` with
+/// `i % count == index`.
+#[must_use]
+pub const fn shard_size(runs: u64, count: u64, index: u64) -> u64 {
+    if count == 0 || index >= runs {
+        0
+    } else {
+        (runs - index).div_ceil(count)
+    }
 }
 
 impl Summary {
@@ -273,23 +287,58 @@ impl Summary {
     /// # Errors
     /// [`MergeError::Impossible`] naming what is wrong.
     pub fn check(&self) -> Result<(), MergeError> {
-        let wins = self
-            .sides
-            .iter()
-            .try_fold(self.both_lose, |acc, s| acc.checked_add(s.wins))
-            .ok_or(MergeError::Impossible("wins overflow"))?;
-        if wins > self.runs {
-            return Err(MergeError::Impossible(
-                "more wins and both-lose games than games",
+        let bad = |why: String| Err(MergeError::Counts(why));
+        let n = u128::from(self.runs);
+        let total = |xs: &mut dyn Iterator<Item = u64>| xs.map(u128::from).sum::<u128>();
+        // Every game has one winner or none (both lose), and one end.
+        let decided = total(&mut self.sides.iter().map(|s| s.wins)) + u128::from(self.both_lose);
+        if decided != n {
+            return bad(format!(
+                "{decided} wins and both-lose games in {n} games (one each)"
             ));
         }
-        let ended = self
-            .end_reasons
-            .values()
-            .try_fold(0u64, |acc, n| acc.checked_add(*n))
-            .ok_or(MergeError::Impossible("end reasons overflow"))?;
-        if ended > self.runs {
-            return Err(MergeError::Impossible("more end reasons than games"));
+        let ended = total(&mut self.end_reasons.values().copied());
+        if ended != n {
+            return bad(format!("{ended} end reasons in {n} games (one each)"));
+        }
+        // Sums within what the games could give: turns up to the longest scenario's, victory
+        // points up to 255 a side, and a sum of squares that fits its sum.
+        let most = u128::from(crate::scenario::MAX_TURNS);
+        let within = |what: &str, sum: u64, sq: u64, top: u128| {
+            let (sum, sq) = (u128::from(sum), u128::from(sq));
+            if sum > n * top || sq > sum * top || sum * sum > n * sq {
+                bad(format!(
+                    "{what}: a sum of {sum} and of squares {sq} cannot come from {n} games"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        within("turns", self.turns_sum, self.turns_sq_sum, most)?;
+        for side in &self.sides {
+            within(
+                &format!("victory points of `{}`", side.id),
+                side.vp_sum,
+                side.vp_sq_sum,
+                255,
+            )?;
+        }
+        let changed = total(&mut self.time_changed_in_turn.values().copied());
+        if changed > n {
+            return bad(format!("dawn or dusk came in {changed} of {n} games"));
+        }
+        for o in &self.objectives {
+            let taken = total(&mut o.first_held_in_turn.values().copied());
+            if taken > n {
+                return bad(format!(
+                    "`{}` was first taken in {taken} of {n} games",
+                    o.name
+                ));
+            }
+        }
+        let lost = total(&mut self.losses_by_type.values().copied());
+        if lost > n * crate::scenario::MAX_UNITS as u128 {
+            return bad(format!("{lost} units lost in {n} games"));
         }
         if let Some(id) = &self.identity {
             // A batch of N games has at most N shards, and each names one of them.
@@ -301,8 +350,23 @@ impl Summary {
             if self.shards.iter().any(|&i| i >= id.shard_count) {
                 return Err(MergeError::Impossible("a shard beyond the shard count"));
             }
-            if self.runs > id.runs {
-                return Err(MergeError::Impossible("more games than the batch has"));
+            // The games of the shards it covers: all of them when complete, no more ever.
+            let mut shards = self.shards.clone();
+            shards.sort_unstable();
+            shards.dedup();
+            if shards.len() != self.shards.len() {
+                return Err(MergeError::Impossible("a shard named twice"));
+            }
+            let games: u128 = shards
+                .iter()
+                .map(|&i| u128::from(shard_size(id.runs, id.shard_count, i)))
+                .sum();
+            if n > games || (self.complete && n != games) {
+                return bad(format!(
+                    "{n} games{} where its shards hold {games} of the batch's {}",
+                    if self.complete { ", complete," } else { "" },
+                    id.runs
+                ));
             }
         }
         Ok(())

@@ -15,7 +15,8 @@ mod scenario;
 mod tally;
 
 pub use batch::{
-    GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, wilson,
+    GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, shard_size,
+    wilson,
 };
 pub use game::{
     Act, Advisors, Ai, AnswerError, DiceMark, Entry, Game, Referee, Seat, Waiting, start_turn,
@@ -64,7 +65,8 @@ pub use rules::victory::{
 };
 pub use scenario::expect::{DEFAULT_RUNS, Expectation, Expectations, MAX_RUNS, Measure};
 pub use scenario::grammar::{
-    GrammarError, ORDER_VERBS, VERBS, command_text, order_text, parse_command, parse_order_of,
+    GrammarError, ORDER_VERBS, SHOWN_CHARS, VERBS, command_text, order_text, parse_command,
+    parse_order_of, shown,
 };
 pub use scenario::{
     AiCheck, AiName, AirSorties, Arrival, DEFAULT_AI, Formation, MAX_AI_NAME, MeleeChoice,

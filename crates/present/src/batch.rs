@@ -16,11 +16,7 @@ pub fn render(s: &Summary) -> String {
         s.runs,
         if s.runs == 1 { "" } else { "s" },
         s.seed,
-        if s.complete {
-            ""
-        } else {
-            " (INTERRUPTED: only the games finished are counted)"
-        }
+        incomplete(s)
     );
     let _ = writeln!(
         out,
@@ -117,5 +113,27 @@ fn cumulative(by_turn: &std::collections::BTreeMap<u32, u64>, n: f64) -> String 
         "never".to_owned()
     } else {
         cells.join("  ")
+    }
+}
+
+/// What an incomplete summary lacks, said after its count of games: an interrupted batch, or
+/// shards missing from a merge (`merge --partial`).
+fn incomplete(s: &Summary) -> String {
+    if s.complete {
+        return String::new();
+    }
+    let of = s
+        .identity
+        .as_ref()
+        .map_or_else(String::new, |i| format!(" of {}", i.runs));
+    let missing = s.missing_shards();
+    if missing.is_empty() {
+        format!(" (INCOMPLETE: interrupted; the{of} games played whole are counted)")
+    } else {
+        let count = s.identity.as_ref().map_or(1, |i| i.shard_count);
+        let lacking: u64 = missing.iter().map(|r| r.end - r.start).sum();
+        format!(
+            " (INCOMPLETE: {lacking} of {count} shards missing; the games{of} merged are counted)"
+        )
     }
 }

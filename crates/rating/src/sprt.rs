@@ -20,12 +20,22 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// The largest difference a hypothesis may name, either way: a score of 99.7%. Beyond it
+/// scores differ in their last digits and the test decides nothing a table of scores does not
+/// say better (and at 1.0 it could not be computed).
+pub const MAX_ELO: f64 = 1000.0;
+
+/// The smallest error rate a test may take (its bounds stay near ±14).
+pub const MIN_RATE: f64 = 1e-6;
+
 /// Hypotheses or error rates that make no test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SprtError {
     /// `elo0` is not below `elo1` (or one is not finite).
     Order,
-    /// α or β is not strictly between 0 and 1, or together they reach 1.
+    /// A hypothesis beyond ±[`MAX_ELO`].
+    Range,
+    /// α or β is not between [`MIN_RATE`] and 0.5.
     Rates,
 }
 
@@ -33,9 +43,11 @@ impl std::fmt::Display for SprtError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Self::Order => "--elo0 must be below --elo1 (both finite)",
-            Self::Rates => {
-                "--alpha and --beta must lie strictly between 0 and 1, and add to less than 1"
+            Self::Range => {
+                "--elo0 and --elo1 must lie within -1000 to +1000 (a score of 0.3% to 99.7%): \
+                 beyond, a table of scores (hexwar arena --runs N) says more than a test"
             }
+            Self::Rates => "--alpha and --beta must lie between 0.000001 and 0.5",
         })
     }
 }
@@ -60,13 +72,17 @@ impl Sprt {
     /// A test, checked.
     ///
     /// # Errors
-    /// [`SprtError`] for hypotheses in the wrong order or error rates out of range.
+    /// [`SprtError`] for hypotheses in the wrong order or beyond ±[`MAX_ELO`], or error rates
+    /// out of range.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
             return Err(SprtError::Order);
         }
-        let rate = |r: f64| r > 0.0 && r < 1.0;
-        if !(rate(alpha) && rate(beta) && alpha + beta < 1.0) {
+        if elo0 < -MAX_ELO || elo1 > MAX_ELO {
+            return Err(SprtError::Range);
+        }
+        let rate = |r: f64| (MIN_RATE..=0.5).contains(&r);
+        if !(rate(alpha) && rate(beta)) {
             return Err(SprtError::Rates);
         }
         Ok(Self {

@@ -96,7 +96,12 @@ pub fn parse_line(scenario: &Scenario, line: &str) -> Result<Line, String> {
     if ANSWER_WORDS.contains(&first) {
         return parse_answer(scenario, line)
             .map(Line::Answer)
-            .ok_or_else(|| format!("`{line}` is not an answer of this scenario's units"));
+            .ok_or_else(|| {
+                format!(
+                    "`{}` is not an answer of this scenario's units",
+                    counters::shown(line)
+                )
+            });
     }
     if ORDER_VERBS.contains(&first) {
         return parse_order_of(scenario, line)

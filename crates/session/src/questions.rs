@@ -105,7 +105,13 @@ pub fn read(scenario: &Scenario, question: &Question, line: &str) -> Result<Answ
                 .unit_id(line)
                 .filter(|u| units.contains(u))
                 .map(|unit| Answer::Lead { hq: *hq, unit })
-                .ok_or_else(|| format!("{} cannot lead `{line}` in this fight", name(*hq)))
+                .ok_or_else(|| {
+                    format!(
+                        "{} cannot lead `{}` in this fight",
+                        name(*hq),
+                        counters::shown(line)
+                    )
+                })
         }
         Question::BreakOff {
             unit, best, hexes, ..
@@ -121,7 +127,13 @@ pub fn read(scenario: &Scenario, question: &Question, line: &str) -> Result<Answ
                 .and_then(|l| scenario.map.hex(l))
                 .filter(|h| hexes.contains(h))
                 .map(|hex| Answer::BreakOff { unit: *unit, hex })
-                .ok_or_else(|| format!("{} cannot break off to `{line}`", name(*unit)))
+                .ok_or_else(|| {
+                    format!(
+                        "{} cannot break off to `{}`",
+                        name(*unit),
+                        counters::shown(line)
+                    )
+                })
         }
         Question::Counterattack { unit, .. } => yes_no(line)
             .map(|yes| Answer::Counterattack { unit: *unit, yes })

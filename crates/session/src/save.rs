@@ -120,7 +120,13 @@ impl SavedGame {
     /// # Errors
     /// What is wrong, in words.
     pub fn check(&self) -> Result<(), String> {
-        let hash = |h: &str| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit());
+        // As hexwar writes them: lower case (an upper-case hash would pass here and then never
+        // match its position).
+        let hash = |h: &str| {
+            h.len() == 16
+                && h.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        };
         if self.format == 0 || self.format > SAVE_FORMAT {
             return Err(format!(
                 "save format {} (this hexwar {} reads formats 1 to {SAVE_FORMAT}): saved by a newer hexwar?",
@@ -159,7 +165,7 @@ impl SavedGame {
             ));
         }
         if !hash(&self.catalog_hash) || self.terrain_hash.as_deref().is_some_and(|h| !hash(h)) {
-            return Err("a content hash is 16 hexadecimal digits".to_owned());
+            return Err("a content hash is 16 lower-case hexadecimal digits".to_owned());
         }
         if self.scenario_name.is_empty() || self.scenario_name.chars().count() > 4096 {
             return Err("scenario_name: a file name of 1 to 4096 characters".to_owned());
@@ -177,7 +183,7 @@ impl SavedGame {
         }
         if let Some(t) = self.turns.iter().find(|t| t.turn == 0 || !hash(&t.hash)) {
             return Err(format!(
-                "turns: turn {} hash `{}`: turns count from 1, a hash is 16 hexadecimal digits",
+                "turns: turn {} hash `{}`: turns count from 1, a hash is 16 lower-case hexadecimal digits",
                 t.turn, t.hash
             ));
         }

@@ -313,9 +313,15 @@ impl<'r> Session<'r> {
             }
             match self.game.waiting().cloned() {
                 None | Some(Waiting::Over) => {
-                    return Err(ReplayError(
-                        "the saved game has lines after its end".to_owned(),
-                    ));
+                    let g = lines.front().copied();
+                    return Err(ReplayError(format!(
+                        "the saved game has lines after its end: the battle ended in turn {} of \
+                         {}, and the save goes on with `{}` in turn {} (was its scenario edited?)",
+                        self.game.state().turn(),
+                        scenario.turns,
+                        g.map_or("", |g| g.line.as_str()),
+                        g.map_or(0, |g| g.turn),
+                    )));
                 }
                 Some(Waiting::Question { side, question }) => {
                     let wanted = question.suggested();

@@ -6,6 +6,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use counters::{Answer, Event, Phase, Question, Rules, Scenario, Side, State, Waiting};
 use present::narrate::Narrator;
@@ -68,6 +69,9 @@ pub(super) struct Front<'r, 's> {
     /// Whether `quit` may go without asking: the game was saved since its last line, or the
     /// person was asked once already.
     pub(super) saved: bool,
+    /// The save as the game stands, kept up to date before every line read, for a signal to
+    /// write ([`Front::save_at_signal`]).
+    at_signal: Option<Arc<Mutex<String>>>,
 }
 
 impl<'r, 's> Front<'r, 's> {
@@ -111,6 +115,7 @@ impl<'r, 's> Front<'r, 's> {
             warned: None,
             in_fight: false,
             saved: false,
+            at_signal: None,
         }
     }
 
@@ -130,6 +135,7 @@ impl<'r, 's> Front<'r, 's> {
     /// a terminal, a spinner shows while an AI that thinks long plays (a phase takes it up to a
     /// second or two).
     pub(super) fn advance(&mut self) -> anyhow::Result<Waiting> {
+        self.keep_for_signal();
         let spinner = self.thinking();
         let w = self.session.advance();
         if let Some(spinner) = spinner {
@@ -197,6 +203,7 @@ impl<'r, 's> Front<'r, 's> {
     /// Asks the person a question of the rules until an answer reads; `None` at the end of
     /// the input.
     fn ask(&mut self, question: &Question) -> Option<Answer> {
+        self.keep_for_signal();
         let scenario = self.scenario();
         let asked = session::questions::words(scenario, question);
         ask(
@@ -299,7 +306,50 @@ impl<'r, 's> Front<'r, 's> {
     /// The next line the person gives, after `prompt` at a terminal; `None` at the end of
     /// the input.
     pub(super) fn next_line(&mut self, prompt: &str) -> Option<String> {
+        self.keep_for_signal();
         self.source.read(prompt)
+    }
+
+    /// From now on SIGINT, SIGTERM or SIGHUP (a closed terminal, a script killed) end the game
+    /// at once, saved to `out` as it stood before the line being waited for, with the exit
+    /// status of an interrupted command ([`crate::interrupt::EXIT`]). Without `out` the game
+    /// ends unsaved, and says so. (At a terminal Ctrl-C is a key that ends the input: the
+    /// game is saved as at the end of the input.)
+    pub(super) fn save_at_signal(&mut self, out: Option<&Output>) {
+        let latest = Arc::new(Mutex::new(String::new()));
+        let out = out.cloned();
+        if out.is_some() {
+            self.at_signal = Some(Arc::clone(&latest));
+        }
+        crate::interrupt::install();
+        crate::interrupt::at_once(Some(Box::new(move || {
+            let why = crate::interrupt::interrupted();
+            let Some(out) = &out else {
+                errln!("{why}: the game stops here, not saved (--save FILE keeps a game)");
+                return;
+            };
+            let text = latest
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            match out.write(text.as_bytes()) {
+                Ok(()) => errln!(
+                    "{why}: the game stops here, saved to {}",
+                    out.path().display()
+                ),
+                Err(e) => errln!("{why}: the game stops here; {e}"),
+            }
+        })));
+        self.keep_for_signal();
+    }
+
+    /// Keeps the save as the game stands for a signal to write.
+    fn keep_for_signal(&self) {
+        if let Some(latest) = &self.at_signal
+            && let Ok(text) = toml::to_string(&self.session.saved())
+        {
+            *latest.lock().unwrap_or_else(PoisonError::into_inner) = text;
+        }
     }
 
     /// One line at the prompt.

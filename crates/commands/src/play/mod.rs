@@ -329,6 +329,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             saved.turns.len()
         );
     }
+    front.save_at_signal(save_out.as_ref());
     let interactive = front.interactive;
     if !resumed {
         say_raw!(voice; "{}", words::briefing(&rules, &sides, &ai_names));
@@ -405,7 +406,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             };
             let line = line.trim();
             if !interactive && !line.is_empty() {
-                say!(voice; "> {line}");
+                say!(voice; "> {}", terminal::echoed(line));
             }
             match front.prompt(line, side, phase)? {
                 Prompt::Stay => {}

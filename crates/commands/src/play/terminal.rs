@@ -111,12 +111,24 @@ pub(super) fn ask<T>(
         let line = source.read(&format!("{prompt} "))?;
         let line = line.trim();
         if !interactive {
-            say!(voice; "> {line}");
+            say!(voice; "> {}", echoed(line));
         }
         match read(line) {
             Ok(a) => return Some(a),
             Err(why) => say!(voice; "{why}"),
         }
+    }
+}
+
+/// The most characters of a script's line the transcript repeats.
+const ECHOED_CHARS: usize = 200;
+
+/// A script's line as the transcript repeats it: whole, or its start and its length when it is
+/// longer than [`ECHOED_CHARS`] (a line of megabytes is not written out again).
+pub(super) fn echoed(line: &str) -> std::borrow::Cow<'_, str> {
+    match line.char_indices().nth(ECHOED_CHARS) {
+        Some((end, _)) => format!("{}… ({} characters)", &line[..end], line.chars().count()).into(),
+        None => line.into(),
     }
 }
 

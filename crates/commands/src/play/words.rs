@@ -122,7 +122,7 @@ impl Front<'_, '_> {
         let mut reach: Vec<(hexmap::Hex, bool)> = Vec::new();
         if !rest.is_empty() {
             let Some(unit) = s.unit_id(rest) else {
-                say!(self.voice; "? unknown unit `{rest}`{}", did_you_mean_unit(s, rest));
+                say!(self.voice; "? unknown unit `{}`{}", counters::shown(rest), did_you_mean_unit(s, rest));
                 return;
             };
             for double in [false, true] {
@@ -220,7 +220,7 @@ impl Front<'_, '_> {
     pub(super) fn legal(&self, name: &str) {
         let s = self.scenario();
         let Some(unit) = s.unit_id(name) else {
-            say!(self.voice; "? unknown unit `{name}`{}", did_you_mean_unit(s, name));
+            say!(self.voice; "? unknown unit `{}`{}", counters::shown(name), did_you_mean_unit(s, name));
             return;
         };
         let lines = self.options(unit);
@@ -371,7 +371,7 @@ impl Front<'_, '_> {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let ["overrun", hex, "with", unit] = words.as_slice() {
             let Some(u) = s.unit_id(unit) else {
-                say!(self.voice; "? unknown unit `{unit}`{}", did_you_mean_unit(s, unit));
+                say!(self.voice; "? unknown unit `{}`{}", counters::shown(unit), did_you_mean_unit(s, unit));
                 return;
             };
             let Some(h) = hex.parse::<hexmap::Label>().ok().and_then(|l| s.map.hex(l)) else {
@@ -639,7 +639,11 @@ impl Front<'_, '_> {
 /// The word of `words` nearest `typed`, if it is within two edits (or `typed` begins it).
 pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
     let typed = typed.to_lowercase();
+    let long = typed.chars().count();
     words
+        // Two edits change the length by two at most: a word farther off is never weighed (a
+        // line of megabytes costs nothing).
+        .filter(|w| long.abs_diff(w.chars().count()) <= 2 || w.starts_with(&typed))
         .map(|w| {
             let d = if w.starts_with(&typed) {
                 1

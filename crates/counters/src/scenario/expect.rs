@@ -39,20 +39,20 @@ pub(crate) struct RawExpect {
 #[serde(deny_unknown_fields)]
 struct RawWinRate {
     side: Spanned<String>,
-    between: Spanned<[f64; 2]>,
+    between: Spanned<Vec<f64>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEndReason {
     reason: Spanned<String>,
-    between: Spanned<[f64; 2]>,
+    between: Spanned<Vec<f64>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRange {
-    between: Spanned<[f64; 2]>,
+    between: Spanned<Vec<f64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -60,7 +60,7 @@ struct RawRange {
 struct RawLossRate {
     #[serde(rename = "type")]
     type_: Spanned<String>,
-    between: Spanned<[f64; 2]>,
+    between: Spanned<Vec<f64>>,
 }
 
 /// What an expectation measures over a batch.
@@ -112,8 +112,18 @@ pub(crate) fn validate(
 ) -> Result<Expectations, Vec<(Range<usize>, String)>> {
     let mut problems = Vec::new();
     let mut items = Vec::new();
-    let mut range = |b: &Spanned<[f64; 2]>, lo: f64, hi: f64, what: &str| -> Option<[f64; 2]> {
-        let [a, z] = *b.get_ref();
+    // Exactly two numbers: a list of three is no range (it used to be read as its first two).
+    let mut range = |b: &Spanned<Vec<f64>>, lo: f64, hi: f64, what: &str| -> Option<[f64; 2]> {
+        let &[a, z] = b.get_ref().as_slice() else {
+            problems.push((
+                b.span(),
+                format!(
+                    "`between` of {what} must be two numbers [LOW, HIGH], not {}",
+                    b.get_ref().len()
+                ),
+            ));
+            return None;
+        };
         if !(a.is_finite() && z.is_finite()) || a > z || a < lo || z > hi {
             problems.push((
                 b.span(),

@@ -85,6 +85,18 @@ pub enum GrammarError {
     },
 }
 
+/// The most characters of a word an error repeats: a line of any length gives a short message.
+pub const SHOWN_CHARS: usize = 40;
+
+/// A word as an error repeats it: at most [`SHOWN_CHARS`] characters, then `…`.
+#[must_use]
+pub fn shown(word: &str) -> String {
+    match word.char_indices().nth(SHOWN_CHARS) {
+        Some((end, _)) => format!("{}…", &word[..end]),
+        None => word.to_owned(),
+    }
+}
+
 /// What the grammar reads names against: the scenario's unit ids and its map (while a scenario
 /// is loaded, before it exists as a [`Scenario`]).
 pub(crate) struct Names<'a> {
@@ -106,7 +118,7 @@ impl Words<'_> {
         GrammarError::Expected {
             verb: self.verb,
             expected,
-            found: self.words.next().map(str::to_owned),
+            found: self.words.next().map(shown),
         }
     }
 
@@ -114,7 +126,7 @@ impl Words<'_> {
         let Some(w) = self.words.next() else {
             return Err(self.expected("a unit"));
         };
-        (self.names.unit)(w).ok_or_else(|| GrammarError::UnknownUnit(w.to_owned()))
+        (self.names.unit)(w).ok_or_else(|| GrammarError::UnknownUnit(shown(w)))
     }
 
     fn hex(&mut self) -> Result<Hex, GrammarError> {
@@ -126,7 +138,7 @@ impl Words<'_> {
             .ok()
             .map(Label::to_hex)
             .filter(|&h| self.names.map.is_none_or(|m| m.contains(h)));
-        hex.ok_or_else(|| GrammarError::BadHex(w.to_owned()))
+        hex.ok_or_else(|| GrammarError::BadHex(shown(w)))
     }
 
     fn is_hex(&mut self) -> bool {
@@ -157,7 +169,7 @@ impl Words<'_> {
             None => Ok(()),
             Some(word) => Err(GrammarError::Trailing {
                 verb: self.verb,
-                word: word.to_owned(),
+                word: shown(word),
             }),
         }
     }
@@ -180,7 +192,7 @@ pub fn parse_command(scenario: &Scenario, line: &str) -> Result<Command, Grammar
         .iter()
         .copied()
         .find(|v| *v == first)
-        .ok_or_else(|| GrammarError::UnknownVerb(first.to_owned()))?;
+        .ok_or_else(|| GrammarError::UnknownVerb(shown(first)))?;
     let mut w = Words {
         names: &names,
         verb,
@@ -206,7 +218,7 @@ pub(crate) fn parse_order(
         .chain(ORDER_VERBS)
         .copied()
         .find(|v| *v == first)
-        .ok_or_else(|| GrammarError::UnknownOrder(first.to_owned()))?;
+        .ok_or_else(|| GrammarError::UnknownOrder(shown(first)))?;
     let mut w = Words { names, verb, words };
     let order = match verb {
         "hold" => (w.unit()?, OrderAction::Hold),
@@ -220,7 +232,7 @@ pub(crate) fn parse_order(
                     return Err(GrammarError::Expected {
                         verb,
                         expected: "counterattack, break_off or stay",
-                        found: other.map(str::to_owned),
+                        found: other.map(shown),
                     });
                 }
             };

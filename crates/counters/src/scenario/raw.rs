@@ -129,6 +129,7 @@ pub struct ScenarioFile {
     pub(crate) orders: Vec<Spanned<RawOrder>>,
     pub(crate) expect: Option<Spanned<crate::scenario::expect::RawExpect>>,
     pub(crate) whole: Range<usize>,
+    /// Not read far enough to check: bad TOML, or a side that does not read.
     pub(crate) syntax_failed: bool,
     /// The registry's check of the AI names the file gives, if the loader knows one.
     pub(crate) ais: Option<crate::scenario::AiCheck>,
@@ -203,7 +204,13 @@ impl ScenarioFile {
                         .map(Spanned::span);
                 }
                 "map" => f.map = r.take(value),
-                "sides" => f.sides = r.take_each("sides", value),
+                "sides" => {
+                    f.sides = r.take_each("sides", value);
+                    // A side that cannot be read stops the checks after reading: everything
+                    // else names the sides, and would only echo its problem.
+                    let given = value.get_ref().as_array().map_or(0, |a| a.len());
+                    f.syntax_failed |= f.sides.len() < given;
+                }
                 "formations" => f.formations = r.take_each("formations", value),
                 "units" => f.units = r.take_each("units", value),
                 "objectives" => f.objectives = r.take_each("objectives", value),
