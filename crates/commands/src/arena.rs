@@ -626,17 +626,13 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
             .ci95()
             .unwrap_or([0.0, 1.0])
             .map(counters::arena::elo_of_score),
-        beyond: {
-            let [lo, hi] = seen
-                .ci95()
+        beyond: beyond(
+            &test,
+            verdict,
+            seen.ci95()
                 .unwrap_or([0.0, 1.0])
-                .map(counters::arena::elo_of_score);
-            match verdict {
-                Some(SprtVerdict::H1) => hi < test.elo1,
-                Some(SprtVerdict::H0) => lo > test.elo0,
-                None => false,
-            }
-        },
+                .map(counters::arena::elo_of_score),
+        ),
         scenarios: loaded
             .iter()
             .map(|(f, _)| f.display().to_string())
@@ -650,6 +646,16 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
         out!("{}", render_sprt(&report));
     }
     Ok(crate::interrupt::status(complete))
+}
+
+/// Whether the hypothesis accepted lies wholly outside the Elo interval measured: H1 ("at
+/// least `elo1`") with the whole interval below `elo1`, or H0 ("at most `elo0`") with it above.
+fn beyond(test: &Sprt, verdict: Option<SprtVerdict>, [lo, hi]: [f64; 2]) -> bool {
+    match verdict {
+        Some(SprtVerdict::H1) => hi < test.elo1,
+        Some(SprtVerdict::H0) => lo > test.elo0,
+        None => false,
+    }
 }
 
 /// "at least 30 Elo stronger than B", or with a negative margin "at most 30 Elo weaker than B".
@@ -763,4 +769,21 @@ pub fn merge(files: &[PathBuf], json: bool, partial: bool) -> anyhow::Result<Exi
         out!("{}", render(&summary));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Sprt, SprtVerdict, beyond};
+
+    /// The report warns only where the hypothesis accepted misses the whole interval (measured:
+    /// `--sprt doctrine random --elo0 700 --elo1 1000` accepts H0 with +805 [+734, +927]).
+    #[test]
+    fn an_accepted_hypothesis_outside_the_interval_is_said() {
+        let t = Sprt::new(700.0, 1000.0, 0.05, 0.05).unwrap();
+        assert!(beyond(&t, Some(SprtVerdict::H0), [734.0, 927.0]));
+        assert!(!beyond(&t, Some(SprtVerdict::H0), [650.0, 927.0]));
+        assert!(beyond(&t, Some(SprtVerdict::H1), [734.0, 927.0]));
+        assert!(!beyond(&t, Some(SprtVerdict::H1), [734.0, f64::INFINITY]));
+        assert!(!beyond(&t, None, [734.0, 927.0]));
+    }
 }
