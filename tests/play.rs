@@ -339,7 +339,9 @@ fn a_person_at_a_terminal_in_tmux() {
     let wait_for = |what: &str| wait_count(what, 1);
     let binary = env!("CARGO_BIN_EXE_hexwar");
     let frozen = frozen_ais(MEETING).join(" ");
-    let command = format!("{binary} play {MEETING} --side soviet --seed 25 {frozen}; sleep 5");
+    let command = format!(
+        "{binary} play {MEETING} --side soviet --seed 25 {frozen}; echo \"exit status $?\"; sleep 5"
+    );
     let started = tmux(&[
         "new-session",
         "-d",
@@ -431,6 +433,13 @@ fn a_person_at_a_terminal_in_tmux() {
         // Enter takes the choice of the AI named for the person's side: here the frozen
         // doctrine@1, which falls back as far as it can (R11.6, docs/rules-notes.md).
         wait_for("Counterattack? (yes or no)");
+        // At the question the person may look, and Ctrl-C drops the line being typed (#46).
+        keys("status");
+        wait_count("If the battle ended now", 2);
+        wait_count("Counterattack? (yes or no)", 2);
+        tmux(&["send-keys", "-t", &session, "-l", "ye"]);
+        tmux(&["send-keys", "-t", &session, "C-c"]);
+        wait_for("(the line is dropped: Ctrl-C again leaves the game)");
         keys("no");
         wait_for("t72_4 breaks off (R11.6): to which hex? 0202 0203");
         wait_for("(as the side's AI ranks them, best first: Enter or `best` for 0202)");
@@ -448,8 +457,11 @@ fn a_person_at_a_terminal_in_tmux() {
         );
         keys("quit");
         wait_for("the game is not saved: `save FILE` keeps it");
-        keys("quit");
-        wait_for("soviet movement> quit");
+        // Ctrl-C twice leaves (the person was told the game is not saved): status 130.
+        tmux(&["send-keys", "-t", &session, "C-c"]);
+        wait_count("(the line is dropped: Ctrl-C again leaves the game)", 2);
+        tmux(&["send-keys", "-t", &session, "C-c"]);
+        wait_for("exit status 130");
     });
     tmux(&["kill-session", "-t", &session]);
     if let Err(e) = result {
@@ -1099,4 +1111,61 @@ fn the_input_ends_at_a_question() {
         std::fs::read_to_string(&whole).unwrap(),
         std::fs::read_to_string(&resumed).unwrap()
     );
+}
+
+/// At a question the person may look (`status`, `map`, `odds`, `legal`, `help`), `save` and
+/// `quit`, and is asked again (#46): the fight so far is what they look at, the save made there
+/// resumes at the question, and `quit` leaves with the game saved to `--save`.
+#[test]
+fn a_question_lets_the_person_look_save_and_quit() {
+    let dir = folder("question-look");
+    let before = "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
+                  move t72_4 0503\nassault 0604 with t72_4\nend\nend\n";
+    let at = dir.join("at.toml");
+    let quitted = dir.join("quitted.toml");
+    let input = format!(
+        "{before}status\nmap\nodds assault 0503 with t72_5\nlegal t72_5\nhelp\nsave {}\nmaybe\nquit\n",
+        at.display()
+    );
+    let out = hexwar(
+        &[
+            "play",
+            MEETING,
+            "--side",
+            "soviet",
+            "--seed",
+            "25",
+            "--save",
+            quitted.to_str().unwrap(),
+        ],
+        &input,
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let question = "t72_4 passed its test. Counterattack?";
+    // Asked once, then again after each of the seven lines that are not its answer.
+    assert_eq!(so.matches(question).count(), 8, "{so}");
+    let asked = so.find(question).unwrap();
+    let after = &so[asked..];
+    assert!(after.contains("> status\n"), "{after}");
+    assert!(!after.contains("cannot lead `status`"), "{after}");
+    assert!(!after.contains("answer yes or no\n> map"), "{after}");
+    assert!(after.contains("saved to"), "{after}");
+    assert!(
+        after.contains("(or `status`, `map`, `odds`, `save FILE`, `quit`"),
+        "an answer that does not read says what else the question takes: {after}"
+    );
+    assert!(so.contains("saved to"), "{so}");
+    assert!(!so.contains("COUNTERATTACK"), "quit answers nothing: {so}");
+    // The save made at the question, and the one `quit` wrote, both ask it again.
+    for save in [&at, &quitted] {
+        let out = hexwar(&["play", "--resume", save.to_str().unwrap()], "yes\nquit\n");
+        let so = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(so.contains(question), "{so}");
+        assert!(
+            so.contains("COUNTERATTACK by Advance guard, 2nd MR Battalion: t72_4"),
+            "{so}"
+        );
+    }
 }

@@ -12,7 +12,7 @@ use counters::{Answer, Event, Phase, Question, Rules, Scenario, Side, State, Wai
 use present::narrate::Narrator;
 use session::Session;
 
-use super::terminal::{Source, ask};
+use super::terminal::{Input, Source, echoed};
 use super::{HELP, Voice};
 use crate::data::BadInput;
 use crate::output::Output;
@@ -27,6 +27,11 @@ pub(super) enum Prompt {
     Quit,
     /// The input ended at a question the line's command raised: the game stops there.
     InputEnded,
+    /// The person left at a question the line's command raised.
+    Left {
+        /// By Ctrl-C.
+        interrupted: bool,
+    },
 }
 
 /// A question answered, or the input ended before it was.
@@ -35,6 +40,21 @@ pub(super) enum Answered {
     Waits(Waiting),
     /// The input ended at a question: the game stops there.
     Ended,
+    /// The person left at a question (`quit`, or Ctrl-C twice at a terminal: `interrupted`).
+    Left {
+        /// By Ctrl-C.
+        interrupted: bool,
+    },
+}
+
+/// A line read from the person, or why none comes.
+pub(super) enum Read {
+    /// A line.
+    Line(String),
+    /// The input ended.
+    Ended,
+    /// The person leaves (Ctrl-C twice at a terminal, asked once if the game is not saved).
+    Left,
 }
 
 /// A session at the terminal.
@@ -72,6 +92,21 @@ pub(super) struct Front<'r, 's> {
     /// The save as the game stands, kept up to date before every line read, for a signal to
     /// write ([`Front::save_at_signal`]).
     at_signal: Option<Arc<Mutex<String>>>,
+    /// The game is saved to `--save` when the person leaves.
+    saves_on_exit: bool,
+    /// The last read was a Ctrl-C.
+    ctrl_c: bool,
+    /// A question is being asked: the person looks at the fight so far.
+    asking: bool,
+}
+
+/// What a question came to.
+enum Asked {
+    Answer(Answer),
+    Ended,
+    /// Ctrl-C twice.
+    Left,
+    Quit,
 }
 
 impl<'r, 's> Front<'r, 's> {
@@ -116,6 +151,9 @@ impl<'r, 's> Front<'r, 's> {
             in_fight: false,
             saved: false,
             at_signal: None,
+            saves_on_exit: false,
+            ctrl_c: false,
+            asking: false,
         }
     }
 
@@ -127,8 +165,14 @@ impl<'r, 's> Front<'r, 's> {
         self.session.rules().scenario
     }
 
+    /// The position the person sees: the game's, or at a question the fight so far (the game
+    /// keeps the position from before the command that asked it until it is answered).
     pub(super) fn state(&self) -> &State {
-        self.session.game().state()
+        if self.asking {
+            &self.shadow
+        } else {
+            self.session.game().state()
+        }
     }
 
     /// The game goes on to the next wait of a side commanded from outside, told as it goes. At
@@ -189,10 +233,13 @@ impl<'r, 's> Front<'r, 's> {
     /// Answers the questions the game waits for, asking the person, until it waits for
     /// something else.
     pub(super) fn settle(&mut self, mut w: Waiting) -> anyhow::Result<Answered> {
-        while let Waiting::Question { question, .. } = &w {
+        while let Waiting::Question { side, question } = &w {
             self.tell_so_far();
-            let Some(answer) = self.ask(question) else {
-                return Ok(Answered::Ended);
+            let answer = match self.ask(*side, question) {
+                Asked::Answer(a) => a,
+                Asked::Ended => return Ok(Answered::Ended),
+                Asked::Left => return Ok(Answered::Left { interrupted: true }),
+                Asked::Quit => return Ok(Answered::Left { interrupted: false }),
             };
             w = self.session.answer(answer)?;
             self.tell();
@@ -200,20 +247,71 @@ impl<'r, 's> Front<'r, 's> {
         Ok(Answered::Waits(w))
     }
 
-    /// Asks the person a question of the rules until an answer reads; `None` at the end of
-    /// the input.
-    fn ask(&mut self, question: &Question) -> Option<Answer> {
-        self.keep_for_signal();
+    /// Asks the person a question of the rules until an answer reads. Meanwhile the person
+    /// may look (`status`, `map`, `log`, `odds`, `legal`, `units`, `rules`, `help`: of the
+    /// position with the fight so far), `save`, or `quit`; the question is then asked again.
+    fn ask(&mut self, side: Side, question: &Question) -> Asked {
         let scenario = self.scenario();
         let asked = session::questions::words(scenario, question);
-        ask(
-            self.voice,
-            &mut self.source,
-            self.interactive,
-            &asked.text,
-            &asked.prompt,
-            |line| session::questions::read(scenario, question, line),
-        )
+        loop {
+            say!(self.voice; "{}", asked.text);
+            let line = match self.next_line(&format!("{} ", asked.prompt)) {
+                Read::Line(l) => l,
+                Read::Ended => return Asked::Ended,
+                Read::Left => return Asked::Left,
+            };
+            let line = line.trim();
+            if !self.interactive {
+                say!(self.voice; "> {}", echoed(line));
+            }
+            let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+            if word == "quit" {
+                if self.may_leave() {
+                    return Asked::Quit;
+                }
+                continue;
+            }
+            self.asking = true;
+            let looked = self.look(word, rest.trim(), side);
+            self.asking = false;
+            if looked {
+                continue;
+            }
+            match session::questions::read(scenario, question, line) {
+                Ok(a) => return Asked::Answer(a),
+                Err(why) => {
+                    say!(self.voice; "{why} (or `status`, `map`, `odds`, `save FILE`, `quit`: `help` says more)");
+                }
+            }
+        }
+    }
+
+    /// Whether the person may leave now: yes if the game is saved (or will be, to `--save`),
+    /// or once they were told that it is not (at a terminal; a script leaves when it says).
+    pub(super) fn may_leave(&mut self) -> bool {
+        if self.interactive && !self.saves_on_exit && !self.saved {
+            say!(self.voice;
+                "the game is not saved: `save FILE` keeps it (resume with `hexwar play --resume FILE`); `quit` again quits"
+            );
+            self.saved = true;
+            return false;
+        }
+        true
+    }
+
+    /// The person leaves: the game is saved to `--save`, if given; status 0, or 130 when they
+    /// left by Ctrl-C.
+    pub(super) fn leave(
+        &self,
+        save: Option<&Output>,
+        interrupted: bool,
+    ) -> anyhow::Result<std::process::ExitCode> {
+        self.save_on_exit(save)?;
+        Ok(if interrupted {
+            crate::interrupt::status(false)
+        } else {
+            std::process::ExitCode::SUCCESS
+        })
     }
 
     /// Tells the events not told yet, so that the person sees the fight before a question; the
@@ -305,9 +403,28 @@ impl<'r, 's> Front<'r, 's> {
 
     /// The next line the person gives, after `prompt` at a terminal; `None` at the end of
     /// the input.
-    pub(super) fn next_line(&mut self, prompt: &str) -> Option<String> {
+    /// At a terminal the first Ctrl-C drops the line being typed, and a second one in a row
+    /// leaves the game (asking first if it is not saved, as `quit` does).
+    pub(super) fn next_line(&mut self, prompt: &str) -> Read {
         self.keep_for_signal();
-        self.source.read(prompt)
+        loop {
+            match self.source.read(prompt) {
+                Input::Line(line) => {
+                    self.ctrl_c = false;
+                    return Read::Line(line);
+                }
+                Input::End => return Read::Ended,
+                Input::CtrlC if !self.ctrl_c => {
+                    self.ctrl_c = true;
+                    say!(self.voice; "(the line is dropped: Ctrl-C again leaves the game)");
+                }
+                Input::CtrlC => {
+                    if self.may_leave() {
+                        return Read::Left;
+                    }
+                }
+            }
+        }
     }
 
     /// From now on SIGINT, SIGTERM or SIGHUP (a closed terminal, a script killed) end the game
@@ -318,6 +435,7 @@ impl<'r, 's> Front<'r, 's> {
     pub(super) fn save_at_signal(&mut self, out: Option<&Output>) {
         let latest = Arc::new(Mutex::new(String::new()));
         let out = out.cloned();
+        self.saves_on_exit = out.is_some();
         if out.is_some() {
             self.at_signal = Some(Arc::clone(&latest));
         }
@@ -352,19 +470,10 @@ impl<'r, 's> Front<'r, 's> {
         }
     }
 
-    /// One line at the prompt.
-    pub(super) fn prompt(
-        &mut self,
-        line: &str,
-        side: Side,
-        phase: Phase,
-    ) -> anyhow::Result<Prompt> {
-        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let rest = rest.trim();
+    /// The words that look at the game or keep it, at the prompt and at a question alike:
+    /// whether `word` is one (and it was done).
+    fn look(&mut self, word: &str, rest: &str, side: Side) -> bool {
         match word {
-            "" => {}
-            "end" => return Ok(Prompt::EndPhase),
-            "quit" => return Ok(Prompt::Quit),
             "help" => say!(self.voice; "{HELP}"),
             "map" => self.map(rest, side),
             "status" => say_raw!(self.voice; "{}", self.status()),
@@ -376,13 +485,6 @@ impl<'r, 's> Front<'r, 's> {
                     say!(self.voice; "{l}");
                 }
             }
-            "undo" => match self.session.undo() {
-                Ok(taken) => {
-                    self.catch_up();
-                    say!(self.voice; "undone: {taken}");
-                }
-                Err(e) => say!(self.voice; "{e}"),
-            },
             "units" => self.units(rest),
             "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
                 Ok(text) => say_raw!(self.voice; "{text}"),
@@ -405,6 +507,35 @@ impl<'r, 's> Front<'r, 's> {
                 }
             }
             "odds" => self.odds(rest),
+            "legal" => self.legal(rest),
+            _ => return false,
+        }
+        true
+    }
+
+    /// One line at the prompt.
+    pub(super) fn prompt(
+        &mut self,
+        line: &str,
+        side: Side,
+        phase: Phase,
+    ) -> anyhow::Result<Prompt> {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        if self.look(word, rest, side) {
+            return Ok(Prompt::Stay);
+        }
+        match word {
+            "" => {}
+            "end" => return Ok(Prompt::EndPhase),
+            "quit" => return Ok(Prompt::Quit),
+            "undo" => match self.session.undo() {
+                Ok(taken) => {
+                    self.catch_up();
+                    say!(self.voice; "undone: {taken}");
+                }
+                Err(e) => say!(self.voice; "{e}"),
+            },
             "hold" | "melee" | "lead" | "break_off" => {
                 match counters::parse_order_of(self.scenario(), line) {
                     Err(e) => say!(self.voice; "? {e}"),
@@ -421,7 +552,6 @@ impl<'r, 's> Front<'r, 's> {
                     }
                 }
             }
-            "legal" => self.legal(rest),
             _ => match counters::parse_command(self.scenario(), line) {
                 Err(e) => {
                     say!(self.voice; "? {e}{} (`help` lists the commands)", self.did_you_mean(&e));
@@ -443,6 +573,10 @@ impl<'r, 's> Front<'r, 's> {
                         Ok(Answered::Ended) => {
                             self.saved = false;
                             return Ok(Prompt::InputEnded);
+                        }
+                        Ok(Answered::Left { interrupted }) => {
+                            self.saved = false;
+                            return Ok(Prompt::Left { interrupted });
                         }
                         Ok(Answered::Waits(_)) => {
                             self.saved = false;

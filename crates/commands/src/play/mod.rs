@@ -50,7 +50,7 @@ mod terminal;
 mod words;
 
 use crate::data::{self, BadInput, load_scenario};
-use front::{Answered, Front, Prompt};
+use front::{Answered, Front, Prompt, Read};
 use present::events_json;
 
 /// The arguments of `hexwar play`.
@@ -207,7 +207,10 @@ Also:
   rules ID         a rule of docs/rules.md (R9.4, or a word)
   save FILE        save the game (resume with hexwar play --resume FILE)
   help             this list
-  quit             stop (saved only to --save FILE, if given; asks once if not saved)";
+  quit             stop (saved only to --save FILE, if given; asks once if not saved)
+A question of the rules takes its answer, or any of status, map, log, odds, legal, units,
+rules, help, save and quit, and is asked again. At a terminal Ctrl-C drops the line being
+typed; a second Ctrl-C leaves, as quit does.";
 
 /// Runs `hexwar play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
@@ -345,6 +348,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let waiting = match front.settle(waiting)? {
             Answered::Waits(w) => w,
             Answered::Ended => return front.input_ended(save_out.as_ref()),
+            Answered::Left { interrupted } => return front.leave(save_out.as_ref(), interrupted),
         };
         let Waiting::Commands { turn, side, phase } = waiting else {
             break;
@@ -401,8 +405,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         }
         loop {
             let prompt = format!("{side_id} {}> ", phase.name());
-            let Some(line) = front.next_line(&prompt) else {
-                return front.input_ended(save_out.as_ref());
+            let line = match front.next_line(&prompt) {
+                Read::Line(line) => line,
+                Read::Ended => return front.input_ended(save_out.as_ref()),
+                Read::Left => return front.leave(save_out.as_ref(), true),
             };
             let line = line.trim();
             if !interactive && !line.is_empty() {
@@ -412,17 +418,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 Prompt::Stay => {}
                 Prompt::EndPhase => break,
                 Prompt::InputEnded => return front.input_ended(save_out.as_ref()),
+                Prompt::Left { interrupted } => {
+                    return front.leave(save_out.as_ref(), interrupted);
+                }
                 Prompt::Quit => {
-                    if interactive && save_out.is_none() && !front.saved {
-                        // Once: a game not saved is lost.
-                        say!(voice;
-                            "the game is not saved: `save FILE` keeps it (resume with `hexwar play --resume FILE`); `quit` again quits"
-                        );
-                        front.saved = true;
-                        continue;
+                    // Once: a game not saved is lost.
+                    if front.may_leave() {
+                        return front.leave(save_out.as_ref(), false);
                     }
-                    front.save_on_exit(save_out.as_ref())?;
-                    return Ok(ExitCode::SUCCESS);
                 }
             }
         }

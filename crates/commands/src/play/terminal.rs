@@ -4,7 +4,15 @@
 
 use std::io::{BufRead, IsTerminal};
 
-use super::Voice;
+/// What a read gives.
+pub(super) enum Input {
+    /// A line.
+    Line(String),
+    /// Ctrl-C at the terminal.
+    CtrlC,
+    /// The end of the input (or a read that failed: [`Source::failure`] says why).
+    End,
+}
 
 /// Where the lines of a game come from: the person at a terminal (line editing, history, and
 /// tab completion of commands, unit ids and hex labels), or a script on standard input.
@@ -20,32 +28,37 @@ pub(super) enum Source {
 }
 
 impl Source {
-    /// The next line; `prompt` is shown at a terminal. `None` at the end of the input.
-    pub(super) fn read(&mut self, prompt: &str) -> Option<String> {
+    /// The next line; `prompt` is shown at a terminal.
+    pub(super) fn read(&mut self, prompt: &str) -> Input {
         match self {
-            Self::Terminal(editor) => {
-                let line = editor.readline(prompt).ok()?;
-                let _ = editor.add_history_entry(line.as_str());
-                Some(line)
-            }
+            Self::Terminal(editor) => match editor.readline(prompt) {
+                Ok(line) => {
+                    let _ = editor.add_history_entry(line.as_str());
+                    Input::Line(line)
+                }
+                // At a terminal Ctrl-C is a key: it drops the line being typed.
+                Err(rustyline::error::ReadlineError::Interrupted) => Input::CtrlC,
+                Err(_) => Input::End,
+            },
             Self::Live {
                 lines,
                 read,
                 failed,
             } => {
                 if failed.is_some() {
-                    return None;
+                    return Input::End;
                 }
                 *read += 1;
-                match lines.next()? {
-                    Ok(line) => Some(line),
-                    Err(e) => {
+                match lines.next() {
+                    None => Input::End,
+                    Some(Ok(line)) => Input::Line(line),
+                    Some(Err(e)) => {
                         *failed = Some(if e.kind() == std::io::ErrorKind::InvalidData {
                             format!("standard input, line {read}: not UTF-8 text")
                         } else {
                             format!("standard input, line {read}: {e}")
                         });
-                        None
+                        Input::End
                     }
                 }
             }
@@ -94,31 +107,6 @@ impl rustyline::highlight::Highlighter for Words {}
 impl rustyline::validate::Validator for Words {}
 
 impl rustyline::Helper for Words {}
-
-/// Asks the person a question until an answer reads: `question` is shown, then `prompt` at a
-/// terminal; `read` turns a line into an answer or says why it does not do (`Err`). `None`
-/// when the input ends.
-pub(super) fn ask<T>(
-    voice: Voice,
-    source: &mut Source,
-    interactive: bool,
-    question: &str,
-    prompt: &str,
-    read: impl Fn(&str) -> Result<T, String>,
-) -> Option<T> {
-    loop {
-        say!(voice; "{question}");
-        let line = source.read(&format!("{prompt} "))?;
-        let line = line.trim();
-        if !interactive {
-            say!(voice; "> {}", echoed(line));
-        }
-        match read(line) {
-            Ok(a) => return Some(a),
-            Err(why) => say!(voice; "{why}"),
-        }
-    }
-}
 
 /// The most characters of a script's line the transcript repeats.
 const ECHOED_CHARS: usize = 200;
