@@ -592,7 +592,7 @@ fn the_person_is_asked_whether_to_counterattack() {
     let so = text(&out.stdout);
     assert!(
         so.contains(
-            "t72_4 breaks off (R11.6): to which hex? 0202 0203 0204 0205 0301 0407 0801 0901 and 26 more (as the side's AI ranks them, best first: Enter or `best` for 0202)"
+            "t72_4 breaks off (R11.6): to which hex? 0202 0203 0204 0205 0301 0407 0801 0901 1002 0302 0303 0304 0406 0506 0701 0902 0706 0802 0403 0404 0405 0505 0602 0702 0803 0804 0606 0705 0502 0503 0504 0603 0703 0605 (as the side's AI ranks them, best first: Enter or `best` for 0202)"
         ),
         "{so}"
     );

@@ -17,9 +17,6 @@ pub struct Asked {
     pub prompt: String,
 }
 
-/// How many break-off hexes a question names before "and N more".
-const LISTED: usize = 8;
-
 /// The words of a question.
 #[must_use]
 pub fn words(scenario: &Scenario, question: &Question) -> Asked {
@@ -41,10 +38,8 @@ pub fn words(scenario: &Scenario, question: &Question) -> Asked {
         Question::BreakOff {
             unit, best, hexes, ..
         } => {
-            let mut listed: Vec<String> = hexes.iter().take(LISTED).map(|&h| label(h)).collect();
-            if hexes.len() > LISTED {
-                listed.push(format!("and {} more", hexes.len() - LISTED));
-            }
+            // Every choice: a hex the person cannot read here is a hex they cannot choose.
+            let listed: Vec<String> = hexes.iter().map(|&h| label(h)).collect();
             Asked {
                 text: format!(
                     "{} breaks off (R11.6): to which hex? {} (as the side's AI ranks them, best first: Enter or `best` for {})",

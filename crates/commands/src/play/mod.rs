@@ -189,6 +189,7 @@ const HELP: &str = "Commands (units by id, hexes by label):
   bombard HEX with UNIT [spotter UNIT]   smoke HEX with UNIT [spotter UNIT]
   mount UNIT on UNIT            dismount UNIT
   eyes UNIT on UNIT             dismount_riders UNIT    remount UNIT
+  place UNIT at HEX             a unit held in ambush, at the start of your turn (R15.3)
 Also:
   melee UNIT counterattack|break_off|stay   the unit's choice in this turn's melees
   lead HQ UNIT     the HQ's leadership goes to this unit when both fight (R8.1)

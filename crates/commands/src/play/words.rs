@@ -636,7 +636,8 @@ impl Front<'_, '_> {
     }
 }
 
-/// The word of `words` nearest `typed`, if it is within two edits (or `typed` begins it).
+/// The word of `words` nearest `typed`, if it is within two edits (one for a word of five
+/// letters or fewer), or `typed` begins it.
 pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
     let typed = typed.to_lowercase();
     let long = typed.chars().count();
@@ -652,27 +653,36 @@ pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> 
             };
             (d, w)
         })
-        .filter(|&(d, _)| d <= 2)
+        // Two edits for a long word, one for a short one: `clear` is not `lead`.
+        .filter(|&(d, _)| d <= if long > 5 { 2 } else { 1 })
         .min()
         .map(|(_, w)| w)
 }
 
-/// The Levenshtein distance of two words.
+/// The edit distance of two words, a swap of two neighbouring letters counting as one edit
+/// (`mvoe` is one from `move`; optimal string alignment).
 pub(super) fn edits(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != cb))
-                .min(above + 1)
-                .min(row[j] + 1);
-            diagonal = above;
+    // Three rows: the one before last (for swaps), the last, and this one.
+    let mut two: Vec<usize> = vec![0; b.len() + 1];
+    let mut one: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let mut d = (one[j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                .min(one[j] + 1)
+                .min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(two[j - 2] + 1);
+            }
+            row[j] = d;
         }
+        std::mem::swap(&mut two, &mut one);
+        std::mem::swap(&mut one, &mut row);
     }
-    row[b.len()]
+    one[b.len()]
 }
 
 /// ` (did you mean t72_4?)` for a unit id not in the scenario, if one is close.
@@ -738,4 +748,29 @@ pub(super) fn briefing(
         }
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{closest, edits};
+
+    #[test]
+    fn a_suggestion_is_near_enough_to_be_meant() {
+        assert_eq!(edits("mvoe", "move"), 1, "a swap is one edit");
+        assert_eq!(edits("clear", "lead"), 2);
+        let words = ["move", "lead", "legal", "assault", "t72_4"];
+        assert_eq!(closest("mvoe", words.into_iter()), Some("move"));
+        assert_eq!(
+            closest("clear", words.into_iter()),
+            None,
+            "two edits off a short word"
+        );
+        assert_eq!(closest("asault", words.into_iter()), Some("assault"));
+        assert_eq!(closest("t72_44", words.into_iter()), Some("t72_4"));
+        assert_eq!(
+            closest("ass", words.into_iter()),
+            Some("assault"),
+            "a beginning"
+        );
+    }
 }
