@@ -1169,3 +1169,38 @@ fn a_question_lets_the_person_look_save_and_quit() {
         );
     }
 }
+
+/// `odds overrun HEX with UNIT` moves a vehicle not yet next to the hex up first, as `odds
+/// assault` does (#46); where no hex next to it allows the overrun, the nearest says why.
+#[test]
+fn odds_of_an_overrun_move_the_vehicle_up_first() {
+    let dir = folder("overrun-odds");
+    // The sides and formations of a conformance case; a tank two hexes from an infantry
+    // company in the open.
+    let case = std::fs::read_to_string(
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
+    )
+    .unwrap();
+    let head = &case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()];
+    let scenario = dir.join("o.toml");
+    std::fs::write(
+        &scenario,
+        format!(
+            "{head}[[units]]\nid = \"t1\"\ntype = \"t72\"\nformation = \"r\"\nat = \"0201\"\n\n\
+             [[units]]\nid = \"inf\"\ntype = \"mech_inf\"\nformation = \"b\"\nat = \"0203\"\n"
+        ),
+    )
+    .unwrap();
+    let out = hexwar(
+        &["play", scenario.to_str().unwrap(), "--side", "red"],
+        "odds overrun 0203 with t1\nodds overrun 0203 with rhq\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        so.contains("as it would arrive: t1 by 0202 (bog checks not rolled)\noverrun: t1 breaks through unharmed"),
+        "{so}"
+    );
+    assert!(!so.contains("not adjacent"), "{so}");
+}

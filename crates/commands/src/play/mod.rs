@@ -199,7 +199,7 @@ Also:
   undo             take back the last command, if no die was rolled since
   odds assault HEX with UNIT...   the odds of that assault (the whole melee), with units not
                    yet next to the hex moved there first
-  odds overrun HEX with UNIT      the odds of that overrun
+  odds overrun HEX with UNIT      the odds of that overrun, the vehicle moved up first
   status           the turn, losses, objectives and who holds them, the score now
   map [UNIT]       the map with the units; with UNIT, the hexes it can reach (+, = at the double)
   log              the other side's last turn, in full

@@ -3,7 +3,7 @@
 //! briefing, and the order a break-off's hexes are offered in. It asks the library (`legal_commands`,
 //! `moves`, `melee_odds` ...), never re-implements it.
 
-use counters::{Event, Phase, Scenario, Side, assault_odds, parse_command};
+use counters::{Event, Phase, Scenario, Side, State, UnitId, assault_odds, parse_command};
 
 use super::front::Front;
 
@@ -379,10 +379,30 @@ impl Front<'_, '_> {
                 return;
             };
             let c = counters::Command::Overrun { unit: u, hex: h };
-            match counters::check(self.state(), rules, &c) {
+            let mut state = self.state().clone();
+            // A vehicle not yet next to the hex is moved up first, in a movement phase, as for
+            // an assault: to the cheapest hex from which the overrun is allowed.
+            let far = state
+                .hex_of(u)
+                .is_some_and(|at| at.unsigned_distance_to(h) > 1);
+            if far && state.phase() == Phase::Movement {
+                let fits = |trial: &State| counters::check(trial, rules, &c).is_ok();
+                // None fits: the nearest hex next to it says why.
+                let arrived = self
+                    .moved_up(&state, u, h, fits)
+                    .or_else(|| self.moved_up(&state, u, h, |_| true));
+                if let Some((to, trial)) = arrived {
+                    say!(self.voice;
+                        "as it would arrive: {unit} by {} (bog checks not rolled)",
+                        s.map.label(to)
+                    );
+                    state = trial;
+                }
+            }
+            match counters::check(&state, rules, &c) {
                 Err(why) => say!(self.voice; "refused: {why}"),
                 Ok(()) => {
-                    let o = counters::overrun_odds(self.state(), rules, u, h);
+                    let o = counters::overrun_odds(&state, rules, u, h);
                     say!(self.voice;
                         "overrun: {unit} breaks through unharmed {:.1}%, every unit in {hex} destroyed {:.1}%; hits scored {:.2} on average, taken {:.2} (exact, R10)",
                         o.all_break_through * 100.0,
@@ -418,33 +438,12 @@ impl Front<'_, '_> {
                 continue;
             }
             // The cheapest hex next to the target from which the unit may still assault.
-            let class = rules.typ(state.unit(u)).move_class;
-            let cost_of = |p: &[hexmap::Hex]| -> u32 {
-                p.iter().filter_map(|&h| s.map.enter_cost(class, h)).sum()
+            let alone = counters::Command::Assault {
+                units: vec![u],
+                hex,
             };
-            let mut near: Vec<(hexmap::Hex, Vec<hexmap::Hex>)> =
-                counters::moves(&state, rules, u, false)
-                    .into_iter()
-                    .filter(|(h, _)| h.unsigned_distance_to(hex) == 1)
-                    .collect();
-            near.sort_by_key(|(h, p)| (cost_of(p), s.map.label(*h)));
-            let arrived = near.into_iter().find_map(|(to, path)| {
-                let mut trial = state.clone();
-                let moved = Event::Moved {
-                    unit: u,
-                    cost: u8::try_from(cost_of(&path)).unwrap_or(u8::MAX),
-                    path: path.iter().copied().collect(),
-                    double: false,
-                    gone_to_ground: state.cautious_after_move(rules, u, Some(to), false),
-                };
-                trial.apply(&moved);
-                let alone = counters::Command::Assault {
-                    units: vec![u],
-                    hex,
-                };
-                counters::at_fault(&trial, rules, &alone)
-                    .is_none()
-                    .then_some((to, trial))
+            let arrived = self.moved_up(&state, u, hex, |trial| {
+                counters::at_fault(trial, rules, &alone).is_none()
             });
             let Some((to, trial)) = arrived else {
                 say!(self.voice;
@@ -497,6 +496,40 @@ impl Front<'_, '_> {
             first.defender_retreats * 100.0,
             first.defender_holds * 100.0
         );
+    }
+
+    /// `unit` moved (on a copy of `state`) to the cheapest hex next to `hex` whose position
+    /// `fits` accepts (by cost, then label): that hex and the position, if there is one.
+    fn moved_up(
+        &self,
+        state: &State,
+        unit: UnitId,
+        hex: hexmap::Hex,
+        fits: impl Fn(&State) -> bool,
+    ) -> Option<(hexmap::Hex, State)> {
+        let s = self.scenario();
+        let rules = &self.rules();
+        let class = rules.typ(state.unit(unit)).move_class;
+        let cost_of = |p: &[hexmap::Hex]| -> u32 {
+            p.iter().filter_map(|&h| s.map.enter_cost(class, h)).sum()
+        };
+        let mut near: Vec<(hexmap::Hex, Vec<hexmap::Hex>)> =
+            counters::moves(state, rules, unit, false)
+                .into_iter()
+                .filter(|(h, _)| h.unsigned_distance_to(hex) == 1)
+                .collect();
+        near.sort_by_key(|(h, p)| (cost_of(p), s.map.label(*h)));
+        near.into_iter().find_map(|(to, path)| {
+            let mut trial = state.clone();
+            trial.apply(&Event::Moved {
+                unit,
+                cost: u8::try_from(cost_of(&path)).unwrap_or(u8::MAX),
+                path: path.iter().copied().collect(),
+                double: false,
+                gone_to_ground: state.cautious_after_move(rules, unit, Some(to), false),
+            });
+            fits(&trial).then_some((to, trial))
+        })
     }
 
     /// A move given by its destination (`move t72_4 0504`) goes by the cheapest path the
