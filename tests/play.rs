@@ -1171,7 +1171,7 @@ fn a_question_lets_the_person_look_save_and_quit() {
 }
 
 /// `odds overrun HEX with UNIT` moves a vehicle not yet next to the hex up first, as `odds
-/// assault` does (#46); where no hex next to it allows the overrun, the nearest says why.
+/// assault` does, and `legal UNIT` lists the assaults and overruns a move opens (#46).
 #[test]
 fn odds_of_an_overrun_move_the_vehicle_up_first() {
     let dir = folder("overrun-odds");
@@ -1194,7 +1194,7 @@ fn odds_of_an_overrun_move_the_vehicle_up_first() {
     .unwrap();
     let out = hexwar(
         &["play", scenario.to_str().unwrap(), "--side", "red"],
-        "odds overrun 0203 with t1\nodds overrun 0203 with rhq\nquit\n",
+        "legal t1\nodds overrun 0203 with t1\nodds overrun 0203 with rhq\nquit\n",
     );
     let so = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -1203,4 +1203,13 @@ fn odds_of_an_overrun_move_the_vehicle_up_first() {
         "{so}"
     );
     assert!(!so.contains("not adjacent"), "{so}");
+    // `legal` lists what a move this phase opens, as the odds understand it.
+    assert!(
+        so.contains("t1 assaults after a move: 0203 (by 0202)"),
+        "{so}"
+    );
+    assert!(
+        so.contains("t1 overruns after a move: 0203 (by 0202)"),
+        "{so}"
+    );
 }

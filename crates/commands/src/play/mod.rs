@@ -204,7 +204,8 @@ Also:
   map [UNIT]       the map with the units; with UNIT, the hexes it can reach (+, = at the double)
   log              the other side's last turn, in full
   units [SIDE]     the units, where they are and their state
-  legal UNIT       what the unit may do now: moves (with movement points), assaults, fire...
+  legal UNIT       what the unit may do now: moves (with movement points), assaults and
+                   overruns (also those a move this phase opens), fire...
   rules ID         a rule of docs/rules.md (R9.4, or a word)
   save FILE        save the game (resume with hexwar play --resume FILE)
   help             this list

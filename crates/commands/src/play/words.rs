@@ -301,6 +301,7 @@ impl Front<'_, '_> {
         for (kind, words) in kinds.into_iter().filter(|(_, w)| !w.is_empty()) {
             lines.push(format!("{kind}: {}", words.join(" ")));
         }
+        lines.extend(self.after_a_move(unit, &legal));
         let state = self.state();
         let riders: Vec<String> = state.passengers(unit).map(|p| name(&p.id)).collect();
         if !riders.is_empty() && !legal.is_empty() {
@@ -315,6 +316,58 @@ impl Front<'_, '_> {
             _ => None,
         }));
         lines
+    }
+
+    /// In a movement phase, the assaults and overruns the unit may make after a move this
+    /// phase (to the cheapest hex next to the enemy from which it still may, as `odds` moves
+    /// it up): `assaults after a move: 0604 (by 0503)`.
+    fn after_a_move(&self, unit: UnitId, legal: &[counters::Command]) -> Vec<String> {
+        use counters::Command;
+        let state = self.state();
+        let rules = &self.rules();
+        let s = self.scenario();
+        let may_move = legal.iter().any(|c| matches!(c, Command::Move { .. }));
+        let Some(at) = state.hex_of(unit) else {
+            return Vec::new();
+        };
+        if state.phase() != Phase::Movement || !may_move {
+            return Vec::new();
+        }
+        let side = state.unit(unit).side;
+        let mut enemy: Vec<hexmap::Hex> = state
+            .units()
+            .iter()
+            .filter(|u| u.side != side && u.alive())
+            .filter_map(|u| state.hex_of(u.id))
+            .filter(|h| h.unsigned_distance_to(at) > 1)
+            .collect();
+        enemy.sort_by_key(|&h| s.map.label(h));
+        enemy.dedup();
+        let mut found: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        for hex in enemy {
+            let commands = [
+                Command::Assault {
+                    units: vec![unit],
+                    hex,
+                },
+                Command::Overrun { unit, hex },
+            ];
+            for (k, c) in commands.iter().enumerate() {
+                let fits = |trial: &State| match c {
+                    Command::Assault { .. } => counters::at_fault(trial, rules, c).is_none(),
+                    _ => counters::check(trial, rules, c).is_ok(),
+                };
+                if let Some((to, _)) = self.moved_up(state, unit, hex, fits) {
+                    found[k].push(format!("{} (by {})", s.map.label(hex), s.map.label(to)));
+                }
+            }
+        }
+        ["assaults after a move", "overruns after a move"]
+            .into_iter()
+            .zip(found)
+            .filter(|(_, w)| !w.is_empty())
+            .map(|(kind, words)| format!("{kind}: {}", words.join(" ")))
+            .collect()
     }
 
     /// The hexes a unit may move to now among its legal commands, at a walk and also at the
