@@ -577,7 +577,9 @@ impl<'r> Narrator<'r> {
             Event::Consolidated { unit, to } => {
                 format!("  {} consolidates into {}", name(unit), hex(to))
             }
-            Event::Recovered { unit } => format!("  {} is operational again", name(unit)),
+            Event::Recovered { unit } => {
+                format!("  {} is no longer disorganized (R11.11)", name(unit))
+            }
             Event::MeleeEnded {
                 hex: h,
                 winner,

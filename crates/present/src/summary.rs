@@ -53,16 +53,22 @@ pub fn turn(
                 let names =
                     |us: &[UnitId]| us.iter().map(|&u| name(u)).collect::<Vec<_>>().join(" ");
                 let end = events[i..].iter().find_map(|e| match e {
-                    Event::AssaultResult { hex: h, outcome, .. } if h == hex => Some(match outcome {
-                        AssaultOutcome::DefendersDestroyed => "the defenders are destroyed".to_owned(),
+                    Event::AssaultResult {
+                        hex: h, outcome, ..
+                    } if h == hex => Some(match outcome {
+                        AssaultOutcome::DefendersDestroyed => {
+                            "the defenders are destroyed".to_owned()
+                        }
                         AssaultOutcome::DefendersRetreat => "the defenders retreat".to_owned(),
                         AssaultOutcome::DefendersHold => {
+                            let defending = defenders.first().map(|&u| before.unit(u).side);
                             let melee = events[i..].iter().find_map(|e| match e {
-                                Event::MeleeEnded { hex: h, winner, rounds } if h == hex => {
-                                    Some(format!(
-                                        "the defenders hold; the melee goes to {} after {rounds} rounds",
-                                        s.sides[winner.index()].id
-                                    ))
+                                Event::MeleeEnded {
+                                    hex: h,
+                                    winner,
+                                    rounds,
+                                } if h == hex => {
+                                    Some(melee_end(Some(*winner) == defending, *rounds))
                                 }
                                 _ => None,
                             });
@@ -102,30 +108,61 @@ pub fn turn(
             _ => {}
         }
     }
-    let shots = events
+    // The fire phase's own events: hits of the turn's assaults are told with them.
+    let fire_phase = events
         .iter()
-        .filter(|e| matches!(e, Event::Fired { unit, .. } if after.unit(*unit).side == side))
-        .count();
-    let bombardments = events
+        .position(|e| {
+            matches!(
+                e,
+                Event::PhaseStarted {
+                    phase: counters::Phase::Fire
+                }
+            )
+        })
+        .map_or(&events[..0], |k| &events[k..]);
+    let mut firers: Vec<UnitId> = fire_phase
+        .iter()
+        .filter_map(|e| match e {
+            Event::Fired { unit, .. } if after.unit(*unit).side == side => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    firers.sort_unstable();
+    firers.dedup();
+    // A battery's target is a bombardment, not a unit firing.
+    let strikes = fire_phase
         .iter()
         .filter(|e| matches!(e, Event::Bombarded { .. } | Event::AirStrike { .. }))
         .count();
-    if shots + bombardments > 0 {
-        let hit: Vec<String> = events
-            .iter()
-            .filter_map(|e| match e {
+    let strikers: Vec<UnitId> = fire_phase
+        .iter()
+        .filter_map(|e| match e {
+            Event::Bombarded { unit, .. } => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    firers.retain(|u| !strikers.contains(u));
+    let shots = firers.len();
+    if shots + strikes > 0 {
+        let mut hit: Vec<String> = Vec::new();
+        for e in fire_phase {
+            let told = match e {
                 Event::HitTaken { unit, effect } if after.unit(*unit).side != side => {
                     let what = match effect {
                         HitEffect::Disorganized => "disorganized",
                         HitEffect::Weakened => "weakened",
                         HitEffect::Destroyed => "destroyed",
-                        HitEffect::NoEffect => return None,
+                        HitEffect::NoEffect => continue,
                     };
-                    Some(format!("{} {what}", name(*unit)))
+                    format!("{} {what}", name(*unit))
                 }
-                _ => None,
-            })
-            .collect();
+                Event::Pinned { unit } if after.unit(*unit).side != side => {
+                    format!("{} pinned", name(*unit))
+                }
+                _ => continue,
+            };
+            hit.push(told);
+        }
         lines.push(format!(
             "  fire: {shots} {}{}; {}",
             if shots == 1 {
@@ -133,15 +170,15 @@ pub fn turn(
             } else {
                 "units fired"
             },
-            match bombardments {
+            match strikes {
                 0 => String::new(),
                 1 => ", 1 bombardment or air strike".to_owned(),
                 n => format!(", {n} bombardments or air strikes"),
             },
             if hit.is_empty() {
-                "no hits told".to_owned()
+                "no effect".to_owned()
             } else {
-                format!("hits: {}", hit.join(", "))
+                format!("effects: {}", hit.join(", "))
             }
         ));
     }
@@ -165,4 +202,43 @@ pub fn turn(
         lines.push("  nothing moved, fought or fired".to_owned());
     }
     lines
+}
+
+/// How a melee that followed a held assault ended, in words: the defenders keep the hex, or the
+/// attackers take it after all; after how many rounds of counterattacks (R11).
+fn melee_end(defenders_won: bool, rounds: u32) -> String {
+    let after = match rounds {
+        0 => String::new(),
+        1 => " after 1 round of melee".to_owned(),
+        n => format!(" after {n} rounds of melee"),
+    };
+    if defenders_won {
+        format!("the defenders hold{after}")
+    } else if rounds == 0 {
+        "the defenders hold, then break off: the attackers take the hex".to_owned()
+    } else {
+        format!("the defenders hold, but the attackers take the hex{after}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::melee_end;
+
+    #[test]
+    fn a_held_assault_says_who_keeps_the_hex_and_never_after_0_rounds() {
+        assert_eq!(melee_end(true, 0), "the defenders hold");
+        assert_eq!(
+            melee_end(true, 2),
+            "the defenders hold after 2 rounds of melee"
+        );
+        assert_eq!(
+            melee_end(false, 1),
+            "the defenders hold, but the attackers take the hex after 1 round of melee"
+        );
+        assert_eq!(
+            melee_end(false, 0),
+            "the defenders hold, then break off: the attackers take the hex"
+        );
+    }
 }
