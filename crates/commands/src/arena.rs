@@ -351,10 +351,10 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
                 })
                 .collect()
         });
-        let played = played?;
         // The pairs played whole before the first cut short: a signal stops the arena.
-        complete = played.iter().all(Option::is_some);
-        for (k, (first, second)) in played.into_iter().map_while(|p| p) {
+        let (played, whole) = crate::batch::whole_prefix(played?);
+        complete = whole;
+        for (k, (first, second)) in played {
             summary.add_pair(k, &first, &second);
         }
         if !complete {
@@ -591,9 +591,9 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
                 })
                 .collect()
         });
-        let played = played?;
-        complete = played.iter().all(Option::is_some);
-        for (s, (first, second)) in played.into_iter().map_while(|p| p) {
+        let (played, whole) = crate::batch::whole_prefix(played?);
+        complete = whole;
+        for (s, (first, second)) in played {
             let sides = &loaded[s].1.scenario.sides;
             let sides = [sides[0].id.clone(), sides[1].id.clone()];
             seen.add(counters::arena::half_points(&sides, &first, &second));

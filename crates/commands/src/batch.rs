@@ -162,10 +162,9 @@ pub fn play_chunks(
                 })
                 .collect()
         });
-        let records = records?;
-        let whole = records.iter().take_while(|r| r.is_some()).count();
-        each(records.into_iter().map_while(|r| r).collect())?;
-        if whole < records_len(k, end) {
+        let (records, whole) = whole_prefix(records?);
+        each(records)?;
+        if !whole {
             bar.finish_and_clear();
             return Ok(false);
         }
@@ -175,8 +174,11 @@ pub fn play_chunks(
     Ok(true)
 }
 
-fn records_len(k: u64, end: u64) -> usize {
-    usize::try_from(end - k).unwrap_or(usize::MAX)
+/// The results of a chunk played whole before the first one a signal cut short
+/// ([`played_whole`]), and whether none was: what a stopped command keeps.
+pub fn whole_prefix<T>(played: Vec<Option<T>>) -> (Vec<T>, bool) {
+    let all = played.iter().all(Option::is_some);
+    (played.into_iter().map_while(|p| p).collect(), all)
 }
 
 /// Plays a game unless a signal came first, and keeps it only if none came while it was played
