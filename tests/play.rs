@@ -388,7 +388,7 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("bmp_4 moves to (5 MP left):");
         wait_for("bmp_4 carries: mr_4");
         keys("map t72_4");
-        wait_for("`+`: the unit may move there; `=`: only at the double (R5.2).");
+        wait_for("`+` the unit may move there, `=` only at the double (R5.2)");
         // Ends the movement phase, and the fire phase if it has to be ended (a phase where
         // nothing can act passes by itself at a terminal).
         let fire_phases = std::cell::Cell::new(0);
@@ -1212,4 +1212,54 @@ fn odds_of_an_overrun_move_the_vehicle_up_first() {
         so.contains("t1 overruns after a move: 0203 (by 0202)"),
         "{so}"
     );
+}
+
+#[test]
+fn the_map_at_the_prompt_is_compact_and_shows_threats() {
+    // Turn 1 of the meeting engagement, after the Soviet advance (the frozen doctrine AI):
+    // its stack of four stands in 0504, its scout car in 0604.
+    let out = hexwar(
+        &[
+            "play",
+            "scenarios/meeting_engagement.toml",
+            "--side",
+            "us",
+            "--seed",
+            "25",
+        ],
+        "end\nmap\nmap threats\nmap --legend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let maps: Vec<&str> = so.split("> map").skip(1).collect();
+    assert_eq!(maps.len(), 3, "{so}");
+    let (plain, threats, legend) = (maps[0], maps[1], maps[2]);
+    // Each stack by its top counter (an HQ stacks under its troops), the rest counted.
+    assert!(plain.contains("0504 . St72+3"), "{plain}");
+    assert!(plain.contains("0804 . Um2_b"), "{plain}");
+    assert!(
+        !plain.contains("Terrain:"),
+        "the legend only on request: {plain}"
+    );
+    assert!(
+        plain.lines().count() < 45,
+        "{} lines: {plain}",
+        plain.lines().count()
+    );
+    assert!(
+        legend.contains("Terrain:") && legend.contains("  f  forest"),
+        "{legend}"
+    );
+    // Where the enemy may strike: how many units could assault each hex, and which of the
+    // person's stacks stand there, by whom.
+    assert!(threats.contains("0804 . 5Um2_b"), "{threats}");
+    assert!(
+        threats
+            .contains("  0804 m2_b: assault by t72_4, t72_5, bmp_4, mr_4, brdm_2; fire by brdm_2"),
+        "{threats}"
+    );
+    // The far corner is beyond every Soviet unit's move.
+    assert!(threats.contains("0110 .        "), "{threats}");
+    // The enemy's own hexes are not its threats.
+    assert!(threats.contains("0504 . St72+3"), "{threats}");
 }

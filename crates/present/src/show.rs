@@ -48,6 +48,19 @@ pub struct Marks<'a> {
     pub reach: &'a [(Hex, bool)],
     /// The game is under way (a turn being played, not one ended).
     pub playing: bool,
+    /// Each hex names its top counter (`Um2_b+1`: side U's `m2_b` and one more unit) instead of
+    /// counting the stack, and the legend is left out (`hexwar play`'s `map`).
+    pub compact: bool,
+    /// Hexes the enemy could strike next turn, with how many of its units could assault there
+    /// (a digit, `9` for nine or more; `:` when it could only fire there).
+    pub threats: &'a [(Hex, usize)],
+}
+
+impl Marks<'_> {
+    /// Whether the key to terrain, sides and marks is printed.
+    fn legend(&self) -> bool {
+        !self.compact
+    }
 }
 
 /// As [`render`], with `marks` (`hexwar play`).
@@ -63,6 +76,7 @@ pub fn render_marked(
     let rules = Rules::new(s, catalog);
     let mark = markers(s);
     let units: &[Unit] = game.map_or(&s.units, |g| g.units());
+    let units_all = units;
     let smoke = |h: Hex| game.is_some_and(|g| g.smoke_at(h));
     let mut stacks: BTreeMap<Label, Vec<usize>> = BTreeMap::new();
     for (i, u) in units.iter().enumerate() {
@@ -87,7 +101,9 @@ pub fn render_marked(
             let letter = map.terrain(hex).map_or('?', |t| t.letter);
             let mut text = format!("{label} {letter}");
             let mut marks = String::new();
-            if let Some(units) = stacks.get(&label) {
+            if !marks_of.compact
+                && let Some(units) = stacks.get(&label)
+            {
                 for side in Side::BOTH {
                     let n = units.iter().filter(|&&u| s.units[u].side == side).count();
                     if n > 0 {
@@ -103,6 +119,19 @@ pub fn render_marked(
             }
             if let Some(&(_, double)) = marks_of.reach.iter().find(|(h, _)| *h == hex) {
                 marks.push(if double { '=' } else { '+' });
+            }
+            if let Some(&(_, n)) = marks_of.threats.iter().find(|(h, _)| *h == hex) {
+                marks.push(match n {
+                    0 => ':',
+                    n => char::from_digit(u32::try_from(n.min(9)).unwrap_or(9), 10).unwrap_or('9'),
+                });
+            }
+            // The stack's code comes last, cut to the room the marks leave in the cell.
+            if marks_of.compact
+                && let Some(units) = stacks.get(&label)
+            {
+                let room = CELL.saturating_sub(text.chars().count() + 1 + marks.chars().count());
+                marks.push_str(&top_counter(s, &rules, units_all, units, mark, room));
             }
             if !marks.is_empty() {
                 text.push(' ');
@@ -151,6 +180,26 @@ pub fn render_marked(
     for line in grid {
         let _ = writeln!(out, "{}", line.trim_end());
     }
+    if marks_of.compact {
+        let _ = writeln!(
+            out,
+            "\n`CCRR t` hex and terrain; `Um2_b+1`: side U's m2_b and 1 more unit; `*` objective; `~` smoke{}{}.",
+            if marks_of.reach.is_empty() {
+                ""
+            } else {
+                "; `+` the unit may move there, `=` only at the double (R5.2)"
+            },
+            if marks_of.threats.is_empty() {
+                ""
+            } else {
+                ";\na digit after the terrain: how many enemy units could assault the hex next turn, `:` fire on it only"
+            }
+        );
+    }
+    if !marks_of.legend() {
+        stack_list(&mut out, s, &rules, units, &stacks, acting, mark);
+        return out;
+    }
     let _ = writeln!(
         out,
         "\nEach hex reads `CCRR t marks`: its label (column, row), its terrain letter, then `S2` for\n\
@@ -195,12 +244,52 @@ pub fn render_marked(
             .collect();
         let _ = writeln!(out, "\nSmoke (~): {}", hexes.join(", "));
     }
+    stack_list(&mut out, s, &rules, units, &stacks, acting, mark);
+    out
+}
+
+/// A stack's code on the compact map, at most `room` characters: the side's marker and the id of
+/// its first unit, cut to fit, and `+N` for the others.
+fn top_counter(
+    s: &Scenario,
+    rules: &Rules<'_>,
+    all: &[Unit],
+    units: &[usize],
+    mark: [char; 2],
+    room: usize,
+) -> String {
+    // The top counter: the first that is not a headquarters, which stacks under its troops.
+    let top = units
+        .iter()
+        .find(|&&u| !rules.typ(&all[u]).is_hq())
+        .unwrap_or(&units[0]);
+    let first = &all[*top];
+    let more = if units.len() > 1 {
+        format!("+{}", units.len() - 1)
+    } else {
+        String::new()
+    };
+    let id_room = room.saturating_sub(1 + more.len());
+    let id: String = s.unit_name(first.id).chars().take(id_room).collect();
+    format!("{}{id}{more}", mark[first.side.index()])
+}
+
+/// The stacks, a line each with every unit's name, type and marks, then the units off the map.
+fn stack_list(
+    out: &mut String,
+    s: &Scenario,
+    rules: &Rules<'_>,
+    units: &[Unit],
+    stacks: &BTreeMap<Label, Vec<usize>>,
+    acting: &[counters::UnitId],
+    mark: [char; 2],
+) {
     if acting.is_empty() {
         let _ = writeln!(out, "\nStacks:");
     } else {
         let _ = writeln!(out, "\nStacks (`!`: may still act this phase):");
     }
-    for (label, members) in &stacks {
+    for (label, members) in stacks {
         let names: Vec<String> = members
             .iter()
             .map(|&i| {
@@ -252,5 +341,4 @@ pub fn render_marked(
             off.join(", ")
         );
     }
-    out
 }

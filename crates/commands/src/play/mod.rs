@@ -47,6 +47,7 @@ macro_rules! say_raw {
 
 mod front;
 mod terminal;
+mod threats;
 mod words;
 
 use crate::data::{self, BadInput, load_scenario};
@@ -201,7 +202,10 @@ Also:
                    yet next to the hex moved there first
   odds overrun HEX with UNIT      the odds of that overrun, the vehicle moved up first
   status           the turn, losses, objectives and who holds them, the score now
-  map [UNIT]       the map with the units; with UNIT, the hexes it can reach (+, = at the double)
+  map [UNIT]       the map, each stack by its top counter; with UNIT, the hexes it can reach
+                   (+, = at the double)
+  map threats      where the enemy could assault or fire next turn, and your units there
+  map --legend     the map with the key to its letters and marks
   log              the other side's last turn, in full
   units [SIDE]     the units, where they are and their state
   legal UNIT       what the unit may do now: moves (with movement points), assaults and
@@ -359,19 +363,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         let acting = front.acting(side);
         if interactive && first {
             // The map once; then on `map`.
-            say_raw!(voice;
-                "{}",
-                present::show::render_marked(
-                    scenario,
-                    &loaded.catalog,
-                    Some(front.state()),
-                    &present::show::Marks {
-                        acting: &acting,
-                        playing: true,
-                        ..Default::default()
-                    }
-                )
-            );
+            front.map("", side);
         }
         first = false;
         let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();

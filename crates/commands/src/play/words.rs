@@ -114,28 +114,49 @@ impl Front<'_, '_> {
         out
     }
 
-    /// `map`: the map with the units that may still act marked; `map UNIT`: with the hexes
-    /// the unit may move to marked, at a walk and at the double.
+    /// `map`: the compact map (each stack by its top counter), the units that may still act
+    /// marked; `map UNIT`: with the hexes the unit may move to marked, at a walk and at the
+    /// double; `map threats`: with the hexes the enemy could strike next turn, and the person's
+    /// units there; `map --legend`: with the key to terrain, sides and marks.
     pub(super) fn map(&self, rest: &str, side: Side) {
         let s = self.scenario();
         let state = self.state();
         let mut reach: Vec<(hexmap::Hex, bool)> = Vec::new();
-        if !rest.is_empty() {
-            let Some(unit) = s.unit_id(rest) else {
-                say!(self.voice; "? unknown unit `{}`{}", counters::shown(rest), did_you_mean_unit(s, rest));
-                return;
-            };
-            for double in [false, true] {
-                for (h, _) in counters::moves(state, &self.rules(), unit, double) {
-                    if !reach.iter().any(|(r, _)| *r == h) {
-                        reach.push((h, double));
+        let mut legend = false;
+        let mut threats = None;
+        for word in rest.split_whitespace() {
+            match word {
+                "--legend" | "legend" => legend = true,
+                "threats" => {
+                    threats = Some(super::threats::threats(state, &self.rules(), side));
+                }
+                _ => {
+                    let Some(unit) = s.unit_id(word) else {
+                        say!(self.voice;
+                            "? unknown unit `{}`{} (`map`, `map UNIT`, `map threats`, `map --legend`)",
+                            counters::shown(word),
+                            did_you_mean_unit(s, word)
+                        );
+                        return;
+                    };
+                    for double in [false, true] {
+                        for (h, _) in counters::moves(state, &self.rules(), unit, double) {
+                            if !reach.iter().any(|(r, _)| *r == h) {
+                                reach.push((h, double));
+                            }
+                        }
+                    }
+                    if reach.is_empty() {
+                        say!(self.voice; "{word} cannot move now");
                     }
                 }
             }
-            if reach.is_empty() {
-                say!(self.voice; "{rest} cannot move now");
-            }
         }
+        let marked: Vec<(hexmap::Hex, usize)> = threats
+            .iter()
+            .flatten()
+            .map(|t| (t.hex, t.assault.len()))
+            .collect();
         let acting = self.acting(side);
         say_raw!(self.voice;
             "{}",
@@ -147,9 +168,57 @@ impl Front<'_, '_> {
                     acting: &acting,
                     reach: &reach,
                     playing: true,
+                    compact: !legend,
+                    threats: &marked,
                 }
             )
         );
+        if let Some(threats) = threats {
+            self.say_threats(&threats, side);
+        } else if !legend {
+            say!(self.voice; "(`map --legend` explains the marks and terrain letters; `map threats` shows where the enemy may strike)");
+        }
+    }
+
+    /// The person's stacks the enemy could strike next turn, and by whom.
+    fn say_threats(&self, threats: &[super::threats::Threat], side: Side) {
+        let s = self.scenario();
+        let state = self.state();
+        let names = |units: &[UnitId]| {
+            units
+                .iter()
+                .map(|&u| s.unit_name(u))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        say!(self.voice;
+            "\nWhere the enemy may strike next turn, as its units stand now (shaken units counted as \
+             if they rallied; artillery and air strikes left out: they reach what a spotter sees):"
+        );
+        let mut any = false;
+        for t in threats {
+            let mine: Vec<UnitId> = state
+                .units()
+                .iter()
+                .filter(|u| u.side == side && u.location == counters::Location::Map(t.hex))
+                .map(|u| u.id)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            any = true;
+            let mut how = Vec::new();
+            if !t.assault.is_empty() {
+                how.push(format!("assault by {}", names(&t.assault)));
+            }
+            if !t.fire.is_empty() {
+                how.push(format!("fire by {}", names(&t.fire)));
+            }
+            say!(self.voice; "  {} {}: {}", s.map.label(t.hex), names(&mine), how.join("; "));
+        }
+        if !any {
+            say!(self.voice; "  none of your units");
+        }
     }
 
     pub(super) fn units(&self, side: &str) {
