@@ -1263,3 +1263,52 @@ fn the_map_at_the_prompt_is_compact_and_shows_threats() {
     // The enemy's own hexes are not its threats.
     assert!(threats.contains("0504 . St72+3"), "{threats}");
 }
+
+#[test]
+fn legal_for_a_battery_groups_its_targets_by_spotter() {
+    // The night recon's first NATO fire phase: jeeps_1 disengaged from brm_1's fire (R15.5),
+    // and the mortars may bombard three Soviet hexes that m3_1 sees, if its die reaches them.
+    let out = hexwar(
+        &[
+            "play",
+            "scenarios/night_recon.toml",
+            "--side",
+            "nato",
+            "--seed",
+            "3",
+        ],
+        "end\nend\nend\nyes\nend\nlegal mortars\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let legal = &so[so.find("> legal mortars").expect("legal is asked")..];
+    assert!(
+        legal.contains("mortars bombards, spotted by m3_1 (3 hexes): 0502 (4+) 0504 (4+) 0505\n"),
+        "{legal}"
+    );
+    // Smoke: counted, grouped by the spotter that sees each hex, no group without a count.
+    let total: usize = legal
+        .lines()
+        .filter(|l| l.starts_with("mortars smokes, spotted by "))
+        .map(|l| {
+            let n = &l[l.find('(').unwrap() + 1..l.find(" hex").unwrap()];
+            let n: usize = n.parse().unwrap();
+            let listed = l[l.find("): ").unwrap() + 3..]
+                .split(' ')
+                .filter(|w| !w.starts_with('('))
+                .count();
+            assert_eq!(n, listed, "{l}");
+            n
+        })
+        .sum();
+    assert!(
+        legal.contains(&format!(
+            "mortars smokes {total} hexes, seen by 4 spotters:"
+        )),
+        "{legal}"
+    );
+    assert!(
+        legal.contains("(N+): at night the spotter sees the hex only if"),
+        "{legal}"
+    );
+}

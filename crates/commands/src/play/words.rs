@@ -356,9 +356,7 @@ impl Front<'_, '_> {
                 Command::Fire { target, .. } => ("fires at", name(target)),
                 Command::EyesAndEars { target, .. } => ("eyes and ears on", name(target)),
                 Command::Mount { transport, .. } => ("mounts on", name(transport)),
-                Command::Bombard { hex, smoke, .. } => {
-                    (if *smoke { "smokes" } else { "bombards" }, label(hex))
-                }
+                Command::Bombard { .. } => continue,
                 Command::AirStrike { hex, .. } => ("calls an air strike on", label(hex)),
                 Command::Place { hex, .. } => ("is placed in ambush at", label(hex)),
                 _ => continue,
@@ -370,6 +368,7 @@ impl Front<'_, '_> {
         for (kind, words) in kinds.into_iter().filter(|(_, w)| !w.is_empty()) {
             lines.push(format!("{kind}: {}", words.join(" ")));
         }
+        lines.extend(self.bombardments(&legal));
         lines.extend(self.after_a_move(unit, &legal));
         let state = self.state();
         let riders: Vec<String> = state.passengers(unit).map(|p| name(&p.id)).collect();
@@ -384,6 +383,89 @@ impl Front<'_, '_> {
             Command::Remount { .. } => Some("may remount (remount)".to_owned()),
             _ => None,
         }));
+        lines
+    }
+
+    /// A battery's bombardments and smoke (R14.1, R14.3), grouped by the spotter that would
+    /// see each hex (the nearest, as a `bombard` without `spotter` takes) and counted; at night
+    /// (R13.4) a spotter that has not rolled its visibility die yet sees a hex only if the die
+    /// reaches it, so each hex says what the die must show.
+    fn bombardments(&self, legal: &[counters::Command]) -> Vec<String> {
+        use counters::Command;
+        let s = self.scenario();
+        let state = self.state();
+        let rules = &self.rules();
+        let mut lines = Vec::new();
+        for (smoke, verb) in [(false, "bombards"), (true, "smokes")] {
+            // (spotter, hexes), in the order spotters are first met.
+            let mut groups: Vec<(Option<UnitId>, Vec<String>)> = Vec::new();
+            let mut count = 0;
+            for c in legal {
+                let Command::Bombard {
+                    unit,
+                    hex,
+                    smoke: sm,
+                    ..
+                } = c
+                else {
+                    continue;
+                };
+                if *sm != smoke {
+                    continue;
+                }
+                let side = state.unit(*unit).side;
+                let Some(spotter) = counters::spotter_for(state, rules, side, *hex) else {
+                    continue;
+                };
+                count += 1;
+                let mut word = s.map.label(*hex).to_string();
+                if let Some(sp) = spotter
+                    && state.time().is_night()
+                    && state.visibility()[sp.index()] == 0
+                    && let Some(at) = state.hex_of(sp)
+                {
+                    // R13.4: fire from the hex in its last turn shows it whatever the die.
+                    let fired = state
+                        .units_in(*hex, side.other())
+                        .any(|e| e.state.fired_last_turn);
+                    if !fired && at.unsigned_distance_to(*hex) > 1 {
+                        word.push_str(&format!(" ({}+)", at.unsigned_distance_to(*hex)));
+                    }
+                }
+                match groups.iter_mut().find(|(g, _)| *g == spotter) {
+                    Some((_, hexes)) => hexes.push(word),
+                    None => groups.push((spotter, vec![word])),
+                }
+            }
+            if count == 0 {
+                continue;
+            }
+            if groups.len() > 1 {
+                lines.push(format!(
+                    "{verb} {count} hexes, seen by {} spotters:",
+                    groups.len()
+                ));
+            }
+            for (spotter, hexes) in groups {
+                let by = spotter.map_or_else(
+                    || "the air observation post (R14.5)".to_owned(),
+                    |u| s.unit_name(u).to_owned(),
+                );
+                let n = hexes.len();
+                lines.push(format!(
+                    "{verb}, spotted by {by} ({n} {}): {}",
+                    if n == 1 { "hex" } else { "hexes" },
+                    hexes.join(" ")
+                ));
+            }
+        }
+        if lines.iter().any(|l| l.contains("+)")) {
+            lines.push(
+                "(N+): at night the spotter sees the hex only if its visibility die, rolled when \
+                 it first spots this turn, shows N or more (R13.2, R13.4)"
+                    .to_owned(),
+            );
+        }
         lines
     }
 
