@@ -117,7 +117,7 @@ fn a_battle_played_from_standard_input_to_its_end() {
     );
     // The whole melee (inf_b aboard m2_b makes it a sampled one), then the first round.
     assert!(
-        so.contains("whole melee (R9, R11): attacker takes the hex 84.3%, defenders hold 15.7%"),
+        so.contains("whole melee (R9, R11): attackers win 84.3% (the defenders leave the hex, "),
         "{so}"
     );
     assert!(
@@ -423,7 +423,7 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("-- turn 3 of 6");
         keys("odds assault 0604 with t72_4");
         wait_for("as they would arrive: t72_4 by 0503 (bog checks not rolled)");
-        wait_for("whole melee (R9, R11): attacker takes the hex");
+        wait_for("whole melee (R9, R11): attackers win");
         keys("move t72_4 0503");
         keys("assault 0604 with t72_4");
         wait_for("ASSAULT on 0604: t72_4 against m2_b");
@@ -1310,5 +1310,70 @@ fn legal_for_a_battery_groups_its_targets_by_spotter() {
     assert!(
         legal.contains("(N+): at night the spotter sees the hex only if"),
         "{legal}"
+    );
+}
+
+#[test]
+fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
+    let dir = folder("odds-units");
+    // Two tanks against an infantry company in the open, a second company next to it.
+    let case = std::fs::read_to_string(
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
+    )
+    .unwrap();
+    let head = &case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()];
+    let unit = |id: &str, typ: &str, f: &str, at: &str| {
+        format!(
+            "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n\n"
+        )
+    };
+    let scenario = dir.join("o.toml");
+    let write = |second: &str| {
+        std::fs::write(
+            &scenario,
+            format!(
+                "{head}{}{}{}{second}",
+                unit("t1", "t72", "r", "0201"),
+                unit("t2", "t72", "r", "0202"),
+                unit("inf", "mech_inf", "b", "0203"),
+            ),
+        )
+        .unwrap();
+    };
+    write(&unit("inf2", "mech_inf", "b", "0204"));
+    let play = || {
+        let out = hexwar(
+            &["play", scenario.to_str().unwrap(), "--side", "red"],
+            "odds assault 0203 with t1 t2 --units\nquit\n",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let so = play();
+    assert!(
+        so.contains("(the defenders leave the hex, but the winners stay outside while inf2 stands next to it, R11.9)"),
+        "{so}"
+    );
+    // A line per unit, and each line's fates sum to 100%.
+    let table = &so[so.find("  each unit ").expect("the table")..];
+    for name in ["t1", "t2", "inf"] {
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("a line for {name}: {so}"));
+        let sum: f64 = line
+            .split_whitespace()
+            .skip(1)
+            .map(|p| p.trim_end_matches('%').parse::<f64>().unwrap())
+            .sum();
+        assert!((sum - 100.0).abs() < 0.01, "{line}");
+    }
+    // Without the second company the winners move in.
+    write(&unit("inf2", "mech_inf", "b", "0606"));
+    let so = play();
+    assert!(
+        so.contains("(the defenders leave the hex, and the winners move in, R11.9)"),
+        "{so}"
     );
 }

@@ -298,27 +298,14 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
             pct(o.defender_retreats).trim(),
             pct(o.defender_holds).trim()
         );
-        let _ = writeln!(
-            out,
-            "  each unit             destroyed captured retreated broke off   stayed"
-        );
-        for u in &m.units {
+        out.push_str(&fates(&m, |u| {
             let who = if u.side == Side::A { "att" } else { "def" };
-            let name = if u.units.len() > 1 {
+            if u.units.len() > 1 {
                 format!("{} {} x{}", who, u.kind, u.units.len())
             } else {
                 format!("{} {}", who, u.kind)
-            };
-            let _ = writeln!(
-                out,
-                "    {name:<19} {} {} {} {} {}",
-                pct(u.destroyed),
-                pct(u.captured),
-                pct(u.retreated),
-                pct(u.broke_off),
-                pct(u.stayed)
-            );
-        }
+            }
+        }));
         if m.exact {
             let _ = writeln!(
                 out,
@@ -405,6 +392,29 @@ fn describe(c: Choices) -> &'static str {
 }
 
 /// A chance as a percentage: never below 0 or above 100, never "-0.000%".
+/// Each unit's fate in a whole melee, a line per unit (or per units no rule tells apart, named
+/// by `name`): destroyed, captured, retreated, broke off, stayed in the fight.
+pub fn fates(m: &counters::MeleeOdds, name: impl Fn(&counters::UnitFate) -> String) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "  each unit             destroyed captured retreated broke off   stayed"
+    );
+    for u in &m.units {
+        let _ = writeln!(
+            out,
+            "    {:<19} {} {} {} {} {}",
+            name(u),
+            pct(u.destroyed),
+            pct(u.captured),
+            pct(u.retreated),
+            pct(u.broke_off),
+            pct(u.stayed)
+        );
+    }
+    out
+}
+
 fn pct(p: f64) -> String {
     let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
     format!("{:>7.3}%", p * 100.0 + 0.0)

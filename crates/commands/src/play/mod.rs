@@ -201,6 +201,8 @@ Also:
   odds assault HEX with UNIT...   the odds of that assault (the whole melee), with units not
                    yet next to the hex moved there first
   odds overrun HEX with UNIT      the odds of that overrun, the vehicle moved up first
+  odds assault ... --units        each unit's chance to be destroyed, captured, to retreat,
+                   to break off or to stay in the fight
   status           the turn, losses, objectives and who holds them, the score now
   map [UNIT]       the map, each stack by its top counter; with UNIT, the hexes it can reach
                    (+, = at the double)

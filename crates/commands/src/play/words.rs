@@ -569,7 +569,14 @@ impl Front<'_, '_> {
     /// there first by their cheapest legal move (bog checks not rolled); `odds overrun HEX
     /// with UNIT`: the overrun's (R10).
     pub(super) fn odds(&self, rest: &str) {
-        let line = rest.trim();
+        // `--units`: each unit's fate too, as `hexwar odds` tells it.
+        let per_unit = rest.split_whitespace().any(|w| w == "--units");
+        let kept: Vec<&str> = rest
+            .split_whitespace()
+            .filter(|w| *w != "--units")
+            .collect();
+        let line = kept.join(" ");
+        let line = line.as_str();
         let s = self.scenario();
         let rules = &self.rules();
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -675,7 +682,7 @@ impl Front<'_, '_> {
             );
         }
         let first = assault_odds(&state, rules, &units, hex);
-        if rules.scenario.rules.counterattacks {
+        if rules.scenario.rules.counterattacks || per_unit {
             let ai = self.session.players().advisors();
             let m = counters::melee_odds(&state, rules, &units, hex, &ai);
             let how = if m.exact {
@@ -687,12 +694,45 @@ impl Front<'_, '_> {
                     m.error_bound * 100.0
                 )
             };
-            say!(self.voice;
-                "whole melee (R9, R11): attacker takes the hex {:.1}%, defenders hold {:.1}%, both broken {:.1}% ({how})",
-                m.attacker_wins * 100.0,
-                m.defender_holds * 100.0,
-                m.both_broken * 100.0
-            );
+            // R11.9: the winners move in only when no other enemy is next to the hex.
+            let defenders = state.unit(units[0]).side.other();
+            let outsiders: Vec<&str> = state
+                .units()
+                .iter()
+                .filter(|u| u.side == defenders && u.alive())
+                .filter(|u| {
+                    state
+                        .hex_of(u.id)
+                        .is_some_and(|h| h.unsigned_distance_to(hex) == 1)
+                })
+                .map(|u| s.unit_name(u.id))
+                .collect();
+            let enter = if outsiders.is_empty() {
+                "and the winners move in, R11.9".to_owned()
+            } else {
+                format!(
+                    "but the winners stay outside while {} stands next to it, R11.9",
+                    outsiders.join(", ")
+                )
+            };
+            if rules.scenario.rules.counterattacks {
+                say!(self.voice;
+                    "whole melee (R9, R11): attackers win {:.1}% (the defenders leave the hex, {enter}), defenders hold {:.1}%, both broken {:.1}% ({how})",
+                    m.attacker_wins * 100.0,
+                    m.defender_holds * 100.0,
+                    m.both_broken * 100.0
+                );
+            }
+            if per_unit {
+                say_raw!(self.voice; "{}", crate::odds::fates(&m, |u| {
+                    let names: Vec<&str> = u.units.iter().map(|&id| s.unit_name(id)).collect();
+                    if names.len() > 1 {
+                        format!("{} (each)", names.join(" "))
+                    } else {
+                        names.concat()
+                    }
+                }));
+            }
         }
         say!(self.voice;
             "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%, hold {:.1}%",
