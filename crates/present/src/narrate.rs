@@ -78,6 +78,11 @@ pub struct Narrator<'r> {
     time: counters::TimeOfDay,
     /// A recon deployment turn whose move is still to come (R15.4).
     deploying: Option<Side>,
+    /// Tank assault (R11.12) has rolled for the hits a side took this round: an armored vehicle's hit told
+    /// without its armor roll just before came from a unit without tank assault.
+    armor_rolled: bool,
+    /// The armored vehicle whose armor roll was just told, and whether the hit counts.
+    armor_roll: Option<(UnitId, bool)>,
 }
 
 impl<'r> Narrator<'r> {
@@ -89,6 +94,8 @@ impl<'r> Narrator<'r> {
             state: State::new(rules.scenario),
             time: rules.scenario.time_of_day,
             deploying: None,
+            armor_rolled: false,
+            armor_roll: None,
         }
     }
 
@@ -397,7 +404,18 @@ impl<'r> Narrator<'r> {
                 }
             ),
             Event::HitTaken { unit, effect } => {
-                format!("  {} is {}", name(unit), effect_words(*effect))
+                let rolled = self.armor_roll.is_some_and(|(u, _)| u == *unit);
+                let armored = rules.typ(state.unit(*unit)).is_armored_vehicle();
+                if self.armor_rolled && armored && !rolled {
+                    // R11.12: only infantry's hits roll against armor; this one did not.
+                    format!(
+                        "  {} takes a hit that needs no armor roll (not scored by tank assault): {}",
+                        name(unit),
+                        effect_words(*effect)
+                    )
+                } else {
+                    format!("  {} is {}", name(unit), effect_words(*effect))
+                }
             }
             Event::HqHit { unit, die, effect } => format!(
                 "  {} (HQ) is hit: die {die} -> {}",
@@ -464,7 +482,7 @@ impl<'r> Narrator<'r> {
                 beyond,
                 cost,
             } => format!(
-                "OVERRUN: {} drives through {} to {} ({cost} MP)",
+                "OVERRUN: {} tries to drive through {} to {} ({cost} MP)",
                 name(unit),
                 hex(h),
                 hex(beyond)
@@ -509,7 +527,10 @@ impl<'r> Narrator<'r> {
                 name(unit),
                 match effect {
                     counters::TankAssault::Counts => "the hit counts",
-                    counters::TankAssault::Disorganizes => "only disorganized",
+                    counters::TankAssault::Disorganizes if state.unit(*unit).state.disorganized => {
+                        "it would only disorganize, and the vehicle is disorganized already: no effect"
+                    }
+                    counters::TankAssault::Disorganizes => "it only disorganizes",
                     counters::TankAssault::Bounces => "no effect",
                 }
             ),
@@ -613,6 +634,16 @@ impl<'r> Narrator<'r> {
 
 /// Follows the position past `e` and hands back its lines.
 fn lines_after(n: &mut Narrator<'_>, e: &Event, lines: Vec<String>) -> Vec<String> {
+    n.armor_roll = match e {
+        Event::TankAssault { unit, effect, .. } => {
+            n.armor_rolled = true;
+            Some((*unit, *effect == counters::TankAssault::Counts))
+        }
+        _ => None,
+    };
+    if matches!(e, Event::HitsShared { .. } | Event::AssaultResult { .. }) {
+        n.armor_rolled = false;
+    }
     n.state.apply(e);
     lines
 }
