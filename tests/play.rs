@@ -1369,6 +1369,27 @@ fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
             .sum();
         assert!((sum - 100.0).abs() < 0.01, "{line}");
     }
+    // A refusal names the unit at fault in the position the odds judge, the tank moved up:
+    // the riflemen aboard a carrier that cannot assault mounted (R16.1), not the tank.
+    std::fs::write(
+        &scenario,
+        format!(
+            "{head}{}{}[[units]]\nid = \"mr\"\ntype = \"mr_coy\"\nformation = \"r\"\naboard = \"btr\"\n\n{}",
+            unit("t1", "t72", "r", "0201"),
+            unit("btr", "btr70", "r", "0202"),
+            unit("inf", "mech_inf", "b", "0203"),
+        ),
+    )
+    .unwrap();
+    let out = hexwar(
+        &["play", scenario.to_str().unwrap(), "--side", "red"],
+        "odds assault 0203 with t1 mr\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(
+        so.contains("refused: mr: R16.1: passengers neither fire nor assault"),
+        "{so}"
+    );
     // Without the second company the winners move in.
     write(&unit("inf2", "mech_inf", "b", "0606"));
     let so = play();

@@ -23,6 +23,23 @@ pub fn turn(
         s.sides[side.index()].name,
         s.sides[side.index()].id
     )];
+    // R17.2: the company morale test at the turn's start, die and all.
+    for e in events {
+        if let Event::MoraleTest {
+            side: who,
+            die,
+            need,
+            passed,
+        } = e
+        {
+            lines.push(format!(
+                "  company morale of {} (R17.2): die {die} need {need}+ -> {}",
+                s.sides[who.index()].id,
+                if *passed { "holds" } else { "breaks" }
+            ));
+        }
+    }
+    let told = lines.len();
     let moved: Vec<String> = after
         .units()
         .iter()
@@ -198,7 +215,7 @@ pub fn turn(
             ));
         }
     }
-    if lines.len() == 1 {
+    if lines.len() == told {
         lines.push("  nothing moved, fought or fired".to_owned());
     }
     lines
@@ -223,7 +240,40 @@ fn melee_end(defenders_won: bool, rounds: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::melee_end;
+    use super::{melee_end, turn};
+    use counters::{Event, Rules, ScenarioFile, Side, State, bundled};
+
+    /// The other side's turn that opens with its company morale test (R17.2) shows the die, and
+    /// a turn in which nothing else happened still says so.
+    #[test]
+    fn the_company_morale_die_is_in_the_turn_at_a_glance() {
+        let catalog = bundled::catalog();
+        let text = include_str!("../../../scenarios/meeting_engagement.toml");
+        let scenario = ScenarioFile::parse("meeting_engagement.toml", text)
+            .validate(&catalog, &bundled::terrain())
+            .expect("the bundled scenario");
+        let rules = Rules::new(&scenario, &catalog);
+        let state = State::new(&scenario);
+        let test = |passed| Event::MoraleTest {
+            side: Side::A,
+            die: if passed { 5 } else { 2 },
+            need: 4,
+            passed,
+        };
+        let held = turn(&rules, Side::A, &state, &state, &[test(true)]);
+        assert_eq!(
+            held[1..],
+            [
+                "  company morale of soviet (R17.2): die 5 need 4+ -> holds",
+                "  nothing moved, fought or fired"
+            ]
+        );
+        let broke = turn(&rules, Side::A, &state, &state, &[test(false)]);
+        assert_eq!(
+            broke[1],
+            "  company morale of soviet (R17.2): die 2 need 4+ -> breaks"
+        );
+    }
 
     #[test]
     fn a_held_assault_says_who_keeps_the_hex_and_never_after_0_rounds() {

@@ -568,7 +568,7 @@ impl<'r, 's> Front<'r, 's> {
                     }
                     match self.command(&c)? {
                         Err(why) => {
-                            say!(self.voice; "refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+                            say!(self.voice; "refused: {}{why}{}", self.at_fault(self.state(), &c), self.hint(&c, why));
                         }
                         Ok(Answered::Ended) => {
                             self.saved = false;

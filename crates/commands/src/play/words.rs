@@ -672,7 +672,7 @@ impl Front<'_, '_> {
             hex,
         };
         if let Err(why) = counters::check(&state, rules, &c) {
-            say!(self.voice; "refused: {}{why}{}", self.at_fault(&c), self.hint(&c, why));
+            say!(self.voice; "refused: {}{why}{}", self.at_fault(&state, &c), self.hint(&c, why));
             return;
         }
         if !arrive.is_empty() {
@@ -845,11 +845,12 @@ impl Front<'_, '_> {
         any
     }
 
-    /// `t72_5: ` before the refusal of an assault by several units, for the unit at fault.
-    pub(super) fn at_fault(&self, c: &counters::Command) -> String {
+    /// `t72_5: ` before the refusal of an assault by several units, for the unit at fault in
+    /// `state`, the position the command was checked in (`odds` moves units up first).
+    pub(super) fn at_fault(&self, state: &State, c: &counters::Command) -> String {
         match c {
             counters::Command::Assault { units, .. } if units.len() > 1 => {
-                counters::at_fault(self.state(), &self.rules(), c).map_or_else(String::new, |u| {
+                counters::at_fault(state, &self.rules(), c).map_or_else(String::new, |u| {
                     format!("{}: ", self.scenario().unit_name(u))
                 })
             }
