@@ -937,7 +937,7 @@ fn the_person_places_units_held_in_ambush() {
     // The recon deployment, then recon fire: each disengage question is answered `yes` (a
     // spare `yes` at a prompt is an unknown command, which changes nothing).
     let input = format!(
-        "end\nend\nend\n{}end\nend\n{}legal tow_a\nplace tow_a at 1002\nsave {}\nquit\nquit\n",
+        "legal tow_a\nend\nend\nend\n{}end\nend\n{}legal tow_a\nmap tow_a\nplace tow_a at 1002\nsave {}\nquit\nquit\n",
         "yes\n".repeat(3),
         "yes\n".repeat(8),
         save.display()
@@ -962,6 +962,19 @@ fn the_person_places_units_held_in_ambush() {
     assert!(so.contains("may act: tow_a tow_b m60_a"), "{so}");
     assert!(
         so.contains("tow_a is placed in ambush at: 1001 0902 1002 1102"),
+        "{so}"
+    );
+    // `map UNIT` marks the same hexes; before its time the unit is said to be held in ambush.
+    assert!(
+        so.contains("tow_a may be placed in the hexes marked `+` (R15.3)"),
+        "{so}"
+    );
+    let map = &so[so.find("> map tow_a").unwrap()..];
+    for hex in ["1001 f +", "0902 f +", "1002 f +", "1102 f +"] {
+        assert!(map.contains(hex), "{hex}: {map}");
+    }
+    assert!(
+        so.contains("tow_a is held in ambush: it may be placed at the start of one of its side's turns from turn 2 (R15.3)"),
         "{so}"
     );
     assert!(so.contains("AMBUSH: tow_a is revealed in 1002"), "{so}");

@@ -183,7 +183,7 @@ pub fn render_marked(
     if marks_of.compact {
         let _ = writeln!(
             out,
-            "\n`CCRR t` hex and terrain; `Um2_b+1`: side U's m2_b and 1 more unit; `*` objective; `~` smoke{}{}.",
+            "\n`CCRR t` hex and terrain, then marks: a stack as its side's letter, its top counter's id (cut to fit)\nand `+N` for N more units; `*` objective; `~` smoke{}{}.",
             if marks_of.reach.is_empty() {
                 ""
             } else {

@@ -146,6 +146,20 @@ impl Front<'_, '_> {
                             }
                         }
                     }
+                    // R15.3: a unit held in ambush, where it may be placed now.
+                    if reach.is_empty() {
+                        reach.extend(
+                            counters::legal_commands(state, &self.rules(), unit)
+                                .iter()
+                                .filter_map(|c| match c {
+                                    counters::Command::Place { hex, .. } => Some((*hex, false)),
+                                    _ => None,
+                                }),
+                        );
+                        if !reach.is_empty() {
+                            say!(self.voice; "{word} may be placed in the hexes marked `+` (R15.3)");
+                        }
+                    }
                     if reach.is_empty() {
                         say!(self.voice; "{word} cannot move now");
                     }
@@ -294,7 +308,16 @@ impl Front<'_, '_> {
         };
         let lines = self.options(unit);
         if lines.is_empty() && self.state().hex_of(unit).is_none() {
-            say!(self.voice; "{name} is not on the map");
+            let off = self.state().unit(unit).location == counters::Location::OffMap;
+            match s.arrivals.get(unit.index()) {
+                Some(counters::Arrival::Ambush { .. }) if off => say!(self.voice;
+                    "{name} is held in ambush: it may be placed at the start of one of its side's turns from turn 2 (R15.3)"
+                ),
+                Some(counters::Arrival::Reserve { turn, .. }) if off => say!(self.voice;
+                    "{name} is a reserve: it arrives at the start of its side's turn {turn}"
+                ),
+                _ => say!(self.voice; "{name} is not on the map"),
+            }
             return;
         }
         if lines.is_empty() {
