@@ -1467,3 +1467,60 @@ fn the_readme_session_is_current() {
         );
     }
 }
+
+#[test]
+fn the_other_sides_company_morale_die_is_shown() {
+    let dir = folder("morale");
+    // Four tanks next to two shaken, weakened infantry companies: the fire of turn 1 destroys
+    // both (seed 2), and Blue, below half its units, tests its company morale (R17.2).
+    let case = std::fs::read_to_string(
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
+    )
+    .unwrap();
+    let head = &case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()];
+    let unit = |id: &str, typ: &str, f: &str, at: &str, shaken: bool| {
+        format!(
+            "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n{}\n",
+            if shaken {
+                "weakened = true\ndisorganized = true\n"
+            } else {
+                ""
+            }
+        )
+    };
+    let scenario = dir.join("m.toml");
+    std::fs::write(
+        &scenario,
+        format!(
+            "{head}{}{}{}{}{}{}",
+            unit("t1", "t72", "r", "0301", false),
+            unit("t2", "t72", "r", "0302", false),
+            unit("t3", "t72", "r", "0401", false),
+            unit("t4", "t72", "r", "0402", false),
+            unit("b1", "mech_inf", "b", "0303", true),
+            unit("b2", "mech_inf", "b", "0403", true),
+        ),
+    )
+    .unwrap();
+    let out = hexwar(
+        &[
+            "play",
+            scenario.to_str().unwrap(),
+            "--side",
+            "red",
+            "--seed",
+            "2",
+        ],
+        "end\nfire t1 at b1\nfire t2 at b1\nfire t3 at b2\nend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let glance = &so[so
+        .find("== Turn 1: Blue (blue) at a glance")
+        .expect("the turn at a glance")..];
+    assert!(
+        glance.contains("  company morale of blue (R17.2): die 3 need 4+ -> breaks\n\nResult after turn 1: Red wins"),
+        "{so}"
+    );
+}

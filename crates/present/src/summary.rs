@@ -215,7 +215,10 @@ pub fn turn(
             ));
         }
     }
-    if lines.len() == told {
+    let broke = events
+        .iter()
+        .any(|e| matches!(e, Event::MoraleTest { passed: false, .. }));
+    if lines.len() == told && !broke {
         lines.push("  nothing moved, fought or fired".to_owned());
     }
     lines
@@ -268,10 +271,11 @@ mod tests {
                 "  nothing moved, fought or fired"
             ]
         );
+        // A broken morale ends the battle: nothing else is said of the turn.
         let broke = turn(&rules, Side::A, &state, &state, &[test(false)]);
         assert_eq!(
-            broke[1],
-            "  company morale of soviet (R17.2): die 2 need 4+ -> breaks"
+            broke[1..],
+            ["  company morale of soviet (R17.2): die 2 need 4+ -> breaks"]
         );
     }
 
