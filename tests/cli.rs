@@ -205,7 +205,7 @@ fn show_of_a_broken_file_exits_2() {
 fn every_command_has_help_with_an_example() {
     for cmd in [
         "check", "show", "units", "run", "odds", "batch", "merge", "tune", "render", "replay",
-        "arena", "test", "play", "rules",
+        "arena", "test", "play", "rules", "blunders",
     ] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());
@@ -1763,4 +1763,52 @@ fn odds_header_keeps_the_unit_states() {
         "{}",
         stdout(&out)
     );
+}
+
+#[test]
+fn blunders_are_counted_per_side_the_same_for_any_threads() {
+    let run = |threads: &str| {
+        let out = hexwar(&[
+            "blunders",
+            "scenarios/meeting_engagement.toml",
+            "--runs",
+            "40",
+            "--ai",
+            "soviet=doctrine@1",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"), "the counts do not depend on the threads");
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["games"], 40);
+    assert_eq!(v["sides"][0]["ai"], "doctrine@1:0.5");
+    let mut any = 0;
+    for side in v["sides"].as_array().unwrap() {
+        for kind in ["exposed", "shaken_left", "idle_hq", "objective_left"] {
+            let b = &side["blunders"][kind];
+            let total = b["total"].as_u64().unwrap();
+            let per = b["per_game"].as_f64().unwrap();
+            assert!((per * 40.0 - total as f64).abs() < 1e-9, "{kind}: {b}");
+            any += total;
+        }
+    }
+    // The frozen doctrine AI is known to leave units exposed in these games.
+    assert!(any > 0, "{one}");
+    let text = stdout(&hexwar(&[
+        "blunders",
+        "scenarios/meeting_engagement.toml",
+        "--runs",
+        "10",
+        "-q",
+    ]));
+    assert!(
+        text.contains("blunders per game over 10 games (seed 1)"),
+        "{text}"
+    );
+    assert!(text.contains("  exposed: a unit that moved"), "{text}");
 }

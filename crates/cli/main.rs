@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{arena, balance, batch, inspect, merge, odds, play, render, tune};
+use commands::{arena, balance, batch, blunders, inspect, merge, odds, play, render, tune};
 
 /// A hex-and-counter operational wargame engine.
 ///
@@ -54,6 +54,14 @@ enum Command {
         after_help = "Examples:\n  hexwar batch scenarios/dawn_assault.toml --runs 10000\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 0/2 --json > a.json\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 1/2 --json > b.json\n  hexwar merge a.json b.json"
     )]
     Batch(batch::BatchArgs),
+    /// Count the blunders a wargamer calls, per side and game, in a scenario's games (those of
+    /// `hexwar batch` with the same seed and AIs): units that moved into an assault they will
+    /// lose, shaken units left next to the enemy, HQs that add nothing to an assault, and
+    /// objectives left uncontested on the turn that decides them.
+    #[command(
+        after_help = "Examples:\n  hexwar blunders scenarios/dawn_assault.toml --runs 400\n  hexwar blunders scenarios/meeting_engagement.toml --ai soviet=search --ai us=doctrine --json"
+    )]
+    Blunders(blunders::BlundersArgs),
     /// Measure the AIs' strength: named AIs play every pairing on every scenario in pairs of
     /// games (the same dice, the sides swapped), with scores and their 95% intervals, ratings
     /// on the Elo scale (`doctrine@1` = 0) and the matrix of head-to-head scores; or, with
@@ -128,6 +136,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Run(args) => play::run_game(args),
         Command::Odds(args) => odds::command(&args),
         Command::Batch(args) => batch::run(args),
+        Command::Blunders(args) => blunders::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Tune(args) => tune::run(args),

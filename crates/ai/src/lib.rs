@@ -14,6 +14,7 @@
 //! The registry (`registry.rs`) names them: `doctrine:0.65`, `search:512` ... A new AI is a new
 //! type that implements [`counters::Ai`] and a row in the registry.
 
+mod blunders;
 mod choices;
 mod doctrine;
 mod name;
@@ -23,6 +24,7 @@ mod registry;
 mod search;
 mod v1;
 
+pub use blunders::{Blunders, EXPOSED_ODDS, IDLE_HQ, count as count_blunders};
 pub use doctrine::Doctrine;
 pub use passive::Passive;
 pub use random::Random;

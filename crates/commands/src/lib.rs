@@ -12,6 +12,7 @@ pub mod stdout;
 pub mod arena;
 pub mod balance;
 pub mod batch;
+pub mod blunders;
 pub mod data;
 pub mod inspect;
 mod interrupt;
