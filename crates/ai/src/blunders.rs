@@ -116,7 +116,7 @@ fn deciding(s: &counters::Scenario, side: Side, turn: u32) -> bool {
 
 /// Whether a unit may assault in its side's next movement phase as it stands (R9.1, R9.10,
 /// R5.3, R5.6): assault dice of its own, neither shaken nor bogged.
-fn assaulter(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
+pub(crate) fn assaulter(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
     let u = state.unit(unit);
     let typ = rules.typ(u);
     u.alive()
@@ -129,74 +129,98 @@ fn assaulter(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
         && !u.state.bogged
 }
 
-/// The units of `side`'s enemy that could assault `hex` next turn, each with the hex next to
-/// it it would go in from: movement at a walk (R5.1), never through a hex of `side` (R5.4), at
-/// night entering at most 2 hexes with the assault (R13.1).
-fn strikers(state: &State, rules: &Rules<'_>, side: Side, hex: Hex) -> Vec<(UnitId, Hex)> {
-    let map = rules.map();
-    let night = state.time().is_night();
-    let mut out = Vec::new();
-    for e in state.units() {
-        if e.side == side || !assaulter(state, rules, e.id) {
-            continue;
-        }
-        let Some(at) = e.hex() else { continue };
-        if at.unsigned_distance_to(hex) == 1 {
-            out.push((e.id, at));
-            continue;
-        }
-        let typ = rules.typ(e);
-        let budget = Budget {
-            points: u32::from(typ.movement_points(e.state.weakened)),
-            min_one_hex: false,
-        };
-        if at.unsigned_distance_to(hex) > budget.points {
-            continue;
-        }
-        let reach = map.reachable(at, budget, |from, to| {
-            if state.occupied_by(from, side) || (to != hex && state.occupied_by(to, side)) {
-                None
-            } else {
-                map.enter_cost(typ.move_class, to)
-            }
-        });
-        let Some(path) = reach.path_to(map, hex) else {
-            continue;
-        };
-        if night && path.len() > 2 {
-            continue;
-        }
-        let from = if path.len() >= 2 {
-            path[path.len() - 2]
-        } else {
-            at
-        };
-        out.push((e.id, from));
-    }
-    out
+/// Where `side`'s enemy could strike next turn: for each enemy unit able to assault, every hex
+/// it could enter (an assault, if `side` stands there) with its movement at a walk (R5.1), never
+/// through a hex of `side` (R5.4), at night entering at most 2 hexes with the assault (R13.1),
+/// and the hex next to it it would go in from. Read once, asked of many hexes.
+pub(crate) struct Strikers {
+    /// Per enemy unit: (hex entered, the hex before it).
+    reach: Vec<(UnitId, Vec<(Hex, Hex)>)>,
 }
 
-/// The first-round odds (R9.8) of the enemy's best assault on `hex` next turn: every striker
-/// moved next to it.
-fn threat(state: &State, rules: &Rules<'_>, side: Side, hex: Hex) -> f64 {
-    let strikers = strikers(state, rules, side, hex);
-    if strikers.is_empty() {
-        return 0.0;
-    }
-    let mut trial = state.clone();
-    for &(unit, from) in &strikers {
-        if trial.hex_of(unit) != Some(from) {
-            trial.apply(&Event::Moved {
-                unit,
-                cost: 0,
-                path: std::iter::once(from).collect(),
-                double: false,
-                gone_to_ground: false,
+impl Strikers {
+    /// The enemy of `side` as it stands.
+    pub(crate) fn read(state: &State, rules: &Rules<'_>, side: Side) -> Self {
+        let map = rules.map();
+        let night = state.time().is_night();
+        let mut reach = Vec::new();
+        for e in state.units() {
+            if e.side == side || !assaulter(state, rules, e.id) {
+                continue;
+            }
+            let Some(at) = e.hex() else { continue };
+            let typ = rules.typ(e);
+            let budget = Budget {
+                points: u32::from(typ.movement_points(e.state.weakened)),
+                min_one_hex: true,
+            };
+            // A hex of `side` may be entered (the assault) but not left.
+            let r = map.reachable(at, budget, |from, to| {
+                if state.occupied_by(from, side) {
+                    None
+                } else {
+                    map.enter_cost(typ.move_class, to)
+                }
             });
+            let mut hexes = Vec::new();
+            for &h in r.hexes() {
+                if h == at {
+                    continue;
+                }
+                let Some(path) = r.path_to(map, h) else {
+                    continue;
+                };
+                if night && path.len() > 2 {
+                    continue;
+                }
+                let from = if path.len() >= 2 {
+                    path[path.len() - 2]
+                } else {
+                    at
+                };
+                hexes.push((h, from));
+            }
+            reach.push((e.id, hexes));
         }
+        Self { reach }
     }
-    let units: Vec<UnitId> = strikers.iter().map(|&(u, _)| u).collect();
-    assault_odds(&trial, rules, &units, hex).attacker_wins
+
+    /// The units that could assault `hex`, each with the hex it would go in from.
+    pub(crate) fn of(&self, hex: Hex) -> Vec<(UnitId, Hex)> {
+        self.reach
+            .iter()
+            .filter_map(|(u, hexes)| {
+                hexes
+                    .iter()
+                    .find(|(h, _)| *h == hex)
+                    .map(|&(_, from)| (*u, from))
+            })
+            .collect()
+    }
+
+    /// The first-round odds (R9.8) of the best assault on `hex` next turn, with every unit
+    /// that could strike it moved next to it, on `state` as it stands (the units of `side` in
+    /// the hex defending).
+    pub(crate) fn threat(&self, state: &State, rules: &Rules<'_>, hex: Hex) -> f64 {
+        let strikers = self.of(hex);
+        if strikers.is_empty() {
+            return 0.0;
+        }
+        let mut trial = state.clone();
+        for &(unit, from) in &strikers {
+            if trial.hex_of(unit) != Some(from) {
+                trial.apply(&Event::Moved {
+                    unit,
+                    cost: 0,
+                    path: std::iter::once(from).collect(),
+                    double: false,
+                    gone_to_ground: false,
+                });
+            }
+        }
+        let units: Vec<UnitId> = strikers.iter().map(|&(u, _)| u).collect();
+        assault_odds(&trial, rules, &units, hex).attacker_wins
+    }
 }
 
 /// Units of `side` that moved this turn and end it exposed.
@@ -214,9 +238,13 @@ fn exposed(state: &State, rules: &Rules<'_>, side: Side, at_start: &[Option<Hex>
             None => hexes.push((h, 1)),
         }
     }
+    if hexes.is_empty() {
+        return 0;
+    }
+    let strikers = Strikers::read(state, rules, side);
     hexes
         .into_iter()
-        .filter(|&(h, _)| threat(state, rules, side, h) > EXPOSED_ODDS)
+        .filter(|&(h, _)| strikers.threat(state, rules, h) > EXPOSED_ODDS)
         .map(|(_, n)| n)
         .sum()
 }

@@ -5,9 +5,13 @@
 //! AI plays its look-ahead on forks of the game with dice of its own).
 //!
 //! - [`Doctrine`] (`doctrine`, `doctrine/`): plays by the book: maneuver, fires and recon.
+//! - [`count_blunders`] (`blunders.rs`): the blunders a wargamer calls, per side and game.
 //! - [`DoctrineV1`] (`doctrine@1`, `v1/`): the doctrine AI frozen as the arena's reference,
 //!   pinned by a snapshot of its games (`tests/arena.rs`).
 //! - [`Search`] (`search`): weighs a portfolio of plans by playing the game out on forks.
+//! - [`Exploiter`] (`exploiter`): an adversary outside the search's playout models, built from
+//!   what the person who beat the search did (objectives held, everything in on the deciding
+//!   turn, shaken infantry run over); the doctrine AI for the rest.
 //! - [`Random`] (`random`): picks among the legal commands; [`Passive`] (`passive`): does
 //!   nothing on its own.
 //!
@@ -17,6 +21,7 @@
 mod blunders;
 mod choices;
 mod doctrine;
+mod exploiter;
 mod name;
 mod passive;
 mod random;
@@ -26,6 +31,7 @@ mod v1;
 
 pub use blunders::{Blunders, EXPOSED_ODDS, IDLE_HQ, count as count_blunders};
 pub use doctrine::Doctrine;
+pub use exploiter::Exploiter;
 pub use passive::Passive;
 pub use random::Random;
 pub use registry::{

@@ -11,7 +11,7 @@ use counters::{
     Side, SideInfo, State, execute_with, parse_threshold,
 };
 
-use crate::{Doctrine, DoctrineV1, Passive, Random, Search};
+use crate::{Doctrine, DoctrineV1, Exploiter, Passive, Random, Search};
 
 /// The search AI's playouts per phase when its name gives no budget (`search`).
 pub const DEFAULT_SEARCH_BUDGET: u32 = 256;
@@ -56,7 +56,7 @@ fn threshold(setting: Option<u32>, side: &SideInfo) -> u16 {
 }
 
 /// Every AI hexwar knows, by name.
-const REGISTRY: [Registered; 5] = [
+const REGISTRY: [Registered; 6] = [
     Registered {
         name: "doctrine",
         takes: Takes::Threshold,
@@ -68,6 +68,12 @@ const REGISTRY: [Registered; 5] = [
         takes: Takes::Threshold,
         summary_name: "DoctrineV1",
         build: |t, side, _| Arc::new(DoctrineV1::new(threshold(t, side))),
+    },
+    Registered {
+        name: "exploiter",
+        takes: Takes::Nothing,
+        summary_name: "Exploiter",
+        build: |_, _, _| Arc::new(Exploiter),
     },
     Registered {
         name: "passive",

@@ -8,7 +8,9 @@ mod front;
 mod maneuver;
 mod scouting;
 
+pub(crate) use fires::doctrine_fire;
 pub(crate) use front::soft;
+pub(crate) use scouting::{ambushes, deploy};
 
 use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
 use hexmap::Hex;

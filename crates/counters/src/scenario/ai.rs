@@ -59,7 +59,7 @@ pub fn check_ai_name(text: &str) -> Result<(), String> {
     if text.is_empty() || text.len() > MAX_AI_NAME || !text.chars().all(ok) {
         return Err(format!(
             "an AI name is 1 to {MAX_AI_NAME} lower-case letters, digits and `@:._-` \
-             (doctrine, doctrine@1, passive, random, search, doctrine:0.65, search:512)"
+             (doctrine, doctrine@1, exploiter, passive, random, search, doctrine:0.65, search:512)"
         ));
     }
     Ok(())
