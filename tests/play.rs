@@ -77,6 +77,24 @@ fn folder(name: &str) -> PathBuf {
 /// these scripts play.
 const MEETING: &str = "tests/data/frozen/meeting_engagement.toml";
 
+/// A 6 x 6 open field with Red (attacking, HQ `rhq`, formation `r`) and Blue (HQ `bhq`,
+/// formation `b`): the head of a conformance case, before its own units.
+fn open_field() -> String {
+    let case = std::fs::read_to_string(
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
+    )
+    .unwrap();
+    case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()].to_owned()
+}
+
+/// A unit of an [`open_field`] scenario, with `extra` lines (states, `aboard`).
+fn field_unit(id: &str, typ: &str, formation: &str, at: &str, extra: &str) -> String {
+    format!(
+        "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{formation}\"\nat = \"{at}\"\n{extra}\n"
+    )
+}
+
 /// The Soviet side of the meeting engagement: two tanks close in on Hohenroth; the odds of
 /// an assault are asked, then it goes in; a mistyped unit, an illegal move and a command out
 /// of its phase are refused; the game is saved on turn 3 and played to its end.
@@ -1190,19 +1208,12 @@ fn odds_of_an_overrun_move_the_vehicle_up_first() {
     let dir = folder("overrun-odds");
     // The sides and formations of a conformance case; a tank two hexes from an infantry
     // company in the open.
-    let case = std::fs::read_to_string(
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
-    )
-    .unwrap();
-    let head = &case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()];
     let scenario = dir.join("o.toml");
     std::fs::write(
         &scenario,
-        format!(
-            "{head}[[units]]\nid = \"t1\"\ntype = \"t72\"\nformation = \"r\"\nat = \"0201\"\n\n\
-             [[units]]\nid = \"inf\"\ntype = \"mech_inf\"\nformation = \"b\"\nat = \"0203\"\n"
-        ),
+        open_field()
+            + &field_unit("t1", "t72", "r", "0201", "")
+            + &field_unit("inf", "mech_inf", "b", "0203", ""),
     )
     .unwrap();
     let out = hexwar(
@@ -1330,17 +1341,9 @@ fn legal_for_a_battery_groups_its_targets_by_spotter() {
 fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
     let dir = folder("odds-units");
     // Two tanks against an infantry company in the open, a second company next to it.
-    let case = std::fs::read_to_string(
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
-    )
-    .unwrap();
-    let head = &case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()];
-    let unit = |id: &str, typ: &str, f: &str, at: &str| {
-        format!(
-            "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n\n"
-        )
-    };
+    let head = open_field();
+    let head = head.as_str();
+    let unit = |id: &str, typ: &str, f: &str, at: &str| field_unit(id, typ, f, at, "");
     let scenario = dir.join("o.toml");
     let write = |second: &str| {
         std::fs::write(
@@ -1473,20 +1476,19 @@ fn the_other_sides_company_morale_die_is_shown() {
     let dir = folder("morale");
     // Four tanks next to two shaken, weakened infantry companies: the fire of turn 1 destroys
     // both (seed 2), and Blue, below half its units, tests its company morale (R17.2).
-    let case = std::fs::read_to_string(
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .join("tests/rules/r5_2_r16_1_riders_take_their_transports_pace.toml"),
-    )
-    .unwrap();
-    let head = &case[..case.find("[[units]]\nid = \"bmp1\"").unwrap()];
+    let head = open_field();
+    let head = head.as_str();
     let unit = |id: &str, typ: &str, f: &str, at: &str, shaken: bool| {
-        format!(
-            "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n{}\n",
+        field_unit(
+            id,
+            typ,
+            f,
+            at,
             if shaken {
-                "weakened = true\ndisorganized = true\n"
+                "weakened = true\ndisorganized = true"
             } else {
                 ""
-            }
+            },
         )
     };
     let scenario = dir.join("m.toml");
