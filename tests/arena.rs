@@ -408,31 +408,23 @@ fn the_exploiter_plays_and_beats_the_doctrine_ai() {
     };
     let one = arena("1");
     assert_eq!(one, arena("2"), "the same games for any threads");
-    let text = one.to_string();
-    assert!(text.contains("exploiter"), "{text}");
-    let table = hexwar(&[
-        "arena",
-        "scenarios/",
-        "--ai",
-        "exploiter",
-        "--ai",
-        "doctrine",
-        "--runs",
-        "60",
-        "-q",
-    ]);
-    let table = stdout(&table);
-    let rating = table
-        .lines()
-        .skip_while(|l| !l.starts_with("ratings"))
-        .find(|l| l.trim_start().starts_with("exploiter"))
-        .unwrap_or_else(|| panic!("{table}"));
-    let score: f64 = rating
-        .split_whitespace()
-        .last()
+    // The exploiter's score over every game, and a pairing of 60 pairs on each scenario.
+    let exploiter = one["ratings"]
+        .as_array()
         .unwrap()
-        .trim_end_matches('%')
-        .parse()
-        .unwrap();
-    assert!(score > 52.0, "{table}");
+        .iter()
+        .find(|r| r["ai"] == "exploiter")
+        .unwrap_or_else(|| panic!("{one}"));
+    assert_eq!(exploiter["games"], 360, "{one}");
+    let score = exploiter["score"].as_f64().unwrap();
+    assert!(score > 0.52, "{one}");
+    for r in one["results"].as_array().unwrap() {
+        assert_eq!(
+            r["a_wins"].as_u64().unwrap()
+                + r["b_wins"].as_u64().unwrap()
+                + r["both_lose"].as_u64().unwrap(),
+            120,
+            "{r}"
+        );
+    }
 }
