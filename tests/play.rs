@@ -433,7 +433,10 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("-- turn 2 of 6");
         keys("move t72_4 0303 0403");
         wait_for("t72_4 moves 0203 -> 0303 -> 0403 (2 MP)");
+        // Each line waits for its answer: keys typed while the game is busy may be lost
+        // when the line editor takes the terminal again.
         keys("move t72_5 0304 0404");
+        wait_for("t72_5 moves 0205 -> 0304 -> 0404");
         end_turn();
         // The Americans' turn, at a glance.
         wait_for("== Turn 2: Team B, TF 1-41 Infantry (us) at a glance");
@@ -443,6 +446,7 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("as they would arrive: t72_4 by 0503 (bog checks not rolled)");
         wait_for("whole melee (R9, R11): attackers win");
         keys("move t72_4 0503");
+        wait_for("t72_4 moves 0403 -> 0503 (1 MP)");
         keys("assault 0604 with t72_4");
         wait_for("ASSAULT on 0604: t72_4 against m2_b");
         wait_for("t72_4 occupies 0604");
