@@ -47,7 +47,7 @@ pub struct ArenaArgs {
     #[arg(required = true, value_name = "FILE|DIR")]
     paths: Vec<PathBuf>,
     /// An AI, as `--ai` names it elsewhere (`doctrine@1`, `doctrine`, `doctrine:0.35`,
-    /// `passive`, `random`, `search`, `search:64`), optionally named: `bold=doctrine:0.35`
+    /// `exploiter`, `passive`, `random`, `search`, `search:64`), optionally named: `bold=doctrine:0.35`
     /// (repeatable, at least two).
     #[arg(long = "ai", value_name = "[NAME=]AI", required = true, value_parser = named_ai)]
     ais: Vec<(Entrant, String)>,

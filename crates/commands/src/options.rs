@@ -62,9 +62,10 @@ pub struct PlayOptions {
     /// Override the scenario's `counterattacks` rule (R11).
     #[arg(long, value_enum)]
     pub counterattacks: Option<Switch>,
-    /// The AI of a side: SIDE=doctrine|doctrine@1|passive|random|search (`doctrine` the
-    /// latest, `doctrine@1` the frozen reference, `search` the AI that looks ahead by playing
-    /// the game out); for a doctrine AI the win probability above which it assaults,
+    /// The AI of a side: SIDE=doctrine|doctrine@1|exploiter|passive|random|search (`doctrine`
+    /// the latest, `doctrine@1` the frozen reference, `exploiter` the frozen adversary that
+    /// plays as a person who beat the search AI did, `search` the AI that looks ahead by
+    /// playing the game out); for a doctrine AI the win probability above which it assaults,
     /// SIDE=doctrine:0.65, and for the search AI its playouts per phase, SIDE=search:1024
     /// (default 256; more plays stronger and slower) (repeatable).
     #[arg(long, value_name = "SIDE=KIND[:SETTING]", value_parser = AiOverride::parse)]
