@@ -15,31 +15,17 @@ fn json(args: &[&str]) -> serde_json::Value {
 const NIGHT: &str = "scenarios/night_recon.toml";
 const FROZEN_NIGHT: &str = "tests/data/frozen/night_recon.toml";
 
-/// `doctrine@1` is frozen: its games on the bundled scenarios, as they were when it was frozen
-/// (copies in `tests/data/frozen/`, so that re-balancing a scenario for the latest AI does not
-/// move them), are pinned here game by game (winner, end, turns, victory points, losses, and
-/// the hash of the final position). No change of the doctrine AI may move one of them: the
-/// latest doctrine AI is `ai/doctrine/`, `doctrine@1` is `ai/v1/`.
-#[test]
-fn doctrine_v1_plays_the_games_it_was_frozen_with() {
+/// The games `ai` plays against itself on each of `scenarios` (name, text), 12 a scenario:
+/// winner, end, turns, victory points, losses and the hash of the final position, a line each.
+fn games_of(ai: &str, scenarios: [(&str, &str); 3]) -> String {
     let catalog = bundled::catalog();
     let mut lines = String::new();
-    for (name, text) in [
-        (
-            "dawn_assault",
-            include_str!("data/frozen/dawn_assault.toml"),
-        ),
-        (
-            "meeting_engagement",
-            include_str!("data/frozen/meeting_engagement.toml"),
-        ),
-        ("night_recon", include_str!("data/frozen/night_recon.toml")),
-    ] {
+    for (name, text) in scenarios {
         let mut s = ScenarioFile::parse("s.toml", text)
             .validate(&catalog, &bundled::terrain())
             .unwrap();
         for side in &mut s.sides {
-            side.ai = AiName::new("doctrine@1");
+            side.ai = AiName::new(ai);
         }
         let rules = Rules::new(&s, &catalog);
         let players = ai::Players::of(&s).unwrap();
@@ -64,7 +50,59 @@ fn doctrine_v1_plays_the_games_it_was_frozen_with() {
             ));
         }
     }
+    lines
+}
+
+/// `doctrine@1` is frozen: its games on the bundled scenarios, as they were when it was frozen
+/// (copies in `tests/data/frozen/`, so that re-balancing a scenario for the latest AI does not
+/// move them), are pinned here game by game (winner, end, turns, victory points, losses, and
+/// the hash of the final position). No change of the doctrine AI may move one of them: the
+/// latest doctrine AI is `ai/doctrine/`, `doctrine@1` is `ai/v1/`.
+#[test]
+fn doctrine_v1_plays_the_games_it_was_frozen_with() {
+    let lines = games_of(
+        "doctrine@1",
+        [
+            (
+                "dawn_assault",
+                include_str!("data/frozen/dawn_assault.toml"),
+            ),
+            (
+                "meeting_engagement",
+                include_str!("data/frozen/meeting_engagement.toml"),
+            ),
+            ("night_recon", include_str!("data/frozen/night_recon.toml")),
+        ],
+    );
     insta::assert_snapshot!("doctrine_v1_games", lines);
+}
+
+/// `exploiter` is frozen (issue 47: the adversary outside the search's models, fixed before
+/// the search is judged against it): its games against itself on the bundled scenarios as they
+/// were when it was frozen (copies in `tests/data/frozen/exploiter/`) are pinned game by game.
+/// It moves its remaining units, fires and scouts as the latest doctrine AI does: a change of
+/// the doctrine AI that moves one of these games must first keep today's doctrine for the
+/// exploiter (as `ai/v1/` keeps `doctrine@1`).
+#[test]
+fn the_exploiter_plays_the_games_it_was_frozen_with() {
+    let lines = games_of(
+        "exploiter",
+        [
+            (
+                "dawn_assault",
+                include_str!("data/frozen/exploiter/dawn_assault.toml"),
+            ),
+            (
+                "meeting_engagement",
+                include_str!("data/frozen/exploiter/meeting_engagement.toml"),
+            ),
+            (
+                "night_recon",
+                include_str!("data/frozen/exploiter/night_recon.toml"),
+            ),
+        ],
+    );
+    insta::assert_snapshot!("exploiter_games", lines);
 }
 
 /// Pair i of an arena is game i of `hexwar batch` with A on the first side, and game i with B
