@@ -8,7 +8,8 @@
 //! - [`count_blunders`] (`blunders.rs`): the blunders a wargamer calls, per side and game.
 //! - [`DoctrineV1`] (`doctrine@1`, `v1/`): the doctrine AI frozen as the arena's reference,
 //!   pinned by a snapshot of its games (`tests/arena.rs`).
-//! - [`Search`] (`search`): weighs a portfolio of plans by playing the game out on forks.
+//! - [`Search`] (`search`): weighs a portfolio of plans by playing the game out on forks;
+//!   its objectives script is `contest.rs`.
 //! - [`Exploiter`] (`exploiter`): an adversary outside the search's playout models, built from
 //!   what the person who beat the search did (objectives held, everything in on the deciding
 //!   turn, shaken infantry run over); the doctrine AI for the rest.
@@ -20,6 +21,7 @@
 
 mod blunders;
 mod choices;
+mod contest;
 mod doctrine;
 mod exploiter;
 mod name;

@@ -1,7 +1,9 @@
 //! `search`: the AI that looks ahead with the engine itself (R4.4). Each movement phase it
 //! weighs a portfolio of plans for the side (Churchill and Buro's portfolio search, over whole
 //! plans): the doctrine AI's own, bolder and more careful assault thresholds, no assault at
-//! all, standing still, and the doctrine AI's plan with one fighting unit held back. It plays
+//! all, standing still, the objectives first (`contest.rs`: the defender next to every
+//! objective, the attacker into every empty one it can reach, then the doctrine AI), and the
+//! doctrine AI's plan with one fighting unit held back. It plays
 //! the game out from each plan on a fork of the game ([`counters::Game::fork`], the public
 //! simulation API: this phase by the plan, then the doctrine AI on its own side and `doctrine`
 //! or `doctrine@1` on the enemy's, to the end, on dice of its own) and plays the plan that
@@ -173,6 +175,9 @@ enum Plan {
     },
     /// Every unit stands where it is.
     Stand,
+    /// The objectives first (`contest.rs`: the defender next to every objective, the attacker
+    /// into every empty one it can reach), then the doctrine AI's movement for the rest.
+    Contest,
 }
 
 impl Plan {
@@ -187,6 +192,11 @@ impl Plan {
     ) -> Result<(), Halt> {
         match self {
             Self::Stand => Ok(()),
+            Self::Contest => {
+                let mut used = skip.to_vec();
+                crate::contest::contest(x, side, &mut used)?;
+                Doctrine::movement_with(x, side, &used, own)
+            }
             Self::Doctrine { threshold, hold } => {
                 let mut skip = skip.to_vec();
                 skip.extend(hold);
@@ -220,6 +230,7 @@ fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId], own_threshold: f6
         }
     }
     plans.push(Plan::Stand);
+    plans.push(Plan::Contest);
     let rules = x.rules();
     for unit in own(x.state(), side, skip)
         .into_iter()
