@@ -9,7 +9,7 @@
 //! - The attacker: an objective free of the enemy that a fighting unit of the side can enter
 //!   this phase gets the first such unit; then the doctrine AI moves the rest.
 
-use counters::{Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves};
+use counters::{Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves_to, points_left};
 use hexmap::Hex;
 
 /// Plays the objectives script for `side`, leaving the units in `used` alone and adding those
@@ -68,19 +68,23 @@ fn nearest(
         let typ = rules.typ(u);
         if u.side != side
             || used.contains(&u.id)
-            || u.hex().is_none()
             || typ.is_hq()
             || typ.fire.is_some_and(|f| f.indirect)
             || (role == Role::Attacker && typ.assault.is_none())
         {
             continue;
         }
+        // Each hex entered costs a point at least, but the first (R5.1): beyond the points at
+        // the double the unit cannot get there, and its moves need not be listed.
+        let Some(at) = u.hex() else { continue };
+        if at.unsigned_distance_to(o) > points_left(state, rules, u.id, true).max(1) + reach {
+            continue;
+        }
         for double in [false, true] {
-            for (h, path) in moves(state, rules, u.id, double) {
+            for (h, path) in moves_to(state, rules, u.id, double, |h| {
+                h.unsigned_distance_to(o) <= reach
+            }) {
                 let d = h.unsigned_distance_to(o);
-                if d > reach {
-                    continue;
-                }
                 let key = (d, path.len(), double, u.id);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
                     best = Some((key, (u.id, path, double)));

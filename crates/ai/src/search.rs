@@ -5,8 +5,9 @@
 //! objective, the attacker into every empty one it can reach, then the doctrine AI), and the
 //! doctrine AI's plan with one fighting unit held back. It plays
 //! the game out from each plan on a fork of the game ([`counters::Game::fork`], the public
-//! simulation API: this phase by the plan, then the doctrine AI on its own side and `doctrine`
-//! or `doctrine@1` on the enemy's, to the end, on dice of its own) and plays the plan that
+//! simulation API: this phase by the plan, then its own scripts on its own side, the
+//! objectives first and the doctrine AI, and `doctrine`, `doctrine@1` or its own scripts on
+//! the enemy's, to the end, on dice of its own) and plays the plan that
 //! scores best, spending its budget by sequential halving (Karnin,
 //! Koren and Somekh, 2013): every plan gets a few playouts, the better half more, and so on
 //! until one is left. It fires, deploys recon and places ambushes as the doctrine AI does.
@@ -122,14 +123,16 @@ impl Ai for Search {
     }
 }
 
-/// The AIs a playout seats: the doctrine AI on the side's own seat, and on the enemy's the
-/// doctrine AI and `doctrine@1` in turn, by playout: the search does not know its opponent, and
-/// a plan that beats only one way of playing is a gamble. Each plays with the scenario's
-/// assault threshold for its side.
+/// The AIs a playout seats: on the side's own seat its own scripts ([`Scripted`]: the
+/// objectives first, then the doctrine AI), as it will play; on the enemy's, by playout in
+/// turn, the doctrine AI, `doctrine@1` and its own scripts: the search does not know its
+/// opponent, and a plan that beats only one way of playing is a gamble. Each plays with the
+/// scenario's assault threshold for its side. The exploiter is none of them, nor built from
+/// it.
 struct Models {
     side: Side,
     own: Seat,
-    enemy: [Seat; 2],
+    enemy: [Seat; 3],
 }
 
 impl Models {
@@ -141,10 +144,11 @@ impl Models {
         );
         Self {
             side,
-            own: Seat::ai(Arc::new(Doctrine::new(mine))),
+            own: Seat::ai(Arc::new(Scripted(Doctrine::new(mine)))),
             enemy: [
                 Seat::ai(Arc::new(Doctrine::new(theirs))),
                 Seat::ai(Arc::new(DoctrineV1::new(theirs))),
+                Seat::ai(Arc::new(Scripted(Doctrine::new(theirs)))),
             ],
         }
     }
@@ -155,6 +159,52 @@ impl Models {
         let mut seats = [self.own.clone(), self.own.clone()];
         seats[self.side.other().index()] = enemy;
         seats
+    }
+}
+
+/// The search's own scripts as a player: its objectives script ([`Plan::Contest`]) each
+/// movement phase, the doctrine AI for the rest.
+#[derive(Clone, Copy, Debug)]
+struct Scripted(Doctrine);
+
+impl Ai for Scripted {
+    fn name(&self) -> String {
+        "scripted".to_owned()
+    }
+
+    fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        Plan::Contest.play(x, side, skip, self.0.threshold())
+    }
+
+    fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        self.0.fire(x, side, skip)
+    }
+
+    fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
+        self.0.deploy(x, side, unit)
+    }
+
+    fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
+        self.0.ambushes(x, side)
+    }
+
+    fn counterattacks(&self, plan: &SidePlan) -> bool {
+        self.0.counterattacks(plan)
+    }
+
+    fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool {
+        self.0.disengages(state, unit, rng)
+    }
+
+    fn rank_break_off(
+        &self,
+        state: &State,
+        rules: &Rules<'_>,
+        unit: UnitId,
+        from: Hex,
+        ends: &mut [(Hex, u32)],
+    ) {
+        self.0.rank_break_off(state, rules, unit, from, ends);
     }
 }
 

@@ -47,7 +47,9 @@ pub use odds::melee::{
 pub use rules::artillery::{sortie_ready, spotter_for};
 pub use rules::ask::{Answer, Asking, Halt, Question};
 pub use rules::assault::retreat_hex;
-pub use rules::check::{at_fault, check, fire_reaches, moves, points_left, ready_to_fire};
+pub use rules::check::{
+    at_fault, check, fire_reaches, moves, moves_to, points_left, ready_to_fire,
+};
 pub use rules::execute::{ExecuteWith, PlayError, execute_with};
 pub use rules::fire::{concealed, fire_dice, hit_number, hit_number_against, save_number};
 pub use rules::hits::hit_effect;

@@ -493,6 +493,19 @@ pub fn fire_reaches(
 /// its destination.
 #[must_use]
 pub fn moves(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool) -> Vec<(Hex, Vec<Hex>)> {
+    moves_to(state, rules, unit, double, |_| true)
+}
+
+/// [`moves`] to the hexes `wanted` keeps only: the rules are asked of those alone, which is
+/// what an AI looking for a few destinations spends.
+#[must_use]
+pub fn moves_to(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    double: bool,
+    wanted: impl Fn(Hex) -> bool,
+) -> Vec<(Hex, Vec<Hex>)> {
     let Some(at) = state.hex_of(unit) else {
         return Vec::new();
     };
@@ -514,6 +527,7 @@ pub fn moves(state: &State, rules: &Rules<'_>, unit: UnitId, double: bool) -> Ve
     reach
         .hexes()
         .iter()
+        .filter(|&&h| wanted(h))
         .filter_map(|&h| {
             let path = reach.path_to(map, h)?;
             let c = Command::Move { unit, path, double };
