@@ -1372,7 +1372,7 @@ fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
     };
     let so = play();
     assert!(
-        so.contains("(the defenders leave the hex, but the winners stay outside while inf2 stands next to it, R11.9)"),
+        so.contains("(the defenders leave the hex, and the winners move in if it falls in the first round, R9.8, but after a counterattack they stay outside while inf2 stands next to it, R11.9)"),
         "{so}"
     );
     // A line per unit, and each line's fates sum to 100%.
@@ -1414,7 +1414,7 @@ fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
     write(&unit("inf2", "mech_inf", "b", "0606"));
     let so = play();
     assert!(
-        so.contains("(the defenders leave the hex, and the winners move in, R11.9)"),
+        so.contains("(the defenders leave the hex, and the winners move in, R9.8, R11.9)"),
         "{so}"
     );
 }

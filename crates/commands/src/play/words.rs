@@ -717,7 +717,8 @@ impl Front<'_, '_> {
                     m.error_bound * 100.0
                 )
             };
-            // R11.9: the winners move in only when no other enemy is next to the hex.
+            // R9.8: the attackers take a hex whose defenders fall or retreat in the first round;
+            // R11.9: after counterattacks, only when no other enemy is next to it.
             let defenders = state.unit(units[0]).side.other();
             let outsiders: Vec<&str> = state
                 .units()
@@ -731,10 +732,10 @@ impl Front<'_, '_> {
                 .map(|u| s.unit_name(u.id))
                 .collect();
             let enter = if outsiders.is_empty() {
-                "and the winners move in, R11.9".to_owned()
+                "and the winners move in, R9.8, R11.9".to_owned()
             } else {
                 format!(
-                    "but the winners stay outside while {} stands next to it, R11.9",
+                    "and the winners move in if it falls in the first round, R9.8, but after a counterattack they stay outside while {} stands next to it, R11.9",
                     outsiders.join(", ")
                 )
             };
