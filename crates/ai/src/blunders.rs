@@ -341,30 +341,12 @@ fn objective_left(before: &State, now: &State, rules: &Rules<'_>, side: Side) ->
 #[cfg(test)]
 mod tests {
     use super::count;
-    use counters::{Event, Phase, Rules, ScenarioFile, Side, Units, bundled};
+    use crate::field::{field, unit};
+    use counters::{Event, Phase, Rules, Side, Units, bundled};
 
-    /// A field of 6 x 6 clear hexes, Red attacking, Blue defending the objective 0505.
+    /// The test field, Red moving first, the Blue HQ in the far corner.
     fn scenario(units: &str) -> counters::Scenario {
-        let text = format!(
-            "title = \"t\"\nturns = 3\nfirst = \"red\"\ntime_of_day = \"day\"\n\
-             [map]\ncolumns = 6\nrows = 6\ndefault = \"clear\"\nhexes = {{}}\n\
-             [[sides]]\nid = \"red\"\nname = \"Red\"\nnation = \"soviet\"\nrole = \"attacker\"\n\
-             [[sides]]\nid = \"blue\"\nname = \"Blue\"\nnation = \"nato\"\nrole = \"defender\"\n\
-             [[formations]]\nid = \"r\"\nside = \"red\"\nhq = \"rhq\"\n\
-             [[formations]]\nid = \"b\"\nside = \"blue\"\nhq = \"bhq\"\n\
-             [[units]]\nid = \"rhq\"\ntype = \"hq_mrb\"\nformation = \"r\"\nat = \"0101\"\n\
-             [[units]]\nid = \"bhq\"\ntype = \"hq_tf\"\nformation = \"b\"\nat = \"0606\"\n\
-             [[objectives]]\nname = \"Farm\"\nat = \"0505\"\n{units}"
-        );
-        ScenarioFile::parse("t.toml", &text)
-            .validate(&bundled::catalog(), &bundled::terrain())
-            .expect("a valid scenario")
-    }
-
-    fn unit(id: &str, typ: &str, f: &str, at: &str, extra: &str) -> String {
-        format!(
-            "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n{extra}\n"
-        )
+        field("red", "0606", units)
     }
 
     /// Red's turn 1 with `between` in its movement phase.

@@ -99,33 +99,19 @@ fn nearest(
 mod tests {
     use std::sync::Arc;
 
-    use counters::{Game, GameRng, Phase, Rules, ScenarioFile, Seat, Waiting, bundled};
+    use counters::{Game, GameRng, Phase, Rules, Seat, Waiting, bundled};
 
     use super::contest;
     use crate::Passive;
+    use crate::field::{field, unit};
 
-    /// A field of 6 x 6 clear hexes with the objective 0505, `first` moving first, Red
-    /// attacking and Blue defending; the HQs far from the objective.
+    /// The test field, `first` moving first, the Blue HQ far from the objective.
     fn scenario(first: &str, units: &[(&str, &str, &str, &str)]) -> counters::Scenario {
-        let mut text = format!(
-            "title = \"t\"\nturns = 3\nfirst = \"{first}\"\ntime_of_day = \"day\"\n\
-             [map]\ncolumns = 6\nrows = 6\ndefault = \"clear\"\nhexes = {{}}\n\
-             [[sides]]\nid = \"red\"\nname = \"Red\"\nnation = \"soviet\"\nrole = \"attacker\"\n\
-             [[sides]]\nid = \"blue\"\nname = \"Blue\"\nnation = \"nato\"\nrole = \"defender\"\n\
-             [[formations]]\nid = \"r\"\nside = \"red\"\nhq = \"rhq\"\n\
-             [[formations]]\nid = \"b\"\nside = \"blue\"\nhq = \"bhq\"\n\
-             [[units]]\nid = \"rhq\"\ntype = \"hq_mrb\"\nformation = \"r\"\nat = \"0101\"\n\
-             [[units]]\nid = \"bhq\"\ntype = \"hq_tf\"\nformation = \"b\"\nat = \"0601\"\n\
-             [[objectives]]\nname = \"Farm\"\nat = \"0505\"\n"
-        );
-        for (id, typ, f, at) in units {
-            text.push_str(&format!(
-                "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n"
-            ));
-        }
-        ScenarioFile::parse("t.toml", &text)
-            .validate(&bundled::catalog(), &bundled::terrain())
-            .expect("a valid scenario")
+        let units: String = units
+            .iter()
+            .map(|(id, typ, f, at)| unit(id, typ, f, at, ""))
+            .collect();
+        field(first, "0601", &units)
     }
 
     /// Plays the objectives script in the first movement phase of `s` and returns where each

@@ -24,6 +24,8 @@ mod choices;
 mod contest;
 mod doctrine;
 mod exploiter;
+#[cfg(test)]
+mod field;
 mod name;
 mod passive;
 mod random;
