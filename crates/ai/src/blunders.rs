@@ -341,7 +341,7 @@ fn objective_left(before: &State, now: &State, rules: &Rules<'_>, side: Side) ->
 #[cfg(test)]
 mod tests {
     use super::count;
-    use crate::field::{field, unit};
+    use crate::tests::{field, unit};
     use counters::{Event, Phase, Rules, Side, Units, bundled};
 
     /// The test field, Red moving first, the Blue HQ in the far corner.

@@ -103,7 +103,7 @@ mod tests {
 
     use super::contest;
     use crate::Passive;
-    use crate::field::{field, unit};
+    use crate::tests::{field, unit};
 
     /// The test field, `first` moving first, the Blue HQ far from the objective.
     fn scenario(first: &str, units: &[(&str, &str, &str, &str)]) -> counters::Scenario {

@@ -24,13 +24,13 @@ mod choices;
 mod contest;
 mod doctrine;
 mod exploiter;
-#[cfg(test)]
-mod field;
 mod name;
 mod passive;
 mod random;
 mod registry;
 mod search;
+#[cfg(test)]
+mod tests;
 mod v1;
 
 pub use blunders::{Blunders, EXPOSED_ODDS, IDLE_HQ, count as count_blunders};

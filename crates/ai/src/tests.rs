@@ -1,4 +1,4 @@
-//! A small test field shared by the AIs' unit tests.
+//! What the AIs' unit tests share: a small test field.
 
 use counters::{Scenario, ScenarioFile, bundled};
 
