@@ -8,8 +8,12 @@
 //!   unit that gets there by the shortest route, into the objective if it can.
 //! - The attacker: an objective free of the enemy that a fighting unit of the side can enter
 //!   this phase gets the first such unit; then the doctrine AI moves the rest.
+//! - The attacker's weight ([`converge`], a plan of its own): its fighting units far from every
+//!   objective close on the nearest, to be there when the assault that decides it goes in.
 
-use counters::{Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves_to, points_left};
+use counters::{
+    Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves, moves_to, points_left,
+};
 use hexmap::Hex;
 
 /// Plays the objectives script for `side`, leaving the units in `used` alone and adding those
@@ -46,6 +50,60 @@ pub(crate) fn contest(
     }
     Ok(())
 }
+
+/// The attacker's weight on the objectives (portfolio greedy search's "advance"): each
+/// fighting unit of `side` not in `used`, farther than [`CLOSE`] hexes from every objective,
+/// moves at a walk to the hex it can reach nearest one (R5.1), to be there when an assault on
+/// whoever holds or contests it decides the battle (R17.1). The units it moves are added to
+/// `used`.
+pub(crate) fn converge(
+    x: &mut dyn Referee<'_>,
+    side: Side,
+    used: &mut Vec<UnitId>,
+) -> Result<(), Halt> {
+    let rules = x.rules();
+    let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
+    let near = |h: Hex| objectives.iter().map(|&o| o.unsigned_distance_to(h)).min();
+    let units: Vec<UnitId> = x
+        .state()
+        .units()
+        .iter()
+        .filter(|u| {
+            let typ = rules.typ(u);
+            u.side == side
+                && !used.contains(&u.id)
+                && !typ.is_hq()
+                && typ.assault.is_some()
+                && typ.fire.is_none_or(|f| !f.indirect)
+                && u.hex().and_then(near).is_some_and(|d| d > CLOSE)
+        })
+        .map(|u| u.id)
+        .collect();
+    for unit in units {
+        let state = x.state();
+        let Some(from) = state.hex_of(unit).and_then(near) else {
+            continue;
+        };
+        let best = moves(state, &rules, unit, false)
+            .into_iter()
+            .filter_map(|(h, path)| near(h).map(|d| (d, path.len(), rules.map().label(h), path)))
+            .filter(|&(d, ..)| d < from && d >= 1)
+            .min_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        if let Some((.., path)) = best {
+            used.push(unit);
+            x.order(&Command::Move {
+                unit,
+                path,
+                double: false,
+            })?
+            .ok();
+        }
+    }
+    Ok(())
+}
+
+/// How near an objective a unit of the attacker is close enough for [`converge`].
+const CLOSE: u32 = 2;
 
 /// A move the script may give: the unit, its path and whether at the double.
 type Move = (UnitId, Vec<Hex>, bool);
@@ -101,7 +159,7 @@ mod tests {
 
     use counters::{Game, GameRng, Phase, Rules, Seat, Waiting, bundled};
 
-    use super::contest;
+    use super::{contest, converge};
     use crate::Passive;
     use crate::tests::{field, unit};
 
@@ -117,6 +175,20 @@ mod tests {
     /// Plays the objectives script in the first movement phase of `s` and returns where each
     /// unit named ends, by label.
     fn after_contest(s: &counters::Scenario, names: &[&str]) -> Vec<String> {
+        after(s, names, contest)
+    }
+
+    /// Plays `script` in the first movement phase of `s` and returns where each unit named
+    /// ends, by label.
+    fn after(
+        s: &counters::Scenario,
+        names: &[&str],
+        script: fn(
+            &mut dyn counters::Referee<'_>,
+            counters::Side,
+            &mut Vec<counters::UnitId>,
+        ) -> Result<(), counters::Halt>,
+    ) -> Vec<String> {
         let catalog = bundled::catalog();
         let rules = Rules::new(s, &catalog);
         let seat = || Seat::outside(Arc::new(Passive));
@@ -137,7 +209,7 @@ mod tests {
                 other => panic!("no movement phase: {other:?}"),
             }
         };
-        game.play_with(|x| contest(x, side, &mut Vec::new()))
+        game.play_with(|x| script(x, side, &mut Vec::new()))
             .expect("no halt");
         names
             .iter()
@@ -179,5 +251,29 @@ mod tests {
             &[("t72", "t72", "r", "0303"), ("m1", "m1", "b", "0505")],
         );
         assert_eq!(after_contest(&s, &["t72"]), ["0303"]);
+    }
+
+    /// R17.1, R5.1: the attacker's fighting units far from the objective close on it as far as
+    /// their movement takes them, at most next to it; one close already, and the HQ, stay.
+    #[test]
+    fn the_attackers_far_units_close_on_the_objective() {
+        let s = scenario(
+            "red",
+            &[
+                ("tanks", "t72", "r", "0102"),
+                ("rifles", "mr_coy", "r", "0201"),
+                ("near", "t72", "r", "0404"),
+            ],
+        );
+        let names = ["tanks", "rifles", "near", "rhq"];
+        let hex = |label: &str| s.map.hex(label.parse().unwrap()).unwrap();
+        let far = |label: &str| hex(label).unsigned_distance_to(hex("0505"));
+        let after = after(&s, &names, converge);
+        assert_eq!(after[2..], ["0404", "0101"]);
+        assert_eq!(far(&after[0]), 1, "the tanks end next to it: {after:?}");
+        assert!(
+            far(&after[1]) < far("0201"),
+            "the rifles come nearer: {after:?}"
+        );
     }
 }

@@ -2,8 +2,9 @@
 //! weighs a portfolio of plans for the side (Churchill and Buro's portfolio search, over whole
 //! plans): the doctrine AI's own, bolder and more careful assault thresholds, no assault at
 //! all, standing still, the objectives first (`contest.rs`: the defender next to every
-//! objective, the attacker into every empty one it can reach, then the doctrine AI), and the
-//! doctrine AI's plan with one fighting unit held back. It plays
+//! objective, the attacker into every empty one it can reach, then the doctrine AI), for the
+//! attacker its far units closing on the objectives (`contest::converge`), and the doctrine
+//! AI's plan with one fighting unit held back. It plays
 //! the game out from each plan on a fork of the game ([`counters::Game::fork`], the public
 //! simulation API: this phase by the plan, then its own scripts on its own side, the
 //! objectives first and the doctrine AI, and `doctrine`, `doctrine@1` or its own scripts on
@@ -228,6 +229,9 @@ enum Plan {
     /// The objectives first (`contest.rs`: the defender next to every objective, the attacker
     /// into every empty one it can reach), then the doctrine AI's movement for the rest.
     Contest,
+    /// The attacker's fighting units far from the objectives close on them
+    /// (`contest::converge`), then the doctrine AI's movement for the rest.
+    Converge,
 }
 
 impl Plan {
@@ -245,6 +249,11 @@ impl Plan {
             Self::Contest => {
                 let mut used = skip.to_vec();
                 crate::contest::contest(x, side, &mut used)?;
+                Doctrine::movement_with(x, side, &used, own)
+            }
+            Self::Converge => {
+                let mut used = skip.to_vec();
+                crate::contest::converge(x, side, &mut used)?;
                 Doctrine::movement_with(x, side, &used, own)
             }
             Self::Doctrine { threshold, hold } => {
@@ -282,6 +291,9 @@ fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId], own_threshold: f6
     plans.push(Plan::Stand);
     plans.push(Plan::Contest);
     let rules = x.rules();
+    if rules.scenario.sides[side.index()].role == counters::Role::Attacker {
+        plans.push(Plan::Converge);
+    }
     for unit in own(x.state(), side, skip)
         .into_iter()
         .filter(|&u| !crate::doctrine::soft(x.state(), &rules, u))
