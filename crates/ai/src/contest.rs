@@ -11,9 +11,7 @@
 //! - The attacker's weight ([`converge`], a plan of its own): its fighting units far from every
 //!   objective close on the nearest, to be there when the assault that decides it goes in.
 
-use counters::{
-    Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves, moves_to, points_left,
-};
+use counters::{Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves_to, points_left};
 use hexmap::Hex;
 
 /// Plays the objectives script for `side`, leaving the units in `used` alone and adding those
@@ -69,12 +67,9 @@ pub(crate) fn converge(
         .units()
         .iter()
         .filter(|u| {
-            let typ = rules.typ(u);
             u.side == side
                 && !used.contains(&u.id)
-                && !typ.is_hq()
-                && typ.assault.is_some()
-                && typ.fire.is_none_or(|f| !f.indirect)
+                && fighter(rules.typ(u))
                 && u.hex().and_then(near).is_some_and(|d| d > CLOSE)
         })
         .map(|u| u.id)
@@ -84,10 +79,10 @@ pub(crate) fn converge(
         let Some(from) = state.hex_of(unit).and_then(near) else {
             continue;
         };
-        let best = moves(state, &rules, unit, false)
+        let nearer = |h: Hex| near(h).is_some_and(|d| d < from && d >= 1);
+        let best = moves_to(state, &rules, unit, false, nearer)
             .into_iter()
             .filter_map(|(h, path)| near(h).map(|d| (d, path.len(), rules.map().label(h), path)))
-            .filter(|&(d, ..)| d < from && d >= 1)
             .min_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
         if let Some((.., path)) = best {
             used.push(unit);
@@ -100,6 +95,12 @@ pub(crate) fn converge(
         }
     }
     Ok(())
+}
+
+/// Whether a unit of this type fights for an objective: it has assault dice, and is neither an
+/// HQ nor a battery firing from afar.
+fn fighter(typ: &counters::UnitType) -> bool {
+    !typ.is_hq() && typ.assault.is_some() && typ.fire.is_none_or(|f| !f.indirect)
 }
 
 /// How near an objective a unit of the attacker is close enough for [`converge`].
@@ -124,12 +125,11 @@ fn nearest(
     let mut best: Option<((u32, usize, bool, UnitId), Move)> = None;
     for u in state.units() {
         let typ = rules.typ(u);
-        if u.side != side
-            || used.contains(&u.id)
-            || typ.is_hq()
-            || typ.fire.is_some_and(|f| f.indirect)
-            || (role == Role::Attacker && typ.assault.is_none())
-        {
+        let sent = match role {
+            Role::Attacker => fighter(typ),
+            Role::Defender => !typ.is_hq() && typ.fire.is_none_or(|f| !f.indirect),
+        };
+        if u.side != side || used.contains(&u.id) || !sent {
             continue;
         }
         // Each hex entered costs a point at least, but the first (R5.1): beyond the points at

@@ -246,14 +246,14 @@ impl Plan {
     ) -> Result<(), Halt> {
         match self {
             Self::Stand => Ok(()),
-            Self::Contest => {
+            Self::Contest | Self::Converge => {
+                let script = if self == Self::Contest {
+                    crate::contest::contest
+                } else {
+                    crate::contest::converge
+                };
                 let mut used = skip.to_vec();
-                crate::contest::contest(x, side, &mut used)?;
-                Doctrine::movement_with(x, side, &used, own)
-            }
-            Self::Converge => {
-                let mut used = skip.to_vec();
-                crate::contest::converge(x, side, &mut used)?;
+                script(x, side, &mut used)?;
                 Doctrine::movement_with(x, side, &used, own)
             }
             Self::Doctrine { threshold, hold } => {
