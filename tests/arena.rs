@@ -1,8 +1,9 @@
 //! `hexwar arena` end to end, and the frozen reference AI `doctrine@1` pinned by its games.
 
-use counters::{AiName, GameRng, Rules, ScenarioFile, bundled};
+use counters::Rules;
+use model::{AiName, GameRng, ScenarioFile, bundled};
 
-mod common;
+use crate::common;
 
 use common::{hexwar, stderr, stdout};
 

@@ -7,7 +7,7 @@
 //! `HEXWAR_SCREENSHOTS=docs/img` the README's one (`replay.png`, after three turns) is
 //! replaced too.
 
-mod outside;
+use crate::outside;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;

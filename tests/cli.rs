@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 use common::{hexwar, stderr, stdout};
 
@@ -1353,7 +1353,7 @@ fn the_narrative_shows_no_internal_names() {
 }
 
 /// `docs/events.schema.json` and `docs/events.md` are generated from the event types; they are
-/// in step with them (`HEXWAR_WRITE_DOCS=1 cargo test --test cli json` rewrites them; a change to
+/// in step with them (`HEXWAR_WRITE_DOCS=1 cargo test --test end_to_end json` rewrites them; a change to
 /// the schema must also bump `present::events_json::SCHEMA_VERSION`).
 #[test]
 fn the_json_schema_and_the_events_doc_are_in_step_with_the_types() {
@@ -1378,12 +1378,12 @@ fn the_json_schema_and_the_events_doc_are_in_step_with_the_types() {
     assert!(
         committed == schema,
         "the event types changed: bump SCHEMA_VERSION in crates/cli/events_json.rs, then run \
-         HEXWAR_WRITE_DOCS=1 cargo test --test cli json"
+         HEXWAR_WRITE_DOCS=1 cargo test --test end_to_end json"
     );
     assert_eq!(
         std::fs::read_to_string(&doc_file).unwrap_or_default(),
         doc,
-        "docs/events.md is out of step: HEXWAR_WRITE_DOCS=1 cargo test --test cli json"
+        "docs/events.md is out of step: HEXWAR_WRITE_DOCS=1 cargo test --test end_to_end json"
     );
 }
 

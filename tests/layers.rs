@@ -12,18 +12,31 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 const LAYERS: &[(&str, &[&str])] = &[
     ("hexmap", &[]),
     ("rating", &[]),
-    ("counters", &["hexmap", "rating"]),
-    ("ai", &["counters", "hexmap"]),
-    ("session", &["counters", "ai", "hexmap"]),
-    ("present", &["counters", "hexmap"]),
+    // The nouns and scenarios; the rules; the odds of the rules; the game that waits.
+    ("model", &["hexmap"]),
+    ("counters", &["model", "hexmap"]),
+    ("odds", &["counters", "model", "hexmap"]),
+    ("game", &["counters", "model", "hexmap", "rating"]),
+    ("ai", &["game", "odds", "counters", "model", "hexmap"]),
+    (
+        "session",
+        &["ai", "game", "odds", "counters", "model", "hexmap"],
+    ),
+    ("present", &["game", "counters", "model", "hexmap"]),
     (
         "commands",
-        &["counters", "ai", "hexmap", "session", "present"],
+        &[
+            "session", "present", "ai", "game", "odds", "counters", "model", "hexmap",
+        ],
     ),
     ("hexwar", &["commands"]),
-    // The conformance suite: tests only, on counters, ai, hexmap and present (dev-dependencies).
+    // The conformance suite: tests only, on the rules' crates, ai, hexmap and present
+    // (dev-dependencies).
     ("conformance", &[]),
-    ("hexwar-fuzz", &["counters", "ai", "hexmap", "session"]),
+    (
+        "hexwar-fuzz",
+        &["session", "ai", "odds", "counters", "model", "hexmap"],
+    ),
 ];
 
 /// Every crate's folder under `crates/`, by package name, with its normal dependencies.
@@ -151,7 +164,9 @@ fn io_in(text: &str) -> Vec<&'static str> {
 fn no_crate_below_the_commands_prints_or_touches_a_file() {
     let crates = crates();
     let mut checked = 0;
-    for name in ["hexmap", "rating", "counters", "ai", "session", "present"] {
+    for name in [
+        "hexmap", "rating", "model", "counters", "odds", "game", "ai", "session", "present",
+    ] {
         for (path, text) in library_source(&crates[name].0) {
             let found = io_in(&text);
             assert!(
@@ -163,6 +178,49 @@ fn no_crate_below_the_commands_prints_or_touches_a_file() {
         }
     }
     assert!(checked > 50, "only {checked} source files found");
+}
+
+/// The lines of every `.rs` file under a folder.
+fn lines_of(dir: &Path) -> Vec<(PathBuf, usize)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(lines_of(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push((
+                path.clone(),
+                std::fs::read_to_string(&path).unwrap().lines().count(),
+            ));
+        }
+    }
+    out
+}
+
+/// No crate holds more than 35% of the workspace's source, and no source file is longer than
+/// 1,500 lines: a crate or a file past these has become several things.
+#[test]
+fn no_crate_holds_most_of_the_house_and_no_file_is_a_book() {
+    let crates = crates();
+    let per_crate: BTreeMap<&str, Vec<(PathBuf, usize)>> = crates
+        .iter()
+        .map(|(name, (dir, _))| (name.as_str(), lines_of(&dir.join("src"))))
+        .collect();
+    let total: usize = per_crate.values().flatten().map(|(_, n)| n).sum();
+    assert!(total > 10_000, "only {total} lines of source found");
+    for (name, files) in &per_crate {
+        let lines: usize = files.iter().map(|(_, n)| n).sum();
+        assert!(
+            lines * 100 <= total * 35,
+            "{name} holds {lines} of {total} lines of source, over 35%"
+        );
+        for (path, n) in files {
+            assert!(*n <= 1_500, "{} has {n} lines, over 1,500", path.display());
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `hexwar play`, `--resume` and `hexwar replay`, driven from standard input as a script or a
 //! play-by-email tool drives them.
 
-mod outside;
+use crate::outside;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -13,10 +13,10 @@
 use std::path::Path;
 
 use counters::{
-    Answer, Catalog, Command, Event, ExecuteWith, GameRng, Location, Phase, PlayError, Question,
-    Rules, ScenarioFile, ScriptedDice, Side, State, execute_with, legal_commands,
+    Answer, ExecuteWith, PlayError, Question, Rules, State, execute_with, legal_commands,
 };
 use hexmap::{Hex, Label, TerrainTable};
+use model::{Catalog, Command, Event, GameRng, Location, Phase, ScenarioFile, ScriptedDice, Side};
 use present::narrate::Narrator;
 use serde::Deserialize;
 
@@ -73,19 +73,19 @@ struct Choice {
 /// gives, and leaves every other question to the rules' default or the side's AI (the
 /// question's suggestion).
 struct Person<'s> {
-    scenario: &'s counters::Scenario,
+    scenario: &'s model::Scenario,
     answers: std::collections::VecDeque<Choice>,
     problems: Vec<String>,
 }
 
 impl Person<'_> {
-    fn next_for(&mut self, unit: counters::UnitId, kind: fn(&Choice) -> bool) -> Option<Choice> {
+    fn next_for(&mut self, unit: model::UnitId, kind: fn(&Choice) -> bool) -> Option<Choice> {
         let next = self.answers.front()?;
         (next.unit == self.scenario.unit_name(unit) && kind(next))
             .then(|| self.answers.pop_front())
             .flatten()
     }
-    fn unit(&self, name: &str) -> Option<counters::UnitId> {
+    fn unit(&self, name: &str) -> Option<model::UnitId> {
         self.scenario.unit_id(name)
     }
 
@@ -233,7 +233,7 @@ struct Los {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Cmd {
-    /// A command in the grammar of the prompt (`counters::parse_command`):
+    /// A command in the grammar of the prompt (`model::parse_command`):
     /// `move UNIT HEX...`, `assault HEX with UNIT...`, `fire UNIT at UNIT`, ...
     #[serde(rename = "do")]
     do_: Option<String>,
@@ -344,7 +344,7 @@ fn possible(
     let can = |dist: &[f64], k: u8| dist.get(usize::from(k)).is_some_and(|&p| p > 1e-15);
     match command {
         Command::Assault { units, hex } => {
-            let odds = counters::assault_odds(before, rules, units, *hex);
+            let odds = odds::assault_odds(before, rules, units, *hex);
             let Some((on_attackers, on_defenders, outcome)) = events.iter().find_map(|e| match e {
                 Event::AssaultResult {
                     attacker_hits,
@@ -357,9 +357,9 @@ fn possible(
                 return Err("an assault without a result".to_owned());
             };
             let chance = match outcome {
-                counters::AssaultOutcome::DefendersDestroyed => odds.defender_destroyed,
-                counters::AssaultOutcome::DefendersRetreat => odds.defender_retreats,
-                counters::AssaultOutcome::DefendersHold => odds.defender_holds,
+                model::AssaultOutcome::DefendersDestroyed => odds.defender_destroyed,
+                model::AssaultOutcome::DefendersRetreat => odds.defender_retreats,
+                model::AssaultOutcome::DefendersHold => odds.defender_holds,
             };
             if !(can(&odds.attacker_hits, on_defenders)
                 && can(&odds.defender_hits, on_attackers)
@@ -372,7 +372,7 @@ fn possible(
             }
         }
         Command::Overrun { unit, hex } => {
-            let odds = counters::overrun_odds(before, rules, *unit, *hex);
+            let odds = odds::overrun_odds(before, rules, *unit, *hex);
             let side = before.unit(*unit).side;
             let (mut by_vehicle, mut back) = (0u8, 0u8);
             for e in events {
@@ -534,7 +534,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         "deployment" => Some(Phase::Deployment),
         "game" => {
             let seats = players.seats([false, false]);
-            let mut game = counters::Game::scripted(
+            let mut game = game::Game::scripted(
                 rules,
                 std::mem::take(&mut dice),
                 GameRng::seed_from_u64(0),
@@ -569,7 +569,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
     for st in &case.starts {
         let side = side_of(&st.side)?;
         let before = state.clone();
-        let events = counters::start_turn(&mut state, &rules, &mut dice, st.turn, side, &ais)
+        let events = game::start_turn(&mut state, &rules, &mut dice, st.turn, side, &ais)
             .map_err(|e| e.to_string())?;
         hash_tells_apart(&before, &events)?;
         log.extend(tell(&mut narrator, &events));
@@ -586,7 +586,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         }
     }
     let case_phase = state.phase();
-    let mut ai_rng = counters::GameRng::seed_from_u64(0);
+    let mut ai_rng = model::GameRng::seed_from_u64(0);
     let mut person = Person {
         scenario: &scenario,
         answers: case.choices.iter().cloned().collect(),
@@ -605,7 +605,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             state.apply(&end);
             let turn = state.turn() + u32::from(side == scenario.first);
             let before = state.clone();
-            let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side, &ais)
+            let events = game::start_turn(&mut state, &rules, &mut dice, turn, side, &ais)
                 .map_err(|e| e.to_string())?;
             hash_tells_apart(&before, &events)?;
             log.extend(tell(&mut narrator, &events));
@@ -625,10 +625,10 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
             .as_deref()
             .ok_or("a command needs `do`, `next` or `phase`")?;
         let command =
-            counters::parse_command(&scenario, text).map_err(|e| format!("`{text}`: {e}"))?;
+            model::parse_command(&scenario, text).map_err(|e| format!("`{text}`: {e}"))?;
         // The grammar reads back what it writes.
         assert_eq!(
-            counters::parse_command(&scenario, &counters::command_text(&scenario, &command)),
+            model::parse_command(&scenario, &model::command_text(&scenario, &command)),
             Ok(command.clone()),
             "{text}"
         );
@@ -642,7 +642,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         {
             let listing = legal_commands(&state, &rules, u.id);
             for (i, l) in listing.iter().enumerate() {
-                let said = counters::command_text(&scenario, l);
+                let said = model::command_text(&scenario, l);
                 if let Err(e) = counters::check(&state, &rules, l) {
                     return Err(format!(
                         "before `{text}`: legal_commands lists `{said}`, which the rules refuse: {e}"
@@ -704,7 +704,7 @@ fn run_case(path: &Path, catalog: &Catalog, terrain: &TerrainTable) -> Result<()
         let side = side_of(next)?;
         let turn = state.turn();
         let before = state.clone();
-        let events = counters::start_turn(&mut state, &rules, &mut dice, turn, side, &ais)
+        let events = game::start_turn(&mut state, &rules, &mut dice, turn, side, &ais)
             .map_err(|e| e.to_string())?;
         hash_tells_apart(&before, &events)?;
         log.extend(tell(&mut narrator, &events));
@@ -823,18 +823,18 @@ fn main() -> std::process::ExitCode {
     assert!(!files.is_empty(), "no conformance cases found");
     // The bundled catalog and the test-only types of tests/rules/types.toml.
     let types = std::fs::read_to_string(dir.join("types.toml")).expect("tests/rules/types.toml");
-    let mut sources: Vec<_> = counters::bundled::CATALOG
+    let mut sources: Vec<_> = model::bundled::CATALOG
         .iter()
-        .map(|&(name, text)| counters::Source { name, text })
+        .map(|&(name, text)| model::Source { name, text })
         .collect();
-    sources.push(counters::Source {
+    sources.push(model::Source {
         name: "tests/rules/types.toml",
         text: &types,
     });
     let catalog = std::sync::Arc::new(
         Catalog::load(&sources).unwrap_or_else(|p| panic!("the cases' catalog: {p:?}")),
     );
-    let terrain = std::sync::Arc::new(counters::bundled::terrain());
+    let terrain = std::sync::Arc::new(model::bundled::terrain());
     let trials = files
         .into_iter()
         .map(|f| {

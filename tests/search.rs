@@ -2,9 +2,10 @@
 //! weighs nothing, its games depend only on the seed (not on threads or time), it beats the
 //! doctrine AI, and `hexwar play` gives it the opponent's side unless `--ai` says otherwise.
 
-use counters::{AiName, Event, GameRng, Rules, Scenario, ScenarioFile, bundled};
+use counters::Rules;
+use model::{AiName, Event, GameRng, Scenario, ScenarioFile, bundled};
 
-mod common;
+use crate::common;
 
 use common::{hexwar, stderr, stdout};
 

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{arena, balance, batch, blunders, inspect, merge, odds, play, render, tune};
+use commands::{arena, batch, blunders, inspect, merge, odds, play, render, test, tune};
 
 /// A hex-and-counter operational wargame engine.
 ///
@@ -13,11 +13,11 @@ use commands::{arena, balance, batch, blunders, inspect, merge, odds, play, rend
 #[command(name = "hexwar", version, about, long_about = None, arg_required_else_help = true)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: CliCommand,
 }
 
 #[derive(Subcommand)]
-enum Command {
+enum CliCommand {
     /// Validate scenario files and report every problem with file, line and column.
     ///
     /// Prints `FILE: ok` for each good file. Exit status 0 when all are good, 2 otherwise.
@@ -109,7 +109,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  hexwar test scenarios/\n  hexwar test scenarios/dawn_assault.toml --runs 5000 --junit balance.xml\n\nExit status: 0 when no expectation fails; 1 when one fails (or, with --strict, when one is\ninconclusive: by default an inconclusive expectation is reported but does not fail the run,\nsince more games, not a change, would settle it); 2 for bad input (a broken scenario, no\n[expect] anywhere, a report that cannot be written).\n\nThe games are those of `hexwar batch FILE --runs N --seed S` with the runs, seed and AIs of\nthe file's [expect] (`ai = { soviet = \"doctrine@1\" }`; --runs and --ai override them): the\nsame numbers for any --threads."
     )]
-    Test(balance::TestArgs),
+    Test(test::TestArgs),
     /// Read the rulebook: the sections, one rule with hexwar's decisions, or every rule that
     /// mentions a word. The rulebook is `docs/rules.md`, built into the binary.
     #[command(
@@ -129,25 +129,25 @@ fn main() -> ExitCode {
     commands::finish(run(cli.command))
 }
 
-fn run(command: Command) -> anyhow::Result<ExitCode> {
+fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Check(args) => Ok(inspect::check(&args)),
-        Command::Show(args) => inspect::show(&args),
-        Command::Run(args) => play::run_game(args),
-        Command::Odds(args) => odds::command(&args),
-        Command::Batch(args) => batch::run(args),
-        Command::Blunders(args) => blunders::run(&args),
-        Command::Merge(args) => merge::run(&args),
-        Command::Arena(args) => arena::run(&args),
-        Command::Tune(args) => tune::run(args),
-        Command::Play(args) => play::run(&args),
-        Command::Replay(args) => match &args.html {
+        CliCommand::Check(args) => Ok(inspect::check(&args)),
+        CliCommand::Show(args) => inspect::show(&args),
+        CliCommand::Run(args) => play::run_game(args),
+        CliCommand::Odds(args) => odds::command(&args),
+        CliCommand::Batch(args) => batch::run(args),
+        CliCommand::Blunders(args) => blunders::run(&args),
+        CliCommand::Merge(args) => merge::run(&args),
+        CliCommand::Arena(args) => arena::run(&args),
+        CliCommand::Tune(args) => tune::run(args),
+        CliCommand::Play(args) => play::run(&args),
+        CliCommand::Replay(args) => match &args.html {
             Some(html) => render::replay_page(&args.path, args.seed, args.game, html),
             None => play::replay(&args),
         },
-        Command::Render(args) => render::run(args),
-        Command::Test(args) => balance::run(&args),
-        Command::Rules(args) => Ok(inspect::rules(&args)?),
-        Command::Units(args) => inspect::units(&args),
+        CliCommand::Render(args) => render::run(args),
+        CliCommand::Test(args) => test::run(&args),
+        CliCommand::Rules(args) => Ok(inspect::rules(&args)?),
+        CliCommand::Units(args) => inspect::units(&args),
     }
 }

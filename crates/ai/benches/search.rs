@@ -13,7 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ai::DEFAULT_SEARCH_BUDGET;
-use counters::{AiName, Game, GameRng, Phase, Rules, ScenarioFile, Side, Waiting, bundled};
+use counters::Rules;
+use game::{Game, Waiting};
+use model::{AiName, GameRng, Phase, ScenarioFile, Side, bundled};
 
 fn main() {
     // Cargo passes `--bench` first; numbers after it are the budget and the games.

@@ -3,8 +3,10 @@
 //! rules' own functions (`moves`, the map's `reachable`, the exact first-round odds), on the
 //! position the events lead to, never by the AI that played.
 
-use counters::{Event, Location, Phase, Role, Rules, Side, State, UnitId, assault_odds, moves};
+use counters::{Rules, State, moves};
 use hexmap::{Budget, Hex};
+use model::{Event, Location, Phase, Role, Side, UnitId};
+use odds::assault_odds;
 
 /// The odds at which an assault next turn takes a hex: a unit that moved there is exposed.
 pub const EXPOSED_ODDS: f64 = 0.8;
@@ -76,7 +78,7 @@ pub fn count(rules: &Rules<'_>, events: &[Event]) -> [Blunders; 2] {
         state.apply(e);
         match e {
             Event::TurnStarted { .. } => {
-                at_start = state.units().iter().map(counters::Unit::hex).collect();
+                at_start = state.units().iter().map(model::Unit::hex).collect();
             }
             Event::PhaseStarted {
                 phase: Phase::Movement,
@@ -99,7 +101,7 @@ pub fn count(rules: &Rules<'_>, events: &[Event]) -> [Blunders; 2] {
 
 /// Whether `side`'s turn `turn` is its last before the attacker's last look at the objectives,
 /// at the start of its turn on the last game turn (R17.1).
-fn deciding(s: &counters::Scenario, side: Side, turn: u32) -> bool {
+fn deciding(s: &model::Scenario, side: Side, turn: u32) -> bool {
     let attacker = if s.sides[0].role == Role::Attacker {
         Side::A
     } else {
@@ -255,13 +257,13 @@ fn shaken_left(state: &State, rules: &Rules<'_>, side: Side) -> u32 {
         .units()
         .iter()
         .filter(|e| e.side != side && assaulter(state, rules, e.id))
-        .filter_map(counters::Unit::hex)
+        .filter_map(model::Unit::hex)
         .collect();
     let count = state
         .units()
         .iter()
         .filter(|u| u.side == side && u.alive() && (u.state.disorganized || u.state.weakened))
-        .filter_map(counters::Unit::hex)
+        .filter_map(model::Unit::hex)
         .filter(|h| enemies.iter().any(|e| e.unsigned_distance_to(*h) == 1))
         .count();
     u32::try_from(count).unwrap_or(u32::MAX)
@@ -342,10 +344,11 @@ fn objective_left(before: &State, now: &State, rules: &Rules<'_>, side: Side) ->
 mod tests {
     use super::count;
     use crate::tests::{field, unit};
-    use counters::{Event, Phase, Rules, Side, Units, bundled};
+    use counters::Rules;
+    use model::{Event, Phase, Side, Units, bundled};
 
     /// The test field, Red moving first, the Blue HQ in the far corner.
-    fn scenario(units: &str) -> counters::Scenario {
+    fn scenario(units: &str) -> model::Scenario {
         field("red", "0606", units)
     }
 

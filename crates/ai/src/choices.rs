@@ -5,8 +5,9 @@
 
 use std::cmp::Reverse;
 
-use counters::{GameRng, Rules, SidePlan, State, UnitId, pick_distinct};
+use counters::{Rules, SidePlan, State};
 use hexmap::{Hex, Label};
+use model::{GameRng, UnitId, pick_distinct};
 
 /// The doctrine AI counterattacks when the round would score at least one hit with this
 /// probability.

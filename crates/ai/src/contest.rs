@@ -11,8 +11,10 @@
 //! - The attacker's weight ([`converge`], a plan of its own): its fighting units far from every
 //!   objective close on the nearest, to be there when the assault that decides it goes in.
 
-use counters::{Command, Halt, Referee, Role, Rules, Side, State, UnitId, moves_to, points_left};
+use counters::{Halt, Rules, State, moves_to, points_left};
+use game::Referee;
 use hexmap::Hex;
+use model::{Command, Role, Side, UnitId};
 
 /// Plays the objectives script for `side`, leaving the units in `used` alone and adding those
 /// it moves.
@@ -99,7 +101,7 @@ pub(crate) fn converge(
 
 /// Whether a unit of this type fights for an objective: it has assault dice, and is neither an
 /// HQ nor a battery firing from afar.
-fn fighter(typ: &counters::UnitType) -> bool {
+fn fighter(typ: &model::UnitType) -> bool {
     !typ.is_hq() && typ.assault.is_some() && typ.fire.is_none_or(|f| !f.indirect)
 }
 
@@ -157,14 +159,16 @@ fn nearest(
 mod tests {
     use std::sync::Arc;
 
-    use counters::{Game, GameRng, Phase, Rules, Seat, Waiting, bundled};
+    use counters::Rules;
+    use game::{Game, Seat, Waiting};
+    use model::{GameRng, Phase, bundled};
 
     use super::{contest, converge};
     use crate::Passive;
     use crate::tests::{field, unit};
 
     /// The test field, `first` moving first, the Blue HQ far from the objective.
-    fn scenario(first: &str, units: &[(&str, &str, &str, &str)]) -> counters::Scenario {
+    fn scenario(first: &str, units: &[(&str, &str, &str, &str)]) -> model::Scenario {
         let units: String = units
             .iter()
             .map(|(id, typ, f, at)| unit(id, typ, f, at, ""))
@@ -174,19 +178,19 @@ mod tests {
 
     /// Plays the objectives script in the first movement phase of `s` and returns where each
     /// unit named ends, by label.
-    fn after_contest(s: &counters::Scenario, names: &[&str]) -> Vec<String> {
+    fn after_contest(s: &model::Scenario, names: &[&str]) -> Vec<String> {
         after(s, names, contest)
     }
 
     /// Plays `script` in the first movement phase of `s` and returns where each unit named
     /// ends, by label.
     fn after(
-        s: &counters::Scenario,
+        s: &model::Scenario,
         names: &[&str],
         script: fn(
-            &mut dyn counters::Referee<'_>,
-            counters::Side,
-            &mut Vec<counters::UnitId>,
+            &mut dyn game::Referee<'_>,
+            model::Side,
+            &mut Vec<model::UnitId>,
         ) -> Result<(), counters::Halt>,
     ) -> Vec<String> {
         let catalog = bundled::catalog();

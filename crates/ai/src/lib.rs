@@ -1,6 +1,6 @@
 //! R4.4: the hexwar AIs. Each is a type behind the rules' one seat interface,
-//! [`counters::Ai`]: it reads the position and proposes commands through a
-//! [`counters::Referee`], which checks and executes them; it never holds the game's dice (the
+//! [`game::Ai`]: it reads the position and proposes commands through a
+//! [`game::Referee`], which checks and executes them; it never holds the game's dice (the
 //! random AI draws from the AIs' own generator, the doctrine AI weighs exact odds, the search
 //! AI plays its look-ahead on forks of the game with dice of its own).
 //!
@@ -17,7 +17,7 @@
 //!   nothing on its own.
 //!
 //! The registry (`registry.rs`) names them: `doctrine:0.65`, `search:512` ... A new AI is a new
-//! type that implements [`counters::Ai`] and a row in the registry.
+//! type that implements [`game::Ai`] and a row in the registry.
 
 mod blunders;
 mod choices;
@@ -45,7 +45,8 @@ pub use registry::{
 pub use search::Search;
 pub use v1::DoctrineV1;
 
-use counters::{Location, Side, State, UnitId, chance};
+use counters::State;
+use model::{Location, Side, UnitId, chance};
 
 /// Unit ids as the AI lists them: on the stack for a side of up to 32 units, as the AI asks for
 /// them again after every order.

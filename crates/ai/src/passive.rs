@@ -1,8 +1,10 @@
 //! `passive`: the AI that does nothing on its own. Its units still test and choose in melees
 //! (R11.4) and disengage when they may (R15.5); orders move them.
 
-use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
+use counters::{Halt, Rules, SidePlan, State};
+use game::{Ai, Referee};
 use hexmap::Hex;
+use model::{GameRng, Side, UnitId};
 
 use crate::choices::counterattack_pays;
 

@@ -1,8 +1,10 @@
 //! `random`: each unit gives one of the commands it may give now or none, every choice as
 //! likely, drawn from the AIs' own generator; never the game's dice.
 
-use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId, legal_commands};
+use counters::{Halt, Rules, SidePlan, State, legal_commands};
+use game::{Ai, Referee};
 use hexmap::Hex;
+use model::{GameRng, Side, UnitId};
 
 use crate::choices::{coin, counterattack_pays};
 use crate::own;
@@ -61,11 +63,7 @@ fn pick(x: &mut dyn Referee<'_>, n: usize) -> Option<usize> {
     if n == 0 {
         return None;
     }
-    counters::pick_distinct(x.rng(), n, 1)
-        .ok()?
-        .0
-        .first()
-        .copied()
+    model::pick_distinct(x.rng(), n, 1).ok()?.0.first().copied()
 }
 
 /// The random AI, in the movement and the fire phase alike: each unit gives one of the

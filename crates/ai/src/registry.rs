@@ -6,10 +6,9 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use counters::{
-    Ai, Command, Dice, Event, ExecuteWith, GameRng, OutOfDice, PlayError, Rules, Scenario, Seat,
-    Side, SideInfo, State, execute_with, parse_threshold,
-};
+use counters::{ExecuteWith, PlayError, Rules, State, execute_with};
+use game::{Ai, Seat};
+use model::{Command, Dice, Event, GameRng, OutOfDice, Scenario, Side, SideInfo, parse_threshold};
 
 use crate::{Doctrine, DoctrineV1, Exploiter, Passive, Random, Search};
 
@@ -131,7 +130,7 @@ fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
         let all: Vec<&str> = names().collect();
         format!(
             "unknown AI `{}`: use {} or {}",
-            counters::shown(name),
+            model::shown(name),
             all[..all.len() - 1].join(", "),
             all[all.len() - 1]
         )
@@ -152,7 +151,7 @@ fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
 }
 
 /// Checks an AI name (`doctrine:0.65`): the scenario loader's check
-/// ([`counters::ScenarioFile::knowing_ais`]) and `--ai`'s.
+/// ([`model::ScenarioFile::knowing_ais`]) and `--ai`'s.
 ///
 /// # Errors
 /// What is wrong, in words.
@@ -250,8 +249,8 @@ impl Players {
 
     /// The AIs as the rules and the odds ask them for the choices of units without orders.
     #[must_use]
-    pub fn advisors(&self) -> counters::Advisors<'_> {
-        counters::Advisors([&*self.0[0], &*self.0[1]])
+    pub fn advisors(&self) -> game::Advisors<'_> {
+        game::Advisors([&*self.0[0], &*self.0[1]])
     }
 
     /// Both AIs, side A's then side B's.
@@ -316,8 +315,8 @@ impl Players {
 
     /// A game between these AIs, not yet begun.
     #[must_use]
-    pub fn game<'r>(&self, rules: Rules<'r>, dice: GameRng, ai_rng: GameRng) -> counters::Game<'r> {
-        counters::Game::new(rules, dice, ai_rng, self.seats([false, false]))
+    pub fn game<'r>(&self, rules: Rules<'r>, dice: GameRng, ai_rng: GameRng) -> game::Game<'r> {
+        game::Game::new(rules, dice, ai_rng, self.seats([false, false]))
     }
 
     /// Plays a whole game and returns it (its position, its events). `ai_rng` is the AIs' own
@@ -330,7 +329,7 @@ impl Players {
         rules: Rules<'r>,
         dice: GameRng,
         ai_rng: GameRng,
-    ) -> Result<counters::Game<'r>, OutOfDice> {
+    ) -> Result<game::Game<'r>, OutOfDice> {
         let mut game = self.game(rules, dice, ai_rng);
         game.advance()?;
         Ok(game)

@@ -5,7 +5,7 @@
 //! objective, the attacker into every empty one it can reach, then the doctrine AI), for the
 //! attacker its far units closing on the objectives (`contest::converge`), and the doctrine
 //! AI's plan with one fighting unit held back. It plays
-//! the game out from each plan on a fork of the game ([`counters::Game::fork`], the public
+//! the game out from each plan on a fork of the game ([`game::Game::fork`], the public
 //! simulation API: this phase by the plan, then its own scripts on its own side, the
 //! objectives first and the doctrine AI, and `doctrine`, `doctrine@1` or its own scripts on
 //! the enemy's, to the end, on dice of its own) and plays the plan that
@@ -23,8 +23,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use counters::{Ai, Game, GameRng, Halt, Referee, Rules, Seat, Side, SidePlan, State, UnitId};
+use counters::{Halt, Rules, SidePlan, State};
+use game::{Ai, Game, Referee, Seat};
 use hexmap::Hex;
+use model::{GameRng, Side, UnitId};
 
 use crate::choices::counterattack_pays;
 use crate::{Doctrine, DoctrineV1, own};
@@ -291,7 +293,7 @@ fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId], own_threshold: f6
     plans.push(Plan::Stand);
     plans.push(Plan::Contest);
     let rules = x.rules();
-    if rules.scenario.sides[side.index()].role == counters::Role::Attacker {
+    if rules.scenario.sides[side.index()].role == model::Role::Attacker {
         plans.push(Plan::Converge);
     }
     for unit in own(x.state(), side, skip)

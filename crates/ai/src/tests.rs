@@ -1,6 +1,6 @@
 //! What the AIs' unit tests share: a small test field.
 
-use counters::{Scenario, ScenarioFile, bundled};
+use model::{Scenario, ScenarioFile, bundled};
 
 /// A field of 6 x 6 clear hexes with the objective 0505 (the Farm), `first` moving first,
 /// Red (Soviet) attacking with its HQ at 0101 and Blue (NATO) defending with its HQ at `blue_hq`;

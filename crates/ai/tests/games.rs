@@ -2,15 +2,15 @@
 //! and the count of units standing in each hex stays true through every event of real games
 //! (tests that play games, moved here from the rules crate, which has no AI).
 
-use counters::{
-    GameRecord, GameRng, MergeError, Rules, Scenario, ScenarioFile, Side, State, Summary, bundled,
-};
+use counters::{Rules, State};
+use game::{GameRecord, MergeError, Summary};
+use model::{GameRng, Scenario, ScenarioFile, Side, bundled};
 
-fn scenario(text: &str) -> Result<Scenario, Vec<counters::Problem>> {
+fn scenario(text: &str) -> Result<Scenario, Vec<model::Problem>> {
     ScenarioFile::parse("s.toml", text).validate(&catalog(), &bundled::terrain())
 }
 
-fn catalog() -> counters::Catalog {
+fn catalog() -> model::Catalog {
     bundled::catalog()
 }
 
@@ -100,10 +100,10 @@ fn summaries_of_shards_merge_into_the_summary_of_one_run() {
             GameRecord::new(i, &rules, game.state())
         })
         .collect();
-    let identity = counters::Identity {
+    let identity = game::Identity {
         runs: 40,
         shard_count: 2,
-        ..counters::Identity::default()
+        ..game::Identity::default()
     };
     let mut whole = Summary::new(&s, 9);
     records.iter().for_each(|r| whole.add(r));

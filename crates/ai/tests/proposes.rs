@@ -1,5 +1,5 @@
 //! The AIs propose and never execute: each reads the position and hands its commands to the
-//! referee the game gives it (`counters::Referee`), so that the game checks and executes them;
+//! referee the game gives it (`game::Referee`), so that the game checks and executes them;
 //! the search AI plays its look-ahead on forks of its own. Read from the source, so that an AI
 //! that reached for the executor fails CI rather than a review.
 

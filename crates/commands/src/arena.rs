@@ -8,10 +8,12 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::arena::{
+use counters::Rules;
+use game::GameRecord;
+use game::arena::{
     ArenaIdentity, ArenaScenario, ArenaSummary, Entrant, Pentanomial, Sprt, SprtVerdict,
 };
-use counters::{AiName, GameRecord, OutOfDice, Rules, Scenario};
+use model::{AiName, OutOfDice, Scenario};
 use rayon::prelude::*;
 
 use crate::batch::{Shard, progress_bar};
@@ -596,7 +598,7 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
         for (s, (first, second)) in played {
             let sides = &loaded[s].1.scenario.sides;
             let sides = [sides[0].id.clone(), sides[1].id.clone()];
-            seen.add(counters::arena::half_points(&sides, &first, &second));
+            seen.add(game::arena::half_points(&sides, &first, &second));
             if let Some(v) = test.verdict(&seen) {
                 verdict = Some(v);
                 break 'play;
@@ -625,13 +627,13 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
         elo_ci95: seen
             .ci95()
             .unwrap_or([0.0, 1.0])
-            .map(counters::arena::elo_of_score),
+            .map(game::arena::elo_of_score),
         beyond: beyond(
             &test,
             verdict,
             seen.ci95()
                 .unwrap_or([0.0, 1.0])
-                .map(counters::arena::elo_of_score),
+                .map(game::arena::elo_of_score),
         ),
         scenarios: loaded
             .iter()

@@ -7,8 +7,10 @@ use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::{Catalog, GameRecord, Rules, Scenario, Summary};
+use counters::Rules;
+use game::{GameRecord, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
+use model::{Catalog, Scenario};
 use rayon::prelude::*;
 
 use crate::PlayOptions;
@@ -120,7 +122,7 @@ pub fn check_runs_threads(runs: u64, threads: usize) -> Result<(), BadInput> {
 /// counted, not listed.
 #[must_use]
 pub fn shard_games(opts: &Options) -> u64 {
-    counters::shard_size(opts.runs, opts.shard.count, opts.shard.index)
+    game::shard_size(opts.runs, opts.shard.count, opts.shard.index)
 }
 
 /// Plays the shard's games in parallel, a chunk at a time, handing each chunk's records, in game
@@ -148,7 +150,7 @@ pub fn play_chunks(
     let mut k = 0;
     while k < mine {
         let end = k.saturating_add(CHUNK).min(mine);
-        let records: Result<Vec<Option<GameRecord>>, counters::OutOfDice> = pool.install(|| {
+        let records: Result<Vec<Option<GameRecord>>, model::OutOfDice> = pool.install(|| {
             (k..end)
                 .into_par_iter()
                 .map(|j| {
@@ -184,8 +186,8 @@ pub fn whole_prefix<T>(played: Vec<Option<T>>) -> (Vec<T>, bool) {
 /// Plays a game unless a signal came first, and keeps it only if none came while it was played
 /// (an AI stops thinking at a signal: the game is not the one it would have played).
 pub fn played_whole<T>(
-    play: impl FnOnce() -> Result<T, counters::OutOfDice>,
-) -> Result<Option<T>, counters::OutOfDice> {
+    play: impl FnOnce() -> Result<T, model::OutOfDice>,
+) -> Result<Option<T>, model::OutOfDice> {
     if interrupt::requested() {
         return Ok(None);
     }
@@ -381,7 +383,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     })?;
     let csv_failed = csv.commit();
     summary.complete = complete;
-    summary.identity = Some(counters::Identity {
+    summary.identity = Some(game::Identity {
         scenario_hash: loaded.hashes[0].clone(),
         catalog_hash: loaded.hashes[1].clone(),
         terrain_hash: loaded.hashes[2].clone(),
@@ -403,7 +405,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     if json {
         outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
-        out!("{}", present::batch::render(&summary));
+        out!("{}", present::batch_summary::render(&summary));
     }
     if let Some(out) = &plot_out {
         let svg = present::picture::plot::batch(&present::picture::plot::Batch {

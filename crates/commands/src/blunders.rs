@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::{Rules, Side};
+use counters::Rules;
+use model::Side;
 use rayon::prelude::*;
 use session::seeding::game_dice;
 
@@ -69,7 +70,7 @@ pub fn run(args: &BlundersArgs) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build()?;
     let bar = progress_bar(args.runs, "games, {per_sec}", !args.quiet);
-    let played: Result<Vec<Option<[ai::Blunders; 2]>>, counters::OutOfDice> = pool.install(|| {
+    let played: Result<Vec<Option<[ai::Blunders; 2]>>, model::OutOfDice> = pool.install(|| {
         (0..args.runs)
             .into_par_iter()
             .map(|i| {

@@ -9,8 +9,8 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use counters::{Catalog, Problem, Scenario, ScenarioFile, Source};
 use hexmap::TerrainTable;
+use model::{Catalog, Problem, Scenario, ScenarioFile, Source};
 
 /// Bad input from the user: printed as is, exit status 2.
 #[derive(Debug)]
@@ -47,7 +47,7 @@ pub fn read_text(path: &Path) -> Result<String, BadInput> {
     String::from_utf8(bytes).map_err(|_| cannot(&"not UTF-8 text"))
 }
 
-use counters::bundled::{CATALOG as BUILTIN_CATALOG, TERRAIN as BUILTIN_TERRAIN};
+use model::bundled::{CATALOG as BUILTIN_CATALOG, TERRAIN as BUILTIN_TERRAIN};
 
 /// Files read, kept so that problems can be shown with line and column, and the paths of
 /// those read from disk (a command's inputs, which no output may replace).
@@ -77,11 +77,7 @@ impl Texts {
     pub fn render(&self, problems: &[Problem]) -> String {
         // One index of line starts per file: linear in the size of the files, whatever the
         // number of problems.
-        let lines: Vec<counters::Lines> = self
-            .0
-            .iter()
-            .map(|(_, t)| counters::Lines::new(t))
-            .collect();
+        let lines: Vec<model::Lines> = self.0.iter().map(|(_, t)| model::Lines::new(t)).collect();
         problems
             .iter()
             .map(|p| match self.0.iter().position(|(n, _)| *n == p.file) {
@@ -182,7 +178,7 @@ fn load_terrain(path: Option<&Path>, texts: &mut Texts) -> Result<TerrainTable, 
         let at = match &e {
             hexmap::TerrainError::Toml { span: Some(s), .. }
             | hexmap::TerrainError::At { span: s, .. } => {
-                let (l, c) = counters::line_col(&text, s.start);
+                let (l, c) = model::line_col(&text, s.start);
                 format!(":{l}:{c}")
             }
             _ => String::new(),

@@ -10,7 +10,6 @@
 #[macro_use]
 pub mod stdout;
 pub mod arena;
-pub mod balance;
 pub mod batch;
 pub mod blunders;
 pub mod data;
@@ -23,6 +22,7 @@ pub mod output;
 pub mod play;
 pub mod render;
 pub mod rules;
+pub mod test;
 pub mod tune;
 
 use std::process::ExitCode;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::Summary;
+use game::Summary;
 
 use crate::arena;
 use crate::batch::refuse_incomplete;
@@ -49,12 +49,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         s.check()
             .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
         if s.identity.is_none() {
-            return Err(BadInput(format!(
-                "{}: {}",
-                f.display(),
-                counters::MergeError::NoIdentity
-            ))
-            .into());
+            return Err(
+                BadInput(format!("{}: {}", f.display(), game::MergeError::NoIdentity)).into(),
+            );
         }
         match &mut merged {
             None => merged = Some(s),
@@ -74,7 +71,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     if *json {
         outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
-        out!("{}", present::batch::render(&summary));
+        out!("{}", present::batch_summary::render(&summary));
     }
     Ok(ExitCode::SUCCESS)
 }

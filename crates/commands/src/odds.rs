@@ -4,11 +4,13 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::{
-    Catalog, Choices, Combatant, Command, MATCHUP_DEFENDERS, Rules, Side, assault_odds, check,
-    matchup, matchup_state, melee_odds, overrun_odds, set_choices,
-};
+use counters::{Rules, check};
 use hexmap::TerrainTable;
+use model::{Catalog, Command, Side};
+use odds::{
+    Choices, Combatant, MATCHUP_DEFENDERS, assault_odds, matchup, matchup_state, melee_odds,
+    overrun_odds, set_choices,
+};
 
 use crate::Switch;
 use crate::data::{BadInput, CatalogDir};
@@ -58,7 +60,7 @@ pub struct OddsArgs {
 /// Runs `hexwar odds` on the catalog found from the working folder and the bundled terrain.
 pub fn command(args: &OddsArgs) -> anyhow::Result<ExitCode> {
     let catalog = CatalogDir::load_from_cwd(args.catalog.as_deref())?;
-    let table = counters::bundled::terrain();
+    let table = model::bundled::terrain();
     let text = args.matchup.join(" ");
     let request = Request {
         matchup: &text,
@@ -150,7 +152,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     let rules = Rules::new(&scenario, catalog);
     let state = matchup_state(&rules);
     let hex = MATCHUP_DEFENDERS.to_hex();
-    let ids = counters::matchup_attackers(&state);
+    let ids = odds::matchup_attackers(&state);
     // Each unit as it was given: its id and its states.
     let names = |list: &[Combatant]| -> String {
         list.iter()
@@ -234,7 +236,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         let players = ai::Players::of(rules.scenario).map_err(BadInput)?;
         let ai = players.advisors();
         let m = if req.exact {
-            counters::exact_melee_odds(&state, &rules, &ids, hex, &ai).ok_or_else(|| {
+            odds::exact_melee_odds(&state, &rules, &ids, hex, &ai).ok_or_else(|| {
                 BadInput(format!(
                     "{head}: beyond the exact chain (it holds up to 16 units, and no passengers \
                      or units that could join from next to the hex); leave out --exact to sample it"
@@ -363,20 +365,17 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
 
 /// A refusal in the words of the matchup: its hexes are the odds' own, not the user's, so they
 /// are named by their part in the fight.
-fn matchup_words(e: &counters::RuleError) -> String {
+fn matchup_words(e: &model::RuleError) -> String {
     e.to_string()
         .replace(&MATCHUP_DEFENDERS.to_string(), "the defended hex")
-        .replace(
-            &counters::MATCHUP_ATTACKERS.to_string(),
-            "the attackers' hex",
-        )
+        .replace(&odds::MATCHUP_ATTACKERS.to_string(), "the attackers' hex")
         .replace(&beyond_label(), "the hex beyond")
 }
 
 /// The label of the hex beyond the defended one, seen from the attackers (R10.1).
 fn beyond_label() -> String {
     hexmap::Label::from_hex(hexmap::across(
-        counters::MATCHUP_ATTACKERS.to_hex(),
+        odds::MATCHUP_ATTACKERS.to_hex(),
         MATCHUP_DEFENDERS.to_hex(),
     ))
     .map_or_else(|| "off-map".to_owned(), |l| l.to_string())
@@ -394,7 +393,7 @@ fn describe(c: Choices) -> &'static str {
 /// A chance as a percentage: never below 0 or above 100, never "-0.000%".
 /// Each unit's fate in a whole melee, a line per unit (or per units no rule tells apart, named
 /// by `name`): destroyed, captured, retreated, broke off, stayed in the fight.
-pub fn fates(m: &counters::MeleeOdds, name: impl Fn(&counters::UnitFate) -> String) -> String {
+pub fn fates(m: &odds::MeleeOdds, name: impl Fn(&odds::UnitFate) -> String) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

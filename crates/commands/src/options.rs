@@ -74,7 +74,7 @@ pub struct PlayOptions {
 
 impl PlayOptions {
     /// Applies the overrides to a loaded scenario.
-    pub fn apply(&self, scenario: &mut counters::Scenario) -> Result<(), BadInput> {
+    pub fn apply(&self, scenario: &mut model::Scenario) -> Result<(), BadInput> {
         if let Some(c) = self.counterattacks {
             scenario.rules.counterattacks = c.on();
         }
@@ -118,7 +118,7 @@ impl PlayOptions {
 /// `random`, `search`; for a doctrine AI the probability of winning above which it assaults and
 /// overruns, for the search AI its budget).
 pub fn override_ai(
-    scenario: &mut counters::Scenario,
+    scenario: &mut model::Scenario,
     overrides: &[AiOverride],
 ) -> Result<(), BadInput> {
     for (i, o) in overrides.iter().enumerate() {
@@ -135,11 +135,11 @@ pub fn override_ai(
             .ok_or_else(|| {
                 BadInput(format!(
                     "--ai `{}`: no side `{}` in this scenario",
-                    counters::shown(&o.text),
-                    counters::shown(&o.side)
+                    model::shown(&o.text),
+                    model::shown(&o.side)
                 ))
             })?;
-        s.ai = counters::AiName::new(o.ai.clone());
+        s.ai = model::AiName::new(o.ai.clone());
     }
     Ok(())
 }

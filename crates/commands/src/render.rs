@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use counters::{Event, Rules, State};
+use counters::{Rules, State};
+use model::Event;
 use present::picture::map::{self, Labels, Position};
 use present::picture::png;
 use present::picture::replay::{self, Header};

@@ -1,11 +1,12 @@
 //! `hexwar tune`: vary a unit stat and find where a scenario is balanced, with the same seeds for
 //! every value (common random numbers), or rank which stats move the win rate most. The stats
-//! that can vary are the [`counters::Stat`]s.
+//! that can vary are the [`model::Stat`]s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use counters::{Catalog, Stat as Field};
+use model::Catalog;
+use model::Stat as Field;
 
 use present::picture::plot::{self, TunePoint};
 
@@ -121,7 +122,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
     // One bar for the whole tuning: a step per batch of `runs` games.
     let bar = batch::progress_bar(0, &format!("batches of {runs} games"), !quiet);
     // `None` once the user interrupts: the values already played are kept and shown.
-    let rate = |catalog: &counters::Catalog| -> anyhow::Result<Option<counters::SideStats>> {
+    let rate = |catalog: &model::Catalog| -> anyhow::Result<Option<game::SideStats>> {
         let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
         bar.inc(1);
         Ok(summary.complete.then(|| summary.sides[side_index].clone()))

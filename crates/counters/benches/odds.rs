@@ -10,11 +10,10 @@
 
 use std::hint::black_box;
 
-use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, bundled, matchup, matchup_attackers, matchup_state,
-    melee_odds,
-};
+use counters::Rules;
 use criterion::{Criterion, criterion_group, criterion_main};
+use model::bundled;
+use odds::{Combatant, MATCHUP_DEFENDERS, matchup, matchup_attackers, matchup_state, melee_odds};
 
 /// (attackers, defenders, terrain of the defended hex).
 pub const TABLE: &[(&str, &str, &str)] = &[
@@ -53,7 +52,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn side(catalog: &counters::Catalog, spec: &str) -> Vec<Combatant> {
+fn side(catalog: &model::Catalog, spec: &str) -> Vec<Combatant> {
     Combatant::parse_side(catalog, spec).unwrap()
 }
 

@@ -10,11 +10,10 @@ mod scenarios;
 
 use std::hint::black_box;
 
-use counters::{
-    Combatant, Command, Dice, GameRng, MATCHUP_DEFENDERS, Rules, ScenarioFile, UnitState, bundled,
-    matchup, matchup_state,
-};
+use counters::Rules;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use model::{Command, Dice, GameRng, ScenarioFile, UnitState, bundled};
+use odds::{Combatant, MATCHUP_DEFENDERS, matchup, matchup_state};
 
 fn assault(c: &mut Criterion) {
     let catalog = bundled::catalog();
@@ -43,7 +42,7 @@ fn assault(c: &mut Criterion) {
     let melee_rules = Rules::new(&melee_scenario, &catalog);
     let rules = Rules::new(&scenario, &catalog);
     let start = matchup_state(&rules);
-    let attackers = counters::matchup_attackers(&start);
+    let attackers = odds::matchup_attackers(&start);
     let command = Command::Assault {
         units: attackers,
         hex: MATCHUP_DEFENDERS.to_hex(),
@@ -147,7 +146,7 @@ fn loading(c: &mut Criterion) {
                     .validate(&catalog, &terrain)
                     .err()
                     .unwrap_or_default();
-                let lines = counters::Lines::new(&big);
+                let lines = model::Lines::new(&big);
                 problems
                     .iter()
                     .map(|p| lines.render(&big, p).len())

@@ -9,8 +9,10 @@
 
 use std::hint::black_box;
 
-use counters::{Game, GameRng, Rules, ScenarioFile, Waiting, bundled};
+use counters::Rules;
 use criterion::{Criterion, criterion_group, criterion_main};
+use game::{Game, Waiting};
+use model::{GameRng, ScenarioFile, bundled};
 
 fn simulation(c: &mut Criterion) {
     let catalog = bundled::catalog();
@@ -42,8 +44,8 @@ fn simulation(c: &mut Criterion) {
         .filter(|e| {
             matches!(
                 e,
-                counters::Event::PhaseStarted {
-                    phase: counters::Phase::Movement | counters::Phase::Fire
+                model::Event::PhaseStarted {
+                    phase: model::Phase::Movement | model::Phase::Fire
                 }
             )
         })

@@ -7,8 +7,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use counters::{Command, Event, GameRng, Phase, Rules, ScenarioFile, Side, State, bundled, check};
+use counters::{Rules, State, check};
 use hexmap::Hex;
+use model::{Command, Event, GameRng, Phase, ScenarioFile, Side, bundled};
 
 struct Counting;
 
@@ -53,7 +54,7 @@ fn check_allocations(
     state: &State,
     rules: &Rules<'_>,
     command: &Command,
-) -> (usize, Result<(), counters::RuleError>) {
+) -> (usize, Result<(), model::RuleError>) {
     let _ = check(state, rules, command);
     allocations(|| check(state, rules, command))
 }

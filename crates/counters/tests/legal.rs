@@ -4,9 +4,8 @@
 //! eyes and ears at any unit, mounting any unit, bombardment, smoke and air strikes on any
 //! hex, dismounting, placing an ambush) is listed, a move by its destination and pace.
 
-use counters::{
-    Command, GameRng, Rules, Scenario, ScenarioFile, State, bundled, check, legal_commands,
-};
+use counters::{Rules, State, check, legal_commands};
+use model::{Command, GameRng, Scenario, ScenarioFile, bundled};
 
 fn scenario(text: &str) -> Scenario {
     ScenarioFile::parse("s.toml", text)
@@ -16,7 +15,7 @@ fn scenario(text: &str) -> Scenario {
 
 /// The commands `check` is asked about: every canonical form for `unit`, on every hex and
 /// unit, and a single step to each hex next to it.
-fn candidates(state: &State, rules: &Rules<'_>, unit: counters::UnitId) -> Vec<Command> {
+fn candidates(state: &State, rules: &Rules<'_>, unit: model::UnitId) -> Vec<Command> {
     let map = rules.map();
     let mut out = Vec::new();
     for hex in map.hexes() {

@@ -6,9 +6,10 @@
 //! assault (R11.12); overruns (R10); a whole melee (R11), where the plays still going after
 //! `MAX_DICE` dice are counted and bound the difference.
 
-use counters::{
-    AssaultOutcome, Combatant, Command, Event, MATCHUP_DEFENDERS, PlayError, Rules, Scenario,
-    ScriptedDice, State, assault_odds, bundled, matchup, matchup_attackers, matchup_state,
+use counters::{PlayError, Rules, State};
+use model::{AssaultOutcome, Command, Event, Scenario, ScriptedDice, bundled};
+use odds::{
+    Combatant, MATCHUP_DEFENDERS, assault_odds, matchup, matchup_attackers, matchup_state,
     melee_odds, overrun_odds, played,
 };
 

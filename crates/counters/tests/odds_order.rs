@@ -3,9 +3,10 @@
 //! counterattacks off) and overrun odds, to 1e-12. And the R11.2 re-roll is granted only where a
 //! listed HQ gives it: a matchup with no HQ is the same whatever unit comes first.
 
-use counters::{
-    Combatant, MATCHUP_DEFENDERS, Rules, UnitId, UnitState, assault_odds, bundled, matchup,
-    matchup_state, melee_odds, overrun_odds,
+use counters::Rules;
+use model::{UnitId, UnitState, bundled};
+use odds::{
+    Combatant, MATCHUP_DEFENDERS, assault_odds, matchup, matchup_state, melee_odds, overrun_odds,
 };
 use proptest::prelude::*;
 
@@ -74,7 +75,7 @@ fn odds(att: &[Combatant], def: &[Combatant], terrain: &str, counterattacks: boo
     scenario.rules.counterattacks = counterattacks;
     let rules = Rules::new(&scenario, &catalog);
     let state = matchup_state(&rules);
-    let attackers = counters::matchup_attackers(&state);
+    let attackers = odds::matchup_attackers(&state);
     let hex = MATCHUP_DEFENDERS.to_hex();
     let m = melee_odds(
         &state,
@@ -228,16 +229,16 @@ fn units_elsewhere_on_the_map_do_not_change_the_odds() {
             u = crowded.units[0];
         }
         u.id = UnitId::from_index(crowded.units.len());
-        u.location = counters::Location::Map(at.to_hex());
+        u.location = model::Location::Map(at.to_hex());
         crowded.units.push(u);
         crowded.unit_names.push(format!("far{side}"));
-        crowded.arrivals.push(counters::Arrival::OnMap);
+        crowded.arrivals.push(model::Arrival::OnMap);
     }
     let hex = MATCHUP_DEFENDERS.to_hex();
-    let figures = |s: &counters::Scenario| {
+    let figures = |s: &model::Scenario| {
         let rules = Rules::new(s, &catalog);
         let state = matchup_state(&rules);
-        let attackers: Vec<UnitId> = counters::matchup_attackers(&state);
+        let attackers: Vec<UnitId> = odds::matchup_attackers(&state);
         let m = melee_odds(
             &state,
             &rules,

@@ -3,10 +3,9 @@
 //! out by hand on a scenario built for it: the defenders always counterattack and the attackers
 //! never do, so the defenders win exactly when one of them passes its first test.
 
-use counters::{
-    Catalog, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, Rules, ScenarioFile, Source, UnitId,
-    assault_odds, bundled, matchup_state, melee_odds,
-};
+use counters::Rules;
+use model::{Catalog, ScenarioFile, Source, UnitId, bundled};
+use odds::{MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, assault_odds, matchup_state, melee_odds};
 
 /// A tank whose armor no infantry can beat (so nobody is destroyed and the attackers never run
 /// out of units), a fearless company (motivation 3), a reluctant one (5), and an HQ.

@@ -2,24 +2,25 @@
 //! overruns) played through `execute` with the game's generator land within 4 standard errors
 //! of every exact probability and mean.
 
-use counters::{
-    AssaultOutcome, Combatant, Command, Event, GameRng, MATCHUP_DEFENDERS, Rules, UnitId,
-    assault_odds, bundled, matchup, matchup_state, melee_odds, overrun_odds,
+use counters::Rules;
+use model::{AssaultOutcome, Command, Event, GameRng, UnitId, bundled};
+use odds::{
+    Combatant, MATCHUP_DEFENDERS, assault_odds, matchup, matchup_state, melee_odds, overrun_odds,
 };
 
 const SAMPLES: u32 = 200_000;
 
-fn side(catalog: &counters::Catalog, spec: &str) -> Vec<Combatant> {
+fn side(catalog: &model::Catalog, spec: &str) -> Vec<Combatant> {
     Combatant::parse_side(catalog, spec).unwrap()
 }
 
 /// The matchup battlefield of `att vs def` in `terrain`, its start, and the attacking units.
 fn setup(
-    catalog: &counters::Catalog,
+    catalog: &model::Catalog,
     att: &str,
     def: &str,
     terrain: &str,
-) -> (counters::Scenario, counters::State, Vec<UnitId>) {
+) -> (model::Scenario, counters::State, Vec<UnitId>) {
     let table = bundled::terrain();
     let scenario = matchup(
         catalog,
@@ -29,7 +30,7 @@ fn setup(
         &side(catalog, def),
     );
     let start = matchup_state(&counters::Rules::new(&scenario, catalog));
-    let attackers = counters::matchup_attackers(&start);
+    let attackers = odds::matchup_attackers(&start);
     (scenario, start, attackers)
 }
 
@@ -176,7 +177,7 @@ fn overrun_odds_match_play() {
                     }
                 )
             }));
-            wiped += u32::from(state.units_in(hex, counters::Side::B).next().is_none());
+            wiped += u32::from(state.units_in(hex, model::Side::B).next().is_none());
         }
         proportion(&name, "all_break_through", odds.all_break_through, through);
         proportion(
@@ -195,7 +196,7 @@ fn overrun_odds_match_play() {
 /// Choices are melee orders, as a player would write them. The odds are computed on `matchup`'s
 /// own battlefield: the two cannot share a mistake of the harness.
 fn scenario_text(
-    catalog: &counters::Catalog,
+    catalog: &model::Catalog,
     att: &str,
     def: &str,
     terrain: &str,
@@ -266,7 +267,7 @@ fn scenario_text(
 /// figure within 4 standard errors (outcomes, how the defenders end, each side's losses, each
 /// unit's fate), and the figures summing to 1 within 1e-12.
 fn melee_against_play(
-    catalog: &counters::Catalog,
+    catalog: &model::Catalog,
     att: &str,
     def: &str,
     terrain: &str,
@@ -276,11 +277,8 @@ fn melee_against_play(
     let name = format!("{att} vs {def} in {terrain}, choices {choices:?} (melee)");
     // The odds, on the odds' own battlefield.
     let (mut odds_field, odds_start, odds_attackers) = setup(catalog, att, def, terrain);
-    for (side, c) in [
-        (counters::Side::A, choices[0]),
-        (counters::Side::B, choices[1]),
-    ] {
-        counters::set_choices(&mut odds_field, side, c.parse().unwrap());
+    for (side, c) in [(model::Side::A, choices[0]), (model::Side::B, choices[1])] {
+        odds::set_choices(&mut odds_field, side, c.parse().unwrap());
     }
     let odds_rules = Rules::new(&odds_field, catalog);
     let hex = MATCHUP_DEFENDERS.to_hex();
@@ -317,12 +315,12 @@ fn melee_against_play(
     }
     // The games, on a battlefield loaded from scenario text.
     let text = scenario_text(catalog, att, def, terrain, choices);
-    let scenario = counters::ScenarioFile::parse("odds.toml", &text)
+    let scenario = model::ScenarioFile::parse("odds.toml", &text)
         .validate(catalog, &table)
         .unwrap_or_else(|p| panic!("{name}: {p:?}\n{text}"));
     let rules = Rules::new(&scenario, catalog);
     let start = matchup_state(&rules);
-    let attackers = counters::matchup_attackers(&start);
+    let attackers = odds::matchup_attackers(&start);
     let command = Command::Assault {
         units: attackers.clone(),
         hex,
@@ -339,7 +337,7 @@ fn melee_against_play(
             .unwrap()
             .execute(&mut state, &rules, &command, &mut rng)
             .expect("a legal assault");
-        let p = counters::played(&start, &state, &events, &attackers, hex);
+        let p = odds::played(&start, &state, &events, &attackers, hex);
         outcome[p.outcome] += 1;
         end[p.defenders_end] += 1;
         for i in 0..2 {
@@ -498,7 +496,7 @@ fn melee_odds_of_random_matchups_match_play() {
     let kinds = ["doctrine", "always", "never"];
     let mut rng = GameRng::seed_from_u64(0xF1E1D);
     let mut pick = |n: usize| -> usize {
-        use counters::Dice as _;
+        use model::Dice as _;
         let d = rng.d6().unwrap_or(1) as usize * 6 + rng.d6().unwrap_or(1) as usize;
         d % n
     };

@@ -7,11 +7,11 @@
 //!   in a hex of the map its movement class may enter (R1.1), no hex holds units of both sides
 //!   (R5.4), and every passenger rides a transport that is still on the map (R16.2).
 
-use counters::{
-    Catalog, Command, Event, GameRng, Location, Phase, PlayError, Rules, Scenario, ScenarioFile,
-    State, UnitId, bundled, check,
-};
+use counters::{PlayError, Rules, State, check};
 use hexmap::Hex;
+use model::{
+    Catalog, Command, Event, GameRng, Location, Phase, Scenario, ScenarioFile, UnitId, bundled,
+};
 use proptest::prelude::*;
 
 fn scenario(catalog: &Catalog, text: &str, turns: u32) -> Scenario {

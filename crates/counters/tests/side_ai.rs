@@ -3,10 +3,11 @@
 //! plays and computes exactly as melee orders saying so: the same events on the same dice, the
 //! same odds.
 
-use counters::{
-    Choices, Combatant, Command, ExecuteWith, GameRng, MATCHUP_DEFENDERS, Rules, Scenario, Side,
-    SideAi, SidePlan, State, UnitId, UnitState, bundled, execute_with, matchup, matchup_attackers,
-    matchup_state, melee_odds, set_choices,
+use counters::{ExecuteWith, Rules, SideAi, SidePlan, State, execute_with};
+use model::{Command, GameRng, Scenario, Side, UnitId, UnitState, bundled};
+use odds::{
+    Choices, Combatant, MATCHUP_DEFENDERS, matchup, matchup_attackers, matchup_state, melee_odds,
+    set_choices,
 };
 
 /// An AI with one answer to every counterattack question; it always tries to disengage, and
@@ -69,7 +70,7 @@ fn ordered(choices: Choices) -> Scenario {
     scenario
 }
 
-fn odds(scenario: &Scenario, ai: &dyn SideAi) -> counters::MeleeOdds {
+fn odds(scenario: &Scenario, ai: &dyn SideAi) -> odds::MeleeOdds {
     let catalog = bundled::catalog();
     let rules = Rules::new(scenario, &catalog);
     let state = matchup_state(&rules);
@@ -80,7 +81,7 @@ fn odds(scenario: &Scenario, ai: &dyn SideAi) -> counters::MeleeOdds {
 }
 
 /// Plays the assault on game `seed`'s dice, with `ai` choosing for units without orders.
-fn played(scenario: &Scenario, ai: &dyn SideAi, seed: u64) -> Vec<counters::Event> {
+fn played(scenario: &Scenario, ai: &dyn SideAi, seed: u64) -> Vec<model::Event> {
     let catalog = bundled::catalog();
     let rules = Rules::new(scenario, &catalog);
     let mut state = matchup_state(&rules);

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use ai::play_with;
-use counters::{AiName, Game, GameRng, Rules, Scenario, ScenarioFile, Side, Waiting, bundled};
+use counters::Rules;
+use game::{Game, Waiting};
+use model::{AiName, GameRng, Scenario, ScenarioFile, Side, bundled};
 
 fn scenario(text: &str) -> Scenario {
     ScenarioFile::parse("s.toml", text)
@@ -137,12 +139,12 @@ fn a_commanded_side_deploys_its_recon_one_unit_at_a_time() {
         Waiting::Commands {
             turn: 0,
             side: us,
-            phase: counters::Phase::Deployment
+            phase: model::Phase::Deployment
         }
     );
     let scouts = s.unit_id("m3_scouts").unwrap();
     let to = |l: &str| s.map.hex(l.parse().unwrap()).unwrap();
-    let step = |hex: &str| counters::Command::Move {
+    let step = |hex: &str| model::Command::Move {
         unit: scouts,
         path: vec![to(hex)],
         double: false,
@@ -172,7 +174,7 @@ fn the_position_hash_is_pinned_and_tells_positions_apart() {
     );
     let t72 = s.unit_id("t72_4").unwrap();
     let mut moved = start.clone();
-    moved.apply(&counters::Event::Moved {
+    moved.apply(&model::Event::Moved {
         unit: t72,
         path: std::iter::once(s.map.hex("0303".parse().unwrap()).unwrap()).collect(),
         cost: 1,
@@ -181,7 +183,7 @@ fn the_position_hash_is_pinned_and_tells_positions_apart() {
     });
     assert_ne!(moved.position_hash(), start.position_hash());
     let mut pinned = start.clone();
-    pinned.apply(&counters::Event::Pinned { unit: t72 });
+    pinned.apply(&model::Event::Pinned { unit: t72 });
     assert_ne!(pinned.position_hash(), start.position_hash());
     assert_ne!(pinned.position_hash(), moved.position_hash());
     assert_eq!(start.clone().position_hash(), start.position_hash());

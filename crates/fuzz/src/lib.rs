@@ -2,8 +2,9 @@
 //! `Err` with what went wrong; a panic is caught by the caller. `tests/regressions.rs` replays
 //! every saved input through the same functions, so a crash once found stays fixed.
 
-use counters::{Catalog, Location, Rules, ScenarioFile, Source, State, bundled};
+use counters::{Rules, State};
 use hexmap::TerrainTable;
+use model::{Catalog, Location, ScenarioFile, Source, bundled};
 
 /// The targets: what kind of text an input is.
 pub const TARGETS: [&str; 6] = ["scenario", "catalog", "terrain", "odds", "save", "line"];
@@ -44,16 +45,16 @@ fn scenario(text: &str) -> Result<(), String> {
     };
     s.turns = s.turns.min(2);
     let rules = Rules::new(&s, &catalog);
-    let dice = counters::GameRng::seed_from_u64(7);
+    let dice = model::GameRng::seed_from_u64(7);
     let players = ai::Players::of(&s).map_err(|e| format!("accepted, but: {e}"))?;
     let played = players
-        .play(rules, dice, counters::GameRng::seed_from_u64(0))
+        .play(rules, dice, model::GameRng::seed_from_u64(0))
         .map_err(|e| e.to_string())?;
     legal(&rules, played.state())
 }
 
 /// Unit catalog text: refused with every problem located, or a catalog whose every stat lies
-/// in its range ([`counters::Stat::range`]), whose weakened values are never above the full
+/// in its range ([`model::Stat::range`]), whose weakened values are never above the full
 /// ones, and whose ids a command can say.
 fn catalog(text: &str) -> Result<(), String> {
     let catalog = match Catalog::load(&[Source {
@@ -65,7 +66,7 @@ fn catalog(text: &str) -> Result<(), String> {
     };
     for (_, t) in catalog.iter() {
         hexmap::check_id(&t.id).map_err(|e| format!("accepted id {:?}: {e}", t.id))?;
-        for stat in counters::Stat::ALL {
+        for stat in model::Stat::ALL {
             let r = stat.range();
             if let Some(v) = stat.get(t)
                 && !(i64::from(*r.start())..=i64::from(*r.end())).contains(&v)
@@ -144,19 +145,19 @@ fn odds(text: &str) -> Result<(), String> {
     if att.len() > 3 || def.len() > 3 {
         return Ok(());
     }
-    let scenario = counters::matchup(&catalog, &table, terrain, &att, &def);
+    let scenario = odds::matchup(&catalog, &table, terrain, &att, &def);
     let rules = Rules::new(&scenario, &catalog);
-    let state = counters::matchup_state(&rules);
-    let attackers = counters::matchup_attackers(&state);
-    let hex = counters::MATCHUP_DEFENDERS.to_hex();
-    let command = counters::Command::Assault {
+    let state = odds::matchup_state(&rules);
+    let attackers = odds::matchup_attackers(&state);
+    let hex = odds::MATCHUP_DEFENDERS.to_hex();
+    let command = model::Command::Assault {
         units: attackers.clone(),
         hex,
     };
     if counters::check(&state, &rules, &command).is_err() {
         return Ok(());
     }
-    let first = counters::assault_odds(&state, &rules, &attackers, hex);
+    let first = odds::assault_odds(&state, &rules, &attackers, hex);
     let sum = first.defender_destroyed + first.defender_retreats + first.defender_holds;
     if !sum.is_finite() || (sum - 1.0).abs() > 1e-9 {
         return Err(format!("first-round outcomes sum to {sum}"));
@@ -189,24 +190,24 @@ fn save(text: &str) -> Result<(), String> {
     };
     for g in &saved.commands {
         let first = g.line.split_whitespace().next().unwrap_or("");
-        if counters::ORDER_VERBS.contains(&first) {
-            let _ = counters::parse_order_of(&scenario, &g.line);
+        if model::ORDER_VERBS.contains(&first) {
+            let _ = model::parse_order_of(&scenario, &g.line);
         } else {
-            let _ = counters::parse_command(&scenario, &g.line);
+            let _ = model::parse_command(&scenario, &g.line);
         }
     }
     Ok(())
 }
 
 /// The most a refusal of one line may say, however long the line: it names the words it could
-/// not read, each cut to [`counters::SHOWN_CHARS`] characters, and lists the commands.
+/// not read, each cut to [`model::SHOWN_CHARS`] characters, and lists the commands.
 const LINE_MESSAGE_BYTES: usize = 2000;
 
 /// Lines a person types at the prompt, one per line of the input, read against the dawn
 /// assault as the prompt and a saved game read them (commands, orders' choices, answers to the
 /// rules' questions): never a panic, and every refusal is a message of bounded size.
 fn line(text: &str) -> Result<(), String> {
-    static DAWN: std::sync::OnceLock<Option<counters::Scenario>> = std::sync::OnceLock::new();
+    static DAWN: std::sync::OnceLock<Option<model::Scenario>> = std::sync::OnceLock::new();
     let scenario = DAWN.get_or_init(|| {
         ScenarioFile::parse(
             "dawn_assault.toml",
@@ -221,10 +222,10 @@ fn line(text: &str) -> Result<(), String> {
     for line in text.lines() {
         let said = [
             session::lines::parse_line(scenario, line).err(),
-            counters::parse_command(scenario, line)
+            model::parse_command(scenario, line)
                 .err()
                 .map(|e| e.to_string()),
-            counters::parse_order_of(scenario, line)
+            model::parse_order_of(scenario, line)
                 .err()
                 .map(|e| e.to_string()),
         ];
@@ -245,7 +246,7 @@ fn line(text: &str) -> Result<(), String> {
 }
 
 /// Every problem of a refused file has a place inside it, and a message.
-fn located(text: &str, problems: &[counters::Problem]) -> Result<(), String> {
+fn located(text: &str, problems: &[model::Problem]) -> Result<(), String> {
     if problems.is_empty() {
         return Err("refused without a problem".to_owned());
     }

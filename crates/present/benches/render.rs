@@ -5,13 +5,14 @@
 
 use std::hint::black_box;
 
-use counters::{GameRng, Rules, ScenarioFile, State, bundled};
+use counters::{Rules, State};
 use criterion::{Criterion, criterion_group, criterion_main};
+use model::{GameRng, ScenarioFile, bundled};
 use present::picture::map::{self, Position};
 use present::picture::replay::{self, Header};
 use present::picture::{png, style::Style};
 
-fn load(text: &str) -> counters::Scenario {
+fn load(text: &str) -> model::Scenario {
     ScenarioFile::parse("bench.toml", text)
         .validate(&bundled::catalog(), &bundled::terrain())
         .expect("a valid scenario")

@@ -3,7 +3,8 @@
 //! and a result line. Its JSON Schema is generated from the event types (`schema`), and so is
 //! `docs/events.md` (`events_doc`); a test keeps both files in step with the types.
 
-use counters::{Event, Outcome, Rules, Side};
+use counters::Rules;
+use model::{Event, Outcome, Side};
 use serde_json::{Value, json};
 
 /// The version of the JSON that `run --json` writes. A change to the schema bumps it (the test

@@ -5,10 +5,10 @@
 //! (`picture`: map and counters as SVG and PNG, the plots, the replay page). The `commands`
 //! crate prints and writes what these return.
 
-pub mod batch;
+pub mod batch_summary;
 pub mod events_json;
 pub mod narrate;
 pub mod picture;
 pub mod show;
-pub mod summary;
+pub mod turn_summary;
 pub mod units;

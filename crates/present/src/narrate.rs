@@ -2,13 +2,14 @@
 
 use std::fmt::Write as _;
 
-use counters::{
-    AssaultOutcome, BreakOffReason, EndReason, Event, HitEffect, Marker, Outcome, Roll, Rules,
-    Side, State, UnitId,
-};
+use counters::{Rules, State};
 use hexmap::Hex;
+use model::{
+    AssaultOutcome, BreakOffReason, EndReason, Event, HitEffect, Marker, Outcome, Roll, Side,
+    UnitId,
+};
 
-fn time_name(t: counters::TimeOfDay) -> &'static str {
+fn time_name(t: model::TimeOfDay) -> &'static str {
     if t.is_night() { "night" } else { "day" }
 }
 
@@ -75,7 +76,7 @@ pub fn narrative(rules: &Rules<'_>, seed: u64, game: u64, events: &[Event], end:
 pub struct Narrator<'r> {
     rules: Rules<'r>,
     state: State,
-    time: counters::TimeOfDay,
+    time: model::TimeOfDay,
     /// A recon deployment turn whose move is still to come (R15.4).
     deploying: Option<Side>,
     /// Tank assault (R11.12) has rolled for the hits a side took this round: an armored vehicle's hit told
@@ -160,7 +161,7 @@ impl<'r> Narrator<'r> {
                 format!(
                     "{} rolls for {}: {n} {} [{}] need {}+ -> {change}",
                     side(s),
-                    if rules.scenario.time_of_day == counters::TimeOfDay::Dawn {
+                    if rules.scenario.time_of_day == model::TimeOfDay::Dawn {
                         "dawn"
                     } else {
                         "dusk"
@@ -508,7 +509,7 @@ impl<'r> Narrator<'r> {
                 ..
             } => format!(
                 "order rejected: {}: {reason}",
-                counters::order_text(rules.scenario, *unit, order)
+                model::order_text(rules.scenario, *unit, order)
             ),
             Event::ImprovisedTankAssault { unit } => {
                 format!(
@@ -526,12 +527,12 @@ impl<'r> Narrator<'r> {
                 "  tank assault on {}: die {die} + {rating} against armor {armor} -> {}",
                 name(unit),
                 match effect {
-                    counters::TankAssault::Counts => "the hit counts",
-                    counters::TankAssault::Disorganizes if state.unit(*unit).state.disorganized => {
+                    model::TankAssault::Counts => "the hit counts",
+                    model::TankAssault::Disorganizes if state.unit(*unit).state.disorganized => {
                         "it would only disorganize, and the vehicle is disorganized already: no effect"
                     }
-                    counters::TankAssault::Disorganizes => "it only disorganizes",
-                    counters::TankAssault::Bounces => "no effect",
+                    model::TankAssault::Disorganizes => "it only disorganizes",
+                    model::TankAssault::Bounces => "no effect",
                 }
             ),
             Event::MeleeTest {
@@ -637,7 +638,7 @@ fn lines_after(n: &mut Narrator<'_>, e: &Event, lines: Vec<String>) -> Vec<Strin
     n.armor_roll = match e {
         Event::TankAssault { unit, effect, .. } => {
             n.armor_rolled = true;
-            Some((*unit, *effect == counters::TankAssault::Counts))
+            Some((*unit, *effect == model::TankAssault::Counts))
         }
         _ => None,
     };

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use counters::{Catalog, Location, Rules, Scenario, Side, State, Unit};
+use counters::{Rules, State};
 use hexmap::{Hex, Label};
+use model::{Catalog, Location, Scenario, Side, Unit};
 
 /// Columns start this many characters apart; a hex's text is at most [`CELL`] wide, which two
 /// columns apart (on the same lines) never overlap.
@@ -43,7 +44,7 @@ pub fn render(s: &Scenario, catalog: &Catalog, game: Option<&State>) -> String {
 #[derive(Default)]
 pub struct Marks<'a> {
     /// The units that may still act.
-    pub acting: &'a [counters::UnitId],
+    pub acting: &'a [model::UnitId],
     /// Hexes a unit may move to, and whether only at the double.
     pub reach: &'a [(Hex, bool)],
     /// The game is under way (a turn being played, not one ended).
@@ -155,7 +156,7 @@ pub fn render_marked(
     match game {
         Some(g) => {
             let time = if g.time().is_night() { "night" } else { "day" };
-            let deploying = g.phase() == counters::Phase::Deployment;
+            let deploying = g.phase() == model::Phase::Deployment;
             let _ = match (marks_of.playing, g.turn()) {
                 (true, _) if deploying => {
                     writeln!(out, "before the first turn: recon deployment\n")
@@ -169,10 +170,10 @@ pub fn render_marked(
                 out,
                 "starts at {}\n",
                 match s.time_of_day {
-                    counters::TimeOfDay::Day => "day",
-                    counters::TimeOfDay::Night => "night",
-                    counters::TimeOfDay::Dawn => "dawn (night until day comes, R13.3)",
-                    counters::TimeOfDay::Dusk => "dusk (day until night comes, R13.3)",
+                    model::TimeOfDay::Day => "day",
+                    model::TimeOfDay::Night => "night",
+                    model::TimeOfDay::Dawn => "dawn (night until day comes, R13.3)",
+                    model::TimeOfDay::Dusk => "dusk (day until night comes, R13.3)",
                 }
             );
         }
@@ -281,7 +282,7 @@ fn stack_list(
     rules: &Rules<'_>,
     units: &[Unit],
     stacks: &BTreeMap<Label, Vec<usize>>,
-    acting: &[counters::UnitId],
+    acting: &[model::UnitId],
     mark: [char; 2],
 ) {
     if acting.is_empty() {

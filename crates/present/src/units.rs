@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use counters::{Catalog, UnitType};
+use model::{Catalog, UnitType};
 
 /// The catalog as a text table, one line per type, grouped by nation.
 #[must_use]
@@ -80,7 +80,7 @@ pub fn table(catalog: &Catalog) -> String {
         if let Some(c) = t.transport {
             notes.push(format!("transport {c}"));
         }
-        if t.class == counters::UnitClass::Infantry {
+        if t.class == model::UnitClass::Infantry {
             notes.push(format!("tank assault {}", t.tank_assault));
         }
         if let Some(i) = t.improvised_tank_assault {

@@ -3,11 +3,10 @@
 //! and the answers to the rules' questions in their own words (`counterattack t72_4 yes`,
 //! `lead_to 2mrb_hq t72_5`, `break_off_to t72_4 0403`, `disengage brdm_1 no`).
 
-use counters::{
-    Act, Answer, Entry, ORDER_VERBS, Scenario, command_text, order_text, parse_command,
-    parse_order_of,
-};
+use counters::Answer;
+use game::{Act, Entry};
 use hexmap::Label;
+use model::{ORDER_VERBS, Scenario, command_text, order_text, parse_command, parse_order_of};
 
 use crate::save::Given;
 
@@ -20,11 +19,11 @@ pub enum Line {
     /// The end of the phase (or of the turn to move a recon unit).
     End,
     /// A choice for this turn's fights.
-    Choice(counters::UnitId, counters::OrderAction),
+    Choice(model::UnitId, model::OrderAction),
     /// An answer to a question of the rules.
     Answer(Answer),
     /// A command.
-    Command(counters::Command),
+    Command(model::Command),
 }
 
 /// An answer in its saved words.
@@ -99,7 +98,7 @@ pub fn parse_line(scenario: &Scenario, line: &str) -> Result<Line, String> {
             .ok_or_else(|| {
                 format!(
                     "`{}` is not an answer of this scenario's units",
-                    counters::shown(line)
+                    model::shown(line)
                 )
             });
     }

@@ -1,6 +1,7 @@
 //! The stacks of `hexwar odds` as typed: `btr70,hq_mrr` or `m2:disorganized,jaeger`.
 
-use counters::{Catalog, Combatant};
+use model::Catalog;
+use odds::Combatant;
 
 /// The most units a side of `hexwar odds` may list: within it every answer takes seconds at
 /// most (12 against 12 is sampled in about 13 s on one core).
@@ -9,7 +10,7 @@ pub const MAX_SIDE: usize = 12;
 /// One side of `hexwar odds` (`Combatant::parse_side`), at most [`MAX_SIDE`] units.
 ///
 /// ```
-/// let catalog = counters::bundled::catalog();
+/// let catalog = model::bundled::catalog();
 /// let side = session::odds_spec::parse_side(&catalog, "t72, mr_coy:weakened").unwrap();
 /// assert_eq!(side.len(), 2);
 /// assert!(side[1].state.weakened);

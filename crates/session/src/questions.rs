@@ -4,8 +4,9 @@
 //! line; a web page may show the same words and choices as a dialog. The choices come in the
 //! order the side's AI prefers them, its choice (the suggestion) first.
 
-use counters::{Answer, Question, Scenario, UnitId};
+use counters::{Answer, Question};
 use hexmap::{Hex, Label};
+use model::{Scenario, UnitId};
 
 /// A question in a person's words: the question, with its choices, and the short prompt a
 /// terminal shows before the answer.
@@ -104,7 +105,7 @@ pub fn read(scenario: &Scenario, question: &Question, line: &str) -> Result<Answ
                     format!(
                         "{} cannot lead `{}` in this fight",
                         name(*hq),
-                        counters::shown(line)
+                        model::shown(line)
                     )
                 })
         }
@@ -126,7 +127,7 @@ pub fn read(scenario: &Scenario, question: &Question, line: &str) -> Result<Answ
                     format!(
                         "{} cannot break off to `{}`",
                         name(*unit),
-                        counters::shown(line)
+                        model::shown(line)
                     )
                 })
         }

@@ -156,7 +156,7 @@ impl SavedGame {
         }
         if let Some(g) = self.commands.iter().find(|g| {
             g.by.as_deref()
-                .is_some_and(|b| counters::check_ai_name(b).is_err())
+                .is_some_and(|b| model::check_ai_name(b).is_err())
         }) {
             return Err(format!(
                 "command `{}`: by = {:?}: not an AI's name",
@@ -192,11 +192,11 @@ impl SavedGame {
 
     /// The AIs' generator the save carries (format 4), if it does.
     #[must_use]
-    pub fn ai_generator(&self) -> Option<counters::GameRng> {
+    pub fn ai_generator(&self) -> Option<model::GameRng> {
         self.ai_rng.as_deref().and_then(|r| self.ai_generator_of(r))
     }
 
-    fn ai_generator_of(&self, text: &str) -> Option<counters::GameRng> {
+    fn ai_generator_of(&self, text: &str) -> Option<model::GameRng> {
         serde_json::from_str(text).ok()
     }
 

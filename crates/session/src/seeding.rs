@@ -2,7 +2,7 @@
 //! `render`, `replay` and `play`: game `i` of a batch seeded with `seed` rolls the dice of
 //! `(seed, i)`, so any game of a batch can be played again alone (`hexwar run --seed S --game I`).
 
-use counters::GameRng;
+use model::GameRng;
 
 /// Mixed into the batch seed for the random AI's own generator, so it never shares the dice.
 pub const AI_SALT: u64 = 0xA1_5EED;

@@ -1,5 +1,5 @@
 //! A play session: a game whose sides people (or scripts) command or the AIs play, kept as a
-//! saved game as it goes. The game itself waits ([`counters::Game`]); the session records every
+//! saved game as it goes. The game itself waits ([`game::Game`]); the session records every
 //! line of both sides in the save, hashes the position at the end of each player turn, takes a
 //! command back (`undo`), and plays a saved game again, checking it, to resume it. It reads no
 //! terminal and writes no file: the front end (`hexwar play`, and later a web page) does.
@@ -7,10 +7,9 @@
 use std::collections::VecDeque;
 
 use ai::Players;
-use counters::{
-    Answer, AnswerError, Command, DiceMark, Event, Game, OrderAction, OutOfDice, Phase, PlayError,
-    Rules, State, UnitId, Waiting,
-};
+use counters::{Answer, PlayError, Rules, State};
+use game::{AnswerError, DiceMark, Game, Waiting};
+use model::{Command, Event, OrderAction, OutOfDice, Phase, UnitId};
 
 use crate::lines::{Line, given, parse_answer, parse_line};
 use crate::save::{EVERY_LINE, Given, HASHED, SavedGame, TurnHash};
@@ -108,7 +107,7 @@ impl<'r> Session<'r> {
 
     /// Whether a side is commanded from outside.
     #[must_use]
-    pub const fn outside(&self, side: counters::Side) -> bool {
+    pub const fn outside(&self, side: model::Side) -> bool {
         self.outside[side.index()]
     }
 
@@ -237,7 +236,7 @@ impl<'r> Session<'r> {
         }
         let result = self.replay_lines(saved, every);
         self.game.set_seats(live);
-        for side in counters::Side::BOTH {
+        for side in model::Side::BOTH {
             self.game.set_given_by(side, None);
         }
         result?;
@@ -296,7 +295,7 @@ impl<'r> Session<'r> {
     fn replay_lines(&mut self, saved: &SavedGame, every: bool) -> Result<(), ReplayError> {
         let scenario = self.rules.scenario;
         let mut lines: VecDeque<&Given> = saved.commands.iter().collect();
-        let side_id = |s: counters::Side| scenario.sides[s.index()].id.as_str();
+        let side_id = |s: model::Side| scenario.sides[s.index()].id.as_str();
         if self.game.waiting().is_none() && !lines.is_empty() {
             self.advance()?;
         }
@@ -307,7 +306,7 @@ impl<'r> Session<'r> {
                 let by = g.by.as_deref();
                 let side = match self.game.waiting() {
                     Some(Waiting::Question { side, .. } | Waiting::Commands { side, .. }) => *side,
-                    _ => counters::Side::A,
+                    _ => model::Side::A,
                 };
                 self.game.set_given_by(side, by);
             }

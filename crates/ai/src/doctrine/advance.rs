@@ -9,12 +9,12 @@
 
 use hexmap::{Hex, MoveClass};
 
-use counters::Command;
 use counters::Halt;
-use counters::Referee;
-use counters::UnitId;
 use counters::points_left;
 use counters::{Rules, State};
+use game::Referee;
+use model::Command;
+use model::UnitId;
 
 /// Extra path cost of a difficult hex for a vehicle (R5.6): a bog check there fails often
 /// (a conscript crew on a 1 to 4), and a bogged vehicle is out of the battle for turns.

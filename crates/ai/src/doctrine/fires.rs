@@ -5,16 +5,16 @@ use hexmap::Hex;
 
 use super::scouting::eyes_and_ears;
 use crate::own;
-use counters::Command;
 use counters::Halt;
-use counters::Location;
-use counters::Referee;
-use counters::Role;
 use counters::State;
 use counters::sortie_ready;
-use counters::{Side, UnitId};
 use counters::{check, fire_reaches, ready_to_fire};
 use counters::{fire_dice, hit_number, save_number};
+use game::Referee;
+use model::Command;
+use model::Location;
+use model::Role;
+use model::{Side, UnitId};
 
 /// R13.2: the chance that a unit which has not rolled its visibility yet sees `distance` hexes
 /// at night (certain by day, or when the target fired in its last turn).
@@ -135,7 +135,7 @@ fn effect(
     } else {
         1.0
     };
-    let p = counters::chance(need) * (1.0 - counters::chance(save_number(state, rules, target)));
+    let p = model::chance(need) * (1.0 - model::chance(save_number(state, rules, target)));
     let any = 1.0 - (1.0 - p * effect.min(1.0)).powi(i32::from(dice));
     (f64::from(dice) * p * effect, any)
 }
@@ -148,7 +148,7 @@ fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]>
         .units()
         .iter()
         .filter(|u| u.side != side)
-        .filter_map(counters::Unit::hex)
+        .filter_map(model::Unit::hex)
         .collect();
     hexes.sort_by_key(|&h| map.label(h));
     hexes.dedup();

@@ -7,7 +7,7 @@
 use hexmap::Hex;
 
 use counters::{Rules, State};
-use counters::{Side, UnitId};
+use model::{Side, UnitId};
 
 /// One side's picture of the front, per hex index of the map.
 pub(super) struct Front {
@@ -49,7 +49,7 @@ impl Front {
                     }
                 }
             }
-            if typ.class == counters::UnitClass::Gun || e.state.bogged {
+            if typ.class == model::UnitClass::Gun || e.state.bogged {
                 continue;
             }
             let reach = if night {

@@ -13,15 +13,15 @@ use super::advance::{advance_on, route_cost, walk};
 use super::front::{Front, soft};
 use super::scouting::{motorcycles, watching};
 use crate::own;
-use counters::Command;
 use counters::Halt;
-use counters::Location;
-use counters::Referee;
-use counters::Role;
-use counters::quick_attacker_wins;
 use counters::{Rules, State};
-use counters::{Side, UnitId};
 use counters::{check, points_left};
+use game::Referee;
+use model::Command;
+use model::Location;
+use model::Role;
+use model::{Side, UnitId};
+use odds::quick_attacker_wins;
 
 /// Movement phase of the doctrine AI, which assaults and overruns when it wins with a
 /// probability above `threshold`.
@@ -902,7 +902,7 @@ fn fall_back(
 fn overrun_breaks_through(state: &State, rules: &Rules<'_>, hex: Hex, side: Side) -> f64 {
     state
         .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == counters::UnitClass::Infantry)
+        .filter(|u| rules.typ(u).class == model::UnitClass::Infantry)
         .map(|u| {
             let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
             let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };

@@ -12,8 +12,10 @@ pub(crate) use fires::doctrine_fire;
 pub(crate) use front::soft;
 pub(crate) use scouting::{ambushes, deploy};
 
-use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
+use counters::{Halt, Rules, SidePlan, State};
+use game::{Ai, Referee};
 use hexmap::Hex;
+use model::{GameRng, Side, UnitId};
 
 use crate::choices::counterattack_pays;
 

@@ -5,14 +5,14 @@ use hexmap::Hex;
 
 use super::advance::advance;
 use crate::{expected_hits, own};
-use counters::Command;
 use counters::Halt;
-use counters::Location;
-use counters::Referee;
 use counters::State;
 use counters::check;
-use counters::{Side, UnitId};
 use counters::{hit_number, save_number};
+use game::Referee;
+use model::Command;
+use model::Location;
+use model::{Side, UnitId};
 
 /// R15.4: a recon unit's deployment move: the doctrine AI screens forward, towards the nearest
 /// enemy unit that is not an HQ, as far as the deployment rules let it.
@@ -26,7 +26,7 @@ pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Resul
         .units()
         .iter()
         .filter(|e| e.side != side && !rules.typ(e).is_hq())
-        .filter_map(counters::Unit::hex)
+        .filter_map(model::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(at), rules.map().label(h)));
     match nearest {
         Some(goal) => advance(x, unit, goal),
@@ -45,7 +45,7 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> 
         .iter()
         .filter(|u| u.side == side && u.location == Location::OffMap)
         .filter_map(|u| match &rules.scenario.arrivals[u.id.index()] {
-            counters::Arrival::Ambush { zone } => Some((u.id, zone.clone())),
+            model::Arrival::Ambush { zone } => Some((u.id, zone.clone())),
             _ => None,
         })
         .collect();
@@ -109,7 +109,7 @@ pub(super) fn eyes_and_ears(
             continue;
         };
         // R15.6: only a gone-to-ground enemy within 4 hexes is worth a test.
-        let near = |t: &counters::Unit| {
+        let near = |t: &model::Unit| {
             t.side != side
                 && t.state.gone_to_ground
                 && t.hex().is_some_and(|h| h.unsigned_distance_to(at) <= 4)
@@ -171,7 +171,7 @@ pub(super) fn motorcycles(
             .units()
             .iter()
             .filter(|e| e.side != side)
-            .filter_map(counters::Unit::hex)
+            .filter_map(model::Unit::hex)
             .map(|h| h.unsigned_distance_to(at))
             .min()
             .unwrap_or(u32::MAX);

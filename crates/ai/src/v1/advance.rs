@@ -4,11 +4,11 @@
 
 use hexmap::{Hex, MoveClass};
 
-use counters::Command;
 use counters::Halt;
-use counters::Referee;
-use counters::{Side, UnitId};
 use counters::{check, points_left};
+use game::Referee;
+use model::Command;
+use model::{Side, UnitId};
 
 /// Extra path cost of a hex under enemy fire, so that routes keep to cover where they can.
 pub(super) const EXPOSED_PENALTY: u32 = 2;

@@ -7,15 +7,15 @@ use hexmap::Hex;
 use super::advance::{Routes, advance_covered};
 use super::scouting::{motorcycles, watching};
 use crate::own;
-use counters::Command;
 use counters::Halt;
-use counters::Location;
-use counters::Referee;
-use counters::Role;
 use counters::State;
 use counters::check;
-use counters::quick_attacker_wins;
-use counters::{Side, UnitId};
+use game::Referee;
+use model::Command;
+use model::Location;
+use model::Role;
+use model::{Side, UnitId};
+use odds::quick_attacker_wins;
 
 /// Movement phase of the doctrine AI: assaults that favour the side (won with a probability
 /// above `threshold`), then the attacker's advance or the defender's hold on the objectives.
@@ -165,7 +165,7 @@ fn led_unit_nearest(
         .formations
         .iter()
         .position(|f| f.hq == Some(hq))
-        .map(counters::FormationId::from_index);
+        .map(model::FormationId::from_index);
     state
         .units()
         .iter()
@@ -175,7 +175,7 @@ fn led_unit_nearest(
                 && !rules.typ(u).is_hq()
                 && formation.is_none_or(|f| u.formation == f)
         })
-        .filter_map(counters::Unit::hex)
+        .filter_map(model::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(goal), rules.map().label(h)))
 }
 
@@ -349,7 +349,7 @@ fn fall_back(
 fn overrun_breaks_through(state: &State, rules: &counters::Rules<'_>, hex: Hex, side: Side) -> f64 {
     state
         .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == counters::UnitClass::Infantry)
+        .filter(|u| rules.typ(u).class == model::UnitClass::Infantry)
         .map(|u| {
             let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
             let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };

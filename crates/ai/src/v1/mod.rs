@@ -13,8 +13,10 @@ mod scouting;
 
 pub(crate) use scouting::ambushes;
 
-use counters::{Ai, GameRng, Halt, Referee, Rules, Side, SidePlan, State, UnitId};
+use counters::{Halt, Rules, SidePlan, State};
+use game::{Ai, Referee};
 use hexmap::Hex;
+use model::{GameRng, Side, UnitId};
 
 use crate::choices::counterattack_pays;
 

@@ -5,14 +5,14 @@ use hexmap::Hex;
 
 use super::advance::advance;
 use crate::{expected_hits, own};
-use counters::Command;
 use counters::Halt;
-use counters::Location;
-use counters::Referee;
 use counters::State;
 use counters::check;
-use counters::{Side, UnitId};
 use counters::{hit_number, save_number};
+use game::Referee;
+use model::Command;
+use model::Location;
+use model::{Side, UnitId};
 
 /// R15.4: a recon unit's deployment move: the doctrine AI screens forward, towards the nearest
 /// enemy unit that is not an HQ, as far as the deployment rules let it. (The passive and random
@@ -27,7 +27,7 @@ pub(crate) fn deploy(x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Resul
         .units()
         .iter()
         .filter(|e| e.side != side && !rules.typ(e).is_hq())
-        .filter_map(counters::Unit::hex)
+        .filter_map(model::Unit::hex)
         .min_by_key(|&h| (h.unsigned_distance_to(at), rules.map().label(h)));
     match nearest {
         Some(goal) => advance(x, unit, goal),
@@ -47,7 +47,7 @@ pub(crate) fn ambushes(x: &mut dyn Referee<'_>, side: Side, doctrine: bool) -> R
         .iter()
         .filter(|u| u.side == side && u.location == Location::OffMap)
         .filter_map(|u| match &rules.scenario.arrivals[u.id.index()] {
-            counters::Arrival::Ambush { zone } => Some((u.id, zone.clone())),
+            model::Arrival::Ambush { zone } => Some((u.id, zone.clone())),
             _ => None,
         })
         .collect();
@@ -171,7 +171,7 @@ pub(super) fn motorcycles(
             .units()
             .iter()
             .filter(|e| e.side != side)
-            .filter_map(counters::Unit::hex)
+            .filter_map(model::Unit::hex)
             .map(|h| h.unsigned_distance_to(at))
             .min()
             .unwrap_or(u32::MAX);

@@ -8,7 +8,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use counters::{Answer, Event, Phase, Question, Rules, Scenario, Side, State, Waiting};
+use counters::{Answer, Question, Rules, State};
+use game::Waiting;
+use model::{Event, Phase, Scenario, Side};
 use present::narrate::Narrator;
 use session::Session;
 
@@ -82,7 +84,7 @@ pub(super) struct Front<'r, 's> {
     /// The narrative of the other side's last turn, for `log` (at a terminal it is summed up).
     pub(super) log: Vec<String>,
     /// An assault given once with passengers sitting it out, which goes in when given again.
-    warned: Option<counters::Command>,
+    warned: Option<model::Command>,
     /// A question of the rules was asked in the other side's turn: the rest of the fight is
     /// told as it comes, up to its end.
     in_fight: bool,
@@ -212,8 +214,8 @@ impl<'r, 's> Front<'r, 's> {
     /// Executes a command. Refused: nothing changed. A question it raises is asked.
     fn command(
         &mut self,
-        c: &counters::Command,
-    ) -> anyhow::Result<Result<Answered, counters::RuleError>> {
+        c: &model::Command,
+    ) -> anyhow::Result<Result<Answered, model::RuleError>> {
         match self.session.command(c) {
             Err(counters::PlayError::Rule(why)) => Ok(Err(why)),
             Err(e) => Err(e.into()),
@@ -361,7 +363,7 @@ impl<'r, 's> Front<'r, 's> {
             ) && !matches!(
                 e,
                 Event::AssaultResult {
-                    outcome: counters::AssaultOutcome::DefendersHold,
+                    outcome: model::AssaultOutcome::DefendersHold,
                     ..
                 }
             ) {
@@ -376,7 +378,7 @@ impl<'r, 's> Front<'r, 's> {
             {
                 say!(self.voice; "");
                 let turn = &events[first..=i];
-                for l in present::summary::turn(&rules, side, &before, &self.shadow, turn) {
+                for l in present::turn_summary::turn(&rules, side, &before, &self.shadow, turn) {
                     say!(self.voice; "{l}");
                 }
             }
@@ -537,7 +539,7 @@ impl<'r, 's> Front<'r, 's> {
                 Err(e) => say!(self.voice; "{e}"),
             },
             "hold" | "melee" | "lead" | "break_off" => {
-                match counters::parse_order_of(self.scenario(), line) {
+                match model::parse_order_of(self.scenario(), line) {
                     Err(e) => say!(self.voice; "? {e}"),
                     Ok((unit, _)) if self.state().unit(unit).side != side => {
                         say!(self.voice;
@@ -552,7 +554,7 @@ impl<'r, 's> Front<'r, 's> {
                     }
                 }
             }
-            _ => match counters::parse_command(self.scenario(), line) {
+            _ => match model::parse_command(self.scenario(), line) {
                 Err(e) => {
                     say!(self.voice; "? {e}{} (`help` lists the commands)", self.did_you_mean(&e));
                 }

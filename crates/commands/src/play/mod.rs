@@ -1,6 +1,6 @@
 //! `hexwar play`: a person commands a side (or both, `--hotseat`) a phase at a time, at a prompt
 //! or from a script on standard input; the search AI plays the other side unless `--ai` names
-//! another. Commands are the grammar of scenario orders (`counters::parse_command`). A game is
+//! another. Commands are the grammar of scenario orders (`model::parse_command`). A game is
 //! saved as the scenario's text, the seeds and every line either side gave, with a hash of the
 //! position after each player turn, so that `--resume` plays it on exactly. The game and its
 //! save are the session's (`session::Session`); this folder is the terminal's part: the lines
@@ -10,7 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use counters::{Event, Game, Phase, Rules, Scenario, State, Waiting};
+use counters::{Rules, State};
+use game::{Game, Waiting};
+use model::{Event, Phase, Scenario};
 
 use crate::output::Output;
 use session::Session;

@@ -122,7 +122,7 @@ pub(super) fn echoed(line: &str) -> std::borrow::Cow<'_, str> {
 
 /// The source of a session's lines: the terminal, with completion of `scenario`'s words, or
 /// standard input.
-pub(super) fn source(scenario: &counters::Scenario) -> (Source, bool) {
+pub(super) fn source(scenario: &model::Scenario) -> (Source, bool) {
     let stdin = std::io::stdin();
     let editor = stdin
         .is_terminal()
@@ -144,10 +144,10 @@ pub(super) fn source(scenario: &counters::Scenario) -> (Source, bool) {
 }
 
 /// The words to complete in a scenario.
-fn words(s: &counters::Scenario) -> Words {
-    let mut w: Vec<String> = counters::VERBS
+fn words(s: &model::Scenario) -> Words {
+    let mut w: Vec<String> = model::VERBS
         .iter()
-        .chain(counters::ORDER_VERBS)
+        .chain(model::ORDER_VERBS)
         .chain(&[
             "end", "odds", "map", "units", "legal", "rules", "save", "help", "quit", "with", "at",
             "on", "by", "to", "spotter", "best", "yes", "no",

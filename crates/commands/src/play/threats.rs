@@ -2,8 +2,9 @@
 //! stands. A person's look ahead, an upper bound: shaken units count as if they rallied (R12),
 //! and the dice decide the rest.
 
-use counters::{Location, Rules, Side, State, UnitId};
+use counters::{Rules, State};
 use hexmap::{Budget, Hex};
+use model::{Location, Side, UnitId};
 
 /// One hex the enemy could strike: the units that could assault it and those that could fire
 /// at it.

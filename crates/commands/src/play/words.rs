@@ -3,7 +3,9 @@
 //! briefing, and the order a break-off's hexes are offered in. It asks the library (`legal_commands`,
 //! `moves`, `melee_odds` ...), never re-implements it.
 
-use counters::{Event, Phase, Scenario, Side, State, UnitId, assault_odds, parse_command};
+use counters::State;
+use model::{Event, Phase, Scenario, Side, UnitId, parse_command};
+use odds::assault_odds;
 
 use super::front::Front;
 
@@ -45,7 +47,7 @@ impl Front<'_, '_> {
                 state.phase().name()
             )
         };
-        for side in counters::Side::BOTH {
+        for side in model::Side::BOTH {
             let start = counters::starting_units(rules, side);
             let lost = counters::losses(state, rules, side);
             let _ = writeln!(
@@ -97,7 +99,7 @@ impl Front<'_, '_> {
         } else {
             Some(attacker.other())
         };
-        let o = counters::score(state, rules, winner, counters::EndReason::TurnLimit);
+        let o = counters::score(state, rules, winner, model::EndReason::TurnLimit);
         let _ = writeln!(
             out,
             "If the battle ended now: {}, victory points {} {}, {} {} (R17.3{})",
@@ -134,7 +136,7 @@ impl Front<'_, '_> {
                     let Some(unit) = s.unit_id(word) else {
                         say!(self.voice;
                             "? unknown unit `{}`{} (`map`, `map UNIT`, `map threats`, `map --legend`)",
-                            counters::shown(word),
+                            model::shown(word),
                             did_you_mean_unit(s, word)
                         );
                         return;
@@ -152,7 +154,7 @@ impl Front<'_, '_> {
                             counters::legal_commands(state, &self.rules(), unit)
                                 .iter()
                                 .filter_map(|c| match c {
-                                    counters::Command::Place { hex, .. } => Some((*hex, false)),
+                                    model::Command::Place { hex, .. } => Some((*hex, false)),
                                     _ => None,
                                 }),
                         );
@@ -214,7 +216,7 @@ impl Front<'_, '_> {
             let mine: Vec<UnitId> = state
                 .units()
                 .iter()
-                .filter(|u| u.side == side && u.location == counters::Location::Map(t.hex))
+                .filter(|u| u.side == side && u.location == model::Location::Map(t.hex))
                 .map(|u| u.id)
                 .collect();
             if mine.is_empty() {
@@ -244,10 +246,10 @@ impl Front<'_, '_> {
             .filter(|u| side.is_empty() || s.sides[u.side.index()].id == side)
             .map(|u| {
                 let at = match u.location {
-                    counters::Location::Map(h) => s.map.label(h).to_string(),
-                    counters::Location::Aboard(t) => format!("aboard {}", s.unit_name(t)),
-                    counters::Location::OffMap => "off the map".to_owned(),
-                    counters::Location::Destroyed => "destroyed".to_owned(),
+                    model::Location::Map(h) => s.map.label(h).to_string(),
+                    model::Location::Aboard(t) => format!("aboard {}", s.unit_name(t)),
+                    model::Location::OffMap => "off the map".to_owned(),
+                    model::Location::Destroyed => "destroyed".to_owned(),
                 };
                 let st = &u.state;
                 // A destroyed unit has no state left to tell.
@@ -303,17 +305,17 @@ impl Front<'_, '_> {
     pub(super) fn legal(&self, name: &str) {
         let s = self.scenario();
         let Some(unit) = s.unit_id(name) else {
-            say!(self.voice; "? unknown unit `{}`{}", counters::shown(name), did_you_mean_unit(s, name));
+            say!(self.voice; "? unknown unit `{}`{}", model::shown(name), did_you_mean_unit(s, name));
             return;
         };
         let lines = self.options(unit);
         if lines.is_empty() && self.state().hex_of(unit).is_none() {
-            let off = self.state().unit(unit).location == counters::Location::OffMap;
+            let off = self.state().unit(unit).location == model::Location::OffMap;
             match s.arrivals.get(unit.index()) {
-                Some(counters::Arrival::Ambush { .. }) if off => say!(self.voice;
+                Some(model::Arrival::Ambush { .. }) if off => say!(self.voice;
                     "{name} is held in ambush: it may be placed at the start of one of its side's turns from turn 2 (R15.3)"
                 ),
-                Some(counters::Arrival::Reserve { turn, .. }) if off => say!(self.voice;
+                Some(model::Arrival::Reserve { turn, .. }) if off => say!(self.voice;
                     "{name} is a reserve: it arrives at the start of its side's turn {turn}"
                 ),
                 _ => say!(self.voice; "{name} is not on the map"),
@@ -329,7 +331,7 @@ impl Front<'_, '_> {
     }
 
     /// The units of `side` that may still do something this phase.
-    pub(super) fn acting(&self, side: Side) -> Vec<counters::UnitId> {
+    pub(super) fn acting(&self, side: Side) -> Vec<model::UnitId> {
         self.state()
             .units()
             .iter()
@@ -343,12 +345,12 @@ impl Front<'_, '_> {
     /// the movement points they may spend, assaults and overruns, targets, and the other
     /// commands it may give (mount, dismount, bombard, smoke, air strike, eyes and ears,
     /// motorcycles, ambush placement).
-    pub(super) fn options(&self, unit: counters::UnitId) -> Vec<String> {
-        use counters::Command;
+    pub(super) fn options(&self, unit: model::UnitId) -> Vec<String> {
+        use model::Command;
         let s = self.scenario();
         let legal = counters::legal_commands(self.state(), &self.rules(), unit);
         let label = |h: &hexmap::Hex| s.map.label(*h).to_string();
-        let name = |u: &counters::UnitId| s.unit_name(*u).to_owned();
+        let name = |u: &model::UnitId| s.unit_name(*u).to_owned();
         let mut lines = self.moves_by_hand(&legal);
         // One pass over the commands, each to the line of its kind, in this order.
         let mut kinds: Vec<(&str, Vec<String>)> = [
@@ -413,8 +415,8 @@ impl Front<'_, '_> {
     /// see each hex (the nearest, as a `bombard` without `spotter` takes) and counted; at night
     /// (R13.4) a spotter that has not rolled its visibility die yet sees a hex only if the die
     /// reaches it, so each hex says what the die must show.
-    fn bombardments(&self, legal: &[counters::Command]) -> Vec<String> {
-        use counters::Command;
+    fn bombardments(&self, legal: &[model::Command]) -> Vec<String> {
+        use model::Command;
         let s = self.scenario();
         let state = self.state();
         let rules = &self.rules();
@@ -495,8 +497,8 @@ impl Front<'_, '_> {
     /// In a movement phase, the assaults and overruns the unit may make after a move this
     /// phase (to the cheapest hex next to the enemy from which it still may, as `odds` moves
     /// it up): `assaults after a move: 0604 (by 0503)`.
-    fn after_a_move(&self, unit: UnitId, legal: &[counters::Command]) -> Vec<String> {
-        use counters::Command;
+    fn after_a_move(&self, unit: UnitId, legal: &[model::Command]) -> Vec<String> {
+        use model::Command;
         let state = self.state();
         let rules = &self.rules();
         let s = self.scenario();
@@ -546,7 +548,7 @@ impl Front<'_, '_> {
 
     /// The hexes a unit may move to now among its legal commands, at a walk and also at the
     /// double, with the movement points left for each (R5.1, R5.2).
-    pub(super) fn moves_by_hand(&self, legal: &[counters::Command]) -> Vec<String> {
+    pub(super) fn moves_by_hand(&self, legal: &[model::Command]) -> Vec<String> {
         let s = self.scenario();
         let state = self.state();
         let mut lines = Vec::new();
@@ -556,7 +558,7 @@ impl Front<'_, '_> {
             let mut hexes: Vec<hexmap::Hex> = legal
                 .iter()
                 .filter_map(|c| match c {
-                    counters::Command::Move {
+                    model::Command::Move {
                         unit: u,
                         path,
                         double,
@@ -605,14 +607,14 @@ impl Front<'_, '_> {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let ["overrun", hex, "with", unit] = words.as_slice() {
             let Some(u) = s.unit_id(unit) else {
-                say!(self.voice; "? unknown unit `{}`{}", counters::shown(unit), did_you_mean_unit(s, unit));
+                say!(self.voice; "? unknown unit `{}`{}", model::shown(unit), did_you_mean_unit(s, unit));
                 return;
             };
             let Some(h) = hex.parse::<hexmap::Label>().ok().and_then(|l| s.map.hex(l)) else {
                 say!(self.voice; "? `{hex}` is not a hex of this map");
                 return;
             };
-            let c = counters::Command::Overrun { unit: u, hex: h };
+            let c = model::Command::Overrun { unit: u, hex: h };
             let mut state = self.state().clone();
             // A vehicle not yet next to the hex is moved up first, in a movement phase, as for
             // an assault: to the cheapest hex from which the overrun is allowed.
@@ -636,7 +638,7 @@ impl Front<'_, '_> {
             match counters::check(&state, rules, &c) {
                 Err(why) => say!(self.voice; "refused: {why}"),
                 Ok(()) => {
-                    let o = counters::overrun_odds(&state, rules, u, h);
+                    let o = odds::overrun_odds(&state, rules, u, h);
                     say!(self.voice;
                         "overrun: {unit} breaks through unharmed {:.1}%, every unit in {hex} destroyed {:.1}%; hits scored {:.2} on average, taken {:.2} (exact, R10)",
                         o.all_break_through * 100.0,
@@ -649,7 +651,7 @@ impl Front<'_, '_> {
             return;
         }
         let (units, hex) = match parse_command(s, line) {
-            Ok(counters::Command::Assault { units, hex }) => (units, hex),
+            Ok(model::Command::Assault { units, hex }) => (units, hex),
             Ok(_) => {
                 say!(self.voice; "odds: `odds assault HEX with UNIT...` or `odds overrun HEX with UNIT`");
                 return;
@@ -665,14 +667,14 @@ impl Front<'_, '_> {
         let moving = state.phase() == Phase::Movement;
         for &u in units.iter().filter(|_| moving) {
             // A passenger arrives with its transport.
-            let counters::Location::Map(at) = state.unit(u).location else {
+            let model::Location::Map(at) = state.unit(u).location else {
                 continue;
             };
             if at.unsigned_distance_to(hex) <= 1 {
                 continue;
             }
             // The cheapest hex next to the target from which the unit may still assault.
-            let alone = counters::Command::Assault {
+            let alone = model::Command::Assault {
                 units: vec![u],
                 hex,
             };
@@ -690,7 +692,7 @@ impl Front<'_, '_> {
             state = trial;
             arrive.push(format!("{} by {}", s.unit_name(u), s.map.label(to)));
         }
-        let c = counters::Command::Assault {
+        let c = model::Command::Assault {
             units: units.clone(),
             hex,
         };
@@ -707,7 +709,7 @@ impl Front<'_, '_> {
         let first = assault_odds(&state, rules, &units, hex);
         if rules.scenario.rules.counterattacks || per_unit {
             let ai = self.session.players().advisors();
-            let m = counters::melee_odds(&state, rules, &units, hex, &ai);
+            let m = odds::melee_odds(&state, rules, &units, hex, &ai);
             let how = if m.exact {
                 "exact".to_owned()
             } else {
@@ -802,22 +804,22 @@ impl Front<'_, '_> {
 
     /// A move given by its destination (`move t72_4 0504`) goes by the cheapest path the
     /// rules allow; a full path is taken as it is.
-    pub(super) fn by_destination(&self, c: counters::Command) -> counters::Command {
-        let counters::Command::Move { unit, path, double } = c else {
+    pub(super) fn by_destination(&self, c: model::Command) -> model::Command {
+        let model::Command::Move { unit, path, double } = c else {
             return c;
         };
         let state = self.state();
         let (Some(at), [to]) = (state.hex_of(unit), path.as_slice()) else {
-            return counters::Command::Move { unit, path, double };
+            return model::Command::Move { unit, path, double };
         };
         if at.unsigned_distance_to(*to) <= 1 {
-            return counters::Command::Move { unit, path, double };
+            return model::Command::Move { unit, path, double };
         }
         if let Some((_, p)) = counters::moves(state, &self.rules(), unit, double)
             .into_iter()
             .find(|(h, _)| h == to)
         {
-            return counters::Command::Move {
+            return model::Command::Move {
                 unit,
                 path: p,
                 double,
@@ -835,13 +837,13 @@ impl Front<'_, '_> {
             }
         });
         let path = found.map_or(path, |(_, p)| p);
-        counters::Command::Move { unit, path, double }
+        model::Command::Move { unit, path, double }
     }
 
     /// Before an assault: the passengers of its transports that would sit it out, and why
     /// (R16.1). Whether there are any.
-    pub(super) fn say_sitting_out(&self, c: &counters::Command) -> bool {
-        let counters::Command::Assault { units, .. } = c else {
+    pub(super) fn say_sitting_out(&self, c: &model::Command) -> bool {
+        let model::Command::Assault { units, .. } = c else {
             return false;
         };
         if counters::check(self.state(), &self.rules(), c).is_err() {
@@ -871,9 +873,9 @@ impl Front<'_, '_> {
 
     /// `t72_5: ` before the refusal of an assault by several units, for the unit at fault in
     /// `state`, the position the command was checked in (`odds` moves units up first).
-    pub(super) fn at_fault(&self, state: &State, c: &counters::Command) -> String {
+    pub(super) fn at_fault(&self, state: &State, c: &model::Command) -> String {
         match c {
-            counters::Command::Assault { units, .. } if units.len() > 1 => {
+            model::Command::Assault { units, .. } if units.len() > 1 => {
                 counters::at_fault(state, &self.rules(), c).map_or_else(String::new, |u| {
                     format!("{}: ", self.scenario().unit_name(u))
                 })
@@ -883,15 +885,15 @@ impl Front<'_, '_> {
     }
 
     /// What to do instead, after a refusal, where a command would do.
-    pub(super) fn hint(&self, c: &counters::Command, why: counters::RuleError) -> String {
+    pub(super) fn hint(&self, c: &model::Command, why: model::RuleError) -> String {
         let s = self.scenario();
         let state = self.state();
         match (c, why) {
-            (counters::Command::Assault { units, .. }, counters::RuleError::Passenger) => {
+            (model::Command::Assault { units, .. }, model::RuleError::Passenger) => {
                 let aboard: Vec<String> = units
                     .iter()
                     .filter_map(|&u| match state.unit(u).location {
-                        counters::Location::Aboard(t) if !units.contains(&t) => {
+                        model::Location::Aboard(t) if !units.contains(&t) => {
                             Some(if self.rules().typ(state.unit(t)).mounted_assault {
                                 format!(
                                     "`dismount {}` first, or name {} in the assault too",
@@ -902,7 +904,7 @@ impl Front<'_, '_> {
                                 format!("`dismount {}` first", s.unit_name(u))
                             })
                         }
-                        counters::Location::Aboard(_) => {
+                        model::Location::Aboard(_) => {
                             Some(format!("`dismount {}` first", s.unit_name(u)))
                         }
                         _ => None,
@@ -914,7 +916,7 @@ impl Front<'_, '_> {
                     format!(" ({})", aboard.join("; "))
                 }
             }
-            (counters::Command::Move { unit, .. }, counters::RuleError::NotAdjacent(..)) => {
+            (model::Command::Move { unit, .. }, model::RuleError::NotAdjacent(..)) => {
                 format!(" (`legal {}` lists where it can go)", s.unit_name(*unit))
             }
             _ => String::new(),
@@ -922,13 +924,13 @@ impl Front<'_, '_> {
     }
 
     /// ` (did you mean t72_4?)` for a word the grammar did not know, if one is close.
-    pub(super) fn did_you_mean(&self, e: &counters::GrammarError) -> String {
+    pub(super) fn did_you_mean(&self, e: &model::GrammarError) -> String {
         match e {
-            counters::GrammarError::UnknownUnit(w) => did_you_mean_unit(self.scenario(), w),
-            counters::GrammarError::UnknownVerb(w) => {
-                let words = counters::VERBS
+            model::GrammarError::UnknownUnit(w) => did_you_mean_unit(self.scenario(), w),
+            model::GrammarError::UnknownVerb(w) => {
+                let words = model::VERBS
                     .iter()
-                    .chain(counters::ORDER_VERBS)
+                    .chain(model::ORDER_VERBS)
                     .chain(&PROMPT_WORDS);
                 closest(w, words.copied())
                     .map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
@@ -1009,7 +1011,7 @@ pub(super) fn briefing(
     }
     let attacker = s.attacker();
     let _ = writeln!(out, "\nSides:");
-    for side in counters::Side::BOTH {
+    for side in model::Side::BOTH {
         let info = &s.sides[side.index()];
         let _ = writeln!(
             out,

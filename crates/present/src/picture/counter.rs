@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use counters::{Unit, UnitState};
+use model::{Unit, UnitState};
 
 use super::geometry::Point;
 use super::style::Symbol;
@@ -115,7 +115,7 @@ pub const MARKERS: [Marker; 4] = [
 pub fn passengers(units: &[Unit], carrier: &Unit) -> u8 {
     let n = units
         .iter()
-        .filter(|p| p.alive() && p.location == counters::Location::Aboard(carrier.id))
+        .filter(|p| p.alive() && p.location == model::Location::Aboard(carrier.id))
         .count();
     u8::try_from(n).unwrap_or(u8::MAX)
 }
@@ -340,7 +340,7 @@ pub fn on_map(units: &[Unit]) -> Vec<(hexmap::Hex, Vec<&Unit>)> {
     let mut stacks: std::collections::BTreeMap<(i32, i32), (hexmap::Hex, Vec<&Unit>)> =
         std::collections::BTreeMap::new();
     for u in units.iter().filter(|u| u.alive()) {
-        if let counters::Location::Map(h) = u.location {
+        if let model::Location::Map(h) = u.location {
             stacks
                 .entry((h.x, h.y))
                 .or_insert_with(|| (h, Vec::new()))

@@ -100,7 +100,7 @@ mod tests {
     use hexmap::{TerrainId, TerrainTable};
 
     fn map(cols: u16, rows: u16) -> Map {
-        let table = TerrainTable::from_toml(counters::bundled::TERRAIN).unwrap();
+        let table = TerrainTable::from_toml(model::bundled::TERRAIN).unwrap();
         Map::new(table, cols, rows, TerrainId(0))
     }
 

@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
-use counters::{Rules, Side, TimeOfDay, Unit};
+use counters::Rules;
 use hexmap::{Hex, Map, TerrainId};
+use model::{Side, TimeOfDay, Unit};
 
 use super::counter::{self, Draw, MARKERS, Marks};
 use super::geometry::{Geometry, Point};
@@ -554,7 +555,7 @@ pub fn legend(out: &mut String, x: f32, rules: &Rules<'_>, style: &Style, captio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use counters::{Location, ScenarioFile, bundled};
+    use model::{Location, ScenarioFile, bundled};
 
     const SMALL: &str = r#"
 title = "A small map"

@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use counters::{Event, Outcome, Roll, Rules, State, UnitId};
+use counters::{Rules, State};
 use hexmap::Hex;
+use model::{Event, Outcome, Roll, UnitId};
 use serde_json::{Value, json};
 
 use super::counter::{self, Draw, Marks};
@@ -426,10 +427,10 @@ pub fn page(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use counters::{GameRng, ScenarioFile, bundled};
+    use model::{GameRng, ScenarioFile, bundled};
 
     /// A game of the scenario's AIs on the dice of `seed`: its end and its events.
-    fn play(rules: Rules<'_>, seed: u64) -> (State, Vec<counters::Event>) {
+    fn play(rules: Rules<'_>, seed: u64) -> (State, Vec<model::Event>) {
         let played = ai::Players::of(rules.scenario)
             .unwrap()
             .play(

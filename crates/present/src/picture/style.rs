@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use counters::{Scenario, Side, UnitClass, UnitType};
+use model::{Scenario, Side, UnitClass, UnitType};
 use serde::Deserialize;
 
 /// The style file shipped with hexwar.
@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn the_bundled_style_reads() {
         let style = Style::bundled();
-        let table = hexmap::TerrainTable::from_toml(counters::bundled::TERRAIN).unwrap();
+        let table = hexmap::TerrainTable::from_toml(model::bundled::TERRAIN).unwrap();
         for (_, t) in table.iter() {
             assert!(style.knows_terrain(&t.id), "terrain {} has no colour", t.id);
         }
@@ -237,7 +237,7 @@ mod tests {
     /// Every type of the bundled catalog gets the symbol a wargamer would give it.
     #[test]
     fn symbols_of_the_bundled_catalog() {
-        let catalog = counters::bundled::catalog();
+        let catalog = model::bundled::catalog();
         let style = Style::bundled();
         let of = |id: &str| style.symbol(catalog.get(catalog.id(id).unwrap()));
         for (id, want) in [

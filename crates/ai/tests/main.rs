@@ -1,0 +1,4 @@
+//! The AIs' integration tests, one test binary: whole games, and what each AI proposes.
+
+mod games;
+mod proposes;

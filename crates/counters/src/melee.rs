@@ -1,0 +1,774 @@
+//! R11.1 to R11.11, R16.3: when the defenders hold, the fight goes on: motivation tests,
+//! counterattacks with the roles swapped, breaking off, capture, and consolidation.
+//!
+//! Choices (counterattack or break off) come from the side's orders (`melee = "..."`), the
+//! person commanding the side, or the side's AI (`SideAi`), in that order. Decisions where
+//! RULES.md is silent are in docs/rules.md.
+
+use hexmap::{Budget, Hex, Label};
+use smallvec::SmallVec;
+
+use crate::ask::{Answer, Asking, Halt, Question};
+use crate::executor::Exec;
+use crate::hits::destroy_with;
+use crate::plan::{Fighting, plan_side, takes_part};
+use crate::round::{Strike, strike};
+use crate::state::Rules;
+use model::catalog::{UnitClass, UnitType};
+use model::dice::passes;
+use model::event::{BreakOffReason, Event, Faces, Path, Units};
+use model::ids::{Side, UnitId};
+use model::scenario::{MeleeChoice, OrderAction};
+use model::unit::Location;
+use model::unit::Unit;
+
+/// A fight that lasts longer than this many counterattack rounds ends with the defenders
+/// holding. With dice it ends far sooner: every round scores a hit with a chance of at least
+/// 1/6 per die, so the cap only guarantees an end, and is set so high that the odds can bound
+/// the chance of reaching it below 1e-12 (`odds::melee`).
+pub const MAX_ROUNDS: u32 = 1_000_000;
+
+struct Melee {
+    hex: Hex,
+    /// Units still in the fight, per side index.
+    in_fight: [Units; 2],
+    /// Every unit that took part in the assault at any time: the others are outsiders, whom
+    /// break off and consolidation keep clear of (R11.6, R11.9).
+    ever: Units,
+    /// Units hit at any time during the assault (R11.8, R11.11).
+    hit: Units,
+    /// Units that broke off, and whether they ended exposed (next to the hex, or unable to
+    /// move) for the capture test once the winner is known (R11.7).
+    broke: SmallVec<[(UnitId, bool); 8]>,
+}
+
+impl Melee {
+    fn alive(&self, x: &Exec<'_, '_>, side: Side) -> Units {
+        self.in_fight[side.index()]
+            .iter()
+            .copied()
+            .filter(|&u| x.state.unit(u).alive())
+            .collect()
+    }
+
+    fn remove(&mut self, unit: UnitId) {
+        for list in &mut self.in_fight {
+            list.retain(|u| *u != unit);
+        }
+    }
+}
+
+/// The melee after a first round in which the defenders held (R11). Both lists are non-empty.
+pub(crate) fn fight(
+    x: &mut Exec<'_, '_>,
+    hex: Hex,
+    attackers: &[UnitId],
+    defenders: &[UnitId],
+    first: &Strike,
+) -> Result<(), Halt> {
+    let att = x.state.unit(attackers[0]).side;
+    let def = att.other();
+    let mut m = Melee {
+        hex,
+        in_fight: Default::default(),
+        ever: attackers.iter().chain(defenders).copied().collect(),
+        hit: first.hit.clone(),
+        broke: SmallVec::new(),
+    };
+    m.in_fight[att.index()] = attackers.iter().copied().collect();
+    m.in_fight[def.index()] = defenders.iter().copied().collect();
+
+    // R11.2 with R11.1: the HQs with the defenders when they hold count for the defenders'
+    // first test, though they leave at once (seed 002: a company HQ joined to the gunners lets
+    // them re-roll, then breaks off).
+    let present_at_first_test = m.alive(x, def);
+    // R11.1: independents of either side, and unarmored vehicles among the defenders, break
+    // off at once.
+    for side in [def, att] {
+        for u in m.alive(x, side) {
+            let typ = x.rules.typ(x.state.unit(u));
+            if breaks_off_at_once(typ, side == def) {
+                let reason = if typ.is_independent() {
+                    BreakOffReason::Independent
+                } else {
+                    BreakOffReason::Unarmored
+                };
+                break_off(x, &mut m, u, reason)?;
+            }
+        }
+    }
+
+    let mut testing = def;
+    let mut struck_by = first.on_struck;
+    let mut rounds = 0u32;
+    let loser = loop {
+        transports_make_way(x, &mut m, testing);
+        let eligible = m.alive(x, testing);
+        if eligible.is_empty() {
+            break testing;
+        }
+        let present = if rounds == 0 && testing == def {
+            present_at_first_test.clone()
+        } else {
+            m.alive(x, testing)
+        };
+        let passed = motivation_test(x, &mut m, testing, &eligible, &present, struck_by)?;
+        let counterattackers = choose(x, &mut m, testing, &passed)?;
+        if counterattackers.is_empty() {
+            break testing;
+        }
+        let struck = m.alive(x, testing.other());
+        x.emit(Event::Counterattack {
+            side: testing,
+            units: counterattackers.clone(),
+        });
+        let strikers = charge(x, &counterattackers, &struck)?;
+        let round = if strikers.is_empty() {
+            Strike::default()
+        } else {
+            strike(x, hex, &strikers, &struck, Fighting::Counterattack, false)?
+        };
+        m.hit.extend(round.hit.iter().copied());
+        rounds += 1;
+        if m.alive(x, testing.other()).is_empty() {
+            break testing.other();
+        }
+        if rounds >= MAX_ROUNDS {
+            break att;
+        }
+        struck_by = round.on_struck;
+        testing = testing.other();
+    };
+    let winner = loser.other();
+    for u in m.alive(x, loser) {
+        break_off(x, &mut m, u, BreakOffReason::Lost)?;
+    }
+    // R11.7: the losers' units that broke off exposed are captured, unless tanks cannot
+    // capture tanks.
+    let winners = m.alive(x, winner);
+    let tanks_only = winners.iter().all(|&w| {
+        let t = x.rules.typ(x.state.unit(w));
+        t.is_armored_vehicle() || t.transport.is_some()
+    });
+    for (u, exposed) in m.broke.clone() {
+        let unit = x.state.unit(u);
+        if unit.side == loser
+            && unit.alive()
+            && exposed
+            && !(tanks_only && x.rules.typ(unit).is_armored_vehicle())
+        {
+            capture(x, u)?;
+        }
+    }
+    consolidate(x, &m, winner, &winners)?;
+    fall_back(x, &m, loser, &winners, tanks_only)?;
+    // R11.8, R11.11: pinned unless never hit during the whole assault.
+    let pin: Units = m
+        .broke
+        .iter()
+        .map(|&(u, _)| u)
+        .chain(winners.iter().copied())
+        .filter(|&u| x.state.unit(u).alive() && m.hit.contains(&u) && !x.state.unit(u).state.pinned)
+        .collect();
+    for unit in pin {
+        x.emit(Event::Pinned { unit });
+    }
+    // R11.11: bailed-out (disorganized) armored transports of the winners recover.
+    for &w in &winners {
+        let u = x.state.unit(w);
+        let t = x.rules.typ(u);
+        if u.alive() && u.state.disorganized && t.is_armored_vehicle() && t.transport.is_some() {
+            x.emit(Event::Recovered { unit: w });
+        }
+    }
+    x.emit(Event::MeleeEnded {
+        hex,
+        winner,
+        rounds,
+    });
+    Ok(())
+}
+
+/// R16.3: a transport must break off, or its passengers dismount, to counterattack. The
+/// default choice: the passengers dismount into the transport's hex and join the fight, and the
+/// transport fights on (an empty transport is not affected).
+fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) {
+    for t in m.alive(x, side) {
+        let Some(at) = x.state.hex_of(t) else {
+            continue;
+        };
+        let riders: Units = x.state.passengers(t).map(|p| p.id).collect();
+        for p in riders {
+            x.emit(Event::Dismounted {
+                unit: p,
+                transport: t,
+                hex: at,
+                cost: 0,
+            });
+            m.in_fight[side.index()].push(p);
+            m.ever.push(p);
+        }
+    }
+}
+
+/// R11.2, R11.3: a side's motivation test before its dice are rolled: whether the side passes
+/// without a die, and each eligible unit's motivation number with whether the re-roll applies
+/// to it. The engine rolls its dice and the odds enumerate them; both read the result through
+/// [`MotivationTest::rerolls`] and [`MotivationTest::fails`].
+pub struct MotivationTest {
+    /// R11.2: a side not struck in the round before, facing no armored vehicle, passes without
+    /// a die.
+    pub automatic: bool,
+    /// Per eligible unit: its motivation number, and whether it may re-roll (`may_reroll`).
+    pub units: SmallVec<[(u8, bool); 16]>,
+}
+
+impl MotivationTest {
+    /// The test of units with these numbers and re-rolls, automatic when the side was `struck`
+    /// by no hit and faces no armored vehicle (`armor_opposite`).
+    #[must_use]
+    pub fn new(struck: bool, armor_opposite: bool, units: SmallVec<[(u8, bool); 16]>) -> Self {
+        Self {
+            automatic: !struck && !armor_opposite,
+            units,
+        }
+    }
+
+    /// Whether the second die is rolled after `first`: a unit that may re-roll failed.
+    #[must_use]
+    pub fn rerolls(&self, first: u8) -> bool {
+        !self.automatic
+            && self
+                .units
+                .iter()
+                .any(|&(need, reroll)| reroll && !passes(first, need))
+    }
+
+    /// Whether unit `i` fails on `first` and, if it was rolled, `second`: the second die counts
+    /// only for the units the re-roll applies to.
+    #[must_use]
+    pub fn fails(&self, i: usize, first: u8, second: Option<u8>) -> bool {
+        let (need, reroll) = self.units[i];
+        if self.automatic || passes(first, need) {
+            return false;
+        }
+        !(reroll && second.is_some_and(|d| passes(d, need)))
+    }
+}
+
+/// R11.2, R11.3: one die for the side, and a second for the failed units whose formation HQ or
+/// senior HQ is `present`; returns the units that passed. Those that failed break off.
+fn motivation_test(
+    x: &mut Exec<'_, '_>,
+    m: &mut Melee,
+    side: Side,
+    eligible: &[UnitId],
+    present: &[UnitId],
+    struck_by: u8,
+) -> Result<Units, Halt> {
+    let other = side.other();
+    let armor_opposite = m
+        .alive(x, other)
+        .iter()
+        .any(|&u| x.rules.typ(x.state.unit(u)).is_armored_vehicle());
+    let test = MotivationTest::new(
+        struck_by > 0,
+        armor_opposite,
+        eligible
+            .iter()
+            .map(|&u| {
+                let unit = x.state.unit(u);
+                (
+                    x.rules.typ(unit).motivation,
+                    may_reroll(&x.rules, unit, present),
+                )
+            })
+            .collect(),
+    );
+    let automatic = test.automatic;
+    let mut dice = Faces::new();
+    let (mut passed, mut failed) = (Units::new(), Units::new());
+    if automatic {
+        passed.extend(eligible.iter().copied());
+    } else {
+        let first = x.d6()?;
+        dice.push(first);
+        let second = if test.rerolls(first) {
+            let again = x.d6()?;
+            dice.push(again);
+            Some(again)
+        } else {
+            None
+        };
+        // Those who pass on the first die, then those who pass on the re-roll.
+        for (i, &u) in eligible.iter().enumerate() {
+            if !test.fails(i, first, None) {
+                passed.push(u);
+            }
+        }
+        for (i, &u) in eligible.iter().enumerate() {
+            if test.fails(i, first, None) {
+                if test.fails(i, first, second) {
+                    failed.push(u);
+                } else {
+                    passed.push(u);
+                }
+            }
+        }
+    }
+    x.emit(Event::MeleeTest {
+        side,
+        dice,
+        automatic,
+        passed: passed.clone(),
+        failed: failed.clone(),
+    });
+    for u in failed {
+        break_off(x, m, u, BreakOffReason::FailedTest)?;
+    }
+    Ok(passed)
+}
+
+/// R11.1: whether a unit must break off as soon as the defenders hold: an independent unit
+/// (a non-hero HQ) of either side, or an unarmored vehicle among the defenders.
+#[must_use]
+pub fn breaks_off_at_once(typ: &UnitType, defending: bool) -> bool {
+    typ.is_independent() || defending && typ.is_vehicle() && !typ.armored
+}
+
+/// R11.2: whether a unit that failed its motivation test may re-roll it: its formation's HQ,
+/// or its side's senior HQ, is among `present` (its side's units in the fight at the test).
+#[must_use]
+pub fn may_reroll(rules: &Rules<'_>, unit: &Unit, present: &[UnitId]) -> bool {
+    let hq = rules.scenario.formations[unit.formation.index()].hq;
+    let senior = rules.scenario.sides[unit.side.index()].senior_hq;
+    hq.is_some_and(|h| present.contains(&h)) || senior.is_some_and(|s| present.contains(&s))
+}
+
+/// R11.4 (seed 000): in a counterattack round against units in a difficult hex, each vehicle
+/// of the counterattacking side takes a bog check first, though it does not move; a vehicle
+/// that bogs, or was bogged, does not strike this round. Returns the units that strike.
+fn charge(
+    x: &mut Exec<'_, '_>,
+    counterattackers: &[UnitId],
+    struck: &[UnitId],
+) -> Result<Units, Halt> {
+    let map = x.rules.map();
+    let difficult = struck.iter().any(|&s| {
+        x.state
+            .hex_of(s)
+            .and_then(|h| map.terrain(h))
+            .is_some_and(|t| t.difficult)
+    });
+    let mut strikers = Units::new();
+    for &c in counterattackers {
+        let u = x.state.unit(c);
+        if difficult
+            && x.rules.typ(u).is_vehicle()
+            && (u.state.bogged || crate::movement::bog_check(x, c)?)
+        {
+            continue;
+        }
+        strikers.push(c);
+    }
+    Ok(strikers)
+}
+
+/// R11.7, R16.2: a unit is captured; passengers of a captured transport dismount with a hit,
+/// in the same exposed place, and are captured too.
+fn capture(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), Halt> {
+    for p in destroy_with(x, unit, Event::Captured { unit })? {
+        x.emit(Event::Captured { unit: p });
+    }
+    Ok(())
+}
+
+/// Who counterattacks among the units that passed: orders first, then the AI. Units that
+/// choose to break off do so; units without dice (no assault factor) stay with their side
+/// (R9.10). Returns the counterattackers (empty: the side gives up the fight).
+fn choose(
+    x: &mut Exec<'_, '_>,
+    m: &mut Melee,
+    side: Side,
+    passed: &[UnitId],
+) -> Result<Units, Halt> {
+    let fighters = |x: &Exec<'_, '_>, units: &[UnitId]| -> Units {
+        units
+            .iter()
+            .copied()
+            .filter(|&u| takes_part(x.rules.typ(x.state.unit(u))))
+            .collect()
+    };
+    let candidates = fighters(x, passed);
+    let ai_says = favourable(x, m, side, &candidates);
+    let mut counterattackers = Units::new();
+    for &u in &candidates {
+        // Orders decide first; then the side: its AI's choice, or the answer of whoever
+        // commands it (R11.4).
+        let ordered = melee_choice(x, u).is_some_and(|c| c != MeleeChoice::Stay);
+        let goes_in = if ordered {
+            counterattacks(&x.rules, x.state.turn(), u, ai_says)
+        } else {
+            let suggested = Answer::Counterattack {
+                unit: u,
+                yes: ai_says,
+            };
+            let hex = m.hex;
+            let question = || Question::Counterattack {
+                unit: u,
+                hex,
+                suggested: ai_says,
+            };
+            matches!(
+                x.ask(side, suggested, question)?,
+                Answer::Counterattack { yes: true, .. }
+            )
+        };
+        if goes_in {
+            counterattackers.push(u);
+        } else {
+            break_off(x, m, u, BreakOffReason::Chose)?;
+        }
+    }
+    let rolls = plan_side(
+        x.state,
+        &x.rules,
+        &counterattackers,
+        &m.alive(x, side.other()),
+        m.hex,
+        Fighting::Counterattack,
+    );
+    if rolls.rolls.is_empty() {
+        return Ok(Units::new());
+    }
+    join(x, m, side, &mut counterattackers);
+    Ok(counterattackers)
+}
+
+/// R11.2, R11.4: whether a unit that passed its test counterattacks: as this turn's orders say
+/// (`melee = "counterattack"` or `"break_off"`), else as its side's AI says (`ai_says`). The
+/// engine and the odds decide through here.
+#[must_use]
+pub fn counterattacks(rules: &Rules<'_>, turn: u32, unit: UnitId, ai_says: bool) -> bool {
+    let order = rules.order_of(turn, unit, |a| match a {
+        OrderAction::Melee { choice } => Some(*choice),
+        _ => None,
+    });
+    match order {
+        Some(MeleeChoice::Counterattack) => true,
+        Some(MeleeChoice::BreakOff) => false,
+        Some(MeleeChoice::Stay) | None => ai_says,
+    }
+}
+
+/// The unit's melee choice in this turn's orders, if any.
+fn melee_choice(x: &Exec<'_, '_>, unit: UnitId) -> Option<MeleeChoice> {
+    x.rules.order_of(x.state.turn(), unit, |a| match a {
+        OrderAction::Melee { choice } => Some(*choice),
+        _ => None,
+    })
+}
+
+/// The side's AI's choice for its units without orders, given the counterattack round they
+/// would roll.
+fn favourable(x: &Exec<'_, '_>, m: &Melee, side: Side, units: &[UnitId]) -> bool {
+    let plan = plan_side(
+        x.state,
+        &x.rules,
+        units,
+        &m.alive(x, side.other()),
+        m.hex,
+        Fighting::Counterattack,
+    );
+    x.ai.counterattacks(side, &plan)
+}
+
+/// R11.4: units of a counterattacking formation next to the hex join by entering it, except
+/// guns, units without an assault factor and infantry holding an adjacent urban hex. Only the
+/// side that holds the hex joins this way (the attackers fight from their own hexes).
+fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut Units) {
+    if x.state.occupied_by(m.hex, side.other()) {
+        return;
+    }
+    let formations: SmallVec<[_; 4]> = counterattackers
+        .iter()
+        .map(|&u| x.state.unit(u).formation)
+        .collect();
+    let map = x.rules.map();
+    let mut joiners: Units = Units::new();
+    for n in map.neighbors(m.hex) {
+        for u in x.state.units_in(n, side) {
+            let t = x.rules.typ(u);
+            let urban_infantry =
+                t.class == UnitClass::Infantry && map.terrain(n).is_some_and(|t| t.urban);
+            let choice = melee_choice(x, u.id);
+            let stays = match choice {
+                Some(MeleeChoice::Stay | MeleeChoice::BreakOff) => true,
+                Some(MeleeChoice::Counterattack) => false,
+                None => urban_infantry,
+            };
+            if formations.contains(&u.formation)
+                && !m.in_fight[side.index()].contains(&u.id)
+                && !m.broke.iter().any(|&(b, _)| b == u.id)
+                && t.class != UnitClass::Gun
+                && t.assault.is_some()
+                && !stays
+                && !u.state.assaulted
+            {
+                joiners.push(u.id);
+            }
+        }
+    }
+    for unit in joiners {
+        // R13.1: joining enters the hex.
+        if x.state.hexes_left(unit) == Some(0) {
+            continue;
+        }
+        x.emit(Event::Joined { unit, hex: m.hex });
+        m.in_fight[side.index()].push(unit);
+        m.ever.push(unit);
+        counterattackers.push(unit);
+    }
+}
+
+/// R11.6: a unit moves up to its full movement, every step farther from the assaulted hex, never
+/// into an enemy hex or next to an enemy that is not in the fight; bog checks apply. Guns in the
+/// assaulted hex cannot break off and are destroyed (R11.7).
+fn break_off(
+    x: &mut Exec<'_, '_>,
+    m: &mut Melee,
+    unit: UnitId,
+    reason: BreakOffReason,
+) -> Result<(), Halt> {
+    m.remove(unit);
+    let Some(start) = x.state.hex_of(unit) else {
+        return Ok(());
+    };
+    let u = x.state.unit(unit);
+    let typ = x.rules.typ(u);
+    if typ.class == UnitClass::Gun && start == m.hex {
+        x.emit(Event::BrokeOff {
+            unit,
+            reason,
+            path: Path::new(),
+        });
+        capture(x, unit)?;
+        return Ok(());
+    }
+    let side = u.side;
+    let enemy = side.other();
+    let state = &*x.state;
+    let map = x.rules.map();
+    // The hexes of enemy units that were not in the fight, found in one pass over the units.
+    let mut outsiders = vec![false; map.len()];
+    for e in state.units() {
+        if e.side == enemy
+            && !m.ever.contains(&e.id)
+            && let Some(i) = e.hex().and_then(|h| map.index(h))
+        {
+            outsiders[i] = true;
+        }
+    }
+    let outsider_at = |n: Hex| map.index(n).is_some_and(|i| outsiders[i]);
+    let outsider_near = |h: Hex| outsider_at(h) || map.neighbors(h).any(outsider_at);
+    let budget = Budget {
+        points: u32::from(typ.movement_points(u.state.weakened)),
+        min_one_hex: true,
+    };
+    let step = |to: Hex| {
+        if state.occupied_by(to, enemy) || outsider_near(to) {
+            None
+        } else {
+            map.enter_cost(typ.move_class, to)
+        }
+    };
+    // R13.1: at night no farther than the hexes it may still enter this turn.
+    let room = |end: Hex| {
+        state.may_move_away(unit, start, m.hex, end)
+            && crate::stacking::has_room(state, &x.rules, unit, end, false)
+    };
+    // Every hex the unit may end in (R11.6), with the cost of the way there.
+    let reach = map.break_off_reach(start, m.hex, budget, step);
+    let mut ends: Vec<(Hex, u32)> = reach.as_ref().map_or_else(Vec::new, |r| {
+        r.hexes()
+            .iter()
+            .filter(|&&h| room(h))
+            .filter_map(|&h| Some((h, r.cost(map, h)?)))
+            .collect()
+    });
+    // An order may name the hex to break off to, if the unit can legally end there; else the
+    // side chooses among them: its AI's preference first, which the side's person is offered.
+    let wanted = x.rules.order_of(x.state.turn(), unit, |a| match a {
+        OrderAction::BreakOffTo { hex } => Some(*hex),
+        _ => None,
+    });
+    let chosen = match wanted.filter(|w| ends.iter().any(|&(h, _)| h == *w)) {
+        Some(w) => Some(w),
+        None if ends.is_empty() => None,
+        None => {
+            x.ai.rank_break_off(state, &x.rules, unit, m.hex, &mut ends);
+            let best = ends[0].0;
+            let question = || Question::BreakOff {
+                unit,
+                from: m.hex,
+                best,
+                hexes: ends.iter().map(|&(h, _)| h).collect(),
+            };
+            let suggested = Answer::BreakOff { unit, hex: best };
+            match Asking::ask(x.asking.as_deref_mut(), side, suggested, question)? {
+                Answer::BreakOff { hex, .. } => Some(hex),
+                _ => Some(best),
+            }
+        }
+    };
+    let route = chosen.and_then(|h| reach.as_ref()?.route(map, h));
+    // Walk the route with bog checks (R5.6; twice at night, R13.1). A vehicle that bogs stops
+    // there.
+    let mut path = Path::new();
+    let mut bogged = false;
+    let checks = if x.state.time().is_night() { 2 } else { 1 };
+    'walk: for step in route.map(|r| r.path).unwrap_or_default() {
+        path.push(step);
+        if typ.is_vehicle() && map.terrain(step).is_some_and(|t| t.difficult) {
+            for _ in 0..checks {
+                let die = x.d6()?;
+                bogged = !passes(die, typ.skill);
+                let check = Event::BogCheck {
+                    unit,
+                    die,
+                    need: typ.skill,
+                    bogged,
+                };
+                if bogged {
+                    x.emit(Event::BrokeOff {
+                        unit,
+                        reason,
+                        path: std::mem::take(&mut path),
+                    });
+                    x.emit(check);
+                    break 'walk;
+                }
+                x.emit(check);
+            }
+        }
+    }
+    if !bogged {
+        x.emit(Event::BrokeOff { unit, reason, path });
+    }
+    let end = x.state.hex_of(unit).unwrap_or(start);
+    let exposed = end == start || end.unsigned_distance_to(m.hex) <= 1;
+    m.broke.push((unit, exposed));
+    Ok(())
+}
+
+/// R11.9: each winner whose formation HQ lives may move one hex, even pinned (not bogged,
+/// R5.6), paying terrain, never into an enemy hex or next to an enemy that was not in the fight; a vehicle entering a
+/// difficult hex takes a bog check (R5.6). The default choice: attackers take the assaulted hex
+/// when it is empty of enemies; the holders stay.
+fn consolidate(
+    x: &mut Exec<'_, '_>,
+    m: &Melee,
+    winner: Side,
+    winners: &[UnitId],
+) -> Result<(), Halt> {
+    let enemy = winner.other();
+    let map = x.rules.map();
+    if x.state.occupied_by(m.hex, enemy) {
+        return Ok(());
+    }
+    let outsider_next_to_hex = map
+        .neighbors(m.hex)
+        .any(|n| x.state.units_in(n, enemy).any(|e| !m.ever.contains(&e.id)));
+    if outsider_next_to_hex {
+        return Ok(());
+    }
+    for &w in winners {
+        let u = x.state.unit(w);
+        let typ = x.rules.typ(u);
+        let hq = x.rules.scenario.formations[u.formation.index()].hq;
+        let Some(at) = x.state.hex_of(w) else {
+            continue;
+        };
+        if at == m.hex
+            || hq.is_some_and(|h| !x.state.unit(h).alive())
+            || map.enter_cost(typ.move_class, m.hex).is_none()
+            || !matches!(u.location, Location::Map(_))
+            || at.unsigned_distance_to(m.hex) != 1
+            || u.state.bogged
+            || x.state.hexes_left(w) == Some(0)
+        {
+            continue;
+        }
+        x.emit(Event::Consolidated { unit: w, to: m.hex });
+        crate::movement::entered(x, w, m.hex)?;
+    }
+    Ok(())
+}
+
+/// R11.10: losers next to a winner after consolidation fall back one more hex away from it, or
+/// are captured (tanks cannot capture tanks). A vehicle takes a bog check as it drives out of a
+/// difficult hex and as it enters one (R5.6); one that bogs where it stands, next to a winner,
+/// or that was bogged already, is captured likewise (docs/rules.md).
+fn fall_back(
+    x: &mut Exec<'_, '_>,
+    m: &Melee,
+    loser: Side,
+    winners: &[UnitId],
+    tanks_only: bool,
+) -> Result<(), Halt> {
+    let map = x.rules.map();
+    let near = |x: &Exec<'_, '_>, h: Hex| {
+        winners
+            .iter()
+            .filter_map(|&w| x.state.hex_of(w))
+            .filter(move |&w| w.unsigned_distance_to(h) <= 1)
+            .collect::<SmallVec<[Hex; 4]>>()
+    };
+    let difficult = |h: Hex| map.terrain(h).is_some_and(|t| t.difficult);
+    let losers: Units = m
+        .broke
+        .iter()
+        .map(|&(u, _)| u)
+        .filter(|&u| x.state.unit(u).side == loser && x.state.unit(u).alive())
+        .collect();
+    for u in losers {
+        let Some(at) = x.state.hex_of(u) else {
+            continue;
+        };
+        let close = near(x, at);
+        if close.is_empty() {
+            continue;
+        }
+        let typ = x.rules.typ(x.state.unit(u));
+        let spared = tanks_only && typ.is_armored_vehicle();
+        // One hex away from every winner next to it: a neighbour next to no winner is farther
+        // from each of them (2 hexes, where the unit stood at 1), so that is the only test.
+        let mut options: SmallVec<[Hex; 6]> = map
+            .neighbors(at)
+            .filter(|&h| {
+                map.enter_cost(typ.move_class, h).is_some()
+                    && !x.state.occupied_by(h, loser.other())
+            })
+            .filter(|&h| near(x, h).is_empty())
+            .collect();
+        options.sort_by_key(|&h| Label::from_hex(h));
+        let stuck = x.state.unit(u).state.bogged
+            || options.is_empty()
+            || typ.is_vehicle() && difficult(at) && crate::movement::bog_check(x, u)?;
+        match options.first() {
+            Some(&to) if !stuck => {
+                x.emit(Event::Retreated {
+                    unit: u,
+                    from: at,
+                    to,
+                });
+                if typ.is_vehicle() && difficult(to) {
+                    crate::movement::bog_check(x, u)?;
+                }
+            }
+            _ if spared => {}
+            _ => capture(x, u)?,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,299 @@
+//! The verdict on a scenario's balance expectations (`expect.rs`) over a batch of its games:
+//! each measured value with its 95% interval against the expected range, game by game in constant
+//! memory. No I/O and no threads: the caller plays the games.
+
+use crate::summary::{GameRecord, wilson};
+use model::scenario::expect::{Expectation, Expectations, Measure};
+
+/// How an expectation fared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The whole 95% interval lies inside the expected range.
+    Pass,
+    /// The whole interval lies outside it.
+    Fail,
+    /// The interval straddles an end of the range: more games are needed.
+    Inconclusive,
+}
+
+/// An expectation measured on a batch.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Finding {
+    /// The expectation.
+    pub expectation: Expectation,
+    /// The measured value.
+    pub value: f64,
+    /// Its 95% interval: Wilson for shares of games, the normal interval of the mean for game
+    /// length and loss rates.
+    pub ci95: [f64; 2],
+    /// The verdict.
+    pub verdict: Verdict,
+    /// For an inconclusive expectation, about how many games would likely settle it (the
+    /// interval shrinks as one over the root of the games); `None` when the value sits on an end
+    /// of the range, where no number of games settles it.
+    pub games_to_settle: Option<u64>,
+}
+
+/// Measures each expectation on a batch's records. `counts` gives, per unit type id, how many
+/// units of that type the scenario has (for loss rates).
+#[must_use]
+pub fn evaluate(
+    expectations: &Expectations,
+    sides: &[String; 2],
+    counts: &[(String, u32)],
+    records: &[GameRecord],
+) -> Vec<Finding> {
+    let mut tally = Tally::new(expectations, sides, counts);
+    for r in records {
+        tally.add(r);
+    }
+    tally.findings()
+}
+
+/// The expectations of a batch measured game by game, so that a batch of any size is judged in
+/// constant memory: per expectation, a count of games (shares) or a sum and a sum of squares
+/// (means).
+#[derive(Clone, Debug)]
+pub struct Tally {
+    expectations: Expectations,
+    /// Per expectation: what makes a game count, as a value per game.
+    probes: Vec<Probe>,
+    games: u64,
+    sums: Vec<(f64, f64)>,
+}
+
+#[derive(Clone, Debug)]
+enum Probe {
+    Winner(String),
+    End(&'static str),
+    Turns,
+    Lost(String, f64),
+}
+
+impl Tally {
+    /// An empty tally of `expectations` for a scenario with these sides and unit type counts.
+    #[must_use]
+    pub fn new(expectations: &Expectations, sides: &[String; 2], counts: &[(String, u32)]) -> Self {
+        let probes: Vec<Probe> = expectations
+            .items
+            .iter()
+            .map(|e| match &e.measure {
+                Measure::WinRate(side) => {
+                    Probe::Winner(side.map_or("none".to_owned(), |s| sides[s.index()].clone()))
+                }
+                Measure::EndReason(reason) => Probe::End(crate::summary::reason_name(*reason)),
+                Measure::GameLength => Probe::Turns,
+                Measure::LossRate(t) => {
+                    let of_type = counts
+                        .iter()
+                        .find(|(id, _)| id == t)
+                        .map_or(1, |&(_, c)| c.max(1));
+                    Probe::Lost(t.clone(), f64::from(of_type))
+                }
+            })
+            .collect();
+        Self {
+            sums: vec![(0.0, 0.0); probes.len()],
+            probes,
+            expectations: expectations.clone(),
+            games: 0,
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        for (probe, (sum, sq)) in self.probes.iter().zip(&mut self.sums) {
+            let x = match probe {
+                Probe::Winner(id) => f64::from(u8::from(r.winner == *id)),
+                Probe::End(name) => f64::from(u8::from(r.end == *name)),
+                Probe::Turns => f64::from(r.turns),
+                Probe::Lost(t, of_type) => {
+                    r.lost_types.iter().filter(|l| *l == t).count() as f64 / of_type
+                }
+            };
+            *sum += x;
+            *sq += x * x;
+        }
+    }
+
+    /// The findings over the games counted.
+    #[must_use]
+    pub fn findings(&self) -> Vec<Finding> {
+        let n = self.games;
+        self.expectations
+            .items
+            .iter()
+            .zip(self.probes.iter().zip(&self.sums))
+            .map(|(e, (probe, &(sum, sq)))| {
+                let (value, ci95) = match probe {
+                    // Shares of games: Wilson's interval (the sum is a whole count).
+                    Probe::Winner(_) | Probe::End(_) => {
+                        #[expect(
+                            clippy::cast_possible_truncation,
+                            clippy::cast_sign_loss,
+                            reason = "a sum of 0s and 1s over the games played"
+                        )]
+                        let k = sum.round() as u64;
+                        (if n == 0 { 0.0 } else { sum / n as f64 }, wilson(k, n))
+                    }
+                    Probe::Turns | Probe::Lost(..) => mean(n, sum, sq),
+                };
+                let [lo, hi] = e.between;
+                let verdict = if ci95[0] >= lo && ci95[1] <= hi {
+                    Verdict::Pass
+                } else if ci95[1] < lo || ci95[0] > hi {
+                    Verdict::Fail
+                } else {
+                    Verdict::Inconclusive
+                };
+                let games_to_settle = (verdict == Verdict::Inconclusive)
+                    .then(|| {
+                        settle(
+                            usize::try_from(n).unwrap_or(usize::MAX),
+                            value,
+                            ci95,
+                            e.between,
+                        )
+                    })
+                    .flatten();
+                Finding {
+                    expectation: e.clone(),
+                    value,
+                    ci95,
+                    verdict,
+                    games_to_settle,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A mean with the normal 95% interval of the mean (sample standard deviation), from the sum
+/// and the sum of squares of `n` values.
+fn mean(n: u64, sum: f64, sq: f64) -> (f64, [f64; 2]) {
+    if n == 0 {
+        return (0.0, [0.0, 0.0]);
+    }
+    let nf = n as f64;
+    let m = sum / nf;
+    let var = if n > 1 {
+        ((sq - nf * m * m) / (nf - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / nf).sqrt();
+    (m, [m - half, m + half])
+}
+
+/// About how many games would shrink the interval enough to clear the nearest end of the range
+/// it straddles, if the value stayed where it is.
+fn settle(n: usize, value: f64, ci95: [f64; 2], between: [f64; 2]) -> Option<u64> {
+    let half = (ci95[1] - ci95[0]) / 2.0;
+    let gap = between
+        .iter()
+        .filter(|&&b| ci95[0] <= b && b <= ci95[1])
+        .map(|&b| (value - b).abs())
+        .fold(f64::INFINITY, f64::min);
+    if !gap.is_finite() || gap <= 1e-12 || half <= 0.0 {
+        return None;
+    }
+    let games = n as f64 * (half / gap).powi(2);
+    // Round up to two significant figures: it is an estimate.
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a positive estimate held below 1e12"
+    )]
+    let games = games.ceil().min(1e12) as u64;
+    let scale = 10u64.pow(games.max(1).ilog10().saturating_sub(1));
+    Some(games.div_ceil(scale) * scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::event::EndReason;
+    use model::ids::Side;
+
+    fn record(winner: &str, end: &str, turns: u32) -> GameRecord {
+        GameRecord {
+            game: 0,
+            winner: winner.to_owned(),
+            end: end.to_owned(),
+            turns,
+            vp: [0, 0],
+            losses: [0, 0],
+            lost_types: vec!["t72".to_owned()],
+            objectives_taken: Vec::new(),
+            time_changed: None,
+        }
+    }
+
+    fn expect(measure: Measure, between: [f64; 2]) -> Expectations {
+        Expectations {
+            runs: 100,
+            seed: 1,
+            ai: vec![],
+            items: vec![Expectation { measure, between }],
+        }
+    }
+
+    fn verdict(records: &[GameRecord], measure: Measure, between: [f64; 2]) -> Finding {
+        let sides = ["red".to_owned(), "blue".to_owned()];
+        let counts = [("t72".to_owned(), 2)];
+        evaluate(&expect(measure, between), &sides, &counts, records).remove(0)
+    }
+
+    #[test]
+    fn an_interval_inside_passes_outside_fails_across_is_inconclusive() {
+        let games: Vec<GameRecord> = (0..1000)
+            .map(|i| record(if i % 2 == 0 { "red" } else { "blue" }, "turn_limit", 6))
+            .collect();
+        let red = Measure::WinRate(Some(Side::A));
+        let f = verdict(&games, red.clone(), [0.4, 0.6]);
+        assert_eq!(f.verdict, Verdict::Pass, "{f:?}");
+        assert!((f.value - 0.5).abs() < 1e-12);
+        assert_eq!(
+            verdict(&games, red.clone(), [0.6, 0.7]).verdict,
+            Verdict::Fail
+        );
+        let near = verdict(&games, red, [0.52, 0.7]);
+        assert_eq!(near.verdict, Verdict::Inconclusive, "{near:?}");
+        // Half-width about 0.031 at 1,000 games, 0.02 from the end: about 2,400 games.
+        let more = near.games_to_settle.expect("an estimate");
+        assert!((2000..3000).contains(&more), "{more}");
+    }
+
+    #[test]
+    fn a_value_on_the_end_of_the_range_cannot_be_settled() {
+        let games: Vec<GameRecord> = (0..100)
+            .map(|i| record(if i % 2 == 0 { "red" } else { "blue" }, "turn_limit", 6))
+            .collect();
+        let f = verdict(&games, Measure::WinRate(Some(Side::A)), [0.5, 0.9]);
+        assert_eq!(f.verdict, Verdict::Inconclusive);
+        assert_eq!(f.games_to_settle, None);
+    }
+
+    #[test]
+    fn means_and_loss_rates_use_the_interval_of_the_mean() {
+        let games: Vec<GameRecord> = (0..400)
+            .map(|i| record("red", "objective", if i % 2 == 0 { 4 } else { 6 }))
+            .collect();
+        let f = verdict(&games, Measure::GameLength, [4.5, 5.5]);
+        assert!((f.value - 5.0).abs() < 1e-12);
+        // sd 1.0 (sample), so 1.96 / 20 either side.
+        assert!(
+            (f.ci95[1] - 5.0 - 1.96 * 1.0012523486435176 / 20.0).abs() < 1e-9,
+            "{f:?}"
+        );
+        assert_eq!(f.verdict, Verdict::Pass);
+        // One of two T-72s lost in every game.
+        let l = verdict(&games, Measure::LossRate("t72".to_owned()), [0.4, 0.6]);
+        assert!((l.value - 0.5).abs() < 1e-12, "{l:?}");
+        assert_eq!(l.verdict, Verdict::Pass);
+        let e = verdict(&games, Measure::EndReason(EndReason::Objective), [0.9, 1.0]);
+        assert_eq!(e.verdict, Verdict::Pass, "{e:?}");
+    }
+}

@@ -1,0 +1,41 @@
+//! The data files shipped with hexwar (`data/terrain.toml`, `data/units/*.toml`), compiled in so
+//! that tests and an installed binary have them without reading files.
+
+use hexmap::TerrainTable;
+
+use crate::catalog::{Catalog, Source};
+
+/// The bundled terrain table's text.
+pub const TERRAIN: &str = include_str!("../../../data/terrain.toml");
+
+/// The bundled unit catalogs: `(name, text)`.
+pub const CATALOG: [(&str, &str); 2] = [
+    (
+        "<built-in>/units/nato.toml",
+        include_str!("../../../data/units/nato.toml"),
+    ),
+    (
+        "<built-in>/units/soviet.toml",
+        include_str!("../../../data/units/soviet.toml"),
+    ),
+];
+
+/// The bundled catalog. Its files are checked by the test suite, so this cannot fail in a
+/// released build.
+///
+/// # Panics
+/// Only if the bundled files are broken, which the tests rule out.
+#[must_use]
+pub fn catalog() -> Catalog {
+    let sources = CATALOG.map(|(name, text)| Source { name, text });
+    Catalog::load(&sources).expect("the bundled catalog is valid")
+}
+
+/// The bundled terrain table.
+///
+/// # Panics
+/// Only if the bundled file is broken, which the tests rule out.
+#[must_use]
+pub fn terrain() -> TerrainTable {
+    TerrainTable::from_toml(TERRAIN).expect("the bundled terrain table is valid")
+}

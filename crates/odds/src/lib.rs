@@ -1,0 +1,20 @@
+//! The odds, computed from the rules' own functions: the first round of an assault and an
+//! overrun in closed form (`first.rs`), the whole melee as an absorbing Markov chain (`whole_melee.rs`)
+//! over the lumped fight (`lump.rs`) with each exchange of dice computed once (`exchange.rs`), and
+//! the matchup battlefield of `hexwar odds` (`matchup.rs`).
+
+pub mod exchange;
+pub mod first;
+pub mod lump;
+pub mod matchup;
+pub mod whole_melee;
+
+pub use first::{AssaultOdds, OverrunOdds, assault_odds, overrun_odds, quick_attacker_wins};
+pub use matchup::{
+    Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, matchup, matchup_attackers,
+    matchup_state, set_choices,
+};
+pub use whole_melee::{
+    DefendersEnd, FALLBACK_SAMPLES, Losses, MeleeOdds, OUTCOME_BUDGET, Played, STATE_BUDGET,
+    UnitFate, attacker_won, exact_melee_odds, melee_odds, played,
+};

@@ -1,0 +1,367 @@
+//! The position of a melee as the odds hold it: units no rule tells apart are lumped into a
+//! class, and the fight is, per class, the multiset of its units' conditions.
+//!
+//! Units of one side with the same type, starting state, formation and melee orders are
+//! interchangeable: R7.2 picks the units that take leftover hits at random, and every other
+//! rule reads a unit's type and state, never which of two such units it is (the dealing order
+//! and the HQ's choice of whom to lead break ties by id, which only picks which of them gets
+//! what). So the chain's state is a multiset per class, which makes a stack of three rifle
+//! companies one state where a tuple of units would make it six. HQs stay classes of their own:
+//! R11.2 asks whether a unit's own HQ is in the hex.
+//!
+//! A position packs a unit into four bits of a `u64` ([`Key`]): [`OUT`] once it has left the
+//! fight, else [`IN`] with its marks ([`DIS`], [`WEAK`], [`BOG`]). Positions of a class sit
+//! side by side, sorted ([`Lump::canon`]), so that equal multisets are equal keys.
+
+use hexmap::Hex;
+use smallvec::SmallVec;
+
+use counters::melee::counterattacks;
+use counters::state::{Rules, State};
+use model::catalog::{UnitClass, UnitType};
+use model::event::{Event, HitEffect};
+use model::ids::{Side, UnitId};
+use model::scenario::OrderAction;
+use model::unit::{Location, Unit};
+
+/// The packed fight: four bits per unit position.
+pub(crate) type Key = u64;
+/// Positions: a small set of unit positions as a bit mask.
+pub(crate) type Positions = SmallVec<[usize; 16]>;
+
+/// The most units the lumped chain holds (four bits each in a `u64`).
+pub(crate) const MAX_UNITS: usize = 16;
+/// The highest tank assault rating the exchange's packed hits hold (larger ones are left to
+/// sampling).
+pub(crate) const MAX_RATING: u8 = 14;
+
+/// A unit that has left the fight (destroyed, captured, retreated or broke off).
+pub(crate) const OUT: u8 = 0;
+/// A unit in the fight; its marks are added to this.
+pub(crate) const IN: u8 = 8;
+/// The [`IN`] bit of every position.
+const IN_BITS: Key = 0x8888_8888_8888_8888;
+/// Disorganized (R6.6).
+pub(crate) const DIS: u8 = 1;
+/// Weakened (R6.6, R8.2).
+pub(crate) const WEAK: u8 = 2;
+/// Bogged (R11.4).
+pub(crate) const BOG: u8 = 4;
+
+/// The condition code of a unit as it stands.
+pub(crate) fn code_of(unit: &Unit) -> u8 {
+    IN + if unit.state.disorganized { DIS } else { 0 }
+        + if unit.state.weakened { WEAK } else { 0 }
+        + if unit.state.bogged { BOG } else { 0 }
+}
+
+/// The code of the unit at position `p`.
+pub(crate) const fn code(key: Key, p: usize) -> u8 {
+    ((key >> (4 * p)) & 0xF) as u8
+}
+
+/// `key` with the unit at `p` set to `c`.
+pub(crate) const fn with(key: Key, p: usize, c: u8) -> Key {
+    (key & !(0xF << (4 * p))) | ((c as u64) << (4 * p))
+}
+
+/// How far a unit has come on its one-way road (marks gained, then out): every change of the
+/// fight raises the sum over units, so the chain can be solved in order of it. (`Lump::rank`
+/// counts the sum by bits.)
+#[cfg(test)]
+const fn progress(c: u8) -> u32 {
+    if c == OUT { 8 } else { (c & 7) as u32 }
+}
+
+/// A class: units no rule tells apart.
+#[derive(Clone, Debug)]
+pub(crate) struct Class {
+    /// Its side.
+    pub side: Side,
+    /// Its positions: `lo..hi`.
+    pub lo: usize,
+    pub hi: usize,
+    /// The code its units started with.
+    pub start: u8,
+    /// A gun standing in the assaulted hex: it cannot break off and is captured (R11.7).
+    pub trapped: bool,
+}
+
+/// The lumped fight: who holds which position, and the classes.
+pub(crate) struct Lump<'a, 'r> {
+    pub rules: &'a Rules<'r>,
+    pub base: &'a State,
+    pub hex: Hex,
+    pub attackers: Side,
+    /// The unit standing for each position (within a class, by id).
+    pub ids: SmallVec<[UnitId; 16]>,
+    /// The class of each position.
+    pub class_of: SmallVec<[u8; 16]>,
+    pub classes: SmallVec<[Class; 16]>,
+    /// Every position of a side, as a nibble mask.
+    pub side_mask: [Key; 2],
+    /// By striking side: whether the units it strikes stand in a difficult hex (R11.4 bog
+    /// checks).
+    pub difficult: [bool; 2],
+    /// The positions of the classes of more than one unit.
+    groups: SmallVec<[(usize, usize); 8]>,
+}
+
+impl<'a, 'r> Lump<'a, 'r> {
+    /// The fight of `attackers` against the enemy units in `hex`, and its starting key; `None`
+    /// when it holds more units than a key does.
+    pub fn new(
+        rules: &'a Rules<'r>,
+        base: &'a State,
+        attackers: &[UnitId],
+        hex: Hex,
+    ) -> Option<(Self, Key)> {
+        let side = base.unit(attackers[0]).side;
+        let mut fighting: Vec<&Unit> = attackers
+            .iter()
+            .map(|&a| base.unit(a))
+            .chain(base.units_in(hex, side.other()))
+            .collect();
+        // Larger fights, and numbers beyond what the packed hits hold, are left to sampling.
+        let too_big = |u: &&Unit| {
+            let t = rules.typ(u);
+            t.tank_assault > MAX_RATING || t.improvised_tank_assault.is_some_and(|i| i > MAX_RATING)
+        };
+        let dice: u32 = fighting
+            .iter()
+            .map(|u| {
+                let t = rules.typ(u);
+                u32::from(t.assault.unwrap_or(0)) + u32::from(t.leadership_value(false)) + 1
+            })
+            .sum();
+        if fighting.len() > MAX_UNITS || fighting.iter().any(too_big) || dice > 255 {
+            return None;
+        }
+        let turn = base.turn();
+        let led: SmallVec<[UnitId; 4]> = rules
+            .given
+            .iter()
+            .chain(&rules.scenario.orders)
+            .filter(|o| o.turn == turn)
+            .filter_map(|o| match o.action {
+                OrderAction::Lead { unit } => Some(unit),
+                _ => None,
+            })
+            .collect();
+        // What tells a unit apart; HQs and units an order names are classes of their own.
+        let signature = |u: &Unit| {
+            let alone = rules.typ(u).is_hq() || led.contains(&u.id);
+            (
+                u.side != side,
+                u.type_id,
+                u.state,
+                u.formation,
+                counterattacks(rules, turn, u.id, true),
+                counterattacks(rules, turn, u.id, false),
+                alone.then_some(u.id),
+            )
+        };
+        fighting.sort_by_key(|u| (u.side != side, u.id));
+        let mut lump = Lump {
+            rules,
+            base,
+            hex,
+            attackers: side,
+            ids: SmallVec::new(),
+            class_of: SmallVec::new(),
+            classes: SmallVec::new(),
+            side_mask: [0; 2],
+            difficult: [false; 2],
+            groups: SmallVec::new(),
+        };
+        let mut key: Key = 0;
+        let mut done = vec![false; fighting.len()];
+        for i in 0..fighting.len() {
+            if done[i] {
+                continue;
+            }
+            let sig = signature(fighting[i]);
+            let lo = lump.ids.len();
+            for j in i..fighting.len() {
+                if !done[j] && signature(fighting[j]) == sig {
+                    done[j] = true;
+                    let u = fighting[j];
+                    let p = lump.ids.len();
+                    lump.ids.push(u.id);
+                    lump.class_of
+                        .push(u8::try_from(lump.classes.len()).unwrap_or(u8::MAX));
+                    lump.side_mask[u.side.index()] |= 0xF << (4 * p);
+                    key = with(key, p, code_of(u));
+                }
+            }
+            let u = fighting[i];
+            lump.classes.push(Class {
+                side: u.side,
+                lo,
+                hi: lump.ids.len(),
+                start: code_of(u),
+                trapped: rules.typ(u).class == UnitClass::Gun && u.location == Location::Map(hex),
+            });
+        }
+        lump.groups = lump
+            .classes
+            .iter()
+            .filter(|c| c.hi - c.lo > 1)
+            .map(|c| (c.lo, c.hi))
+            .collect();
+        let map = rules.map();
+        for u in &fighting {
+            if base
+                .hex_of(u.id)
+                .and_then(|h| map.terrain(h))
+                .is_some_and(|t| t.difficult)
+            {
+                lump.difficult[u.side.other().index()] = true;
+            }
+        }
+        Some((lump, key))
+    }
+
+    /// The type of the unit at a position.
+    pub fn typ(&self, p: usize) -> &'a UnitType {
+        self.rules.typ(self.base.unit(self.ids[p]))
+    }
+
+    /// The side of a position.
+    pub fn side(&self, p: usize) -> Side {
+        self.classes[usize::from(self.class_of[p])].side
+    }
+
+    /// The positions of `side` still in the fight.
+    pub fn in_fight(&self, key: Key, side: Side) -> Positions {
+        (0..self.ids.len())
+            .filter(|&p| code(key, p) >= IN && self.side(p) == side)
+            .collect()
+    }
+
+    /// Whether any unit of `side` is in the fight.
+    pub fn any_in(&self, key: Key, side: Side) -> bool {
+        key & self.side_mask[side.index()] & IN_BITS != 0
+    }
+
+    /// The units at `positions`.
+    pub fn units(&self, positions: &[usize]) -> SmallVec<[UnitId; 16]> {
+        positions.iter().map(|&p| self.ids[p]).collect()
+    }
+
+    /// Sum of every unit's progress (see [`progress`]), counted by bits.
+    pub fn rank(&self, key: Key) -> u32 {
+        let all = self.side_mask[0] | self.side_mask[1];
+        let k = key & all;
+        let bits = |m: u64| (k & m).count_ones();
+        let out = u32::try_from(self.ids.len()).unwrap_or(0) - bits(IN_BITS);
+        8 * out + bits(IN_BITS >> 3) + 2 * bits(IN_BITS >> 2) + 4 * bits(IN_BITS >> 1)
+    }
+
+    /// The most the rank can rise in a fight: the number of changes a fight can go through.
+    pub fn max_changes(&self) -> u32 {
+        8 * u32::try_from(self.ids.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Sorts each class's codes (highest first), so that equal multisets make equal keys.
+    pub fn canon(&self, mut key: Key) -> Key {
+        for &(lo, hi) in &self.groups {
+            // Insertion sort of a handful of nibbles, in place.
+            for i in lo + 1..hi {
+                let c = code(key, i);
+                let mut j = i;
+                while j > lo && code(key, j - 1) < c {
+                    key = with(key, j, code(key, j - 1));
+                    j -= 1;
+                }
+                key = with(key, j, c);
+            }
+        }
+        key
+    }
+
+    /// The position as a `State`, built as a game builds one: by applying, to each unit still
+    /// in the fight, the events of the marks it gained (hits and bogs only add marks). Units
+    /// that left stay as they stood: the chain names who fights, so no rule reads them.
+    pub fn materialize(&self, key: Key) -> State {
+        let mut s = self.base.clone();
+        for p in 0..self.ids.len() {
+            let now = code(key, p);
+            let was = self.classes[usize::from(self.class_of[p])].start;
+            if now < IN || now == was {
+                continue;
+            }
+            let unit = self.ids[p];
+            let gained = |mark: u8| now & mark != 0 && was & mark == 0;
+            if gained(DIS) {
+                let effect = HitEffect::Disorganized;
+                s.apply(&Event::HitTaken { unit, effect });
+            }
+            if gained(WEAK) {
+                // Weakened alone, as an HQ is (R8.2); a unit's disorganization came above.
+                let (die, effect) = (1, HitEffect::Weakened);
+                s.apply(&Event::HqHit { unit, die, effect });
+            }
+            if gained(BOG) {
+                let (die, need, bogged) = (1, 2, true);
+                s.apply(&Event::BogCheck {
+                    unit,
+                    die,
+                    need,
+                    bogged,
+                });
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_pack_four_bits_a_unit() {
+        let k = with(with(0, 3, IN | DIS), 15, IN | WEAK | BOG);
+        assert_eq!(code(k, 3), IN | DIS);
+        assert_eq!(code(k, 15), IN | WEAK | BOG);
+        assert_eq!(code(k, 4), OUT);
+        assert_eq!(code(with(k, 3, OUT), 3), OUT);
+    }
+
+    #[test]
+    fn rank_by_bits_is_the_sum_of_progress() {
+        let keys = [0u64, 0x8888, 0x9a_cf08, 0xfedc_ba98_0000_8800, u64::MAX];
+        for key in keys {
+            for n in [4usize, 8, 16] {
+                let mask = if n == 16 {
+                    u64::MAX
+                } else {
+                    (1u64 << (4 * n)) - 1
+                };
+                let k = key & mask;
+                let by_sum: u32 = (0..n).map(|p| progress(code(k, p))).sum();
+                let all = k & IN_BITS & mask;
+                let bits = |m: u64| (k & mask & m).count_ones();
+                let by_bits = u32::try_from(n).unwrap() * 8 - 8 * all.count_ones()
+                    + bits(IN_BITS >> 3)
+                    + 2 * bits(IN_BITS >> 2)
+                    + 4 * bits(IN_BITS >> 1);
+                assert_eq!(by_sum, by_bits, "{k:x} over {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_change_raises_progress() {
+        // A mark gained, or leaving the fight from any condition, raises the unit's progress.
+        for c in IN..=IN + 7 {
+            assert!(progress(OUT) > progress(c));
+            for mark in [DIS, WEAK, BOG] {
+                if c & mark == 0 {
+                    assert!(progress(c | mark) > progress(c));
+                }
+            }
+        }
+    }
+}

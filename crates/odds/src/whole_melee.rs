@@ -1,0 +1,1430 @@
+//! R7, R8.2, R9, R11, R11.12: exact odds of a whole assault: the first round, then (with
+//! counterattacks on) the melee as an absorbing Markov chain over the lumped fight
+//! (`lump.rs`), each exchange of dice computed once (`exchange.rs`). Above the sizes the chain
+//! holds, the odds sample the real rules code, and say so.
+//!
+//! Every dice plan and every choice is made by the engine's own functions (`plan_side`,
+//! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `takes_part`) and the sides' AI (`SideAi`);
+//! only the dice are enumerated here. What the map decides is left out: the matchup field is
+//! open, so every retreat and break-off finds room, and only guns in the hex are captured.
+//!
+//! The chain is solved, not unrolled: every change of the fight (a mark gained, a unit gone)
+//! raises the fight's rank (`Lump::rank`), so positions are settled in order of rank, and the
+//! only cycles (rounds in which nothing changes) stay within one position's handful of nodes,
+//! solved as a small linear system.
+
+use std::collections::HashMap;
+
+use hexmap::Hex;
+use smallvec::SmallVec;
+
+use crate::exchange::{Exchanges, FirstRound, Map, shows};
+use crate::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
+use counters::assault::first_round_outcome;
+use counters::dispatch::{ExecuteWith, execute_with};
+use counters::melee::{self as rules_melee, MAX_ROUNDS, MotivationTest};
+use counters::plan::{Fighting, plan_side, takes_part};
+use counters::side_ai::SideAi;
+use counters::state::{Rules, State};
+use model::command::Command;
+use model::dice::{GameRng, chance, mean};
+use model::event::{AssaultOutcome, Event};
+use model::ids::{Side, UnitId};
+
+/// By default the chain gives up on exactness beyond this much work (enumerated dice
+/// outcomes, dealings and landings: a few seconds on one core), and samples instead.
+pub const OUTCOME_BUDGET: usize = 20_000_000;
+/// By default the chain gives up on exactness beyond this many positions of the fight (a
+/// second or two on one core; the largest full stacks of the bench table take 35,000);
+/// [`exact_melee_odds`] goes on.
+pub const STATE_BUDGET: usize = 60_000;
+/// Samples drawn when the fight is too large for the chain.
+pub const FALLBACK_SAMPLES: u32 = 100_000;
+/// Positions of the fight less likely than this are not followed; their probability is added
+/// to the error bound.
+const PRUNE: f64 = 1e-16;
+
+/// The odds of a whole assault, melee included.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MeleeOdds {
+    /// The attackers take the hex: the defenders are destroyed or retreat in the first round,
+    /// or lose the melee, and attackers remain in the fight.
+    pub attacker_wins: f64,
+    /// The defenders hold the hex: the attackers fail in the first round (counterattacks off),
+    /// or lose the melee.
+    pub defender_holds: f64,
+    /// Neither side is left in the fight: the winners were destroyed too (in the same round as
+    /// the last of the losers, or by their own improvised tank assault).
+    pub both_broken: f64,
+    /// How the defenders end: they hold, or leave the hex destroyed, retreating or breaking
+    /// off.
+    pub defenders_end: DefendersEnd,
+    /// The attackers' losses.
+    pub attacker_losses: Losses,
+    /// The defenders' losses.
+    pub defender_losses: Losses,
+    /// Each unit's fate. Units no rule tells apart (same side, type, state and orders) share
+    /// one line: its figures are those of each of them, on average.
+    pub units: Vec<UnitFate>,
+    /// Whether the figures are computed (true) or sampled (false).
+    pub exact: bool,
+    /// Exact: a bound on every figure's error (the chance of a fight outlasting the engine's
+    /// cap on rounds; rounding aside). Sampled: the standard error of `attacker_wins`.
+    pub error_bound: f64,
+    /// Positions of the fight the chain settled (exact), or 0.
+    pub states: usize,
+    /// Assaults played (sampled), or 0.
+    pub samples: u32,
+    /// Counterattacks (R11) were played.
+    pub counterattacks: bool,
+}
+
+/// How the defenders end an assault (the four sum to 1).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DefendersEnd {
+    /// Some defenders are still in the hex, holding it.
+    pub held: f64,
+    /// Every defender was destroyed or captured.
+    pub destroyed: f64,
+    /// They retreated after the first round (R9.8, R9.9).
+    pub retreated: f64,
+    /// They lost the melee, or all failed or chose to break off (R11).
+    pub broke_off: f64,
+}
+
+/// A side's losses: distributions (index = units) and means.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Losses {
+    /// Units destroyed or captured.
+    pub destroyed: Vec<f64>,
+    /// Mean units destroyed or captured.
+    pub destroyed_mean: f64,
+    /// Units that lost a step and survived (weakened during the assault).
+    pub weakened: Vec<f64>,
+    /// Mean units weakened.
+    pub weakened_mean: f64,
+}
+
+/// One unit's fate, or that of each of several units no rule tells apart: the five sum to 1.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UnitFate {
+    /// The units.
+    pub units: Vec<UnitId>,
+    /// Their type's id.
+    pub kind: String,
+    /// Their side.
+    pub side: Side,
+    /// Destroyed by hits.
+    pub destroyed: f64,
+    /// Captured (R11.7: a gun in the hex when its side loses).
+    pub captured: f64,
+    /// Retreated after the first round (R9.8).
+    pub retreated: f64,
+    /// Broke off (R11.1, R11.2, R11.5).
+    pub broke_off: f64,
+    /// In the fight at its end: holding, or taking the hex.
+    pub stayed: f64,
+}
+
+/// The fates of [`UnitFate`], as indices.
+const DESTROYED: usize = 0;
+const CAPTURED: usize = 1;
+const RETREATED: usize = 2;
+const BROKE_OFF: usize = 3;
+const STAYED: usize = 4;
+
+/// Why the exact computation gave up.
+#[derive(Debug)]
+struct TooLarge;
+
+/// The odds of `attackers` assaulting `hex` in `state`, with or without counterattacks (R11).
+/// Units without melee orders choose as `ai`, the sides' AIs, would in play (usually the
+/// [`Advisors`](crate::Advisors) of the game's seats).
+#[must_use]
+pub fn melee_odds(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    ai: &dyn SideAi,
+) -> MeleeOdds {
+    let counterattacks = rules.scenario.rules.counterattacks;
+    match exact(
+        state,
+        rules,
+        attackers,
+        hex,
+        ai,
+        (STATE_BUDGET, OUTCOME_BUDGET),
+    ) {
+        Ok(odds) => odds,
+        Err(TooLarge) => sampled(state, rules, attackers, hex, ai, counterattacks),
+    }
+}
+
+/// The exact odds however long they take; `None` for a fight the chain does not hold (more
+/// than 16 units, passengers aboard, units next to the hex that could join).
+#[must_use]
+pub fn exact_melee_odds(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    ai: &dyn SideAi,
+) -> Option<MeleeOdds> {
+    exact(state, rules, attackers, hex, ai, (usize::MAX, usize::MAX)).ok()
+}
+
+/// The first round (R9.8) computed by the exchange, exact with tank assault too: the chances
+/// that the defenders are destroyed and that they retreat; `None` when the fight is larger than
+/// the chain holds or the exchange would take more than `budget` work.
+pub(crate) fn first_round(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    budget: usize,
+) -> Option<(f64, f64)> {
+    let (lump, start) = Lump::new(rules, state, attackers, hex)?;
+    let mut ex = Exchanges::default();
+    let first = FirstRound::new(&lump, start, &mut ex);
+    if ex.work > budget {
+        return None;
+    }
+    let def = lump.attackers.other();
+    let (mut destroyed, mut retreats) = (0.0, 0.0);
+    for g in &first.groups {
+        let total: f64 = g.attackers.iter().map(|x| x.2).sum();
+        for &(key, _, p) in &g.defenders {
+            match first_round_outcome(lump.any_in(key, def), g.on_defenders, g.on_attackers) {
+                AssaultOutcome::DefendersDestroyed => destroyed += p * total,
+                AssaultOutcome::DefendersRetreat => retreats += p * total,
+                AssaultOutcome::DefendersHold => {}
+            }
+        }
+    }
+    Some((destroyed, retreats))
+}
+
+/// Losses on the way, per side: units destroyed or captured (low byte) and units that left the
+/// fight weakened (high byte); the two sides in the two halves. A move carries the losses it
+/// adds; a node carries their distribution (see [`Counts`]), not the fight's key.
+type Tally = u32;
+
+fn tally_add(t: Tally, side: Side, destroyed: u32, weakened: u32) -> Tally {
+    t + ((destroyed + (weakened << 8)) << (16 * side.index()))
+}
+
+fn tally_of(t: Tally, side: Side) -> (usize, usize) {
+    let s = t >> (16 * side.index());
+    ((s & 0xFF) as usize, (s >> 8 & 0xFF) as usize)
+}
+
+/// The nodes of a position. A test node (index = flags below, 0 to 7): the side taking the
+/// motivation test, whether it was struck last round (R11.3), and whether R11.1 is still to
+/// apply. A strike node (index [`STRIKE`] + side): the side about to strike, its choices and
+/// bog checks made.
+const TESTING_B: u8 = 1;
+const WAS_STRUCK: u8 = 2;
+const FIRST: u8 = 4;
+const STRIKE: u8 = 8;
+const NODES: usize = 10;
+
+fn test_node(side: Side, struck: bool) -> u8 {
+    u8::from(side == Side::B) | if struck { WAS_STRUCK } else { 0 }
+}
+
+fn strike_node(side: Side) -> u8 {
+    STRIKE + u8::from(side == Side::B)
+}
+
+fn side_of_node(node: u8) -> Side {
+    if node & TESTING_B != 0 {
+        Side::B
+    } else {
+        Side::A
+    }
+}
+
+/// The most counts a node carries: two per unit and two per side (see [`Counts`]).
+const MAX_COUNTS: usize = 2 * crate::lump::MAX_UNITS + 4;
+
+/// Per class: units that broke off in a move.
+type Left = [u8; 16];
+
+/// Where a move of the chain leads.
+#[derive(Clone, Copy)]
+enum To {
+    /// On to another node.
+    Node { key: Key, node: u8 },
+    /// The assault is over, won by `winner`; the loser's units still in the fight leave as
+    /// `loser` says (broke off, retreated) or stay where they are (`None`).
+    End {
+        key: Key,
+        winner: Side,
+        loser: Option<usize>,
+    },
+}
+
+/// One move of the chain: its probability, the losses it adds, and the units that broke off in
+/// it (per class).
+#[derive(Clone, Copy)]
+struct Move {
+    to: To,
+    p: f64,
+    tally: Tally,
+    left: Left,
+}
+
+/// The mass of a node, as the distributions of the losses on the way to it: four segments
+/// (attackers destroyed, attackers gone weakened, defenders destroyed, defenders gone
+/// weakened), each indexed by the count; each segment sums to the node's probability.
+#[derive(Clone, Copy)]
+struct Counts {
+    /// Where each segment starts, and the end.
+    at: [usize; 5],
+}
+
+impl Counts {
+    fn new(sizes: [usize; 2], attackers: Side) -> Self {
+        let (a, d) = (
+            sizes[attackers.index()] + 1,
+            sizes[attackers.other().index()] + 1,
+        );
+        Counts {
+            at: [0, a, 2 * a, 2 * a + d, 2 * (a + d)],
+        }
+    }
+
+    fn len(self) -> usize {
+        self.at[4]
+    }
+
+    /// The segment of `side`'s destroyed (0) or gone weakened (1) units.
+    fn segment(self, attackers: Side, side: Side, which: usize) -> std::ops::Range<usize> {
+        let s = 2 * usize::from(side != attackers) + which;
+        self.at[s]..self.at[s + 1]
+    }
+
+    /// The node's probability.
+    fn mass(self, v: &[f64]) -> f64 {
+        v[self.at[0]..self.at[1]].iter().sum()
+    }
+
+    /// A point mass: `tally` with probability `p`.
+    fn point(self, attackers: Side, tally: Tally, p: f64, out: &mut [f64]) {
+        for side in [attackers, attackers.other()] {
+            let (d, w) = tally_of(tally, side);
+            for (which, n) in [(0, d), (1, w)] {
+                let r = self.segment(attackers, side, which);
+                out[(r.start + n).min(r.end - 1)] += p;
+            }
+        }
+    }
+
+    /// `out += v * p`, each count raised by `tally` (held at the segment's top, which no
+    /// count passes: a side loses no more units than it has).
+    fn shift(self, attackers: Side, v: &[f64], p: f64, tally: Tally, out: &mut [f64]) {
+        if tally == 0 {
+            for (o, x) in out.iter_mut().zip(v) {
+                *o += x * p;
+            }
+            return;
+        }
+        for side in [attackers, attackers.other()] {
+            let (d, w) = tally_of(tally, side);
+            for (which, n) in [(0, d), (1, w)] {
+                let r = self.segment(attackers, side, which);
+                let keep = (r.end - r.start).saturating_sub(n);
+                for c in r.start..r.start + keep {
+                    out[c + n] += v[c] * p;
+                }
+                let over: f64 = v[r.start + keep..r.end].iter().sum();
+                out[r.end - 1] += over * p;
+            }
+        }
+    }
+}
+
+/// What the assault's ends add up to.
+struct Ends {
+    /// Attacker wins, defender holds, both broken.
+    outcome: [f64; 3],
+    defenders: DefendersEnd,
+    destroyed: [Vec<f64>; 2],
+    weakened: [Vec<f64>; 2],
+    /// Per class, expected units by fate (destroyed: what the others leave).
+    fates: Vec<[f64; 5]>,
+}
+
+/// A side's part at an end of the first round: its key, units destroyed, and probability.
+type EndPart = (Key, usize, f64);
+
+struct Chain<'l, 'a, 'r> {
+    lump: &'l Lump<'a, 'r>,
+    /// The sides' AIs, choosing for units without melee orders.
+    ai: &'l dyn SideAi,
+    ex: Exchanges,
+    ends: Ends,
+    /// The fighting units of each side, at the start.
+    sizes: [usize; 2],
+    counts: Counts,
+    /// Probability left out with positions too unlikely to follow.
+    pruned: f64,
+    /// (side's part, what the other shows, side) -> (units that break off by choice, whether
+    /// the counterattackers have dice).
+    choices: Map<(Key, u8, Side), (u16, bool)>,
+    /// The most positions and work before giving up.
+    budget: (usize, usize),
+}
+
+/// Positions waiting to be settled, by rank, with their nodes' counts in one arena per rank
+/// (freed once the rank is settled: nothing comes back to a lower rank).
+#[derive(Default)]
+struct Waiting {
+    /// Per rank: the positions, and the arena of their counts.
+    by_rank: Vec<(Vec<Key>, Vec<f64>)>,
+    /// Per position: (node, where its counts start in its rank's arena).
+    nodes: Map<Key, SmallVec<[(u8, usize); 2]>>,
+}
+
+impl Waiting {
+    /// The counts of a node, made on first use.
+    fn slot(&mut self, lump: &Lump<'_, '_>, len: usize, key: Key, node: u8) -> &mut [f64] {
+        let (keys, arena) = &mut self.by_rank[lump.rank(key) as usize];
+        let list = self.nodes.entry(key).or_insert_with(|| {
+            keys.push(key);
+            SmallVec::new()
+        });
+        let at = match list.iter().find(|(n, _)| *n == node) {
+            Some(&(_, at)) => at,
+            None => {
+                let at = arena.len();
+                arena.resize(at + len, 0.0);
+                list.push((node, at));
+                at
+            }
+        };
+        &mut arena[at..at + len]
+    }
+}
+
+fn exact(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    ai: &dyn SideAi,
+    budget: (usize, usize),
+) -> Result<MeleeOdds, TooLarge> {
+    let (lump, start) = Lump::new(rules, state, attackers, hex).ok_or(TooLarge)?;
+    // Passengers would dismount into the fight (R16.2, R16.3), and units of the side holding
+    // the hex next to it may join a counterattack (R11.4): the chain models neither.
+    let map = rules.map();
+    let joiners = map
+        .neighbors(hex)
+        .any(|n| state.units_in(n, lump.attackers.other()).next().is_some());
+    if joiners
+        || lump
+            .ids
+            .iter()
+            .any(|&u| state.passengers(u).next().is_some())
+    {
+        return Err(TooLarge);
+    }
+    let sizes =
+        [Side::A, Side::B].map(|s| (0..lump.ids.len()).filter(|&p| lump.side(p) == s).count());
+    let mut chain = Chain {
+        lump: &lump,
+        ai,
+        ex: Exchanges::default(),
+        ends: Ends {
+            outcome: [0.0; 3],
+            defenders: DefendersEnd::default(),
+            destroyed: sizes.map(|n| vec![0.0; n + 1]),
+            weakened: sizes.map(|n| vec![0.0; n + 1]),
+            fates: vec![[0.0; 5]; lump.classes.len()],
+        },
+        sizes,
+        counts: Counts::new(sizes, lump.attackers),
+        pruned: 0.0,
+        choices: Map::default(),
+        budget,
+    };
+    let (states, stay) = chain.solve(start)?;
+    // A fight still going after `MAX_ROUNDS` rounds is ended by the engine's cap, which the
+    // chain leaves out. Such a fight spends at least `run` rounds in one position (it changes
+    // position at most `changes` times, and visits at most `changes + 1` positions); in a
+    // position, two rounds in a row change nothing with a chance of at most `stay`.
+    let changes = f64::from(lump.max_changes());
+    let run = ((f64::from(MAX_ROUNDS) - changes) / (changes + 1.0)).ceil();
+    let cap = if stay > 0.0 {
+        (changes + 1.0) * stay.powf(((run - 1.0) / 2.0).floor().max(0.0))
+    } else {
+        0.0
+    };
+    let total: f64 = chain.ends.outcome.iter().sum();
+    let bound = cap + chain.pruned + (1.0 - chain.pruned - total).abs();
+    let how = How {
+        exact: true,
+        error_bound: bound,
+        states,
+        samples: 0,
+    };
+    Ok(report(&lump, &chain.ends, how, rules))
+}
+
+impl Chain<'_, '_, '_> {
+    /// Settles the chain from the start: returns the positions settled and the highest chance
+    /// of a position lasting another round.
+    fn solve(&mut self, start: Key) -> Result<(usize, f64), TooLarge> {
+        let lump = self.lump;
+        let counterattacks = lump.rules.scenario.rules.counterattacks;
+        let att = lump.attackers;
+        let def = att.other();
+        let len = self.counts.len();
+        let mut waiting = Waiting {
+            by_rank: vec![(Vec::new(), Vec::new()); lump.max_changes() as usize + 1],
+            ..Waiting::default()
+        };
+        // The first round, factored by the numbers of hits.
+        let first = FirstRound::new(lump, start, &mut self.ex);
+        let part = |list: &[(Key, u8, f64)], alive: bool, side: Side| -> Vec<EndPart> {
+            list.iter()
+                .filter(|&&(k, _, _)| lump.any_in(k, side) == alive)
+                .map(|&(k, d, p)| (k, usize::from(d), p))
+                .collect()
+        };
+        for g in &first.groups {
+            let (d_alive, d_gone) = (
+                part(&g.defenders, true, def),
+                part(&g.defenders, false, def),
+            );
+            let (a_alive, a_gone) = (
+                part(&g.attackers, true, att),
+                part(&g.attackers, false, att),
+            );
+            let every_a: Vec<EndPart> = a_alive.iter().chain(&a_gone).copied().collect();
+            // R9.8 (`first_round_outcome`): every defender destroyed, the attackers take the hex;
+            // else the defenders retreat or hold.
+            self.end_product(&every_a, &d_gone, att, None);
+            let outcome = first_round_outcome(true, g.on_defenders, g.on_attackers);
+            if outcome == AssaultOutcome::DefendersRetreat {
+                self.end_product(&every_a, &d_alive, att, Some(RETREATED));
+            } else if !counterattacks {
+                self.end_product(&every_a, &d_alive, def, None);
+            } else {
+                // With every attacker gone there is nobody left to fight.
+                self.end_product(&a_gone, &d_alive, def, None);
+                let node = test_node(def, g.on_defenders > 0) | FIRST;
+                for &(ka, da, pa) in &a_alive {
+                    for &(kd, dd, pd) in &d_alive {
+                        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+                        let tally = tally_add(tally_add(0, att, count(da), 0), def, count(dd), 0);
+                        let slot = waiting.slot(lump, len, ka | kd, node);
+                        self.counts.point(att, tally, pa * pd, slot);
+                    }
+                }
+            }
+        }
+        let mut settled = 0;
+        let mut stay: f64 = 0.0;
+        let mut scratch = vec![0.0; len];
+        let mut m = vec![0.0; NODES * len];
+        let mut moves: Vec<Move> = Vec::new();
+        for rank in 0..waiting.by_rank.len() {
+            let (here, arena) = std::mem::take(&mut waiting.by_rank[rank]);
+            for key in here {
+                let Some(nodes) = waiting.nodes.remove(&key) else {
+                    continue;
+                };
+                m.iter_mut().for_each(|x| *x = 0.0);
+                let mut total = 0.0;
+                for &(node, at) in &nodes {
+                    let v = &arena[at..at + len];
+                    total += self.counts.mass(v);
+                    m[usize::from(node) * len..][..len].copy_from_slice(v);
+                }
+                if total < PRUNE {
+                    self.pruned += total;
+                    continue;
+                }
+                settled += 1;
+                if settled > self.budget.0 || self.ex.work > self.budget.1 {
+                    return Err(TooLarge);
+                }
+                let (ranges, kept) = self.position(key, &mut m, &mut moves)?;
+                stay = stay.max(kept);
+                for (node, range) in ranges.iter().enumerate() {
+                    let v = &m[node * len..][..len];
+                    let node_mass = self.counts.mass(v);
+                    if range.is_empty() || node_mass == 0.0 {
+                        continue;
+                    }
+                    for mv in &moves[range.clone()] {
+                        match mv.to {
+                            To::Node { key: k2, node: n2 } if k2 != key => {
+                                let slot = waiting.slot(lump, len, k2, n2);
+                                self.counts.shift(att, v, mv.p, mv.tally, slot);
+                            }
+                            To::Node { .. } => {}
+                            To::End {
+                                key: k2,
+                                winner,
+                                loser,
+                            } => {
+                                scratch.iter_mut().for_each(|x| *x = 0.0);
+                                self.counts.shift(att, v, mv.p, mv.tally, &mut scratch);
+                                self.end(k2, &scratch, winner, loser);
+                            }
+                        }
+                        self.flow(mv, node_mass);
+                    }
+                }
+            }
+        }
+        Ok((settled, stay))
+    }
+
+    /// One position's nodes, with `m` the counts arriving at each: the first test's nodes feed
+    /// the others; the others may lead to one another (rounds in which nothing changes), solved
+    /// as a linear system. Leaves in `m` the counts of every visit of each node; returns the
+    /// nodes' moves and the highest chance of a round that changes nothing.
+    fn position(
+        &mut self,
+        key: Key,
+        m: &mut [f64],
+        moves: &mut Vec<Move>,
+    ) -> Result<([std::ops::Range<usize>; NODES], f64), TooLarge> {
+        let len = self.counts.len();
+        let counts = self.counts;
+        let mass = |m: &[f64], f: usize| counts.mass(&m[f * len..][..len]);
+        moves.clear();
+        let mut ranges: [std::ops::Range<usize>; NODES] = Default::default();
+        let here = |mv: &Move| match mv.to {
+            To::Node { key: k, node } => (k == key).then_some(node),
+            To::End { .. } => None,
+        };
+        // The first test's nodes have no way in from this position.
+        for f in usize::from(FIRST)..usize::from(STRIKE) {
+            if mass(m, f) == 0.0 {
+                continue;
+            }
+            let start = moves.len();
+            self.test(key, u8::try_from(f).unwrap_or(0), moves);
+            ranges[f] = start..moves.len();
+            for mv in &moves[ranges[f].clone()] {
+                if let Some(node) = here(mv) {
+                    let (src, dst) = (f * len, usize::from(node) * len);
+                    for c in 0..len {
+                        m[dst + c] += m[src + c] * mv.p;
+                    }
+                }
+            }
+        }
+        // The other nodes reached, and the chances of moving between them.
+        let mut nodes: SmallVec<[u8; 6]> = (0..STRIKE + 2)
+            .filter(|&f| f & FIRST == 0 || f >= STRIKE)
+            .filter(|&f| mass(m, usize::from(f)) > 0.0)
+            .collect();
+        let mut i = 0;
+        while i < nodes.len() {
+            let f = nodes[i];
+            let start = moves.len();
+            if f >= STRIKE {
+                self.strike(key, side_of_node(f - STRIKE), moves);
+            } else {
+                self.test(key, f, moves);
+            }
+            ranges[usize::from(f)] = start..moves.len();
+            for mv in &moves[ranges[usize::from(f)].clone()] {
+                if let Some(node) = here(mv)
+                    && !nodes.contains(&node)
+                {
+                    nodes.push(node);
+                }
+            }
+            i += 1;
+        }
+        let n = nodes.len();
+        // visits = arrivals + Q^T visits, where Q[i][j] is the chance of moving from node i to
+        // node j within the position; the same matrix for every count.
+        let mut q = [[0.0f64; 6]; 6];
+        for (i, &f) in nodes.iter().enumerate() {
+            for mv in &moves[ranges[usize::from(f)].clone()] {
+                if let Some(node) = here(mv) {
+                    let j = nodes.iter().position(|&g| g == node).unwrap_or(0);
+                    q[i][j] += mv.p;
+                }
+            }
+        }
+        // Two rounds that change nothing: a test node back to a test node of the same side,
+        // through both sides' strikes (moves within a position go test, strike, test...).
+        let times = |x: &[[f64; 6]; 6], y: &[[f64; 6]; 6]| {
+            let mut z = [[0.0f64; 6]; 6];
+            for i in 0..n {
+                for k in 0..n {
+                    for j in 0..n {
+                        z[i][j] += x[i][k] * y[k][j];
+                    }
+                }
+            }
+            z
+        };
+        let q2 = times(&q, &q);
+        let q4 = times(&q2, &q2);
+        let kept = (0..n)
+            .filter(|&i| nodes[i] < STRIKE)
+            .map(|i| q4[i][..n].iter().sum::<f64>())
+            .fold(0.0, f64::max);
+        let mut a = [[0.0f64; 6]; 6];
+        for i in 0..n {
+            for j in 0..n {
+                a[j][i] = f64::from(u8::from(i == j)) - q[i][j];
+            }
+        }
+        let mut rhs = [0.0; 6 * MAX_COUNTS];
+        for (i, &f) in nodes.iter().enumerate() {
+            rhs[i * len..][..len].copy_from_slice(&m[usize::from(f) * len..][..len]);
+        }
+        solve(&mut a, n, &mut rhs, len).ok_or(TooLarge)?;
+        for (i, &f) in nodes.iter().enumerate() {
+            m[usize::from(f) * len..][..len].copy_from_slice(&rhs[i * len..][..len]);
+        }
+        Ok((ranges, kept))
+    }
+
+    /// Adds `mass` through a move that takes units out of the fight: their fates.
+    fn flow(&mut self, mv: &Move, mass: f64) {
+        let f = mass * mv.p;
+        if f == 0.0 || mv.left == [0; 16] {
+            return;
+        }
+        for (c, fates) in self.ends.fates.iter_mut().enumerate() {
+            let how = if self.lump.classes[c].trapped {
+                CAPTURED
+            } else {
+                BROKE_OFF
+            };
+            fates[how] += f * f64::from(mv.left[c]);
+        }
+    }
+
+    /// An end of the melee at `key`, reached with the counts `v`.
+    fn end(&mut self, key: Key, v: &[f64], winner: Side, loser: Option<usize>) {
+        let lump = self.lump;
+        let att = lump.attackers;
+        let mass = self.counts.mass(v);
+        let mut stays = [false; 2];
+        for side in [att, att.other()] {
+            let fate = if side == winner { None } else { loser };
+            let (captured, weakened, staying) = self.settle(side, key, fate, mass);
+            stays[side.index()] = staying;
+            let i = side.index();
+            for (which, extra, dist) in [
+                (0, captured, &mut self.ends.destroyed[i]),
+                (1, weakened, &mut self.ends.weakened[i]),
+            ] {
+                let r = self.counts.segment(att, side, which);
+                for (n, c) in r.clone().enumerate() {
+                    dist[(n + extra).min(self.sizes[i])] += v[c];
+                }
+            }
+        }
+        let won = stays[winner.index()];
+        self.ends.outcome[match (won, winner == att) {
+            (true, true) => 0,
+            (true, false) => 1,
+            (false, _) => 2,
+        }] += mass;
+        let def = att.other();
+        if stays[def.index()] {
+            self.ends.defenders.held += mass;
+            return;
+        }
+        // Every defender destroyed: those on the way and those captured now make them all.
+        let (captured, _, _) =
+            self.settle_counts(def, key, if def == winner { None } else { loser });
+        let e = &mut self.ends.defenders;
+        let r = self.counts.segment(att, def, 0);
+        let all = self.sizes[def.index()];
+        let destroyed: f64 = r
+            .clone()
+            .enumerate()
+            .filter(|&(n, _)| n + captured == all)
+            .map(|(_, c)| v[c])
+            .sum();
+        e.destroyed += destroyed;
+        if loser == Some(RETREATED) {
+            e.retreated += mass - destroyed;
+        } else {
+            e.broke_off += mass - destroyed;
+        }
+    }
+
+    /// Ends of the assault after the first round, for every pair of an attackers' part and a
+    /// defenders' part (their probabilities multiply), added up side by side.
+    fn end_product(&mut self, a: &[EndPart], d: &[EndPart], winner: Side, loser: Option<usize>) {
+        let (ta, td): (f64, f64) = (a.iter().map(|x| x.2).sum(), d.iter().map(|x| x.2).sum());
+        if ta == 0.0 || td == 0.0 {
+            return;
+        }
+        let att = self.lump.attackers;
+        let (mut staying, mut gone) = ([0.0; 2], [0.0; 2]);
+        for (side, list, others) in [(att, a, td), (att.other(), d, ta)] {
+            let fate = if side == winner { None } else { loser };
+            let i = side.index();
+            for &(key, destroyed, p) in list {
+                let w = p * others;
+                let (captured, weakened, stays) = self.settle(side, key, fate, w);
+                let destroyed = destroyed + captured;
+                self.ends.destroyed[i][destroyed.min(self.sizes[i])] += w;
+                self.ends.weakened[i][weakened.min(self.sizes[i])] += w;
+                if stays {
+                    staying[i] += w;
+                } else {
+                    gone[i] += w;
+                }
+                if side != att {
+                    let e = &mut self.ends.defenders;
+                    if stays {
+                        e.held += w;
+                    } else if destroyed == self.sizes[i] {
+                        e.destroyed += w;
+                    } else if fate == Some(RETREATED) {
+                        e.retreated += w;
+                    } else {
+                        e.broke_off += w;
+                    }
+                }
+            }
+        }
+        self.ends.outcome[if winner == att { 0 } else { 1 }] += staying[winner.index()];
+        self.ends.outcome[2] += gone[winner.index()];
+    }
+
+    /// One side at an end: its units in the fight stay, or leave as `fate` says (a gun in the
+    /// hex that must break off is captured). Adds their fates with probability `p`; returns the
+    /// units captured, the units weakened that survive, and whether any unit stays.
+    fn settle(
+        &mut self,
+        side: Side,
+        key: Key,
+        fate: Option<usize>,
+        p: f64,
+    ) -> (usize, usize, bool) {
+        let lump = self.lump;
+        for q in lump.in_fight(key, side) {
+            let c = usize::from(lump.class_of[q]);
+            self.ends.fates[c][Self::how(&lump.classes[c], fate)] += p;
+        }
+        self.settle_counts(side, key, fate)
+    }
+
+    fn how(class: &crate::lump::Class, fate: Option<usize>) -> usize {
+        match fate {
+            None => STAYED,
+            Some(BROKE_OFF) if class.trapped => CAPTURED,
+            Some(f) => f,
+        }
+    }
+
+    /// See [`Chain::settle`]: the counts alone.
+    fn settle_counts(&self, side: Side, key: Key, fate: Option<usize>) -> (usize, usize, bool) {
+        let lump = self.lump;
+        let (mut captured, mut weakened, mut stays) = (0, 0, false);
+        for q in lump.in_fight(key, side) {
+            let class = &lump.classes[usize::from(lump.class_of[q])];
+            let how = Self::how(class, fate);
+            stays |= how == STAYED;
+            if how == CAPTURED {
+                captured += 1;
+            } else if code(key, q) & WEAK != 0 && class.start & WEAK == 0 {
+                weakened += 1;
+            }
+        }
+        (captured, weakened, stays)
+    }
+
+    /// Takes the unit at `p` out of the fight (it breaks off; a gun in the hex is captured,
+    /// R11.7), counting it in `left` and its loss in the tally.
+    fn leave(&self, key: &mut Key, tally: Tally, p: usize, left: &mut Left) -> Tally {
+        let lump = self.lump;
+        let c = usize::from(lump.class_of[p]);
+        let class = &lump.classes[c];
+        left[c] += 1;
+        let now = code(*key, p);
+        *key = with(*key, p, OUT);
+        if class.trapped {
+            tally_add(tally, class.side, 1, 0)
+        } else {
+            let weakened = now & WEAK != 0 && class.start & WEAK == 0;
+            tally_add(tally, class.side, 0, u32::from(weakened))
+        }
+    }
+
+    /// A test node, as `melee::fight` plays it, over every die: R11.1 at the first test, the
+    /// motivation test with its re-roll (R11.2, R11.3), the choices (R11.4: orders, or the AI's
+    /// `counterattack_pays`), and the bog checks (R11.4), on to the side's strike.
+    fn test(&mut self, key: Key, node: u8, out: &mut Vec<Move>) {
+        let lump = self.lump;
+        let rules = lump.rules;
+        let def = lump.attackers.other();
+        let t = side_of_node(node);
+        let other = t.other();
+        let (mut key, mut tally): (Key, Tally) = (key, 0);
+        let mut left: Left = [0; 16];
+        // R11.2 with R11.1: the HQs with the defenders when they hold count for their first
+        // test, though they leave at once.
+        let first_present = (node & FIRST != 0).then(|| lump.units(&lump.in_fight(key, t)));
+        if node & FIRST != 0 {
+            for p in 0..lump.ids.len() {
+                if code(key, p) >= IN
+                    && rules_melee::breaks_off_at_once(lump.typ(p), lump.side(p) == def)
+                {
+                    tally = self.leave(&mut key, tally, p, &mut left);
+                }
+            }
+        }
+        let eligible = lump.in_fight(key, t);
+        let present = first_present.unwrap_or_else(|| lump.units(&eligible));
+        let over = |key: Key, tally: Tally, left: Left, p: f64| Move {
+            to: To::End {
+                key,
+                winner: other,
+                loser: Some(BROKE_OFF),
+            },
+            p,
+            tally,
+            left,
+        };
+        if eligible.is_empty() {
+            out.push(over(key, tally, left, 1.0));
+            return;
+        }
+        let armor_opposite = lump
+            .in_fight(key, other)
+            .iter()
+            .any(|&p| lump.typ(p).is_armored_vehicle());
+        let test = MotivationTest::new(
+            node & WAS_STRUCK != 0,
+            armor_opposite,
+            eligible
+                .iter()
+                .map(|&p| {
+                    let reroll =
+                        rules_melee::may_reroll(rules, lump.base.unit(lump.ids[p]), &present);
+                    (lump.typ(p).motivation, reroll)
+                })
+                .collect(),
+        );
+        // The units that fail, as a mask of positions, with their chance.
+        let mut tests: SmallVec<[(u16, f64); 8]> = SmallVec::new();
+        let mut add = |failed: u16, p: f64| match tests.iter_mut().find(|(f, _)| *f == failed) {
+            Some(e) => e.1 += p,
+            None => tests.push((failed, p)),
+        };
+        let failing = |first: u8, second: Option<u8>| {
+            eligible
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| test.fails(i, first, second))
+                .fold(0u16, |m, (_, &p)| m | 1 << p)
+        };
+        if test.automatic {
+            add(0, 1.0);
+        } else {
+            for d1 in 1..=6u8 {
+                if test.rerolls(d1) {
+                    for d2 in 1..=6u8 {
+                        add(failing(d1, Some(d2)), 1.0 / 36.0);
+                    }
+                } else {
+                    add(failing(d1, None), 1.0 / 6.0);
+                }
+            }
+        }
+        for (failed, p) in tests {
+            let (mut k, mut tl, mut lf) = (key, tally, left);
+            for &q in &eligible {
+                if failed & 1 << q != 0 {
+                    tl = self.leave(&mut k, tl, q, &mut lf);
+                }
+            }
+            let k = lump.canon(k);
+            let (leaving, has_dice) = self.choose(k, t);
+            let mut k = k;
+            for q in 0..lump.ids.len() {
+                if leaving & 1 << q != 0 {
+                    tl = self.leave(&mut k, tl, q, &mut lf);
+                }
+            }
+            if !has_dice {
+                out.push(over(lump.canon(k), tl, lf, p));
+                continue;
+            }
+            for (k2, pb) in self.charge(k, t, lump.base.time().is_night()) {
+                out.push(Move {
+                    to: To::Node {
+                        key: lump.canon(k2),
+                        node: strike_node(t),
+                    },
+                    p: p * pb,
+                    tally: tl,
+                    left: lf,
+                });
+            }
+        }
+    }
+
+    /// R11.2, R11.4: who of the side's units that passed (those in the fight at `key`) breaks
+    /// off by choice, by orders or by the side's AI, and whether those who
+    /// counterattack have any dice.
+    fn choose(&mut self, key: Key, t: Side) -> (u16, bool) {
+        let lump = self.lump;
+        let memo = (
+            key & lump.side_mask[t.index()],
+            shows(lump, key, t.other()),
+            t,
+        );
+        if let Some(&c) = self.choices.get(&memo) {
+            return c;
+        }
+        let rules = lump.rules;
+        let state = lump.materialize(key);
+        let struck = lump.units(&lump.in_fight(key, t.other()));
+        let candidates: Positions = lump
+            .in_fight(key, t)
+            .into_iter()
+            .filter(|&q| takes_part(lump.typ(q)))
+            .collect();
+        let plan = |who: &[usize]| {
+            plan_side(
+                &state,
+                rules,
+                &lump.units(who),
+                &struck,
+                lump.hex,
+                Fighting::Counterattack,
+            )
+        };
+        let ai_says = self.ai.counterattacks(t, &plan(&candidates));
+        let counter: Positions = candidates
+            .iter()
+            .copied()
+            .filter(|&q| rules_melee::counterattacks(rules, state.turn(), lump.ids[q], ai_says))
+            .collect();
+        let leaving = candidates
+            .iter()
+            .filter(|q| !counter.contains(q))
+            .fold(0u16, |m, &q| m | 1 << q);
+        let c = (leaving, !plan(&counter).rolls.is_empty());
+        self.choices.insert(memo, c);
+        c
+    }
+
+    /// R11.4 bog checks before a counterattack round against units in a difficult hex (as
+    /// `melee::charge`): every way the side's vehicles in the fight that take part may bog,
+    /// with its chance. A bogged vehicle does not strike (`Exchanges::strike` leaves it out).
+    fn charge(&self, key: Key, side: Side, night: bool) -> SmallVec<[(Key, f64); 4]> {
+        let lump = self.lump;
+        let mut out: SmallVec<[(Key, f64); 4]> = SmallVec::from_slice(&[(key, 1.0)]);
+        if !lump.difficult[side.index()] {
+            return out;
+        }
+        let checks = if night { 2 } else { 1 };
+        for c in lump.in_fight(key, side) {
+            let typ = lump.typ(c);
+            if !typ.is_vehicle() || !takes_part(typ) || code(key, c) & BOG != 0 {
+                continue;
+            }
+            let pass = chance(typ.skill).powi(checks);
+            let mut next = SmallVec::new();
+            for (k, p) in out {
+                next.push((k, p * pass));
+                next.push((with(k, c, code(k, c) | BOG), p * (1.0 - pass)));
+            }
+            out = next;
+        }
+        out.retain(|(_, p)| *p > 0.0);
+        out
+    }
+
+    /// A strike node: the side's counterattack round (R11.4), on to the other side's test, or
+    /// the end when the struck side has nobody left in the fight (R11.5).
+    fn strike(&mut self, key: Key, t: Side, out: &mut Vec<Move>) {
+        let lump = self.lump;
+        let other = t.other();
+        let landed = self.ex.strike(lump, key, t);
+        let mine = key & lump.side_mask[t.index()];
+        for (selfs, list) in landed.iter() {
+            let after = if *selfs == 0 {
+                None
+            } else {
+                Some(self.ex.self_hits(lump, key, t, selfs))
+            };
+            let unhurt = [(mine, 0, 1.0)];
+            for &(ks, ds, ps) in after.as_deref().map_or(&unhurt[..], |a| &a[..]) {
+                for &(kt, dt, struck, pt) in list {
+                    let k = ks | kt;
+                    let tally =
+                        tally_add(tally_add(0, t, u32::from(ds), 0), other, u32::from(dt), 0);
+                    let to = if !lump.any_in(k, other) {
+                        To::End {
+                            key: k,
+                            winner: t,
+                            loser: Some(BROKE_OFF),
+                        }
+                    } else {
+                        To::Node {
+                            key: k,
+                            node: test_node(other, struck),
+                        }
+                    };
+                    out.push(Move {
+                        to,
+                        p: ps * pt,
+                        tally,
+                        left: [0; 16],
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Solves `a x = b` for the `n` x `n` matrix `a`, for `k` right-hand sides at once (`b` holds
+/// them one after another, and receives the solutions), by Gaussian elimination with partial
+/// pivoting; `None` if `a` is singular (a fight that could go on for ever).
+fn solve(a: &mut [[f64; 6]; 6], n: usize, b: &mut [f64], k: usize) -> Option<()> {
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        for c in 0..k {
+            b.swap(col * k + c, pivot * k + c);
+        }
+        for row in 0..n {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                if f == 0.0 {
+                    continue;
+                }
+                let pivot_row = a[col];
+                for (x, p) in a[row][col..n].iter_mut().zip(&pivot_row[col..n]) {
+                    *x -= f * p;
+                }
+                for c in 0..k {
+                    b[row * k + c] -= f * b[col * k + c];
+                }
+            }
+        }
+    }
+    for i in 0..n {
+        for c in 0..k {
+            b[i * k + c] /= a[i][i];
+        }
+    }
+    Some(())
+}
+
+fn report(lump: &Lump<'_, '_>, ends: &Ends, how: How, rules: &Rules<'_>) -> MeleeOdds {
+    let units = lump
+        .classes
+        .iter()
+        .zip(&ends.fates)
+        .map(|(class, fates)| {
+            let n = (class.hi - class.lo) as f64;
+            // Every unit ends one way: those destroyed by hits are the rest.
+            let others: f64 = fates[CAPTURED..].iter().sum();
+            UnitFate {
+                units: lump.ids[class.lo..class.hi].to_vec(),
+                kind: lump.typ(class.lo).id.clone(),
+                side: class.side,
+                destroyed: as_chance(1.0 - others / n),
+                captured: as_chance(fates[CAPTURED] / n),
+                retreated: as_chance(fates[RETREATED] / n),
+                broke_off: as_chance(fates[BROKE_OFF] / n),
+                stayed: as_chance(fates[STAYED] / n),
+            }
+        })
+        .collect();
+    ends.odds(
+        lump.attackers,
+        units,
+        how,
+        rules.scenario.rules.counterattacks,
+    )
+}
+
+/// A sum of chances as a chance: rounding can leave it a hair outside [0, 1] (or at -0), which
+/// no figure shows.
+fn as_chance(p: f64) -> f64 {
+    p.clamp(0.0, 1.0) + 0.0
+}
+
+/// How the figures were made: computed (with the chain's positions and its error bound) or
+/// sampled (with the games played and the standard error of `attacker_wins`).
+#[derive(Clone, Copy)]
+struct How {
+    exact: bool,
+    error_bound: f64,
+    states: usize,
+    samples: u32,
+}
+
+impl Ends {
+    fn losses(&self, i: usize) -> Losses {
+        Losses {
+            destroyed_mean: mean(&self.destroyed[i]),
+            destroyed: self.destroyed[i].clone(),
+            weakened_mean: mean(&self.weakened[i]),
+            weakened: self.weakened[i].clone(),
+        }
+    }
+
+    fn odds(
+        &self,
+        attackers: Side,
+        units: Vec<UnitFate>,
+        how: How,
+        counterattacks: bool,
+    ) -> MeleeOdds {
+        let d = &self.defenders;
+        MeleeOdds {
+            attacker_wins: as_chance(self.outcome[0]),
+            defender_holds: as_chance(self.outcome[1]),
+            both_broken: as_chance(self.outcome[2]),
+            defenders_end: DefendersEnd {
+                held: as_chance(d.held),
+                destroyed: as_chance(d.destroyed),
+                retreated: as_chance(d.retreated),
+                broke_off: as_chance(d.broke_off),
+            },
+            attacker_losses: self.losses(attackers.index()),
+            defender_losses: self.losses(attackers.other().index()),
+            units,
+            exact: how.exact,
+            error_bound: how.error_bound,
+            states: how.states,
+            samples: how.samples,
+            counterattacks,
+        }
+    }
+}
+
+/// How one assault played by the engine ended, read from its events: the same figures the
+/// chain computes, for the sampled fallback and for the tests that hold the chain to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// 0 attacker wins, 1 defender holds, 2 both broken.
+    pub outcome: usize,
+    /// 0 held, 1 destroyed, 2 retreated, 3 broke off.
+    pub defenders_end: usize,
+    /// Per side (index), units destroyed or captured, and units weakened that survived.
+    pub destroyed: [usize; 2],
+    /// See `destroyed`.
+    pub weakened: [usize; 2],
+    /// Each fighting unit's fate: 0 destroyed, 1 captured, 2 retreated, 3 broke off, 4 stayed.
+    pub fates: Vec<(UnitId, usize)>,
+}
+
+/// Reads an assault of `attackers` on `hex` from `start` to `end` through its `events`.
+#[must_use]
+pub fn played(
+    start: &State,
+    end: &State,
+    events: &[Event],
+    attackers: &[UnitId],
+    hex: Hex,
+) -> Played {
+    let att = start.unit(attackers[0]).side;
+    let fighting: Vec<UnitId> = attackers
+        .iter()
+        .copied()
+        .chain(start.units_in(hex, att.other()).map(|u| u.id))
+        .collect();
+    let mut winner = att;
+    for e in events {
+        match e {
+            Event::AssaultResult { outcome, .. } if *outcome == AssaultOutcome::DefendersHold => {
+                winner = att.other();
+            }
+            Event::MeleeEnded { winner: w, .. } => winner = *w,
+            _ => {}
+        }
+    }
+    let fate = |u: UnitId| {
+        let has = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
+        if has(&|e| matches!(e, Event::Captured { unit } if *unit == u)) {
+            CAPTURED
+        } else if !end.unit(u).alive() {
+            DESTROYED
+        } else if has(&|e| matches!(e, Event::BrokeOff { unit, .. } if *unit == u)) {
+            BROKE_OFF
+        } else if has(&|e| matches!(e, Event::Retreated { unit, .. } if *unit == u)) {
+            RETREATED
+        } else {
+            STAYED
+        }
+    };
+    let fates: Vec<(UnitId, usize)> = fighting.iter().map(|&u| (u, fate(u))).collect();
+    let of = |side: Side| {
+        fates
+            .iter()
+            .filter(move |(u, _)| start.unit(*u).side == side)
+    };
+    let outcome = if !of(winner).any(|&(_, f)| f == STAYED) {
+        2
+    } else if winner == att {
+        0
+    } else {
+        1
+    };
+    let def = att.other();
+    let defenders_end = if of(def).any(|&(_, f)| f == STAYED) {
+        0
+    } else if of(def).all(|&(_, f)| f == DESTROYED || f == CAPTURED) {
+        1
+    } else if of(def).any(|&(_, f)| f == RETREATED) {
+        2
+    } else {
+        3
+    };
+    let count =
+        |side: Side, f: &dyn Fn(UnitId, usize) -> bool| of(side).filter(|&&(u, k)| f(u, k)).count();
+    let destroyed = [Side::A, Side::B].map(|s| count(s, &|_, k| k == DESTROYED || k == CAPTURED));
+    let weakened = [Side::A, Side::B].map(|s| {
+        count(s, &|u, _| {
+            end.unit(u).alive() && end.unit(u).state.weakened && !start.unit(u).state.weakened
+        })
+    });
+    Played {
+        outcome,
+        defenders_end,
+        destroyed,
+        weakened,
+        fates,
+    }
+}
+
+/// Samples the real rules code (the fallback for large fights).
+fn sampled(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    ai: &dyn SideAi,
+    counterattacks: bool,
+) -> MeleeOdds {
+    let att = state.unit(attackers[0]).side;
+    let command = Command::Assault {
+        units: attackers.to_vec(),
+        hex,
+    };
+    let sizes = [Side::A, Side::B].map(|s| {
+        attackers
+            .iter()
+            .map(|&a| state.unit(a))
+            .chain(state.units_in(hex, att.other()))
+            .filter(|u| u.side == s)
+            .count()
+    });
+    let mut ends = Ends {
+        outcome: [0.0; 3],
+        defenders: DefendersEnd::default(),
+        destroyed: sizes.map(|n| vec![0.0; n + 1]),
+        weakened: sizes.map(|n| vec![0.0; n + 1]),
+        fates: Vec::new(),
+    };
+    let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
+    let mut rng = GameRng::seed_from_u64(0x0dd5);
+    let mut ai_rng = GameRng::seed_from_u64(0);
+    let mut s = state.clone();
+    let mut events = Vec::new();
+    let mut played_n = 0u32;
+    for _ in 0..FALLBACK_SAMPLES {
+        s.clone_from(state);
+        events.clear();
+        let with = ExecuteWith {
+            dice: &mut rng,
+            ai,
+            ai_rng: &mut ai_rng,
+            asking: None,
+        };
+        if execute_with(&mut s, rules, &command, with, &mut events).is_err() {
+            continue;
+        }
+        played_n += 1;
+        let p = played(state, &s, &events, attackers, hex);
+        ends.outcome[p.outcome] += 1.0;
+        let d = &mut ends.defenders;
+        *[
+            &mut d.held,
+            &mut d.destroyed,
+            &mut d.retreated,
+            &mut d.broke_off,
+        ][p.defenders_end] += 1.0;
+        for (i, &size) in sizes.iter().enumerate() {
+            ends.destroyed[i][p.destroyed[i].min(size)] += 1.0;
+            ends.weakened[i][p.weakened[i].min(size)] += 1.0;
+        }
+        for (u, f) in p.fates {
+            per_unit.entry(u).or_default()[f] += 1.0;
+        }
+    }
+    let n = f64::from(played_n.max(1));
+    let scale = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x /= n);
+    ends.outcome.iter_mut().for_each(|x| *x /= n);
+    for v in ends.destroyed.iter_mut().chain(ends.weakened.iter_mut()) {
+        scale(v);
+    }
+    let d = &mut ends.defenders;
+    for x in [
+        &mut d.held,
+        &mut d.destroyed,
+        &mut d.retreated,
+        &mut d.broke_off,
+    ] {
+        *x /= n;
+    }
+    let won = ends.outcome[0];
+    let mut units: Vec<(UnitId, [f64; 5])> = per_unit.into_iter().collect();
+    units.sort_by_key(|(u, _)| (state.unit(*u).side != att, *u));
+    let units = units
+        .into_iter()
+        .map(|(u, f)| UnitFate {
+            units: vec![u],
+            kind: rules.typ(state.unit(u)).id.clone(),
+            side: state.unit(u).side,
+            destroyed: f[DESTROYED] / n,
+            captured: f[CAPTURED] / n,
+            retreated: f[RETREATED] / n,
+            broke_off: f[BROKE_OFF] / n,
+            stayed: f[STAYED] / n,
+        })
+        .collect();
+    let how = How {
+        exact: false,
+        error_bound: (won * (1.0 - won) / n).sqrt(),
+        states: 0,
+        samples: played_n,
+    };
+    ends.odds(att, units, how, counterattacks)
+}
+
+/// Whether the attackers won an assault, from its events.
+#[must_use]
+pub fn attacker_won(events: &[Event], attackers: Side) -> bool {
+    let mut won = false;
+    for e in events {
+        match e {
+            Event::AssaultResult { outcome, .. } => won = *outcome != AssaultOutcome::DefendersHold,
+            Event::MeleeEnded { winner, .. } => won = *winner == attackers,
+            _ => {}
+        }
+    }
+    won
+}
