@@ -220,6 +220,10 @@ fn keep(name: &str, png: &[u8], for_docs: bool) -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    no_chromium,
+    ignore = "Chromium is not installed (apt-get install chromium; .ci/run does)"
+)]
 fn the_replay_page_steps_through_a_game_in_chromium() {
     let bin = std::env::var("CHROME").unwrap_or_else(|_| "chromium".to_owned());
     if !outside::have(&bin, "--version", "chromium") {

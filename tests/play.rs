@@ -331,6 +331,10 @@ fn json_lines_of_a_played_game() {
 /// before moving; the rules' questions with the break-off hexes listed; `quit` asking once.
 /// tmux is a Debian package; `.ci/run` installs it when missing.
 #[test]
+#[cfg_attr(
+    no_tmux,
+    ignore = "tmux is not installed (apt-get install tmux; .ci/run does)"
+)]
 fn a_person_at_a_terminal_in_tmux() {
     if !outside::have("tmux", "-V", "tmux") {
         return;
@@ -869,6 +873,10 @@ fn destinations_undo_and_suggestions() {
 /// A long command at a terminal shows its progress, as `batch` does, and `-q` hides it: `tune`
 /// counts its batches.
 #[test]
+#[cfg_attr(
+    no_tmux,
+    ignore = "tmux is not installed (apt-get install tmux; .ci/run does)"
+)]
 fn tune_shows_progress_at_a_terminal() {
     if !outside::have("tmux", "-V", "tmux") {
         return;
