@@ -6,11 +6,11 @@ use hexmap::{Hex, across};
 use crate::plan::{rolls_dice, takes_part};
 use crate::stacking::has_room;
 use crate::state::{Rules, State};
-use model::catalog::{Fire, UnitClass};
+use model::catalog::{Fire, UnitClass, UnitType};
 use model::command::{Command, RuleError};
 use model::event::Phase;
 use model::ids::UnitId;
-use model::unit::Location;
+use model::unit::{Location, Unit};
 
 /// Whether `command` is legal now. Pure: reads the state, changes nothing.
 ///
@@ -287,6 +287,54 @@ pub fn at_fault(state: &State, rules: &Rules<'_>, command: &Command) -> Option<U
         .map(|(_, &u)| u)
 }
 
+/// Why a unit may not assault this phase, wherever the enemy stands (R5.6, R9.1, R5.2, R5.3,
+/// R15.2, R12, R9.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotReady {
+    /// A bogged vehicle may not move in (R5.6, R5.4).
+    Bogged,
+    /// It assaulted this phase already (R9.1).
+    Assaulted,
+    /// It moved at the double (R5.2).
+    MovedDouble,
+    /// Disorganized or pinned.
+    Shaken,
+    /// Reorganising (R12).
+    Reorganising,
+    /// A recon unit observing (R15).
+    Observing,
+    /// No assault factor and not an HQ (R9.10).
+    NoAssaultFactor,
+}
+
+/// The half of an assault's check that asks only the unit: whether it may assault at all this
+/// phase, in the order `check` refuses (the hex and the way in are the other half). The AIs ask
+/// it before they look for a hex.
+///
+/// # Errors
+/// The first reason it may not, as [`NotReady`].
+pub fn assault_ready(u: &Unit, typ: &UnitType) -> Result<(), NotReady> {
+    // R5.6, R5.4: an assault is a move into the hex, which a bogged vehicle may not make.
+    let why = if u.state.bogged {
+        NotReady::Bogged
+    } else if u.state.assaulted {
+        NotReady::Assaulted
+    } else if u.state.moved_double {
+        NotReady::MovedDouble
+    } else if u.state.disorganized || u.state.pinned {
+        NotReady::Shaken
+    } else if u.state.reorganising {
+        NotReady::Reorganising
+    } else if u.state.observing {
+        NotReady::Observing
+    } else if !takes_part(typ) {
+        NotReady::NoAssaultFactor
+    } else {
+        return Ok(());
+    };
+    Err(why)
+}
+
 /// One unit of an assault on `hex` by `units` (R9.1, R5.6, R5.2, R5.3, R15.5, R9.10, R16.1,
 /// R13.1, R5.1): whether it rolls dice, or why it may not take part.
 fn check_assaulter(
@@ -303,28 +351,21 @@ fn check_assaulter(
     if u.side == enemy {
         return Err(RuleError::WrongSide);
     }
-    // R5.6, R5.4: an assault is a move into the hex, which a bogged vehicle may not make.
-    if u.state.bogged {
+    let ready = assault_ready(u, typ);
+    if ready == Err(NotReady::Bogged) {
         return Err(RuleError::Bogged);
     }
-    if at.unsigned_distance_to(hex) != 1 || u.state.assaulted {
+    if at.unsigned_distance_to(hex) != 1 {
         return Err(RuleError::CannotAssault(hex));
     }
-    if u.state.moved_double {
-        return Err(RuleError::MovedAtTheDouble);
-    }
-    if u.state.disorganized || u.state.pinned {
-        return Err(RuleError::AssaultWhileShaken);
-    }
-    if u.state.reorganising {
-        return Err(RuleError::Reorganising);
-    }
-    if u.state.observing {
-        return Err(RuleError::CannotAssault(hex));
-    }
-    if !takes_part(typ) {
-        return Err(RuleError::NoAssaultFactor);
-    }
+    ready.map_err(|why| match why {
+        NotReady::Bogged => RuleError::Bogged,
+        NotReady::Assaulted | NotReady::Observing => RuleError::CannotAssault(hex),
+        NotReady::MovedDouble => RuleError::MovedAtTheDouble,
+        NotReady::Shaken => RuleError::AssaultWhileShaken,
+        NotReady::Reorganising => RuleError::Reorganising,
+        NotReady::NoAssaultFactor => RuleError::NoAssaultFactor,
+    })?;
     let rolls = rolls_dice(typ);
     if rides {
         return Ok(rolls); // it enters with its transport

@@ -6,7 +6,8 @@ use smallvec::SmallVec;
 use crate::ask::Halt;
 use crate::executor::Exec;
 use crate::state::State;
-use model::dice::pick_distinct;
+use model::catalog::UnitType;
+use model::dice::{Dice, OutOfDice, every_fall, pick_distinct};
 use model::event::{Event, HitEffect, TankAssault, Units};
 use model::ids::{Side, UnitId};
 use model::unit::Location;
@@ -68,12 +69,6 @@ pub fn armor_test(armor: u8, rating: u8, die: u8) -> TankAssault {
     } else {
         TankAssault::Bounces
     }
-}
-
-/// On how many faces of a die `holds` is true: how the odds weigh the die of the two functions
-/// above.
-pub fn faces_where(holds: impl Fn(u8) -> bool) -> u8 {
-    count_u8((1..=6).filter(|&d| holds(d)).count())
 }
 
 /// R7.1: how `hits` divide among `n` units: each unit's even share, and the leftover hits,
@@ -170,10 +165,84 @@ pub(crate) fn apply_hits(x: &mut Exec<'_, '_>, unit: UnitId, n: u8) -> Result<()
     apply_hit_list(x, unit, &vec![None; usize::from(n)])
 }
 
-/// Applies hits to one unit, one at a time: R6.6, or R8.2 for an HQ. A hit that carries a tank
-/// assault rating and lands on an armored vehicle first rolls against its armor (R11.12): die +
-/// rating above the armor counts, equal only disorganizes, below does nothing. Stops when the
-/// unit is destroyed; a destroyed transport's passengers dismount with a hit each (R16.2).
+/// One hit on a unit, as the rules resolve it (R6.6; R8.2 for an HQ; R11.12's armor test for a
+/// hit carrying an infantry's tank assault rating on an armored vehicle): the dice it rolled and
+/// what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The armor test, if one was rolled: `(die, rating, armor, result)`.
+    pub armor_test: Option<(u8, u8, u8, TankAssault)>,
+    /// The HQ's die (R8.2), if the hit reached an HQ.
+    pub hq_die: Option<u8>,
+    /// What the hit did to the unit; `NoEffect` if it bounced off the armor, or an HQ's die
+    /// spared it, or an armor test that only disorganizes met a unit disorganized already.
+    pub effect: HitEffect,
+}
+
+/// R6.6, R8.2, R11.12: one hit, carrying the tank assault `rating` of the infantry that scored
+/// it or none, on a unit of `typ` in the given condition. The one home of the step: the engine
+/// gives it the game's dice (`apply_hit_list`), the odds every face (`model::every_fall`,
+/// through [`hit_chances`]). A rated hit on an armored vehicle rolls against its armor first:
+/// die + rating above the armor counts, equal only disorganizes, below does nothing; a hit that
+/// counts on an HQ rolls its die (a 1 weakens it, or destroys it weakened); any other unit takes
+/// [`hit_effect`].
+///
+/// # Errors
+/// [`OutOfDice`] when the dice run out.
+pub fn take_hit(
+    typ: &UnitType,
+    weakened: bool,
+    disorganized: bool,
+    source: Option<u8>,
+    dice: &mut dyn Dice,
+) -> Result<Hit, OutOfDice> {
+    let mut hit = Hit {
+        armor_test: None,
+        hq_die: None,
+        effect: HitEffect::NoEffect,
+    };
+    if let (Some(rating), true) = (source, typ.is_armored_vehicle()) {
+        let armor = typ.armor.unwrap_or(0);
+        let die = dice.d6()?;
+        let result = armor_test(armor, rating, die);
+        hit.armor_test = Some((die, rating, armor, result));
+        match result {
+            TankAssault::Counts => {}
+            TankAssault::Disorganizes => {
+                if !disorganized {
+                    hit.effect = HitEffect::Disorganized;
+                }
+                return Ok(hit);
+            }
+            TankAssault::Bounces => return Ok(hit),
+        }
+    }
+    if typ.is_hq() {
+        let die = dice.d6()?;
+        hit.hq_die = Some(die);
+        hit.effect = hq_hit(weakened, die);
+    } else {
+        let steps_left = if weakened { 1 } else { typ.steps };
+        hit.effect = hit_effect(disorganized, steps_left);
+    }
+    Ok(hit)
+}
+
+/// What one hit does to a unit of `typ` in the given condition, each effect with its chance:
+/// [`take_hit`] on every face of the dice it rolls.
+#[must_use]
+pub fn hit_chances(
+    typ: &UnitType,
+    weakened: bool,
+    disorganized: bool,
+    source: Option<u8>,
+) -> SmallVec<[(HitEffect, f64); 4]> {
+    every_fall(|dice| take_hit(typ, weakened, disorganized, source, dice).map(|h| h.effect))
+}
+
+/// Applies hits to one unit, one at a time, each by [`take_hit`] with the game's dice: its armor
+/// test and HQ die in events, then its effect. Stops when the unit is destroyed; a destroyed
+/// transport's passengers dismount with a hit each (R16.2).
 pub(crate) fn apply_hit_list(
     x: &mut Exec<'_, '_>,
     unit: UnitId,
@@ -185,11 +254,8 @@ pub(crate) fn apply_hit_list(
             break;
         }
         let typ = x.rules.typ(u);
-        let (weakened, disorganized) = (u.state.weakened, u.state.disorganized);
-        if let (Some(rating), true) = (source, typ.is_armored_vehicle()) {
-            let armor = typ.armor.unwrap_or(0);
-            let die = x.d6()?;
-            let effect = armor_test(armor, rating, die);
+        let hit = take_hit(typ, u.state.weakened, u.state.disorganized, source, x.dice)?;
+        if let Some((die, rating, armor, effect)) = hit.armor_test {
             x.emit(Event::TankAssault {
                 unit,
                 die,
@@ -197,28 +263,13 @@ pub(crate) fn apply_hit_list(
                 armor,
                 effect,
             });
-            match effect {
-                TankAssault::Counts => {}
-                TankAssault::Disorganizes => {
-                    if !disorganized {
-                        x.emit(Event::HitTaken {
-                            unit,
-                            effect: HitEffect::Disorganized,
-                        });
-                    }
-                    continue;
-                }
-                TankAssault::Bounces => continue,
-            }
         }
-        if typ.is_hq() {
-            let die = x.d6()?;
-            let effect = hq_hit(weakened, die);
-            x.emit(Event::HqHit { unit, die, effect });
-        } else {
-            let steps_left = if weakened { 1 } else { typ.steps };
-            let effect = hit_effect(disorganized, steps_left);
-            destroy_with(x, unit, Event::HitTaken { unit, effect })?;
+        match (hit.hq_die, hit.effect) {
+            (Some(die), effect) => x.emit(Event::HqHit { unit, die, effect }),
+            (None, HitEffect::NoEffect) => {}
+            (None, effect) => {
+                destroy_with(x, unit, Event::HitTaken { unit, effect })?;
+            }
         }
     }
     Ok(())

@@ -35,7 +35,10 @@ pub mod victory;
 pub use artillery::{sortie_ready, spotter_for};
 pub use ask::{Answer, Asking, Halt, Question};
 pub use assault::retreat_hex;
-pub use check::{at_fault, check, fire_reaches, moves, moves_to, points_left, ready_to_fire};
+pub use check::{
+    NotReady, assault_ready, at_fault, check, fire_reaches, moves, moves_to, points_left,
+    ready_to_fire,
+};
 pub use dispatch::{ExecuteWith, PlayError, execute_with};
 pub use fire::{concealed, fire_dice, hit_number, hit_number_against, save_number};
 pub use hits::hit_effect;

@@ -363,15 +363,43 @@ fn charge(
     let mut strikers = Units::new();
     for &c in counterattackers {
         let u = x.state.unit(c);
-        if difficult
-            && x.rules.typ(u).is_vehicle()
-            && (u.state.bogged || crate::movement::bog_check(x, c)?)
-        {
-            continue;
+        let strikes = match charge_step(x.rules.typ(u), u.state.bogged, difficult) {
+            Charge::Strikes => true,
+            Charge::Stuck => false,
+            Charge::BogChecks => !crate::movement::bog_check(x, c)?,
+        };
+        if strikes {
+            strikers.push(c);
         }
-        strikers.push(c);
     }
     Ok(strikers)
+}
+
+/// R11.4: what a counterattacking unit does before it strikes, the struck units standing in a
+/// difficult hex or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charge {
+    /// It strikes: not a vehicle, or the hex is not difficult.
+    Strikes,
+    /// A vehicle bogged already: it does not strike.
+    Stuck,
+    /// A vehicle charging into a difficult hex: it takes its bog checks (R5.6,
+    /// `movement::bog_checks`) and strikes if it does not bog.
+    BogChecks,
+}
+
+/// R11.4's charge step for one counterattacking unit: the one home of it, which the engine plays
+/// (`charge`, with the game's dice) and the whole melee's odds weigh (with
+/// `movement::bog_chance`).
+#[must_use]
+pub fn charge_step(typ: &UnitType, bogged: bool, difficult: bool) -> Charge {
+    if !difficult || !typ.is_vehicle() {
+        Charge::Strikes
+    } else if bogged {
+        Charge::Stuck
+    } else {
+        Charge::BogChecks
+    }
 }
 
 /// R11.7, R16.2: a unit is captured; passengers of a captured transport dismount with a hit,

@@ -2,10 +2,11 @@
 //! it (a move, taking a hex, a retreat, a break-through: [`entered`]).
 
 use hexmap::Hex;
+use smallvec::SmallVec;
 
 use crate::ask::Halt;
 use crate::executor::Exec;
-use model::dice::passes;
+use model::dice::{Dice, OutOfDice, every_fall, passes};
 use model::event::{Event, Path};
 use model::ids::UnitId;
 
@@ -57,25 +58,56 @@ pub(crate) fn execute(
     Ok(())
 }
 
-/// R5.6, R13.1: a bog check on the unit's skill, passed twice at night. Returns whether the
-/// vehicle bogged.
+/// R5.6, R13.1: a vehicle's bog checks on its `skill`, one, or two at night, each die needing
+/// the skill, until one fails. The one home of the step: the engine gives it the game's dice
+/// (`bog_check`), the odds every face ([`bog_chance`]). Returns the faces rolled and whether the
+/// vehicle bogged (on the last of them).
+///
+/// # Errors
+/// [`OutOfDice`] when the dice run out.
+pub fn bog_checks(
+    skill: u8,
+    night: bool,
+    dice: &mut dyn Dice,
+) -> Result<(SmallVec<[u8; 2]>, bool), OutOfDice> {
+    let mut faces = SmallVec::new();
+    for _ in 0..if night { 2 } else { 1 } {
+        let die = dice.d6()?;
+        faces.push(die);
+        if !passes(die, skill) {
+            return Ok((faces, true));
+        }
+    }
+    Ok((faces, false))
+}
+
+/// The chance that a vehicle of `skill` bogs in its bog checks (R5.6, R13.1): [`bog_checks`] on
+/// every face.
+#[must_use]
+pub fn bog_chance(skill: u8, night: bool) -> f64 {
+    every_fall(|dice| bog_checks(skill, night, dice).map(|(_, bogged)| bogged))
+        .iter()
+        .filter(|(bogged, _)| *bogged)
+        .map(|(_, p)| p)
+        .sum()
+}
+
+/// R5.6, R13.1: the unit's bog checks ([`bog_checks`]) with the game's dice, each die in an
+/// event. Returns whether the vehicle bogged.
 pub(crate) fn bog_check(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<bool, Halt> {
     let skill = x.rules.typ(x.state.unit(unit)).skill;
-    let checks = if x.state.time().is_night() { 2 } else { 1 };
-    for _ in 0..checks {
-        let die = x.d6()?;
-        let bogged = !passes(die, skill);
+    let night = x.state.time().is_night();
+    let (faces, bogged) = bog_checks(skill, night, x.dice)?;
+    let last = faces.len() - 1;
+    for (i, &die) in faces.iter().enumerate() {
         x.emit(Event::BogCheck {
             unit,
             die,
             need: skill,
-            bogged,
+            bogged: bogged && i == last,
         });
-        if bogged {
-            return Ok(true);
-        }
     }
-    Ok(false)
+    Ok(bogged)
 }
 
 /// R5.6: a vehicle that entered `hex` other than by its own move (occupying a hex it took,

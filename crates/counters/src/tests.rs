@@ -117,3 +117,48 @@ fn dawn_probabilities_follow_the_schedule_exactly() {
     // Never decreasing, and no chance at all in a `day` scenario.
     assert!(probs.windows(2).all(|w| w[0].2 <= w[1].2));
 }
+
+/// R8.2 and R11.12 weighed by the engine's own step on every face: an HQ's hit weakens it on a
+/// 1; a rated hit on a tank first rolls against its armor.
+#[test]
+fn one_hits_chances_are_its_step_on_every_face() {
+    let c = catalog();
+    let hq = c.get(c.id("hq_mrr").unwrap());
+    let chances = crate::hits::hit_chances(hq, false, false, None);
+    let of = |effect| {
+        chances
+            .iter()
+            .filter(|(e, _)| *e == effect)
+            .map(|(_, p)| p)
+            .sum::<f64>()
+    };
+    assert!((of(model::HitEffect::Weakened) - 1.0 / 6.0).abs() < 1e-12);
+    assert!((of(model::HitEffect::NoEffect) - 5.0 / 6.0).abs() < 1e-12);
+    let tank = c.get(c.id("t72").unwrap());
+    let armor = tank.armor.unwrap();
+    // Rating r against armor a: die + r > a counts (then the tank is disorganized), equal only
+    // disorganizes, below bounces.
+    let rating = armor.saturating_sub(3);
+    let chances = crate::hits::hit_chances(tank, false, false, Some(rating));
+    let counts_or_equal = (1..=6u8).filter(|d| d + rating >= armor).count();
+    let total: f64 = chances.iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    let dis: f64 = chances
+        .iter()
+        .filter(|(e, _)| *e == model::HitEffect::Disorganized)
+        .map(|(_, p)| p)
+        .sum();
+    assert!((dis - f64::from(u8::try_from(counts_or_equal).unwrap()) / 6.0).abs() < 1e-12);
+}
+
+/// R5.6, R13.1: a vehicle bogs when a check fails; at night it takes two.
+#[test]
+fn the_bog_chance_is_its_checks_on_every_face() {
+    use crate::movement::bog_chance;
+    // Skill 4: 4, 5, 6 pass.
+    assert!((bog_chance(4, false) - 0.5).abs() < 1e-12);
+    assert!((bog_chance(4, true) - 0.75).abs() < 1e-12);
+    // A natural 1 always fails, a 6 always passes (R0.1).
+    assert!((bog_chance(1, false) - 1.0 / 6.0).abs() < 1e-12);
+    assert!((bog_chance(7, false) - 5.0 / 6.0).abs() < 1e-12);
+}

@@ -183,6 +183,73 @@ pub fn hits_distribution(groups: &[(u32, u8)]) -> Vec<f64> {
     dist
 }
 
+/// Every way the dice of one rule step can fall, with its chance: the odds' side of a step the
+/// engine plays with rolled dice. `step` is the rule's own function, given the dice it rolls;
+/// it is run once for each sequence of faces it asks for (each face 1/6, a step asking no die
+/// run once), and equal results are gathered with their summed chance, in the order first met.
+/// A step that asks more than `MAX_STEP_DICE` dice is not a step (it would be enumerated in
+/// 6^n runs): its results stop there, as if those dice never came.
+///
+/// ```
+/// use model::{Dice, OutOfDice, every_fall, passes};
+/// // Two tests on 4+, stopping at the first failure: passed both with chance 1/4.
+/// let two = |d: &mut dyn Dice| -> Result<bool, OutOfDice> {
+///     Ok(passes(d.d6()?, 4) && passes(d.d6()?, 4))
+/// };
+/// let falls = every_fall(two);
+/// let both: f64 = falls.iter().filter(|(ok, _)| *ok).map(|(_, p)| p).sum();
+/// assert!((both - 0.25).abs() < 1e-12);
+/// ```
+pub fn every_fall<T: PartialEq>(
+    mut step: impl FnMut(&mut dyn Dice) -> Result<T, OutOfDice>,
+) -> SmallVec<[(T, f64); 4]> {
+    let mut out: SmallVec<[(T, f64); 4]> = SmallVec::new();
+    // Depth first over the faces asked for, each sequence weighed 1/6 a die.
+    let mut stack: SmallVec<[(Faces, f64); 16]> = SmallVec::new();
+    stack.push((Faces::new(), 1.0));
+    while let Some((faces, weight)) = stack.pop() {
+        let mut dice = Prefix {
+            faces: &faces,
+            next: 0,
+        };
+        match step(&mut dice) {
+            Ok(result) => match out.iter_mut().find(|(r, _)| *r == result) {
+                Some(e) => e.1 += weight,
+                None => out.push((result, weight)),
+            },
+            Err(OutOfDice { used }) if used == faces.len() && used < MAX_STEP_DICE => {
+                for face in (1..=6).rev() {
+                    let mut longer = faces.clone();
+                    longer.push(face);
+                    stack.push((longer, weight / 6.0));
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    out
+}
+
+/// The most dice one rule step may roll for [`every_fall`] to enumerate.
+pub const MAX_STEP_DICE: usize = 4;
+
+/// The faces [`every_fall`] gives a step, then "out of dice" where it needs one more.
+struct Prefix<'a> {
+    faces: &'a [u8],
+    next: usize,
+}
+
+impl Dice for Prefix<'_> {
+    fn d6(&mut self) -> Result<u8, OutOfDice> {
+        let face = *self
+            .faces
+            .get(self.next)
+            .ok_or(OutOfDice { used: self.next })?;
+        self.next += 1;
+        Ok(face)
+    }
+}
+
 /// The mean of a distribution over counts (index = count).
 #[must_use]
 pub fn mean(dist: &[f64]) -> f64 {

@@ -19,8 +19,8 @@ pub use catalog::{Catalog, Fire, Source, UnitClass, UnitType, Weakened};
 pub use catalog::{MAX_COMMAND_RANGE, MAX_TRANSPORT, Stat};
 pub use command::{Command, RuleError};
 pub use dice::{
-    Dice, GameRng, OutOfDice, ScriptedDice, chance, clamp_need, hits_distribution, passes,
-    pick_distinct,
+    Dice, GameRng, MAX_STEP_DICE, OutOfDice, ScriptedDice, chance, clamp_need, every_fall,
+    hits_distribution, passes, pick_distinct,
 };
 pub use event::{
     AssaultOutcome, BreakOffReason, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path,

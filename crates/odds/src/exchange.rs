@@ -15,13 +15,11 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use crate::lump::{BOG, DIS, IN, Key, Lump, MAX_RATING, OUT, Positions, WEAK, code, with};
-use counters::hits::{
-    armor_test, deal, dealing_order, faces_where, hit_effect, hq_hit, shares, sort_hits,
-};
+use counters::hits::{deal, dealing_order, hit_chances, shares, sort_hits};
 use counters::plan::{Fighting, SidePlan, plan_side, takes_part};
 use model::catalog::UnitClass;
 use model::dice::{chance, hits_distribution};
-use model::event::{HitEffect, TankAssault};
+use model::event::HitEffect;
 use model::ids::{Side, UnitId};
 
 /// The most landings kept at once.
@@ -485,8 +483,9 @@ fn land(
         .collect()
 }
 
-/// The distribution of one unit's code after a list of hits, as `hits::apply_hit_list` deals
-/// them: R6.6, R8.2 for an HQ, and the R11.12 armor test for rated hits on armored vehicles.
+/// The distribution of one unit's code after a list of hits, each by the rules' own step
+/// (`hits::hit_chances`: R6.6, R8.2 for an HQ, the R11.12 armor test for rated hits on armored
+/// vehicles), as the engine deals them one at a time.
 fn after_hits(
     lump: &Lump<'_, '_>,
     p: usize,
@@ -512,34 +511,14 @@ fn after_hits(
                 continue;
             }
             let (dis, weak) = (c & DIS != 0, c & WEAK != 0);
-            let after = |effect: HitEffect| match effect {
-                HitEffect::Disorganized => c | DIS,
-                HitEffect::Weakened => c | WEAK,
-                HitEffect::Destroyed => OUT,
-                HitEffect::NoEffect => c,
-            };
-            let plain = |q: f64, add: &mut dyn FnMut(u8, f64)| {
-                if typ.is_hq() {
-                    // R8.2, face by face.
-                    for die in 1..=6 {
-                        add(after(hq_hit(weak, die)), q / 6.0);
-                    }
-                } else {
-                    let steps_left = if weak { 1 } else { typ.steps };
-                    add(after(hit_effect(dis, steps_left)), q);
-                }
-            };
-            match (source, typ.is_armored_vehicle()) {
-                (Some(rating), true) => {
-                    let armor = typ.armor.unwrap_or(0);
-                    let faces = |effect: TankAssault| {
-                        f64::from(faces_where(|d| armor_test(armor, rating, d) == effect)) / 6.0
-                    };
-                    plain(q * faces(TankAssault::Counts), &mut add);
-                    add(c | DIS, q * faces(TankAssault::Disorganizes));
-                    add(c, q * faces(TankAssault::Bounces));
-                }
-                _ => plain(q, &mut add),
+            for (effect, w) in hit_chances(typ, weak, dis, source) {
+                let after = match effect {
+                    HitEffect::Disorganized => c | DIS,
+                    HitEffect::Weakened => c | WEAK,
+                    HitEffect::Destroyed => OUT,
+                    HitEffect::NoEffect => c,
+                };
+                add(after, q * w);
             }
         }
         dist = next;

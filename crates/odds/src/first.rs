@@ -6,7 +6,7 @@ use hexmap::Hex;
 use smallvec::{SmallVec, smallvec};
 
 use counters::assault::first_round_outcome;
-use counters::hits::{faces_where, hit_effect, hits_to_destroy, hq_hit, shares};
+use counters::hits::{hit_chances, hits_to_destroy, shares};
 use counters::overrun::breaks_through;
 use counters::plan::{Fighting, plan_side};
 use counters::state::{Rules, State};
@@ -58,28 +58,44 @@ pub struct OverrunOdds {
     pub exact: bool,
 }
 
-/// Chance that a unit is destroyed by `h` hits (R6.6, R8.2).
+/// Chance that a unit is destroyed by `h` hits (R6.6, R8.2): hit by hit, each by the rules' own
+/// step (`hits::hit_chances`; an HQ's die face by face). A unit that is not an HQ rolls no die
+/// for its hits: it is destroyed by `hits_to_destroy` of them or more.
 fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
     let u = state.unit(unit);
     let typ = rules.typ(u);
-    if typ.is_hq() {
-        // R8.2: each hit rolls a die; the faces that weaken, then destroy.
-        let ones = faces_where(|d| hq_hit(false, d) != HitEffect::NoEffect);
-        let miss: f64 = f64::from(6 - ones) / 6.0;
-        let none = miss.powi(i32::try_from(h).unwrap_or(i32::MAX));
-        if u.state.weakened {
-            return 1.0 - none;
+    if !typ.is_hq() {
+        let steps = if u.state.weakened { 1 } else { typ.steps };
+        let destroyed = h >= hits_to_destroy(u.state.disorganized, steps);
+        return if destroyed { 1.0 } else { 0.0 };
+    }
+    // The unit's (weakened, disorganized) after each hit, with its chance, and the chance it is
+    // destroyed so far.
+    let mut alive: SmallVec<[((bool, bool), f64); 4]> =
+        smallvec![((u.state.weakened, u.state.disorganized), 1.0)];
+    let mut destroyed = 0.0;
+    for _ in 0..h {
+        let mut next: SmallVec<[((bool, bool), f64); 4]> = SmallVec::new();
+        for &((weak, dis), q) in &alive {
+            for (effect, w) in hit_chances(typ, weak, dis, None) {
+                let after = match effect {
+                    HitEffect::Destroyed => {
+                        destroyed += q * w;
+                        continue;
+                    }
+                    HitEffect::Disorganized => (weak, true),
+                    HitEffect::Weakened => (true, dis),
+                    HitEffect::NoEffect => (weak, dis),
+                };
+                match next.iter_mut().find(|(s, _)| *s == after) {
+                    Some(e) => e.1 += q * w,
+                    None => next.push((after, q * w)),
+                }
+            }
         }
-        let one = f64::from(h) * f64::from(ones) / 6.0
-            * miss.powi(i32::try_from(h).unwrap_or(i32::MAX) - 1);
-        return if h == 0 { 0.0 } else { 1.0 - none - one };
+        alive = next;
     }
-    let steps = if u.state.weakened { 1 } else { typ.steps };
-    if h >= hits_to_destroy(u.state.disorganized, steps) {
-        1.0
-    } else {
-        0.0
-    }
+    destroyed
 }
 
 /// Per unit of `units`, the chance that it is destroyed by 0, 1, ... up to the most hits it
@@ -245,8 +261,8 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
     }
 }
 
-/// The chance that `unit`, taking `h` hits (R6.6; R8.2 face by face for an HQ), is left in play
-/// and breaks through (R10.4, `overrun::breaks_through`).
+/// The chance that `unit`, taking `h` hits (each by the rules' own step, `hits::hit_chances`), is
+/// left in play and breaks through (R10.4, `overrun::breaks_through`).
 fn breaks_through_after(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
     let typ = rules.typ(state.unit(unit));
     let mut states: SmallVec<[(UnitState, f64); 4]> = smallvec![(state.unit(unit).state, 1.0)];
@@ -271,13 +287,8 @@ fn breaks_through_after(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) 
             }
         };
         for &(s, q) in &states {
-            if typ.is_hq() {
-                for die in 1..=6 {
-                    add(s, hq_hit(s.weakened, die), q / 6.0);
-                }
-            } else {
-                let steps_left = if s.weakened { 1 } else { typ.steps };
-                add(s, hit_effect(s.disorganized, steps_left), q);
+            for (effect, w) in hit_chances(typ, s.weakened, s.disorganized, None) {
+                add(s, effect, q * w);
             }
         }
         states = next;

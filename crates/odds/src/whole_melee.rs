@@ -22,12 +22,13 @@ use crate::exchange::{Exchanges, FirstRound, Map, shows};
 use crate::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
 use counters::assault::first_round_outcome;
 use counters::dispatch::{ExecuteWith, execute_with};
-use counters::melee::{self as rules_melee, MAX_ROUNDS, MotivationTest};
+use counters::melee::{self as rules_melee, Charge, MAX_ROUNDS, MotivationTest, charge_step};
+use counters::movement::bog_chance;
 use counters::plan::{Fighting, plan_side, takes_part};
 use counters::side_ai::SideAi;
 use counters::state::{Rules, State};
 use model::command::Command;
-use model::dice::{GameRng, chance, mean};
+use model::dice::{GameRng, mean};
 use model::event::{AssaultOutcome, Event};
 use model::ids::{Side, UnitId};
 
@@ -1023,26 +1024,28 @@ impl Chain<'_, '_, '_> {
         c
     }
 
-    /// R11.4 bog checks before a counterattack round against units in a difficult hex (as
-    /// `melee::charge`): every way the side's vehicles in the fight that take part may bog,
-    /// with its chance. A bogged vehicle does not strike (`Exchanges::strike` leaves it out).
+    /// R11.4 bog checks before a counterattack round against units in a difficult hex, by the
+    /// rules' own charge step (`melee::charge_step`, `movement::bog_chance`): every way the
+    /// side's vehicles in the fight that take part may bog, with its chance. A bogged vehicle
+    /// does not strike (`Exchanges::strike` leaves it out).
     fn charge(&self, key: Key, side: Side, night: bool) -> SmallVec<[(Key, f64); 4]> {
         let lump = self.lump;
         let mut out: SmallVec<[(Key, f64); 4]> = SmallVec::from_slice(&[(key, 1.0)]);
-        if !lump.difficult[side.index()] {
+        let difficult = lump.difficult[side.index()];
+        if !difficult {
             return out;
         }
-        let checks = if night { 2 } else { 1 };
         for c in lump.in_fight(key, side) {
             let typ = lump.typ(c);
-            if !typ.is_vehicle() || !takes_part(typ) || code(key, c) & BOG != 0 {
+            let bogged = code(key, c) & BOG != 0;
+            if !takes_part(typ) || charge_step(typ, bogged, difficult) != Charge::BogChecks {
                 continue;
             }
-            let pass = chance(typ.skill).powi(checks);
+            let bogs = bog_chance(typ.skill, night);
             let mut next = SmallVec::new();
             for (k, p) in out {
-                next.push((k, p * pass));
-                next.push((with(k, c, code(k, c) | BOG), p * (1.0 - pass)));
+                next.push((k, p * (1.0 - bogs)));
+                next.push((with(k, c, code(k, c) | BOG), p * bogs));
             }
             out = next;
         }

@@ -81,16 +81,12 @@ fn dismount_near_the_enemy(
 fn may_assault(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
     let u = state.unit(unit);
     let typ = rules.typ(u);
+    // The doctrine's own choice: units on the map with dice of their own, no artillery; the
+    // rules' half of the check says whether such a unit may assault at all.
     matches!(u.location, Location::Map(_))
         && typ.assault.is_some()
         && typ.fire.is_none_or(|f| !f.indirect)
-        && !u.state.assaulted
-        && !u.state.moved_double
-        && !u.state.disorganized
-        && !u.state.pinned
-        && !u.state.bogged
-        && !u.state.reorganising
-        && !u.state.observing
+        && counters::assault_ready(u, typ).is_ok()
 }
 
 /// A unit's way into an assault on a hex: where it stands, or the move that brings it next to
