@@ -146,20 +146,28 @@ fn play_faces_the_search_ai_by_default() {
 fn expectations_may_name_the_search_ai() {
     let dir = std::env::temp_dir().join(format!("hexwar-search-expect-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let text = include_str!("../scenarios/meeting_engagement.toml")
-        .replace("runs = 4000", "runs = 12")
+    let original = include_str!("../scenarios/meeting_engagement.toml");
+    // Whatever the bundled scenario's own number of games, a few: each is a search game.
+    let runs = original
+        .lines()
+        .find(|l| l.starts_with("runs = "))
+        .expect("the scenario's [expect] says how many games");
+    let text = original
+        .replace(runs, "runs = 4")
         .replace(
             r#"ai = { soviet = "doctrine", us = "doctrine" }"#,
             r#"ai = { soviet = "search:32", us = "doctrine" }"#,
         )
         .replace("[0.45, 0.55]", "[0.0, 1.0]")
         .replace("[4.5, 5.0]", "[1.0, 5.0]");
+    assert!(text.contains("search:32") && text.contains("runs = 4\n"));
     let file = dir.join("meeting.toml");
     std::fs::write(&file, text).unwrap();
     let out = hexwar(&["test", file.to_str().unwrap()]);
     let said = stdout(&out);
     assert!(out.status.success(), "{said}{}", stderr(&out));
     assert!(said.contains("soviet=search:32"), "{said}");
+    assert!(said.contains("4 games"), "{said}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
