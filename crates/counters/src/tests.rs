@@ -1,20 +1,12 @@
 //! Unit tests of the rules that need no game: stacking, the dawn schedule.
 
-use hexmap::{Label, TerrainTable};
-use model::{Catalog, Problem, Scenario, ScenarioFile, Side, bundled};
+use hexmap::Label;
+use model::{Problem, Scenario, Side, bundled};
 
 use crate::*;
 
-fn catalog() -> Catalog {
-    bundled::catalog()
-}
-
-fn terrain() -> TerrainTable {
-    bundled::terrain()
-}
-
 fn scenario(text: &str) -> Result<Scenario, Vec<Problem>> {
-    ScenarioFile::parse("s.toml", text).validate(&catalog(), &terrain())
+    bundled::scenario("s.toml", text)
 }
 
 /// An HQ, a BTR and the company it carries in one hex, an enemy HQ across the map.
@@ -73,7 +65,7 @@ fn stacking_counts_neither_hqs_nor_passengers() {
     let s = scenario(STACK).unwrap();
     let hex = Label::new(1, 1).to_hex();
     // hq_mrr, btr70 and its passenger stand in 0101: only the BTR counts (R3.1).
-    assert_eq!(stack_count(&s.units, &catalog(), Side::A, hex), 1);
+    assert_eq!(stack_count(&s.units, &bundled::catalog(), Side::A, hex), 1);
 }
 
 fn dawn_assault() -> Scenario {
@@ -122,7 +114,7 @@ fn dawn_probabilities_follow_the_schedule_exactly() {
 /// 1; a rated hit on a tank first rolls against its armor.
 #[test]
 fn one_hits_chances_are_its_step_on_every_face() {
-    let c = catalog();
+    let c = bundled::catalog();
     let hq = c.get(c.id("hq_mrr").unwrap());
     let chances = crate::hits::hit_chances(hq, false, false, None);
     let of = |effect| {

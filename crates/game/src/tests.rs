@@ -1,21 +1,13 @@
 //! Unit tests of the game's turn engine and statistics.
 
 use counters::{Rules, SideAi, SidePlan, State, change_probabilities};
-use hexmap::{Hex, TerrainTable};
-use model::{Catalog, GameRng, Problem, Scenario, ScenarioFile, Side, UnitId, bundled};
+use hexmap::Hex;
+use model::{GameRng, Problem, Scenario, Side, UnitId, bundled};
 
 use crate::*;
 
-fn catalog() -> Catalog {
-    bundled::catalog()
-}
-
-fn terrain() -> TerrainTable {
-    bundled::terrain()
-}
-
 fn scenario(text: &str) -> Result<Scenario, Vec<Problem>> {
-    ScenarioFile::parse("s.toml", text).validate(&catalog(), &terrain())
+    bundled::scenario("s.toml", text)
 }
 
 #[test]
@@ -57,7 +49,7 @@ impl SideAi for NoChoices {
 #[test]
 fn the_engine_brings_dawn_as_often_as_the_exact_schedule_says() {
     let s = dawn_assault();
-    let c = catalog();
+    let c = bundled::catalog();
     let rules = Rules::new(&s, &c);
     let exact = change_probabilities(&s);
     let n = 20_000;

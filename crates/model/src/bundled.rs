@@ -4,6 +4,8 @@
 use hexmap::TerrainTable;
 
 use crate::catalog::{Catalog, Source};
+use crate::load::Problem;
+use crate::scenario::{Scenario, ScenarioFile};
 
 /// The bundled terrain table's text.
 pub const TERRAIN: &str = include_str!("../../../data/terrain.toml");
@@ -38,4 +40,13 @@ pub fn catalog() -> Catalog {
 #[must_use]
 pub fn terrain() -> TerrainTable {
     TerrainTable::from_toml(TERRAIN).expect("the bundled terrain table is valid")
+}
+
+/// A scenario written as `text` (named `name` in its problems), checked against the bundled
+/// catalog and terrain table: how tests and benches load a scenario without files.
+///
+/// # Errors
+/// Every [`Problem`] the scenario has.
+pub fn scenario(name: &str, text: &str) -> Result<Scenario, Vec<Problem>> {
+    ScenarioFile::parse(name, text).validate(&catalog(), &terrain())
 }

@@ -1,6 +1,6 @@
 //! Unit tests of loading: catalogs, scenarios, dice, the command grammar.
 
-use hexmap::{Label, TerrainTable};
+use hexmap::Label;
 
 use crate::*;
 
@@ -8,12 +8,8 @@ fn catalog() -> Catalog {
     bundled::catalog()
 }
 
-fn terrain() -> TerrainTable {
-    bundled::terrain()
-}
-
 fn scenario(text: &str) -> Result<Scenario, Vec<Problem>> {
-    ScenarioFile::parse("s.toml", text).validate(&catalog(), &terrain())
+    bundled::scenario("s.toml", text)
 }
 
 const SMALL: &str = r#"
