@@ -1728,10 +1728,18 @@ fn an_interrupted_batch_keeps_what_it_played() {
 
     // A second Ctrl-C ends hexwar at once, removing the CSV half written. After the first, the
     // batch only drops the games in hand, which can take less than the gap between the two: a
-    // batch that ended by itself before the second is tried again with a shorter gap.
+    // batch that ended by itself before the second is tried again with a shorter gap. Search
+    // games (slow, each) keep games in hand long enough for the second to land.
     let mut at_once = false;
     for gap in [20, 5, 2, 1, 0] {
-        let child = long_batch(&["--csv", csv.to_str().unwrap()]);
+        let child = long_batch(&[
+            "--csv",
+            csv.to_str().unwrap(),
+            "--ai",
+            "soviet=search",
+            "--ai",
+            "nato=search",
+        ]);
         std::thread::sleep(std::time::Duration::from_millis(1000));
         interrupt(child.id());
         std::thread::sleep(std::time::Duration::from_millis(gap));
