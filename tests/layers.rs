@@ -33,6 +33,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The conformance suite: tests only, on the rules' crates, ai, hexmap and present
     // (dev-dependencies).
     ("conformance", &[]),
+    // The benchmarks: benches only, on whatever they time (dev-dependencies).
+    ("benches", &[]),
     (
         "hexwar-fuzz",
         &["session", "ai", "odds", "counters", "model", "hexmap"],

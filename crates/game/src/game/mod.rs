@@ -207,7 +207,7 @@ impl<'r> Game<'r> {
     /// at this point (the position, where the turn engine stands, the choices given, what it
     /// waits for) that plays on with `dice` and `ai_rng` instead of the game's and with
     /// `seats`, its log and transcript empty. Playing the fork leaves this game, and its dice,
-    /// untouched; the same fork plays the same way every time. `cargo bench -p counters
+    /// untouched; the same fork plays the same way every time. `cargo bench -p benches
     /// --bench simulation` times a fork and a phase played on it.
     #[must_use]
     pub fn fork(&self, dice: GameRng, ai_rng: GameRng, seats: [Seat; 2]) -> Self {

@@ -3,10 +3,10 @@
 //! own (`Game::play_phase_by` while the searching side waits for commands), and the median and
 //! the worst per scenario and side are printed.
 //!
-//! Run with `cargo bench -p ai --bench search` (the default budget, 10 games per scenario
-//! and side), or `cargo bench -p ai --bench search -- BUDGET GAMES`.
+//! Run with `cargo bench -p benches --bench search` (the default budget, 10 games per scenario
+//! and side), or `cargo bench -p benches --bench search -- BUDGET GAMES`.
 
-#[path = "../../counters/benches/common/scenarios.rs"]
+#[path = "common/scenarios.rs"]
 mod scenarios;
 
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Benchmarks of the pictures: the biggest map a scenario may have (99 x 99, 100 units) as SVG
 //! and as PNG, and the replay page of a bundled game.
 //!
-//! Run with `cargo bench --bench render`.
+//! Run with `cargo bench -p benches --bench render`.
 
 use std::hint::black_box;
 

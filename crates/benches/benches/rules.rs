@@ -2,7 +2,7 @@
 //! loop rolling the same number of dice for comparison, and one whole game of the largest
 //! bundled scenario with the default AI.
 //!
-//! Run with `cargo bench -p counters`; criterion prints the time per iteration and, as
+//! Run with `cargo bench -p benches --bench rules`; criterion prints the time per iteration and, as
 //! `thrpt`, assault resolutions or games per second on one core.
 
 #[path = "common/scenarios.rs"]

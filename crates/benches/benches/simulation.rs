@@ -5,7 +5,7 @@
 //! a fork, and a fork played out by the doctrine AIs to the end of the battle (divide by the
 //! phases played, printed once, for the cost of a phase).
 //!
-//! Run with `cargo bench -p counters --bench simulation`.
+//! Run with `cargo bench -p benches --bench simulation`.
 
 use std::hint::black_box;
 

@@ -5,7 +5,7 @@
 //! improvised tank assault, HQs, heroes, guns, weakened and disorganized units, on every
 //! terrain. Each line is one `melee_odds` call from scratch.
 //!
-//! Run with `cargo bench -p counters --bench odds`; the median over the table is the figure the
+//! Run with `cargo bench -p benches --bench odds`; the median over the table is the figure the
 //! issue asks for (README, performance).
 
 use std::hint::black_box;
