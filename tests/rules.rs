@@ -10,6 +10,9 @@
 //! are valid JSON of the schema, and each event that changes the position changes the
 //! position's hash.
 
+#[path = "common/json_schema.rs"]
+mod json_schema;
+
 use std::path::Path;
 
 use counters::{
@@ -287,12 +290,10 @@ fn tell(narrator: &mut Narrator<'_>, events: &[Event]) -> Vec<String> {
 /// Every event of every case, as `hexwar run --json` writes it, is valid against the published
 /// schema (`docs/events.schema.json`): the cases reach events the bundled games may not.
 fn check_json(rules: &Rules<'_>, e: &Event) {
-    static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
-    let validator = VALIDATOR.get_or_init(|| {
-        jsonschema::validator_for(&present::events_json::schema()).expect("a valid schema")
-    });
+    static SCHEMA: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    let schema = SCHEMA.get_or_init(present::events_json::schema);
     let v = present::events_json::event(rules, e);
-    if let Err(err) = validator.validate(&v) {
+    if let Err(err) = json_schema::validate(schema, &v) {
         panic!("an event not valid against the schema: {err}\n{v}");
     }
 }

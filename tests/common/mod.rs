@@ -2,6 +2,10 @@
 //! its output as text. Each test file uses what it needs.
 #![allow(dead_code, reason = "each test file uses what it needs")]
 
+pub mod json_schema;
+#[cfg(test)]
+mod json_schema_tests;
+
 use std::process::{Command, Output};
 
 /// Runs `hexwar ARGS...` in the project's folder and waits for it.
