@@ -237,13 +237,7 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
     let plan = counters::overrun::plan(state, rules, vehicle, hex);
     let on_def = hits_distribution(&[(plan.vehicle_dice, counters::overrun::OVERRUN_NEED)]);
     let on_att = hits_distribution(&plan.back_groups());
-    let through = on_att
-        .iter()
-        .enumerate()
-        // Folded from +0.0, so that no chance at all reads 0, not -0.
-        .fold(0.0, |sum, (h, p)| {
-            sum + p * breaks_through_after(state, rules, vehicle, count_u32(h))
-        });
+    let through = through_chance(state, rules, vehicle, &on_att);
     let table = destruction(state, rules, &defenders, on_def.len().saturating_sub(1));
     let destroyed = on_def
         .iter()
@@ -259,6 +253,32 @@ pub fn overrun_odds(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex)
         defender_hits: on_att,
         exact: true,
     }
+}
+
+/// The exact chance that `vehicle` overrunning `hex` breaks through (R10.2, R10.4): the
+/// infantry's fire back by the rules' dice plan (`overrun::plan`), each number of hits by the
+/// rules' own hit step, and `overrun::breaks_through` on what is left. `overrun_odds` without
+/// the rest of the odds, for the AIs that weigh many overruns.
+#[must_use]
+pub fn overrun_break_through(state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex) -> f64 {
+    let plan = counters::overrun::plan(state, rules, vehicle, hex);
+    through_chance(
+        state,
+        rules,
+        vehicle,
+        &hits_distribution(&plan.back_groups()),
+    )
+}
+
+/// The chance that `vehicle`, taking hits as `on_vehicle` gives them, breaks through.
+fn through_chance(state: &State, rules: &Rules<'_>, vehicle: UnitId, on_vehicle: &[f64]) -> f64 {
+    on_vehicle
+        .iter()
+        .enumerate()
+        // Folded from +0.0, so that no chance at all reads 0, not -0.
+        .fold(0.0, |sum, (h, p)| {
+            sum + p * breaks_through_after(state, rules, vehicle, count_u32(h))
+        })
 }
 
 /// The chance that `unit`, taking `h` hits (each by the rules' own step, `hits::hit_chances`), is

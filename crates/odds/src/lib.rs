@@ -9,7 +9,10 @@ pub mod lump;
 pub mod matchup;
 pub mod whole_melee;
 
-pub use first::{AssaultOdds, OverrunOdds, assault_odds, overrun_odds, quick_attacker_wins};
+pub use first::{
+    AssaultOdds, OverrunOdds, assault_odds, overrun_break_through, overrun_odds,
+    quick_attacker_wins,
+};
 pub use matchup::{
     Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, matchup, matchup_attackers,
     matchup_state, set_choices,

@@ -21,7 +21,31 @@ use model::Command;
 use model::Location;
 use model::Role;
 use model::{Side, UnitId};
-use odds::quick_attacker_wins;
+use odds::{overrun_break_through, quick_attacker_wins};
+
+/// How the doctrine movement weighs an overrun's chance of breaking through (R10.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BreakThrough {
+    /// The rules' exact odds (`odds::overrun_break_through`): the doctrine AI and the search.
+    Odds,
+    /// The chance that the infantry firing back misses with every die of the rules' dice plan:
+    /// the reading of the doctrine AI the exploiter was frozen with (issue 47), which credits
+    /// a weakened vehicle with that chance though R10.4 never lets one break through.
+    NoHitAsFrozen,
+}
+
+impl BreakThrough {
+    fn chance(self, state: &State, rules: &Rules<'_>, vehicle: UnitId, hex: Hex) -> f64 {
+        match self {
+            Self::Odds => overrun_break_through(state, rules, vehicle, hex),
+            Self::NoHitAsFrozen => counters::overrun::plan(state, rules, vehicle, hex)
+                .fire_back
+                .iter()
+                .map(|&(_, dice, need)| f64::powi(f64::from(need - 1) / 6.0, i32::from(dice)))
+                .product(),
+        }
+    }
+}
 
 /// Movement phase of the doctrine AI, which assaults and overruns when it wins with a
 /// probability above `threshold`.
@@ -30,10 +54,11 @@ pub(crate) fn doctrine_movement(
     side: Side,
     skip: &[UnitId],
     threshold: f64,
+    break_through: BreakThrough,
 ) -> Result<(), Halt> {
     dismount_near_the_enemy(x, side, skip)?;
     motorcycles(x, side, skip)?;
-    overruns(x, side, skip, threshold)?;
+    overruns(x, side, skip, threshold, break_through)?;
     let mut used: Vec<UnitId> = skip.to_vec();
     let rules = x.rules();
     let mut front = Front::read(x.state(), &rules, side);
@@ -892,21 +917,6 @@ fn fall_back(
     Ok(())
 }
 
-/// R10: the chance that an overrunning vehicle breaks through: no hit from the infantry firing
-/// back (any hit leaves it disorganized, R10.4). Exact: each non-disorganized infantry unit rolls
-/// its assault dice needing 4, each disorganized one needing 6.
-fn overrun_breaks_through(state: &State, rules: &Rules<'_>, hex: Hex, side: Side) -> f64 {
-    state
-        .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == model::UnitClass::Infantry)
-        .map(|u| {
-            let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
-            let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };
-            f64::powi(miss, i32::from(dice))
-        })
-        .product()
-}
-
 /// The doctrine AI overruns (R10) with each vehicle that may, through the adjacent enemy hex where
 /// it breaks through with a chance above the side's assault threshold, before any assault.
 fn overruns(
@@ -914,6 +924,7 @@ fn overruns(
     side: Side,
     skip: &[UnitId],
     threshold: f64,
+    break_through: BreakThrough,
 ) -> Result<(), Halt> {
     let rules = x.rules();
     for unit in own(x.state(), side, skip) {
@@ -928,7 +939,7 @@ fn overruns(
                 .neighbors(at)
                 .filter(|&h| x.state().occupied_by(h, side.other()))
                 .filter(|&h| check(x.state(), &rules, &Command::Overrun { unit, hex: h }).is_ok())
-                .map(|h| (overrun_breaks_through(x.state(), &rules, h, side), h))
+                .map(|h| (break_through.chance(x.state(), &rules, unit, h), h))
                 .filter(|&(p, _)| p > threshold)
                 .max_by(|a, b| {
                     a.0.total_cmp(&b.0)
@@ -943,4 +954,69 @@ fn overruns(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use counters::Rules;
+    use game::{Game, Seat, Waiting};
+    use model::{Event, GameRng, Phase, bundled};
+
+    use super::BreakThrough;
+    use crate::Passive;
+    use crate::tests::{field, unit};
+
+    /// Whether the doctrine AI's overruns (weighing them by `reading`), in Red's first movement phase, overrun with a T-72
+    /// company (`weakened` or not) next to a weakened, disorganized infantry company.
+    fn overruns_with(weakened: bool, reading: BreakThrough) -> bool {
+        let units = unit("t72", "t72", "r", "0303", &format!("weakened = {weakened}"))
+            + &unit(
+                "inf",
+                "mech_inf",
+                "b",
+                "0304",
+                "weakened = true\ndisorganized = true",
+            );
+        let s = field("red", "0601", &units);
+        let catalog = bundled::catalog();
+        let seat = || Seat::outside(Arc::new(Passive));
+        let mut game = Game::new(
+            Rules::new(&s, &catalog),
+            GameRng::seed_from_u64(1),
+            GameRng::seed_from_u64(2),
+            [seat(), seat()],
+        );
+        let side = loop {
+            match game.advance().expect("dice") {
+                Waiting::Commands {
+                    side,
+                    phase: Phase::Movement,
+                    ..
+                } => break side,
+                Waiting::Commands { .. } => {}
+                other => panic!("no movement phase: {other:?}"),
+            }
+        };
+        game.play_with(|x| super::overruns(x, side, &[], 0.5, reading))
+            .expect("no halt");
+        game.events()
+            .iter()
+            .any(|e| matches!(e, Event::OverrunDeclared { .. }))
+    }
+
+    /// R10.2, R10.4: the infantry fires back with two dice needing 6, so a whole vehicle breaks
+    /// through with a chance of 25/36, above the threshold, and overruns; a weakened one never
+    /// breaks through (R10.4), so the doctrine AI, asking the rules' odds, does not overrun
+    /// with it. The exploiter's frozen reading (as `doctrine@1`'s) credits it with its chance
+    /// of no hit, and overruns.
+    #[test]
+    fn a_weakened_vehicle_does_not_overrun_for_a_break_through_it_cannot_have() {
+        let odds = BreakThrough::Odds;
+        assert!(overruns_with(false, odds), "a whole T-72 company overruns");
+        assert!(!overruns_with(true, odds), "a weakened one does not");
+        let frozen = BreakThrough::NoHitAsFrozen;
+        assert!(overruns_with(false, frozen) && overruns_with(true, frozen));
+    }
 }

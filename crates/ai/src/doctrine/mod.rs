@@ -18,6 +18,7 @@ use hexmap::Hex;
 use model::{GameRng, Side, UnitId};
 
 use crate::choices::counterattack_pays;
+use maneuver::BreakThrough;
 
 /// `doctrine`: the latest doctrine AI. It assaults and overruns when it wins with a
 /// probability above its assault threshold (its name's, `doctrine:0.65`, else the scenario's
@@ -48,7 +49,19 @@ impl Doctrine {
         skip: &[UnitId],
         threshold: f64,
     ) -> Result<(), Halt> {
-        maneuver::doctrine_movement(x, side, skip, threshold)
+        maneuver::doctrine_movement(x, side, skip, threshold, BreakThrough::Odds)
+    }
+
+    /// Its movement phase as the exploiter was frozen with it (issue 47): an overrun weighed
+    /// by its chance of no hit (`BreakThrough::NoHitAsFrozen`), so that the exploiter's games
+    /// stay those it was frozen with.
+    pub(crate) fn movement_as_frozen_for_exploiter(
+        x: &mut dyn Referee<'_>,
+        side: Side,
+        skip: &[UnitId],
+        threshold: f64,
+    ) -> Result<(), Halt> {
+        maneuver::doctrine_movement(x, side, skip, threshold, BreakThrough::NoHitAsFrozen)
     }
 }
 
@@ -58,7 +71,7 @@ impl Ai for Doctrine {
     }
 
     fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
-        maneuver::doctrine_movement(x, side, skip, self.threshold())
+        maneuver::doctrine_movement(x, side, skip, self.threshold(), BreakThrough::Odds)
     }
 
     fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {

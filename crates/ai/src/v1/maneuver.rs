@@ -343,18 +343,20 @@ fn fall_back(
     Ok(())
 }
 
-/// R10: the chance that an overrunning vehicle breaks through: no hit from the infantry firing
-/// back (any hit leaves it disorganized, R10.4). Exact: each non-disorganized infantry unit rolls
-/// its assault dice needing 4, each disorganized one needing 6.
-fn overrun_breaks_through(state: &State, rules: &counters::Rules<'_>, hex: Hex, side: Side) -> f64 {
-    state
-        .units_in(hex, side.other())
-        .filter(|u| rules.typ(u).class == model::UnitClass::Infantry)
-        .map(|u| {
-            let dice = rules.typ(u).assault_dice(u.state.weakened).unwrap_or(0);
-            let miss = if u.state.disorganized { 5.0 / 6.0 } else { 0.5 };
-            f64::powi(miss, i32::from(dice))
-        })
+/// R10 as the frozen reference reads it: the chance that the infantry firing back misses
+/// `vehicle` with every die of the rules' dice plan (`overrun::plan`). Frozen: it credits a
+/// weakened vehicle with that chance, though R10.4 never lets one break through; the doctrine
+/// AI asks the odds (`odds::overrun_break_through`).
+fn overrun_breaks_through(
+    state: &State,
+    rules: &counters::Rules<'_>,
+    unit: UnitId,
+    hex: Hex,
+) -> f64 {
+    counters::overrun::plan(state, rules, unit, hex)
+        .fire_back
+        .iter()
+        .map(|&(_, dice, need)| f64::powi(f64::from(need - 1) / 6.0, i32::from(dice)))
         .product()
 }
 
@@ -379,7 +381,7 @@ fn overruns(
                 .neighbors(at)
                 .filter(|&h| x.state().occupied_by(h, side.other()))
                 .filter(|&h| check(x.state(), &rules, &Command::Overrun { unit, hex: h }).is_ok())
-                .map(|h| (overrun_breaks_through(x.state(), &rules, h, side), h))
+                .map(|h| (overrun_breaks_through(x.state(), &rules, unit, h), h))
                 .filter(|&(p, _)| p > threshold)
                 .max_by(|a, b| {
                     a.0.total_cmp(&b.0)
