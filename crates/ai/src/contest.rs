@@ -157,15 +157,11 @@ fn nearest(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use counters::Rules;
-    use game::{Game, Seat, Waiting};
-    use model::{GameRng, Phase, bundled};
+    use model::bundled;
 
     use super::{contest, converge};
-    use crate::Passive;
-    use crate::tests::{field, unit};
+    use crate::tests::{field, first_movement, unit};
 
     /// The test field, `first` moving first, the Blue HQ far from the objective.
     fn scenario(first: &str, units: &[(&str, &str, &str, &str)]) -> model::Scenario {
@@ -195,24 +191,7 @@ mod tests {
     ) -> Vec<String> {
         let catalog = bundled::catalog();
         let rules = Rules::new(s, &catalog);
-        let seat = || Seat::outside(Arc::new(Passive));
-        let mut game = Game::new(
-            rules,
-            GameRng::seed_from_u64(1),
-            GameRng::seed_from_u64(2),
-            [seat(), seat()],
-        );
-        let side = loop {
-            match game.advance().expect("dice") {
-                Waiting::Commands {
-                    side,
-                    phase: Phase::Movement,
-                    ..
-                } => break side,
-                Waiting::Commands { .. } => {}
-                other => panic!("no movement phase: {other:?}"),
-            }
-        };
+        let (mut game, side) = first_movement(rules);
         game.play_with(|x| script(x, side, &mut Vec::new()))
             .expect("no halt");
         names

@@ -1,6 +1,13 @@
-//! What the AIs' unit tests share: a small test field.
+//! What the AIs' unit tests share: a small test field, and a game on it at its first movement
+//! phase.
 
-use model::{Scenario, ScenarioFile, bundled};
+use std::sync::Arc;
+
+use counters::Rules;
+use game::{Game, Seat, Waiting};
+use model::{GameRng, Phase, Scenario, ScenarioFile, Side, bundled};
+
+use crate::Passive;
 
 /// A field of 6 x 6 clear hexes with the objective 0505 (the Farm), `first` moving first,
 /// Red (Soviet) attacking with its HQ at 0101 and Blue (NATO) defending with its HQ at `blue_hq`;
@@ -28,4 +35,28 @@ pub(crate) fn unit(id: &str, typ: &str, f: &str, at: &str, extra: &str) -> Strin
     format!(
         "[[units]]\nid = \"{id}\"\ntype = \"{typ}\"\nformation = \"{f}\"\nat = \"{at}\"\n{extra}\n"
     )
+}
+
+/// A game of `rules` between two passive seats, advanced to its first movement phase, and the
+/// side that moves in it.
+pub(crate) fn first_movement(rules: Rules<'_>) -> (Game<'_>, Side) {
+    let seat = || Seat::outside(Arc::new(Passive));
+    let mut game = Game::new(
+        rules,
+        GameRng::seed_from_u64(1),
+        GameRng::seed_from_u64(2),
+        [seat(), seat()],
+    );
+    let side = loop {
+        match game.advance().expect("dice") {
+            Waiting::Commands {
+                side,
+                phase: Phase::Movement,
+                ..
+            } => break side,
+            Waiting::Commands { .. } => {}
+            other => panic!("no movement phase: {other:?}"),
+        }
+    };
+    (game, side)
 }

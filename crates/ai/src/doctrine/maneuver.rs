@@ -958,15 +958,11 @@ fn overruns(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use counters::Rules;
-    use game::{Game, Seat, Waiting};
-    use model::{Event, GameRng, Phase, bundled};
+    use model::{Event, bundled};
 
     use super::BreakThrough;
-    use crate::Passive;
-    use crate::tests::{field, unit};
+    use crate::tests::{field, first_movement, unit};
 
     /// Whether the doctrine AI's overruns (weighing them by `reading`), in Red's first movement phase, overrun with a T-72
     /// company (`weakened` or not) next to a weakened, disorganized infantry company.
@@ -981,24 +977,7 @@ mod tests {
             );
         let s = field("red", "0601", &units);
         let catalog = bundled::catalog();
-        let seat = || Seat::outside(Arc::new(Passive));
-        let mut game = Game::new(
-            Rules::new(&s, &catalog),
-            GameRng::seed_from_u64(1),
-            GameRng::seed_from_u64(2),
-            [seat(), seat()],
-        );
-        let side = loop {
-            match game.advance().expect("dice") {
-                Waiting::Commands {
-                    side,
-                    phase: Phase::Movement,
-                    ..
-                } => break side,
-                Waiting::Commands { .. } => {}
-                other => panic!("no movement phase: {other:?}"),
-            }
-        };
+        let (mut game, side) = first_movement(Rules::new(&s, &catalog));
         game.play_with(|x| super::overruns(x, side, &[], 0.5, reading))
             .expect("no halt");
         game.events()
