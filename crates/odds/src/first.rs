@@ -58,26 +58,40 @@ pub struct OverrunOdds {
     pub exact: bool,
 }
 
-/// Chance that a unit is destroyed by `h` hits (R6.6, R8.2): hit by hit, each by the rules' own
-/// step (`hits::hit_chances`; an HQ's die face by face). A unit that is not an HQ rolls no die
-/// for its hits: it is destroyed by `hits_to_destroy` of them or more.
-fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
+/// Chance that a unit is destroyed by 0, 1, ... `top` hits (R6.6, R8.2), in one pass: hit by
+/// hit, each by the rules' own step (`hits::hit_chances`; an HQ's die face by face), the chance
+/// after `k` hits being the sum over the first `k`. A unit that is not an HQ rolls no die for its
+/// hits: it is destroyed by `hits_to_destroy` of them or more.
+fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, top: u32) -> SmallVec<[f64; 8]> {
     let u = state.unit(unit);
     let typ = rules.typ(u);
     if !typ.is_hq() {
         let steps = if u.state.weakened { 1 } else { typ.steps };
-        let destroyed = h >= hits_to_destroy(u.state.disorganized, steps);
-        return if destroyed { 1.0 } else { 0.0 };
+        let needed = hits_to_destroy(u.state.disorganized, steps);
+        return (0..=top)
+            .map(|k| if k >= needed { 1.0 } else { 0.0 })
+            .collect();
     }
+    // The step of one hit from each (weakened, disorganized), asked of the rules once.
+    let mut steps: SmallVec<[((bool, bool), HitChances); 4]> = SmallVec::new();
     // The unit's (weakened, disorganized) after each hit, with its chance, and the chance it is
     // destroyed so far.
     let mut alive: SmallVec<[((bool, bool), f64); 4]> =
         smallvec![((u.state.weakened, u.state.disorganized), 1.0)];
     let mut destroyed = 0.0;
-    for _ in 0..h {
+    let mut by = SmallVec::with_capacity(top as usize + 1);
+    by.push(destroyed);
+    for _ in 0..top {
         let mut next: SmallVec<[((bool, bool), f64); 4]> = SmallVec::new();
         for &((weak, dis), q) in &alive {
-            for (effect, w) in hit_chances(typ, weak, dis, None) {
+            let i = match steps.iter().position(|(s, _)| *s == (weak, dis)) {
+                Some(i) => i,
+                None => {
+                    steps.push(((weak, dis), hit_chances(typ, weak, dis, None)));
+                    steps.len() - 1
+                }
+            };
+            for &(effect, w) in &steps[i].1 {
                 let after = match effect {
                     HitEffect::Destroyed => {
                         destroyed += q * w;
@@ -94,9 +108,13 @@ fn destroyed_by(state: &State, rules: &Rules<'_>, unit: UnitId, h: u32) -> f64 {
             }
         }
         alive = next;
+        by.push(destroyed);
     }
-    destroyed
+    by
 }
+
+/// What one hit does to a unit, each effect with its chance (`hits::hit_chances`).
+type HitChances = SmallVec<[(HitEffect, f64); 4]>;
 
 /// Per unit of `units`, the chance that it is destroyed by 0, 1, ... up to the most hits it
 /// can receive when `most` hits are shared among them (R7.1: `most / n`, and one more).
@@ -109,11 +127,7 @@ fn destruction(
     let top = count_u32(most / units.len().max(1) + 1);
     units
         .iter()
-        .map(|&u| {
-            (0..=top)
-                .map(|k| destroyed_by(state, rules, u, k))
-                .collect()
-        })
+        .map(|&u| destroyed_by(state, rules, u, top))
         .collect()
 }
 
