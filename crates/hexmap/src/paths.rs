@@ -6,12 +6,9 @@ use std::collections::BinaryHeap;
 
 use hexx::Hex;
 
-use petgraph::algo::dijkstra;
 use petgraph::graph::NodeIndex;
-use petgraph::visit::{EdgeFiltered, EdgeRef};
 
 use crate::field::{Field, UNREACHED};
-use crate::graph::Step;
 use crate::label::Label;
 use crate::map::Map;
 
@@ -416,9 +413,11 @@ impl Map {
     /// the cheapest way there (`Reach::route`), so that a side may choose among them. Steps are
     /// priced as for [`Map::break_off`]. `None` when `start` is not on the map.
     ///
-    /// The costs are petgraph's Dijkstra on the map graph filtered to the steps away; each hex's
-    /// path comes back through the neighbour it is cheapest reached from (the lowest cost, then
-    /// index, first: the hex a Dijkstra settling in that order reaches it from).
+    /// The costs are a Dijkstra bounded by the budget over the steps away (its proptest oracle is
+    /// petgraph's Dijkstra on the map graph filtered to those steps); the hexes come in the order
+    /// it settles them (cost, then index). Each hex's path comes back through the neighbour it is
+    /// cheapest reached from (the lowest cost, then index, first: the hex a Dijkstra settling in
+    /// that order reaches it from).
     #[must_use]
     pub fn break_off_reach(
         &self,
@@ -453,11 +452,6 @@ impl Map {
             let (far, price) = hex_facts(to);
             (far > hex_facts(from).0 && price != UNREACHED).then_some(price)
         };
-        let away_only =
-            EdgeFiltered::from_fn(self, |e: Step<'_>| step(e.source(), e.target()).is_some());
-        let scores = dijkstra(&away_only, s, None, |e| {
-            step(e.source(), e.target()).unwrap_or(UNREACHED)
-        });
         let mut reach = Reach {
             origin: start,
             cost: vec![UNREACHED; self.len()],
@@ -465,10 +459,23 @@ impl Map {
             hexes: Vec::new(),
         };
         reach.cost[s.index()] = 0;
-        for (&n, &c) in &scores {
-            if n != s && c <= budget.points {
-                reach.cost[n.index()] = c;
-                reach.hexes.push(self[n]);
+        let mut queue = BinaryHeap::from([Reverse((0u32, s.index()))]);
+        while let Some(Reverse((spent, i))) = queue.pop() {
+            if spent > reach.cost[i] {
+                continue;
+            }
+            if i != s.index() {
+                reach.hexes.push(self.hex_at(i));
+            }
+            for j in self.adjacent(i) {
+                let Some(price) = step(NodeIndex::new(i), NodeIndex::new(j)) else {
+                    continue;
+                };
+                let total = spent.saturating_add(price);
+                if total <= budget.points && total < reach.cost[j] {
+                    reach.cost[j] = total;
+                    queue.push(Reverse((total, j)));
+                }
             }
         }
         for &h in &reach.hexes {

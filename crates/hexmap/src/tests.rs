@@ -481,6 +481,69 @@ proptest! {
         }
     }
 
+    /// `break_off_reach` finds, for every hex within the budget, the cost of petgraph's Dijkstra
+    /// over the steps farther from the fight (R11.6), and no other hex, but a first step beyond
+    /// the budget (R5.1); each hex's route costs what it says and steps farther at every hex.
+    #[test]
+    fn break_off_reach_is_petgraphs_dijkstra_over_the_steps_away(
+        cells in terrain_strategy(),
+        from in 0usize..100,
+        fight in 0usize..6,
+        points in 0u32..9,
+        forbidden in proptest::collection::vec(0usize..100, 0..12),
+    ) {
+        use petgraph::visit::EdgeRef;
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let start = m.hex_at(from);
+        let Some(away) = m.neighbors(start).nth(fight) else {
+            return Ok(());
+        };
+        let enter = |h: Hex| {
+            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
+                None
+            } else {
+                m.enter_cost(MoveClass::Tracked, h)
+            }
+        };
+        let step = |a: Hex, b: Hex| {
+            (b.unsigned_distance_to(away) > a.unsigned_distance_to(away))
+                .then(|| enter(b))
+                .flatten()
+        };
+        let budget = Budget { points, min_one_hex: true };
+        let reach = m.break_off_reach(start, away, budget, enter).unwrap();
+        let graph = &m;
+        let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
+            step(graph[e.source()], graph[e.target()]).is_some()
+        });
+        let theirs = petgraph::algo::dijkstra(&allowed, m.node(start).unwrap(), None, |e| {
+            step(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX)
+        });
+        for h in m.hexes().filter(|&h| h != start) {
+            let within = theirs.get(&m.node(h).unwrap()).copied().filter(|&c| c <= points);
+            let first_step = (h.unsigned_distance_to(start) == 1).then(|| step(start, h)).flatten();
+            let want = within.or(first_step);
+            prop_assert_eq!(reach.cost(&m, h), want, "{}", m.label(h));
+            prop_assert_eq!(reach.hexes().contains(&h), want.is_some(), "{}", m.label(h));
+            if let Some(c) = want {
+                let route = reach.route(&m, h).unwrap();
+                prop_assert_eq!(route.cost, c);
+                let mut at = start;
+                let mut spent = 0;
+                for &next in &route.path {
+                    spent += step(at, next).unwrap();
+                    at = next;
+                }
+                prop_assert_eq!((at, spent), (h, c));
+            }
+        }
+    }
+
     /// `field_to` finds, for every hex, the cost of petgraph's Dijkstra from the goal over the
     /// steps taken backwards (each priced by the hex it enters), and a path of that cost that
     /// enters only hexes `enter` allows (the goal aside), on random terrain with forbidden hexes.
