@@ -236,15 +236,19 @@ fn artillery(x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(),
             .map(|hex| (hex_value(x, side, hex, dice, false), hex))
             .collect();
         by_worth(&mut hexes);
-        let best = hexes.into_iter().find(|&(_, hex)| {
-            let c = Command::Bombard {
-                unit: battery,
-                hex,
-                smoke: false,
-                spotter: None,
-            };
-            check(x.state(), &rules, &c).is_ok()
-        });
+        // A hex worth less than a mission is never shelled (below): its check is not asked.
+        let best = hexes
+            .into_iter()
+            .take_while(|&(v, _)| v >= MIN_MISSION_VALUE)
+            .find(|&(_, hex)| {
+                let c = Command::Bombard {
+                    unit: battery,
+                    hex,
+                    smoke: false,
+                    spotter: None,
+                };
+                check(x.state(), &rules, &c).is_ok()
+            });
         // The attacker covers an advance under heavy fire with smoke by day, unless a fire
         // mission promises real damage; with nothing worth shelling it smokes anyway.
         let attacker = rules.scenario.sides[side.index()].role == Role::Attacker;
