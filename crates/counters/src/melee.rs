@@ -587,18 +587,22 @@ fn break_off(
     let enemy = side.other();
     let state = &*x.state;
     let map = x.rules.map();
-    // The hexes of enemy units that were not in the fight, found in one pass over the units.
-    let mut outsiders = vec![false; map.len()];
+    // The hexes in or next to enemy units that were not in the fight, found in one pass over
+    // the units.
+    let mut outsider_near_at = vec![false; map.len()];
     for e in state.units() {
         if e.side == enemy
             && !m.ever.contains(&e.id)
-            && let Some(i) = e.hex().and_then(|h| map.index(h))
+            && let Some(h) = e.hex()
         {
-            outsiders[i] = true;
+            for n in std::iter::once(h).chain(map.neighbors(h)) {
+                if let Some(i) = map.index(n) {
+                    outsider_near_at[i] = true;
+                }
+            }
         }
     }
-    let outsider_at = |n: Hex| map.index(n).is_some_and(|i| outsiders[i]);
-    let outsider_near = |h: Hex| outsider_at(h) || map.neighbors(h).any(outsider_at);
+    let outsider_near = |h: Hex| map.index(h).is_some_and(|i| outsider_near_at[i]);
     let budget = Budget {
         points: u32::from(typ.movement_points(u.state.weakened)),
         min_one_hex: true,
