@@ -143,16 +143,18 @@ fn effect(
 /// Enemy hexes on the map, each once, in label order.
 fn enemy_hexes(x: &dyn Referee<'_>, side: Side) -> smallvec::SmallVec<[Hex; 32]> {
     let map = x.rules().map();
-    let mut hexes: smallvec::SmallVec<[Hex; 32]> = x
+    // Each hex with its label, worked out once for the sort.
+    let mut hexes: smallvec::SmallVec<[(hexmap::Label, Hex); 32]> = x
         .state()
         .units()
         .iter()
         .filter(|u| u.side != side)
         .filter_map(model::Unit::hex)
+        .map(|h| (map.label(h), h))
         .collect();
-    hexes.sort_by_key(|&h| map.label(h));
-    hexes.dedup();
-    hexes
+    hexes.sort_unstable_by_key(|&(label, _)| label);
+    hexes.dedup_by_key(|&mut (label, _)| label);
+    hexes.into_iter().map(|(_, h)| h).collect()
 }
 
 /// What shelling a hex is worth: the hits expected on its units that are not saved, each
@@ -288,13 +290,14 @@ const SMOKE_THREAT: u32 = 6;
 fn exposed_hex(x: &dyn Referee<'_>, side: Side) -> Option<(u32, Hex)> {
     let rules = &x.rules();
     let mut best: Option<(u32, Hex)> = None;
-    let mut ours: Vec<Hex> = own(x.state(), side, &[])
+    let mut ours: Vec<(hexmap::Label, Hex)> = own(x.state(), side, &[])
         .iter()
         .filter_map(|&u| x.state().hex_of(u))
+        .map(|h| (rules.map().label(h), h))
         .collect();
-    ours.sort_by_key(|&h| rules.map().label(h));
-    ours.dedup();
-    for hex in ours {
+    ours.sort_unstable_by_key(|&(label, _)| label);
+    ours.dedup_by_key(|&mut (label, _)| label);
+    for (_, hex) in ours {
         if x.state().smoke_at(hex) || rules.map().terrain(hex).is_some_and(|t| t.concealment) {
             continue;
         }
