@@ -125,6 +125,9 @@ fn nearest(
 ) -> Option<Move> {
     // Nearest first: hexes from the objective, then the path's length, at a walk, by unit.
     let mut best: Option<((u32, usize, bool, UnitId), Move)> = None;
+    // The units that may be sent, nearest the objective first, so that a good move is found
+    // early and the units that cannot beat it are not searched (below).
+    let mut units: Vec<(u32, UnitId)> = Vec::new();
     for u in state.units() {
         let typ = rules.typ(u);
         let sent = match role {
@@ -137,17 +140,35 @@ fn nearest(
         // Each hex entered costs a point at least, but the first (R5.1): beyond the points at
         // the double the unit cannot get there, and its moves need not be listed.
         let Some(at) = u.hex() else { continue };
-        if at.unsigned_distance_to(o) > points_left(state, rules, u.id, true).max(1) + reach {
+        let far = at.unsigned_distance_to(o);
+        if far > points_left(state, rules, u.id, true).max(1) + reach {
             continue;
         }
+        units.push((far, u.id));
+    }
+    units.sort_unstable();
+    for (far, unit) in units {
         for double in [false, true] {
-            for (h, path) in moves_to(state, rules, u.id, double, |h| {
+            // A path to a hex `d` from the objective enters at least `far - d` hexes: a unit
+            // whose every such key is no better than the best found has no better move.
+            let hopeful = |best: &Option<((u32, usize, bool, UnitId), Move)>| {
+                best.as_ref().is_none_or(|(k, _)| {
+                    (0..=reach).any(|d| {
+                        let len = usize::try_from(far.saturating_sub(d)).unwrap_or(usize::MAX);
+                        (d, len, double, unit) < *k
+                    })
+                })
+            };
+            if !hopeful(&best) {
+                continue;
+            }
+            for (h, path) in moves_to(state, rules, unit, double, |h| {
                 h.unsigned_distance_to(o) <= reach
             }) {
                 let d = h.unsigned_distance_to(o);
-                let key = (d, path.len(), double, u.id);
+                let key = (d, path.len(), double, unit);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    best = Some((key, (u.id, path, double)));
+                    best = Some((key, (unit, path, double)));
                 }
             }
         }
