@@ -11,7 +11,7 @@
 //! - The attacker's weight ([`converge`], a plan of its own): its fighting units far from every
 //!   objective close on the nearest, to be there when the assault that decides it goes in.
 
-use counters::{Halt, Rules, State, moves_to, points_left};
+use counters::{Halt, Rules, State, moves_into, moves_to, points_left};
 use game::Referee;
 use hexmap::Hex;
 use model::{Command, Role, Side, UnitId};
@@ -147,6 +147,11 @@ fn nearest(
         units.push((far, u.id));
     }
     units.sort_unstable();
+    // The hexes of the map a unit is to end in: within `reach` of the objective.
+    let wanted: Vec<Hex> = o
+        .range(reach)
+        .filter(|&h| rules.map().index(h).is_some())
+        .collect();
     for (far, unit) in units {
         for double in [false, true] {
             // A path to a hex `d` from the objective enters at least `far - d` hexes: a unit
@@ -162,9 +167,7 @@ fn nearest(
             if !hopeful(&best) {
                 continue;
             }
-            for (h, path) in moves_to(state, rules, unit, double, |h| {
-                h.unsigned_distance_to(o) <= reach
-            }) {
+            for (h, path) in moves_into(state, rules, unit, double, &wanted) {
                 let d = h.unsigned_distance_to(o);
                 let key = (d, path.len(), double, unit);
                 if best.as_ref().is_none_or(|(k, _)| key < *k) {

@@ -545,6 +545,33 @@ pub fn moves_to(
     double: bool,
     wanted: impl Fn(Hex) -> bool,
 ) -> Vec<(Hex, Vec<Hex>)> {
+    moves_searched(state, rules, unit, double, &[], wanted)
+}
+
+/// [`moves`] to the hexes listed, each with the same path as [`moves`] gives it: the search
+/// for the unit's reach stops once it has settled them all, which is what an AI looking for one
+/// hex or its neighbours spends.
+#[must_use]
+pub fn moves_into(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    double: bool,
+    hexes: &[Hex],
+) -> Vec<(Hex, Vec<Hex>)> {
+    moves_searched(state, rules, unit, double, hexes, |h| hexes.contains(&h))
+}
+
+/// The moves of [`moves_to`], the search stopping once `targets` are settled (none: at the
+/// budget).
+fn moves_searched(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    double: bool,
+    targets: &[Hex],
+    wanted: impl Fn(Hex) -> bool,
+) -> Vec<(Hex, Vec<Hex>)> {
     let Some(at) = state.hex_of(unit) else {
         return Vec::new();
     };
@@ -556,13 +583,25 @@ pub fn moves_to(
         points: points_left(state, rules, unit, double),
         min_one_hex: true,
     };
-    let reach = map.reachable(at, budget, |_, to| {
+    let step = |_: Hex, to: Hex| {
         if state.occupied_by(to, enemy) {
             None
         } else {
             map.enter_cost(class, to)
         }
-    });
+    };
+    // A hex no step may enter is never settled: the search need not wait for it, nor run at all
+    // when no hex listed may be entered.
+    let wanted_all = targets.is_empty();
+    let targets: smallvec::SmallVec<[Hex; 8]> = targets
+        .iter()
+        .copied()
+        .filter(|&h| step(at, h).is_some())
+        .collect();
+    if targets.is_empty() && !wanted_all {
+        return Vec::new();
+    }
+    let reach = map.reachable_until(at, budget, step, &targets);
     reach
         .hexes()
         .iter()

@@ -36,8 +36,8 @@ pub use artillery::{sortie_ready, spotter_for};
 pub use ask::{Answer, Asking, Halt, Question};
 pub use assault::retreat_hex;
 pub use check::{
-    NotReady, assault_ready, at_fault, check, fire_reaches, moves, moves_to, points_left,
-    ready_to_fire,
+    NotReady, assault_ready, at_fault, check, fire_reaches, moves, moves_into, moves_to,
+    points_left, ready_to_fire,
 };
 pub use dispatch::{ExecuteWith, PlayError, execute_with};
 pub use fire::{concealed, fire_dice, hit_number, hit_number_against, save_number};

@@ -221,7 +221,21 @@ impl Map {
         budget: Budget,
         cost: impl FnMut(Hex, Hex) -> Option<u32>,
     ) -> Reach {
-        self.search(start, budget, cost)
+        self.search(start, budget, cost, &[])
+    }
+
+    /// [`Map::reachable`] for the sake of a few hexes: the search stops once it has settled
+    /// every hex of `targets` (or spent the budget), so the hexes it reached and their paths are
+    /// those [`Map::reachable`] finds for these hexes, and for the hexes settled before them,
+    /// in the same order; hexes dearer than the last target may be missing.
+    pub fn reachable_until(
+        &self,
+        start: Hex,
+        budget: Budget,
+        cost: impl FnMut(Hex, Hex) -> Option<u32>,
+        targets: &[Hex],
+    ) -> Reach {
+        self.search(start, budget, cost, targets)
     }
 
     /// The cheapest path from `start` to `goal` under `cost`, with no budget (A* on the graph,
@@ -507,12 +521,14 @@ impl Map {
     }
 
     /// Bounded Dijkstra over the graph. Ties between equal costs settle in index order, so the
-    /// result does not depend on hashing.
+    /// result does not depend on hashing. With `targets`, it stops once each of them (the start
+    /// and hexes off the map aside) is settled: a settled hex's cost and path are final.
     fn search(
         &self,
         start: Hex,
         budget: Budget,
         mut cost: impl FnMut(Hex, Hex) -> Option<u32>,
+        targets: &[Hex],
     ) -> Reach {
         let mut reach = Reach {
             origin: start,
@@ -524,6 +540,14 @@ impl Map {
             return reach;
         };
         reach.cost[s] = 0;
+        let mut unsettled: Vec<usize> = targets
+            .iter()
+            .filter_map(|&t| self.index(t))
+            .filter(|&t| t != s)
+            .collect();
+        unsettled.sort_unstable();
+        unsettled.dedup();
+        let stop_early = !unsettled.is_empty();
         let mut queue = BinaryHeap::from([Reverse((0u32, s))]);
         while let Some(Reverse((spent, i))) = queue.pop() {
             if spent > reach.cost[i] {
@@ -531,6 +555,12 @@ impl Map {
             }
             if i != s {
                 reach.hexes.push(self.hex_at(i));
+                if stop_early && let Ok(k) = unsettled.binary_search(&i) {
+                    unsettled.remove(k);
+                    if unsettled.is_empty() {
+                        break;
+                    }
+                }
                 if spent > budget.points {
                     continue; // the one-hex allowance: entered, but no further
                 }

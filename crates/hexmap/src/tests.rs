@@ -481,6 +481,43 @@ proptest! {
         }
     }
 
+    /// `reachable_until` gives every target it reaches the cost and path `reachable` gives it,
+    /// and reaches the same targets, on random terrain with forbidden hexes.
+    #[test]
+    fn reachable_until_agrees_with_reachable_on_its_targets(
+        cells in terrain_strategy(),
+        from in 0usize..100,
+        points in 0u32..12,
+        targets in proptest::collection::vec(0usize..100, 1..4),
+        forbidden in proptest::collection::vec(0usize..100, 0..12),
+    ) {
+        let mut m = map(10, 10);
+        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+        for (i, c) in cells.iter().enumerate() {
+            let hex = m.hex_at(i);
+            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+        }
+        let start = m.hex_at(from);
+        let cost = |_: Hex, h: Hex| {
+            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
+                None
+            } else {
+                m.enter_cost(MoveClass::Wheeled, h)
+            }
+        };
+        let budget = Budget { points, min_one_hex: true };
+        let all = m.reachable(start, budget, cost);
+        let targets: Vec<Hex> = targets.iter().map(|&t| m.hex_at(t)).collect();
+        let some = m.reachable_until(start, budget, cost, &targets);
+        for &t in &targets {
+            prop_assert_eq!(some.cost(&m, t), all.cost(&m, t), "{}", m.label(t));
+            prop_assert_eq!(some.path_to(&m, t), all.path_to(&m, t), "{}", m.label(t));
+            prop_assert_eq!(some.hexes().contains(&t), all.hexes().contains(&t));
+        }
+        // The hexes it settled come in the order `reachable` settles them.
+        prop_assert_eq!(some.hexes(), &all.hexes()[..some.hexes().len()]);
+    }
+
     /// `break_off_reach` finds, for every hex within the budget, the cost of petgraph's Dijkstra
     /// over the steps farther from the fight (R11.6), and no other hex, but a first step beyond
     /// the budget (R5.1); each hex's route costs what it says and steps farther at every hex.
