@@ -1,6 +1,9 @@
 //! Benchmarks: one hex assault (R9, three units a side) through the real `execute` path, a bare
-//! loop rolling the same number of dice for comparison, and one whole game of the largest
-//! bundled scenario with the default AI.
+//! loop rolling the same number of dice for comparison, one whole game of each bundled scenario
+//! with the default AI (`game/`), and the same game replayed from its save (`replay/`): every
+//! line of both sides given back to the engine, each checked and executed, the position hashed
+//! after each player turn, no AI thinking. The two side by side say how much of a game's cost is
+//! the AI's and how much the rules'.
 //!
 //! Run with `cargo bench -p benches --bench rules`; criterion prints the time per iteration and, as
 //! `thrpt`, assault resolutions or games per second on one core.
@@ -12,8 +15,11 @@ use std::hint::black_box;
 
 use counters::Rules;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use game::Waiting;
 use model::{Command, Dice, GameRng, ScenarioFile, UnitState, bundled};
 use odds::{Combatant, MATCHUP_DEFENDERS, matchup, matchup_state};
+use session::Session;
+use session::save::{SAVE_FORMAT, SavedGame};
 
 fn assault(c: &mut Criterion) {
     let catalog = bundled::catalog();
@@ -99,6 +105,51 @@ fn assault(c: &mut Criterion) {
     group.finish();
 }
 
+/// Each bundled scenario's first doctrine game (seed 7, game 1), saved with every line of both
+/// sides and replayed from the save, as `hexwar replay` does but quietly.
+fn replay(c: &mut Criterion) {
+    let catalog = bundled::catalog();
+    let table = bundled::terrain();
+    let mut group = c.benchmark_group("replay");
+    group.throughput(Throughput::Elements(1));
+    for (name, text) in scenarios::BUNDLED {
+        let scenario = ScenarioFile::parse(name, text)
+            .validate(&catalog, &table)
+            .unwrap();
+        let rules = Rules::new(&scenario, &catalog);
+        let header = SavedGame {
+            format: SAVE_FORMAT,
+            hexwar: String::new(),
+            scenario_name: name.to_owned(),
+            scenario: text.to_owned(),
+            catalog_hash: String::new(),
+            terrain_hash: None,
+            seed: 7,
+            game: 1,
+            sides: Vec::new(),
+            counterattacks: None,
+            ai: Vec::new(),
+            turn_limit: None,
+            ai_took_over: false,
+            ai_rng: None,
+            commands: Vec::new(),
+            turns: Vec::new(),
+        };
+        let players = || ai::Players::of(&scenario).unwrap();
+        let mut played = Session::new(rules, players(), [false, false], header.clone());
+        while played.advance().unwrap() != Waiting::Over {}
+        let saved = played.saved();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut again = Session::new(rules, players(), [false, false], header.clone());
+                again.replay(&saved).unwrap();
+                black_box(again.game().state().turn())
+            });
+        });
+    }
+    group.finish();
+}
+
 fn whole_game(c: &mut Criterion) {
     let catalog = bundled::catalog();
     let table = bundled::terrain();
@@ -157,5 +208,5 @@ fn loading(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, assault, whole_game, loading);
+criterion_group!(benches, assault, whole_game, replay, loading);
 criterion_main!(benches);
