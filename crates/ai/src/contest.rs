@@ -111,6 +111,10 @@ const CLOSE: u32 = 2;
 /// A move the script may give: the unit, its path and whether at the double.
 type Move = (UnitId, Vec<Hex>, bool);
 
+/// How near a move brings a unit (nearest first): hexes from the objective, hexes entered, at
+/// the double, the unit.
+type Nearness = (u32, usize, bool, UnitId);
+
 /// The unit of `side` not in `used` that can end this phase within `reach` of `o` by the
 /// fewest hexes (into `o` first), with its path and whether at the double; the attacker sends
 /// only units with an assault factor that are not HQs, the defender any but an HQ.
@@ -124,7 +128,7 @@ fn nearest(
     role: Role,
 ) -> Option<Move> {
     // Nearest first: hexes from the objective, then the path's length, at a walk, by unit.
-    let mut best: Option<((u32, usize, bool, UnitId), Move)> = None;
+    let mut best: Option<(Nearness, Move)> = None;
     // The units that may be sent, nearest the objective first, so that a good move is found
     // early and the units that cannot beat it are not searched (below).
     let mut units: Vec<(u32, UnitId)> = Vec::new();
@@ -156,7 +160,7 @@ fn nearest(
         for double in [false, true] {
             // A path to a hex `d` from the objective enters at least `far - d` hexes: a unit
             // whose every such key is no better than the best found has no better move.
-            let hopeful = |best: &Option<((u32, usize, bool, UnitId), Move)>| {
+            let hopeful = |best: &Option<(Nearness, Move)>| {
                 best.as_ref().is_none_or(|(k, _)| {
                     (0..=reach).any(|d| {
                         let len = usize::try_from(far.saturating_sub(d)).unwrap_or(usize::MAX);
