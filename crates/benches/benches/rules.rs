@@ -1,9 +1,10 @@
 //! Benchmarks: one hex assault (R9, three units a side) through the real `execute` path, a bare
 //! loop rolling the same number of dice for comparison, one whole game of each bundled scenario
-//! with the default AI (`game/`), and the same game replayed from its save (`replay/`): every
-//! line of both sides given back to the engine, each checked and executed, the position hashed
-//! after each player turn, no AI thinking. The two side by side say how much of a game's cost is
-//! the AI's and how much the rules'.
+//! with the default AI (`game/`), and sixteen games played in a session (`replay/NAME/played`)
+//! beside the same games replayed from their saves (`replay/NAME/replayed`): every line of both
+//! sides given back to the engine, each checked and executed, the position hashed after each
+//! player turn, no AI thinking. The two side by side say how much of a game's cost is the AI's
+//! and how much the rules'.
 //!
 //! Run with `cargo bench -p benches --bench rules`; criterion prints the time per iteration and, as
 //! `thrpt`, assault resolutions or games per second on one core.
@@ -105,9 +106,12 @@ fn assault(c: &mut Criterion) {
     group.finish();
 }
 
-/// Each bundled scenario's first doctrine game (seed 7, game 1), saved with every line of both
-/// sides and replayed from the save, as `hexwar replay` does but quietly.
+/// Sixteen doctrine games of each bundled scenario (seed 7, games 1 to 16), played in a session
+/// as `hexwar run --save` plays them (`played`), and replayed from their saves as `hexwar replay`
+/// does but quietly (`replayed`): the same games, the same session's records and checks, with
+/// and without the AI.
 fn replay(c: &mut Criterion) {
+    const GAMES: u64 = 16;
     let catalog = bundled::catalog();
     let table = bundled::terrain();
     let mut group = c.benchmark_group("replay");
@@ -117,7 +121,7 @@ fn replay(c: &mut Criterion) {
             .validate(&catalog, &table)
             .unwrap();
         let rules = Rules::new(&scenario, &catalog);
-        let header = SavedGame {
+        let header = |game: u64| SavedGame {
             format: SAVE_FORMAT,
             hexwar: String::new(),
             scenario_name: name.to_owned(),
@@ -125,7 +129,7 @@ fn replay(c: &mut Criterion) {
             catalog_hash: String::new(),
             terrain_hash: None,
             seed: 7,
-            game: 1,
+            game,
             sides: Vec::new(),
             counterattacks: None,
             ai: Vec::new(),
@@ -136,13 +140,26 @@ fn replay(c: &mut Criterion) {
             turns: Vec::new(),
         };
         let players = || ai::Players::of(&scenario).unwrap();
-        let mut played = Session::new(rules, players(), [false, false], header.clone());
-        while played.advance().unwrap() != Waiting::Over {}
-        let saved = played.saved();
-        group.bench_function(name, |b| {
+        let play = |game: u64| {
+            let mut session = Session::new(rules, players(), [false, false], header(game));
+            while session.advance().unwrap() != Waiting::Over {}
+            session
+        };
+        let saves: Vec<SavedGame> = (1..=GAMES).map(|g| play(g).saved()).collect();
+        let mut game = 0;
+        group.bench_function(format!("{name}/played"), |b| {
             b.iter(|| {
-                let mut again = Session::new(rules, players(), [false, false], header.clone());
-                again.replay(&saved).unwrap();
+                game = game % GAMES + 1;
+                black_box(play(game).game().state().turn())
+            });
+        });
+        let mut i = 0;
+        group.bench_function(format!("{name}/replayed"), |b| {
+            b.iter(|| {
+                i = (i + 1) % saves.len();
+                let saved = &saves[i];
+                let mut again = Session::new(rules, players(), [false, false], header(saved.game));
+                again.replay(saved).unwrap();
                 black_box(again.game().state().turn())
             });
         });
