@@ -1,10 +1,10 @@
 //! Benchmarks: one hex assault (R9, three units a side) through the real `execute` path, a bare
 //! loop rolling the same number of dice for comparison, one whole game of each bundled scenario
 //! with the default AI (`game/`), and sixteen games played in a session (`replay/NAME/played`)
-//! beside the same games replayed from their saves (`replay/NAME/replayed`): every line of both
-//! sides given back to the engine, each checked and executed, the position hashed after each
-//! player turn, no AI thinking. The two side by side say how much of a game's cost is the AI's
-//! and how much the rules'.
+//! beside the same games replayed from their saves (`replay/NAME/replayed`: every line of both
+//! sides parsed, checked and executed, the position hashed after each player turn, no AI
+//! thinking) and their recorded lines given straight to the engine (`replay/NAME/engine`). Side
+//! by side they say how much of a game's cost is the AI's and how much the rules'.
 //!
 //! Run with `cargo bench -p benches --bench rules`; criterion prints the time per iteration and, as
 //! `thrpt`, assault resolutions or games per second on one core.
@@ -16,7 +16,7 @@ use std::hint::black_box;
 
 use counters::Rules;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use game::Waiting;
+use game::{Act, Game, Waiting};
 use model::{Command, Dice, GameRng, ScenarioFile, UnitState, bundled};
 use odds::{Combatant, MATCHUP_DEFENDERS, matchup, matchup_state};
 use session::Session;
@@ -146,6 +146,10 @@ fn replay(c: &mut Criterion) {
             session
         };
         let saves: Vec<SavedGame> = (1..=GAMES).map(|g| play(g).saved()).collect();
+        // The same games' lines as the game recorded them, typed: what the engine alone replays.
+        let lines: Vec<Vec<Act>> = (1..=GAMES)
+            .map(|g| play(g).game().transcript().map(|e| e.act.clone()).collect())
+            .collect();
         let mut game = 0;
         group.bench_function(format!("{name}/played"), |b| {
             b.iter(|| {
@@ -161,6 +165,30 @@ fn replay(c: &mut Criterion) {
                 let mut again = Session::new(rules, players(), [false, false], header(saved.game));
                 again.replay(saved).unwrap();
                 black_box(again.game().state().turn())
+            });
+        });
+        // The engine alone: both seats answered from outside, each line given back as it was
+        // recorded (a command, a choice, an answer, the end of a phase), no parsing and no
+        // hashing.
+        let mut k = 0;
+        group.bench_function(format!("{name}/engine"), |b| {
+            b.iter(|| {
+                k = k % lines.len() + 1;
+                let (dice, ai_rng) = session::seeding::game_dice(7, k as u64);
+                let mut game = Game::new(rules, dice, ai_rng, players().seats([true, true]));
+                let mut waiting = game.advance().unwrap();
+                for act in &lines[k - 1] {
+                    match act {
+                        Act::Command(c) => game.command(c).unwrap(),
+                        Act::Choice { unit, action } => {
+                            game.give(*unit, action.clone());
+                        }
+                        Act::Answer(a) => waiting = game.answer(*a).unwrap(),
+                        Act::End => waiting = game.advance().unwrap(),
+                    }
+                }
+                assert_eq!(waiting, Waiting::Over);
+                black_box(game.state().turn())
             });
         });
     }
