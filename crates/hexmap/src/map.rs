@@ -1,7 +1,8 @@
 //! R1.1, R1.4: the map rectangle, its terrain, and its table of neighbouring hexes, which is
 //! the map's petgraph graph (`graph.rs`).
 
-use std::sync::{Arc, OnceLock, RwLock};
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use hexx::Hex;
 use petgraph::graph::NodeIndex;
@@ -80,17 +81,24 @@ pub struct Map {
     adjacent: Vec<Adjacent>,
 }
 
-/// The remembered [`Map::terrain_field`]s.
-#[derive(Debug, Default)]
-struct TerrainFields(RwLock<Vec<FieldEntry>>);
+/// The remembered [`Map::terrain_field`]s: per goal (by index), once a field to it is asked
+/// for, [`FIELD_EXTRAS`] slots per move class, each taken by the first difficult extra asked
+/// for it. Read without a lock, as the LOS rows are: the workers of a batch ask for fields
+/// all the time, and a lock's counter, shared by both cores, cost a tenth of a night recon's
+/// time on two threads.
+#[derive(Clone, Debug)]
+struct TerrainFields(Vec<OnceLock<Box<GoalFields>>>);
 
-/// One remembered field: its goal's index, class and difficult extra.
-type FieldEntry = ((usize, MoveClass, u32), Arc<Field>);
+/// The fields to one goal: per move class, the slots of [`TerrainFields`].
+type GoalFields = [[OnceLock<(u32, Field)>; FIELD_EXTRAS]; MoveClass::ALL.len()];
 
-impl Clone for TerrainFields {
-    fn clone(&self) -> Self {
-        let fields = self.0.read().map(|f| f.clone()).unwrap_or_default();
-        Self(RwLock::new(fields))
+/// How many difficult extras a goal's fields remember per move class; a field with yet another
+/// is worked out each time it is asked for.
+const FIELD_EXTRAS: usize = 4;
+
+impl TerrainFields {
+    fn new(len: usize) -> Self {
+        Self((0..len).map(|_| OnceLock::new()).collect())
     }
 }
 
@@ -140,7 +148,7 @@ impl Map {
             terrain: vec![fill; len],
             hexes,
             los: (0..len).map(|_| OnceLock::new()).collect(),
-            fields: TerrainFields::default(),
+            fields: TerrainFields::new(len),
             adjacent,
         }
     }
@@ -282,7 +290,7 @@ impl Map {
         }
         if changed {
             self.los.iter_mut().for_each(|row| *row = OnceLock::new());
-            self.fields = TerrainFields::default();
+            self.fields = TerrainFields::new(self.terrain.len());
         }
         all
     }
@@ -354,33 +362,44 @@ impl Map {
         goal: Hex,
         class: MoveClass,
         difficult_extra: u32,
-    ) -> Option<Arc<Field>> {
-        let key = (self.index(goal)?, class, difficult_extra);
-        let found = |fields: &[FieldEntry]| {
-            fields
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, f)| Arc::clone(f))
+    ) -> Option<Cow<'_, Field>> {
+        let g = self.index(goal)?;
+        let work_out = || {
+            self.field_to(goal, |i| {
+                let extra = if self.terrain_at(i).difficult {
+                    difficult_extra
+                } else {
+                    0
+                };
+                self.enter_cost_at(class, i)
+                    .map(|c| c.saturating_add(extra))
+            })
         };
-        if let Some(f) = self.fields.0.read().ok().and_then(|f| found(&f)) {
-            return Some(f);
-        }
-        let field = Arc::new(self.field_to(goal, |i| {
-            let extra = if self.terrain_at(i).difficult {
-                difficult_extra
-            } else {
-                0
-            };
-            self.enter_cost_at(class, i)
-                .map(|c| c.saturating_add(extra))
-        })?);
-        if let Ok(mut fields) = self.fields.0.write() {
-            if let Some(f) = found(&fields) {
-                return Some(f);
+        let c = MoveClass::ALL.iter().position(|&k| k == class)?;
+        let slots = &self.fields.0[g].get_or_init(Box::default)[c];
+        let mut found: Option<Field> = None;
+        for slot in slots {
+            if slot.get().is_none() {
+                // A free slot: this field takes it, unless another thread's took it first.
+                let field = match found.take() {
+                    Some(f) => f,
+                    None => work_out()?,
+                };
+                if let Err((_, field)) = slot.set((difficult_extra, field)) {
+                    found = Some(field);
+                }
             }
-            fields.push((key, Arc::clone(&field)));
+            match slot.get() {
+                Some((extra, field)) if *extra == difficult_extra => {
+                    return Some(Cow::Borrowed(field));
+                }
+                _ => {}
+            }
         }
-        Some(field)
+        match found {
+            Some(f) => Some(Cow::Owned(f)),
+            None => work_out().map(Cow::Owned),
+        }
     }
 
     /// The terrain of the hex at a map index.

@@ -245,6 +245,48 @@ fn break_off_moves_strictly_away_and_picks_the_farthest() {
     assert_eq!(other.end.unsigned_distance_to(away), 4);
 }
 
+/// A terrain field is the field over the terrain with its difficult extra, whatever the number
+/// of extras asked for one goal (beyond the slots a goal remembers, it is worked out each time),
+/// the same when asked again, and forgotten when the terrain changes.
+#[test]
+fn terrain_fields_are_remembered_per_extra_and_forgotten_with_the_terrain() {
+    // One column: every way from 0101 to 0108 enters the forest at 0104.
+    let mut m = map(1, 8);
+    set(&mut m, "0104", "forest");
+    let goal = h("0108");
+    let from = h("0101");
+    let want = |m: &Map, extra: u32| {
+        m.field_to(goal, |i| {
+            let difficult = m.terrain(m.hex_at(i)).is_some_and(|t| t.difficult);
+            m.enter_cost_at(MoveClass::Tracked, i)
+                .map(|c| c + if difficult { extra } else { 0 })
+        })
+        .unwrap()
+        .cost(m, from)
+    };
+    for round in 0..2 {
+        for extra in 0..7 {
+            let field = m.terrain_field(goal, MoveClass::Tracked, extra).unwrap();
+            assert_eq!(
+                field.cost(&m, from),
+                want(&m, extra),
+                "round {round}, extra {extra}"
+            );
+        }
+    }
+    let forest = m
+        .terrain_field(goal, MoveClass::Tracked, 6)
+        .unwrap()
+        .cost(&m, from);
+    set(&mut m, "0104", "clear");
+    let clear = m
+        .terrain_field(goal, MoveClass::Tracked, 6)
+        .unwrap()
+        .cost(&m, from);
+    assert_eq!(clear, want(&m, 6));
+    assert_eq!((forest, clear), (Some(15), Some(7)));
+}
+
 /// R11.6: every end a break-off may choose, each with the cheapest way there: every step of
 /// each route farther from the fight, within the budget, and the farthest the same one
 /// `break_off` picks.

@@ -32,7 +32,11 @@ pub(super) fn route_cost(rules: &Rules<'_>, class: MoveClass, at: Hex, goal: Hex
     field(rules, class, goal)?.cost(rules.map(), at)
 }
 
-fn field(rules: &Rules<'_>, class: MoveClass, goal: Hex) -> Option<std::sync::Arc<hexmap::Field>> {
+fn field<'r>(
+    rules: &'r Rules<'_>,
+    class: MoveClass,
+    goal: Hex,
+) -> Option<std::borrow::Cow<'r, hexmap::Field>> {
     let extra = if class == MoveClass::Foot {
         0
     } else {
