@@ -398,15 +398,22 @@ fn terrain_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(0u8..8, 100)
 }
 
+/// A 10 x 10 map with the terrain `cells` gives each hex (an index into the terrain table,
+/// wrapped), for the proptests.
+fn random_map(cells: &[u8]) -> Map {
+    let mut m = map(10, 10);
+    let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
+    for (i, c) in cells.iter().enumerate() {
+        let hex = m.hex_at(i);
+        m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
+    }
+    m
+}
+
 proptest! {
     #[test]
     fn los_is_symmetric(cells in terrain_strategy(), smoke_at in 0usize..100) {
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let smoke_hex = m.hex_at(smoke_at);
         let smoke = |x: Hex| x == smoke_hex;
         let hexes: Vec<Hex> = m.hexes().collect();
@@ -447,12 +454,7 @@ proptest! {
         to in 0usize..100,
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let (start, goal) = (m.hex_at(from), m.hex_at(to));
         let cost = |_: Hex, h: Hex| {
             if forbidden.iter().any(|&f| m.hex_at(f) == h) {
@@ -492,12 +494,7 @@ proptest! {
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
         use petgraph::visit::EdgeRef;
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let start = m.hex_at(from);
         let cost = |_: Hex, h: Hex| {
             if forbidden.iter().any(|&f| m.hex_at(f) == h) {
@@ -533,12 +530,7 @@ proptest! {
         targets in proptest::collection::vec(0usize..100, 1..4),
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let start = m.hex_at(from);
         let cost = |_: Hex, h: Hex| {
             if forbidden.iter().any(|&f| m.hex_at(f) == h) {
@@ -572,12 +564,7 @@ proptest! {
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
         use petgraph::visit::EdgeRef;
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let start = m.hex_at(from);
         let Some(away) = m.neighbors(start).nth(fight) else {
             return Ok(());
@@ -633,12 +620,7 @@ proptest! {
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
         use petgraph::visit::EdgeRef;
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let goal = m.hex_at(to);
         let enter = |i: usize| {
             if forbidden.contains(&i) {
@@ -687,12 +669,7 @@ proptest! {
         forbidden in proptest::collection::vec(0usize..100, 0..12),
         full in proptest::collection::vec(0usize..100, 0..12),
     ) {
-        let mut m = map(10, 10);
-        let ids: Vec<TerrainId> = m.table().iter().map(|(id, _)| id).collect();
-        for (i, c) in cells.iter().enumerate() {
-            let hex = m.hex_at(i);
-            m.set_terrain(hex, ids[usize::from(*c) % ids.len()]);
-        }
+        let m = random_map(&cells);
         let (start, away) = (m.hex_at(from), m.hex_at(away));
         let budget = Budget { points, min_one_hex };
         let cost = |_: Hex, h: Hex| {
