@@ -410,6 +410,22 @@ fn random_map(cells: &[u8]) -> Map {
     m
 }
 
+/// The price of entering a hex of `m` for `class`, `None` in the hexes at the `forbidden`
+/// indices, for the proptests.
+fn entering<'a>(
+    m: &'a Map,
+    class: MoveClass,
+    forbidden: &'a [usize],
+) -> impl Fn(Hex) -> Option<u32> + 'a {
+    move |h| {
+        if forbidden.iter().any(|&f| m.hex_at(f) == h) {
+            None
+        } else {
+            m.enter_cost(class, h)
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn los_is_symmetric(cells in terrain_strategy(), smoke_at in 0usize..100) {
@@ -456,13 +472,8 @@ proptest! {
     ) {
         let m = random_map(&cells);
         let (start, goal) = (m.hex_at(from), m.hex_at(to));
-        let cost = |_: Hex, h: Hex| {
-            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
-                None
-            } else {
-                m.enter_cost(MoveClass::Tracked, h)
-            }
-        };
+        let enter = entering(&m, MoveClass::Tracked, &forbidden);
+        let cost = |_: Hex, h: Hex| enter(h);
         let ours = m.cheapest_path(start, goal, cost);
         let graph = &m;
         let node = |h: Hex| petgraph::graph::NodeIndex::new(m.index(h).unwrap());
@@ -496,13 +507,8 @@ proptest! {
         use petgraph::visit::EdgeRef;
         let m = random_map(&cells);
         let start = m.hex_at(from);
-        let cost = |_: Hex, h: Hex| {
-            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
-                None
-            } else {
-                m.enter_cost(MoveClass::Wheeled, h)
-            }
-        };
+        let enter = entering(&m, MoveClass::Wheeled, &forbidden);
+        let cost = |_: Hex, h: Hex| enter(h);
         let reach = m.reachable(start, Budget::points(points), cost);
         let graph = &m;
         let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
@@ -532,13 +538,8 @@ proptest! {
     ) {
         let m = random_map(&cells);
         let start = m.hex_at(from);
-        let cost = |_: Hex, h: Hex| {
-            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
-                None
-            } else {
-                m.enter_cost(MoveClass::Wheeled, h)
-            }
-        };
+        let enter = entering(&m, MoveClass::Wheeled, &forbidden);
+        let cost = |_: Hex, h: Hex| enter(h);
         let budget = Budget { points, min_one_hex: true };
         let all = m.reachable(start, budget, cost);
         let targets: Vec<Hex> = targets.iter().map(|&t| m.hex_at(t)).collect();
@@ -569,20 +570,14 @@ proptest! {
         let Some(away) = m.neighbors(start).nth(fight) else {
             return Ok(());
         };
-        let enter = |h: Hex| {
-            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
-                None
-            } else {
-                m.enter_cost(MoveClass::Tracked, h)
-            }
-        };
+        let enter = entering(&m, MoveClass::Tracked, &forbidden);
         let step = |a: Hex, b: Hex| {
             (b.unsigned_distance_to(away) > a.unsigned_distance_to(away))
                 .then(|| enter(b))
                 .flatten()
         };
         let budget = Budget { points, min_one_hex: true };
-        let reach = m.break_off_reach(start, away, budget, enter).unwrap();
+        let reach = m.break_off_reach(start, away, budget, &enter).unwrap();
         let graph = &m;
         let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
             step(graph[e.source()], graph[e.target()]).is_some()
@@ -672,13 +667,8 @@ proptest! {
         let m = random_map(&cells);
         let (start, away) = (m.hex_at(from), m.hex_at(away));
         let budget = Budget { points, min_one_hex };
-        let cost = |_: Hex, h: Hex| {
-            if forbidden.iter().any(|&f| m.hex_at(f) == h) {
-                None
-            } else {
-                m.enter_cost(MoveClass::Tracked, h)
-            }
-        };
+        let enter = entering(&m, MoveClass::Tracked, &forbidden);
+        let cost = |_: Hex, h: Hex| enter(h);
         let room = |h: Hex| !full.iter().any(|&f| m.hex_at(f) == h);
         let ours = m.break_off(start, away, budget, |h| cost(start, h), room);
         // The reference: the bounded search of `reachable` over the steps away.
