@@ -411,6 +411,22 @@ fn random_map(cells: &[u8]) -> Map {
 }
 
 /// The price of entering a hex of `m` for `class`, `None` in the hexes at the `forbidden`
+/// petgraph's Dijkstra from `from` on the map filtered to the steps `step` allows, each priced
+/// as it says: the oracle of our searches in the proptests. The cost of each hex it reaches.
+fn petgraphs_dijkstra(
+    m: &Map,
+    from: Hex,
+    step: impl Fn(Hex, Hex) -> Option<u32>,
+) -> impl Fn(Hex) -> Option<u32> + '_ {
+    use petgraph::visit::EdgeRef;
+    let allowed =
+        petgraph::visit::EdgeFiltered::from_fn(m, |e| step(m[e.source()], m[e.target()]).is_some());
+    let costs = petgraph::algo::dijkstra(&allowed, m.node(from).unwrap(), None, |e| {
+        step(m[e.source()], m[e.target()]).unwrap_or(u32::MAX)
+    });
+    move |h| costs.get(&m.node(h)?).copied()
+}
+
 /// indices, for the proptests.
 fn entering<'a>(
     m: &'a Map,
@@ -504,24 +520,14 @@ proptest! {
         points in 0u32..12,
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
-        use petgraph::visit::EdgeRef;
         let m = random_map(&cells);
         let start = m.hex_at(from);
         let enter = entering(&m, MoveClass::Wheeled, &forbidden);
         let cost = |_: Hex, h: Hex| enter(h);
         let reach = m.reachable(start, Budget::points(points), cost);
-        let graph = &m;
-        let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
-            cost(graph[e.source()], graph[e.target()]).is_some()
-        });
-        let theirs = petgraph::algo::dijkstra(&allowed, m.node(start).unwrap(), None, |e| {
-            cost(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX)
-        });
+        let theirs = petgraphs_dijkstra(&m, start, cost);
         for h in m.hexes() {
-            let want = theirs
-                .get(&m.node(h).unwrap())
-                .copied()
-                .filter(|&c| c <= points);
+            let want = theirs(h).filter(|&c| c <= points);
             prop_assert_eq!(reach.cost(&m, h), want, "{}", m.label(h));
         }
     }
@@ -564,7 +570,6 @@ proptest! {
         points in 0u32..9,
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
-        use petgraph::visit::EdgeRef;
         let m = random_map(&cells);
         let start = m.hex_at(from);
         let Some(away) = m.neighbors(start).nth(fight) else {
@@ -578,15 +583,9 @@ proptest! {
         };
         let budget = Budget { points, min_one_hex: true };
         let reach = m.break_off_reach(start, away, budget, &enter).unwrap();
-        let graph = &m;
-        let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
-            step(graph[e.source()], graph[e.target()]).is_some()
-        });
-        let theirs = petgraph::algo::dijkstra(&allowed, m.node(start).unwrap(), None, |e| {
-            step(graph[e.source()], graph[e.target()]).unwrap_or(u32::MAX)
-        });
+        let theirs = petgraphs_dijkstra(&m, start, step);
         for h in m.hexes().filter(|&h| h != start) {
-            let within = theirs.get(&m.node(h).unwrap()).copied().filter(|&c| c <= points);
+            let within = theirs(h).filter(|&c| c <= points);
             let first_step = (h.unsigned_distance_to(start) == 1).then(|| step(start, h)).flatten();
             let want = within.or(first_step);
             prop_assert_eq!(reach.cost(&m, h), want, "{}", m.label(h));
@@ -614,7 +613,6 @@ proptest! {
         to in 0usize..100,
         forbidden in proptest::collection::vec(0usize..100, 0..12),
     ) {
-        use petgraph::visit::EdgeRef;
         let m = random_map(&cells);
         let goal = m.hex_at(to);
         let enter = |i: usize| {
@@ -626,15 +624,10 @@ proptest! {
         };
         let price = |i: usize| if i == to { Some(enter(i).unwrap_or(1)) } else { enter(i) };
         let field = m.field_to(goal, enter).unwrap();
-        let graph = &m;
-        let allowed = petgraph::visit::EdgeFiltered::from_fn(graph, |e| {
-            price(e.source().index()).is_some()
-        });
-        let theirs = petgraph::algo::dijkstra(&allowed, m.node(goal).unwrap(), None, |e| {
-            price(e.source().index()).unwrap_or(u32::MAX)
-        });
+        // From the goal, each step priced by the hex it leaves: the steps taken backwards.
+        let theirs = petgraphs_dijkstra(&m, goal, |a, _| m.index(a).and_then(price));
         for h in m.hexes() {
-            let want = theirs.get(&m.node(h).unwrap()).copied();
+            let want = theirs(h);
             prop_assert_eq!(field.cost(&m, h), want, "{}", m.label(h));
             if let Some(path) = field.path_from(&m, h) {
                 let mut at = h;
