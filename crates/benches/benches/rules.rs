@@ -113,13 +113,9 @@ fn assault(c: &mut Criterion) {
 fn replay(c: &mut Criterion) {
     const GAMES: u64 = 16;
     let catalog = bundled::catalog();
-    let table = bundled::terrain();
     let mut group = c.benchmark_group("replay");
     group.throughput(Throughput::Elements(1));
-    for (name, text) in scenarios::BUNDLED {
-        let scenario = ScenarioFile::parse(name, text)
-            .validate(&catalog, &table)
-            .unwrap();
+    for (name, text, scenario) in scenarios::loaded(&catalog) {
         let rules = Rules::new(&scenario, &catalog);
         let header = |game: u64| SavedGame {
             format: SAVE_FORMAT,
@@ -197,14 +193,10 @@ fn replay(c: &mut Criterion) {
 
 fn whole_game(c: &mut Criterion) {
     let catalog = bundled::catalog();
-    let table = bundled::terrain();
     let mut group = c.benchmark_group("game");
     // Reported as games per second on one core too.
     group.throughput(Throughput::Elements(1));
-    for (name, text) in scenarios::BUNDLED {
-        let scenario = ScenarioFile::parse(name, text)
-            .validate(&catalog, &table)
-            .unwrap();
+    for (name, _, scenario) in scenarios::loaded(&catalog) {
         let rules = Rules::new(&scenario, &catalog);
         let players = ai::Players::of(&scenario).unwrap();
         let mut seed = 0;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use ai::DEFAULT_SEARCH_BUDGET;
 use counters::Rules;
 use game::{Game, Waiting};
-use model::{AiName, GameRng, Phase, ScenarioFile, Side, bundled};
+use model::{AiName, GameRng, Phase, Side, bundled};
 
 fn main() {
     // Cargo passes `--bench` first; numbers after it are the budget and the games.
@@ -32,10 +32,7 @@ fn main() {
         "scenario", "side", "decisions", "median", "worst", "fire median"
     );
     let mut all = Vec::new();
-    for (name, text) in scenarios::BUNDLED {
-        let mut scenario = ScenarioFile::parse(name, text)
-            .validate(&catalog, &bundled::terrain())
-            .expect("a bundled scenario");
+    for (name, _, mut scenario) in scenarios::loaded(&catalog) {
         for side in Side::BOTH {
             for s in &mut scenario.sides {
                 s.ai = AiName::new("doctrine");
