@@ -101,7 +101,7 @@ pub(crate) fn converge(
 
 /// Whether a unit of this type fights for an objective: it has assault dice, and is neither an
 /// HQ nor a battery firing from afar.
-fn fighter(typ: &model::UnitType) -> bool {
+pub(crate) fn fighter(typ: &model::UnitType) -> bool {
     !typ.is_hq() && typ.assault.is_some() && typ.fire.is_none_or(|f| !f.indirect)
 }
 

@@ -23,6 +23,7 @@ mod blunders;
 mod choices;
 mod contest;
 mod doctrine;
+pub mod evaluation;
 mod exploiter;
 mod name;
 mod passive;

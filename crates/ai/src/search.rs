@@ -5,11 +5,13 @@
 //! objective, the attacker into every empty one it can reach, then the doctrine AI), for the
 //! attacker its far units closing on the objectives (`contest::converge`), and the doctrine
 //! AI's plan with one fighting unit held back. It plays
-//! the game out from each plan on a fork of the game ([`game::Game::fork`], the public
+//! the game on from each plan on a fork of the game ([`game::Game::fork`], the public
 //! simulation API: this phase by the plan, then its own scripts on its own side, the
 //! objectives first and the doctrine AI, and `doctrine`, `doctrine@1` or its own scripts on
-//! the enemy's, to the end, on dice of its own) and plays the plan that
-//! scores best, spending its budget by sequential halving (Karnin,
+//! the enemy's, on dice of its own) for two game turns ([`HORIZON`], [`game::Game::advance_to`])
+//! or to the end if sooner, weighs the position it reaches by the battle's outcome or, before
+//! the end, by the evaluation (`evaluation.rs`: the chance of a win a model fitted to games
+//! gives it), and plays the plan that scores best, spending its budget by sequential halving (Karnin,
 //! Koren and Somekh, 2013): every plan gets a few playouts, the better half more, and so on
 //! until one is left. It fires, deploys recon and places ambushes as the doctrine AI does.
 //!
@@ -38,6 +40,7 @@ use crate::{Doctrine, DoctrineV1, own};
 pub struct Search {
     budget: u32,
     threshold: u16,
+    plies: u32,
     stop: Option<&'static AtomicBool>,
 }
 
@@ -49,8 +52,16 @@ impl Search {
         Self {
             budget,
             threshold,
+            plies: HORIZON,
             stop: None,
         }
+    }
+
+    /// The same AI, its playouts looking `plies` player turns ahead ([`HORIZON`] by default;
+    /// `u32::MAX`: to the end of the battle, as before issue 49).
+    #[must_use]
+    pub const fn looking(self, plies: u32) -> Self {
+        Self { plies, ..self }
     }
 
     /// The same AI, thinking no more once `stop` is set (see the module's notes).
@@ -75,6 +86,8 @@ impl Ai for Search {
         let ai_rng = x.rng().clone();
         let seed = x.rng().clone().next_seed() ^ x.state().position_hash();
         let models = Models::new(x.game(), side);
+        let rules = x.rules();
+        let horizon = horizon(&rules, x.state().turn(), side, self.plies);
         let best = halve(plans.len(), self.budget, |p, n| {
             if self.stopped() {
                 return Ok(0.0);
@@ -82,8 +95,8 @@ impl Ai for Search {
             let dice = GameRng::for_game(seed, u64::from(n));
             let mut fork = x.game().fork(dice, ai_rng.clone(), models.seats(n));
             fork.play_with(|r| plans[p].play(r, side, skip, own_threshold))?;
-            fork.advance()?;
-            Ok::<f64, Halt>(value(fork.state(), side))
+            fork.advance_to(horizon.0, horizon.1)?;
+            Ok::<f64, Halt>(value(fork.state(), &rules, side))
         })?;
         plans[best].play(x, side, skip, own_threshold)
     }
@@ -308,22 +321,58 @@ fn portfolio(x: &dyn Referee<'_>, side: Side, skip: &[UnitId], own_threshold: f6
     plans
 }
 
-/// What a finished playout is worth to `side`: 1 for a win, 0 for a loss, a half when both
-/// lose (R17.4), and a hundredth for each unit of difference in losses, at most a tenth either
-/// way, to tell apart plans that win or lose alike.
-fn value(end: &State, side: Side) -> f64 {
-    let Some(outcome) = end.outcome() else {
-        return 0.5;
+/// How many player turns a playout looks ahead: from the side's movement phase through the
+/// rest of its player turn, the enemy's, its own next and the enemy's next, it stops at the
+/// start of the side's player turn two game turns on (or at the battle's end, if sooner),
+/// where the evaluation weighs the position. One game turn (two player turns) or three player
+/// turns scored below the search that played every playout to the end, in the arena against
+/// the doctrine AIs and the exploiter; two game turns scored as it did (issue 49's note).
+pub const HORIZON: u32 = 4;
+
+/// The player turn `plies` player turns after `side`'s in game turn `turn`: the game turn and
+/// the side.
+fn horizon(rules: &Rules<'_>, turn: u32, side: Side, plies: u32) -> (u32, Side) {
+    let first = rules.scenario.first;
+    let at = (turn * 2 + u32::from(side != first)).saturating_add(plies);
+    (
+        at / 2,
+        if at.is_multiple_of(2) {
+            first
+        } else {
+            first.other()
+        },
+    )
+}
+
+/// What a playout is worth to `side`: 1 for a win, 0 for a loss, a half when both lose
+/// (R17.4); where it stopped before the end, the chance of a win by the evaluation
+/// (`evaluation.rs`); and a hundredth for each unit of difference in losses, at most a tenth
+/// either way, to tell apart plans that win or lose alike.
+fn value(end: &State, rules: &Rules<'_>, side: Side) -> f64 {
+    let (result, mine, theirs) = if let Some(outcome) = end.outcome() {
+        let result = match outcome.winner {
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        (
+            result,
+            outcome.losses[side.index()],
+            outcome.losses[side.other().index()],
+        )
+    } else {
+        let attacker = crate::evaluation::attacker_wins(end, rules);
+        let result = if rules.scenario.side_with(model::Role::Attacker) == side {
+            attacker
+        } else {
+            1.0 - attacker
+        };
+        (
+            result,
+            counters::losses(end, rules, side),
+            counters::losses(end, rules, side.other()),
+        )
     };
-    let result = match outcome.winner {
-        Some(w) if w == side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    };
-    let (mine, theirs) = (
-        outcome.losses[side.index()],
-        outcome.losses[side.other().index()],
-    );
     let diff = f64::from(theirs.min(10)) - f64::from(mine.min(10));
     result + (diff / 100.0).clamp(-0.1, 0.1)
 }

@@ -246,3 +246,56 @@ fn a_fork_plays_on_its_own_dice_and_leaves_the_game_alone() {
         assert_eq!(f.events(), &all[..]);
     }
 }
+
+/// The horizon: a game advanced to a side's player turn waits at its first phase there, as
+/// for a seat answered from outside, and the next advance has the AI play on from it: the game
+/// stopped at each player turn in turn is the game played straight through, event for event.
+#[test]
+fn a_game_stopped_at_each_horizon_plays_on_as_if_never_stopped() {
+    let catalog = bundled::catalog();
+    for text in SCENARIOS {
+        let s = scenario(text);
+        let rules = Rules::new(&s, &catalog);
+        for seed in 0..4 {
+            let (end, all) = play_with(
+                &rules,
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed + 100),
+            )
+            .unwrap();
+            let players = ai::Players::of(&s).unwrap();
+            let mut g = players.game(
+                rules,
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed + 100),
+            );
+            let mut stops = 0;
+            'turns: for turn in 1..=s.turns {
+                for side in [s.first, s.first.other()] {
+                    match g.advance_to(turn, side).unwrap() {
+                        Waiting::Over => break 'turns,
+                        Waiting::Commands {
+                            turn: t,
+                            side: w,
+                            phase,
+                        } => {
+                            assert_eq!((t, w), (turn, side), "{}", s.title);
+                            assert!(
+                                matches!(phase, model::Phase::Start | model::Phase::Movement),
+                                "stopped in {phase:?}"
+                            );
+                            assert_eq!(g.state().turn(), turn);
+                            assert_eq!(g.state().active(), side);
+                            stops += 1;
+                        }
+                        Waiting::Question { .. } => panic!("no seat is answered from outside"),
+                    }
+                }
+            }
+            assert!(stops >= 2, "{}: stopped {stops} times", s.title);
+            assert_eq!(g.advance().unwrap(), Waiting::Over);
+            assert_eq!(g.state(), &end, "{}, seed {seed}", s.title);
+            assert_eq!(g.events(), &all[..], "{}, seed {seed}", s.title);
+        }
+    }
+}

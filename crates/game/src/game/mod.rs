@@ -98,6 +98,9 @@ pub struct Game<'r> {
     /// Who the transcript says gave the lines of each side answered from outside (`None`: a
     /// person; a saved game being replayed gives an AI's lines in its name).
     given_by: [Option<Arc<str>>; 2],
+    /// Where [`Game::advance_to`] stops the AIs' seats too: the first phase of this side's
+    /// player turn of this game turn, or any later phase.
+    horizon: Option<(u32, Side)>,
 }
 
 /// What a game's play changes: the position, the dice, the log, the choices given, and the
@@ -191,6 +194,7 @@ impl<'r> Game<'r> {
             in_flight: None,
             handed: false,
             given_by: [None, None],
+            horizon: None,
         }
     }
 
@@ -232,6 +236,7 @@ impl<'r> Game<'r> {
             in_flight: None,
             handed: false,
             given_by: [None, None],
+            horizon: None,
         }
     }
 
@@ -374,6 +379,29 @@ impl<'r> Game<'r> {
             self.record(side, Act::End, by);
         }
         self.call(Call::Advance)
+    }
+
+    /// As [`Game::advance`], but the seats played by their AIs stop too, at the first phase
+    /// of `side`'s player turn in game turn `turn` or any later phase: the game waits there
+    /// as for a seat answered from outside, the phase not begun by its AI, and the next
+    /// [`Game::advance`] has the AI play it and goes on. An AI that looks ahead plays its
+    /// forks this far and weighs the position it finds (the search AI's horizon).
+    ///
+    /// # Errors
+    /// As [`Game::advance`].
+    pub fn advance_to(&mut self, turn: u32, side: Side) -> Result<Waiting, OutOfDice> {
+        self.horizon = Some((turn, side));
+        let waiting = self.advance();
+        self.horizon = None;
+        waiting
+    }
+
+    /// Whether a seat's phase of `side` in game turn `turn` lies at or beyond the horizon.
+    fn beyond_horizon(&self, turn: u32, side: Side) -> bool {
+        let order = engine::turn_order(&self.rules);
+        let place = |t: u32, s: Side| (t, usize::from(order[1] == s));
+        self.horizon
+            .is_some_and(|(t, s)| place(turn, side) >= place(t, s))
     }
 
     /// A command of the side whose phase it is. A refusal changes nothing. When a question of
@@ -590,6 +618,10 @@ impl<'r> Game<'r> {
                     self.waiting = Some(Waiting::Commands { turn, side, phase });
                     let seat = &self.seats[side.index()];
                     if seat.waits() {
+                        return Ok(());
+                    }
+                    if self.beyond_horizon(turn, side) {
+                        self.handed = true;
                         return Ok(());
                     }
                     let (ai, name) = (Arc::clone(seat.player()), Arc::clone(seat.name()));

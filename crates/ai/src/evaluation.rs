@@ -1,0 +1,241 @@
+//! What a position is worth before the battle ends: the search AI's evaluation at its horizon.
+//! The chance that the attacker wins, from what decides the battle (R17): how near its
+//! fighting units stand to an objective the defender does not guard, against the attacker's
+//! player turns left to take it (R17.1); the forces each side has at the objectives; and how
+//! far each side stands from the company morale test (R17.2). A logistic model over these
+//! features, its weights ([`WEIGHTS`]) fitted to the outcomes of doctrine, `doctrine@1` and
+//! `exploiter` games on the bundled scenarios (`cargo run --release -p ai --example
+//! fit_evaluation`, which prints them and how well they predict).
+
+use counters::{Rules, State, losses, starting_units};
+use hexmap::Hex;
+use model::{Role, Side};
+
+use crate::contest::fighter;
+
+/// The features the evaluation weighs, in the order of [`WEIGHTS`].
+pub const FEATURES: [&str; N] = [
+    "bias",
+    "attacker turns left",
+    "no attacker turn left",
+    "attacker holds an objective",
+    "hexes to the nearest objective",
+    "those hexes a turn left",
+    "that objective unguarded",
+    "attackers near objectives",
+    "attackers at objectives",
+    "defenders at objectives",
+    "attacker units left",
+    "defender units left",
+    "attacker units weakened",
+    "defender units weakened",
+    "attacker units disorganized",
+    "defender units disorganized",
+];
+
+/// How many features.
+pub const N: usize = 16;
+
+/// The model's weights (see the module's notes for how they were fitted).
+pub const WEIGHTS: [f64; N] = [
+    -0.8495, 0.3020, -1.0674, 0.1085, -0.1636, 0.0172, 0.0082, 0.9169, -0.1752, -1.2831, 2.2838,
+    -2.7022, -0.7121, -0.3459, -0.0688, 0.4935,
+];
+
+/// Beyond this many hexes an objective is as far as it gets for the model.
+const FAR: u32 = 12;
+
+/// The features of `state`, seen from the attacker's side.
+#[must_use]
+pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
+    let attacker = rules.scenario.side_with(Role::Attacker);
+    let defender = attacker.other();
+    let turns = f64::from(attacker_turns_left(state, rules));
+    let objectives: Vec<Hex> = rules.scenario.objectives.iter().map(|o| o.hex).collect();
+    let on_map = |side: Side| {
+        state
+            .units()
+            .iter()
+            .filter(move |u| u.side == side)
+            .filter_map(|u| u.hex().map(|h| (u, h)))
+    };
+    let nearest = |from: &mut dyn Iterator<Item = Hex>, o: Hex| {
+        from.map(|h| h.unsigned_distance_to(o))
+            .min()
+            .unwrap_or(FAR)
+            .min(FAR)
+    };
+    let fighters: Vec<Hex> = on_map(attacker)
+        .filter(|(u, _)| fighter(rules.typ(u)) && !u.state.reorganising)
+        .map(|(_, h)| h)
+        .collect();
+    let guards: Vec<Hex> = on_map(defender).map(|(_, h)| h).collect();
+    // The objective the attacker's fighters stand nearest, an unguarded one first.
+    let (near, unguarded) = objectives
+        .iter()
+        .map(|&o| {
+            let d = nearest(&mut fighters.iter().copied(), o);
+            let guarded = nearest(&mut guards.iter().copied(), o) <= 1;
+            (d, !guarded)
+        })
+        .min_by_key(|&(d, unguarded)| (d, !unguarded))
+        .unwrap_or((FAR, false));
+    let within = |hexes: &[Hex], r: u32| {
+        let n = hexes
+            .iter()
+            .filter(|h| objectives.iter().any(|o| o.unsigned_distance_to(**h) <= r))
+            .count();
+        f64::from(u32::try_from(n).unwrap_or(u32::MAX))
+    };
+    let start = |side: Side| f64::from(starting_units(rules, side).max(1));
+    let left = |side: Side| {
+        let s = starting_units(rules, side);
+        f64::from(s.saturating_sub(losses(state, rules, side))) / start(side)
+    };
+    let near = f64::from(near);
+    let share = |side: Side, mark: fn(&model::UnitState) -> bool| {
+        let n = on_map(side).filter(|(u, _)| mark(&u.state)).count();
+        f64::from(u32::try_from(n).unwrap_or(u32::MAX)) / start(side)
+    };
+    [
+        1.0,
+        turns,
+        if turns < 0.5 { 1.0 } else { 0.0 },
+        if counters::attacker_holds_objective(state, rules) {
+            1.0
+        } else {
+            0.0
+        },
+        near,
+        near / turns.max(0.5),
+        if unguarded { 1.0 } else { 0.0 },
+        within(&fighters, 2) / start(attacker),
+        within(&fighters, 1) / start(attacker),
+        within(&guards, 1) / start(defender),
+        left(attacker),
+        left(defender),
+        share(attacker, |s| s.weakened),
+        share(defender, |s| s.weakened),
+        share(attacker, |s| s.disorganized),
+        share(defender, |s| s.disorganized),
+    ]
+}
+
+/// The attacker's player turns still to come, its own counted if it is under way.
+fn attacker_turns_left(state: &State, rules: &Rules<'_>) -> u32 {
+    let attacker = rules.scenario.side_with(Role::Attacker);
+    let turn = state.turn().max(1);
+    let last = rules.scenario.turns;
+    let this_turn_too = state.active() == attacker || rules.scenario.first != attacker;
+    (last + 1).saturating_sub(turn) - u32::from(!this_turn_too && last >= turn)
+}
+
+/// The chance, by the model, that the attacker wins from `state`.
+#[must_use]
+pub fn attacker_wins(state: &State, rules: &Rules<'_>) -> f64 {
+    let f = features(state, rules);
+    let z: f64 = f.iter().zip(WEIGHTS).map(|(x, w)| x * w).sum();
+    1.0 / (1.0 + (-z).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use counters::{Rules, State};
+    use model::{Event, Scenario, Side, bundled};
+
+    use super::{attacker_turns_left, attacker_wins, features};
+    use crate::tests::{field, unit};
+
+    /// The test field (objective 0505, 3 turns), `first` moving first: Red's tanks at 0202 and
+    /// a Blue company at 0606.
+    fn scenario(first: &str) -> Scenario {
+        let units = [
+            unit("tanks", "t72", "r", "0202", ""),
+            unit("rifles", "mr_coy", "r", "0102", ""),
+            unit("m1", "m1", "b", "0606", ""),
+        ]
+        .concat();
+        field(first, "0601", &units)
+    }
+
+    fn id(s: &Scenario, name: &str) -> model::UnitId {
+        s.unit_id(name).expect("a unit of the scenario")
+    }
+
+    fn hex(s: &Scenario, label: &str) -> hexmap::Hex {
+        s.map
+            .hex(label.parse().expect("a label"))
+            .expect("on the map")
+    }
+
+    /// R17.2: a unit lost is a step nearer the morale test: the attacker's chance falls with
+    /// its own losses and rises with the defender's.
+    #[test]
+    fn losses_move_the_chance_the_right_way() {
+        let (s, catalog) = (scenario("red"), bundled::catalog());
+        let rules = Rules::new(&s, &catalog);
+        let start = State::new(&s);
+        let lost = |name: &str| {
+            let mut state = start.clone();
+            state.apply(&Event::Captured { unit: id(&s, name) });
+            attacker_wins(&state, &rules)
+        };
+        let even = attacker_wins(&start, &rules);
+        assert!(lost("tanks") < even, "{} < {even}", lost("tanks"));
+        assert!(lost("m1") > even, "{} > {even}", lost("m1"));
+    }
+
+    /// R17.1: the attacker's fighting units nearer an objective the defender does not guard,
+    /// with as many turns left, give it a better chance.
+    #[test]
+    fn nearer_the_objective_is_better_for_the_attacker() {
+        let (s, catalog) = (scenario("red"), bundled::catalog());
+        let rules = Rules::new(&s, &catalog);
+        let start = State::new(&s);
+        let mut near = start.clone();
+        let (tanks, at) = (id(&s, "tanks"), hex(&s, "0404"));
+        near.apply(&Event::Arrived {
+            unit: tanks,
+            hex: at,
+        });
+        let (f, g) = (features(&start, &rules), features(&near, &rules));
+        assert!(
+            g[4] < f[4],
+            "hexes to the objective: {} then {}",
+            f[4],
+            g[4]
+        );
+        assert!(attacker_wins(&near, &rules) > attacker_wins(&start, &rules));
+    }
+
+    /// The attacker's turns to come count its own while it is under way, and not once it has
+    /// passed in the game turn.
+    #[test]
+    fn the_attackers_turns_left() {
+        let catalog = bundled::catalog();
+        let (red, blue) = (Side::A, Side::B);
+        let cases = [
+            (
+                "red",
+                [(1, red, 3), (1, blue, 2), (3, red, 1), (3, blue, 0)],
+            ),
+            (
+                "blue",
+                [(1, blue, 3), (1, red, 3), (3, blue, 1), (3, red, 1)],
+            ),
+        ];
+        for (first, turns) in cases {
+            let s = scenario(first);
+            let rules = Rules::new(&s, &catalog);
+            let mut state = State::new(&s);
+            for (turn, side, left) in turns {
+                state.apply(&Event::TurnStarted { turn, side });
+                assert_eq!(
+                    attacker_turns_left(&state, &rules),
+                    left,
+                    "{first} first, turn {turn}, {side:?}"
+                );
+            }
+        }
+    }
+}
