@@ -2,8 +2,10 @@
 //! for a copy of the game, and for playing it on. On the dawn assault, the largest bundled
 //! scenario, at the first decision a person commanding its first side would make (the recon
 //! deployment):
-//! a fork, and a fork played out by the doctrine AIs to the end of the battle (divide by the
-//! phases played, printed once, for the cost of a phase).
+//! a fork, a fork played out by the doctrine AIs to the end of the battle (divide by the
+//! phases played, printed once, for the cost of a phase), a fork played to the search AI's
+//! horizon (`Game::advance_to` the first side's third turn, two game turns from the first
+//! movement phase) and the evaluation it weighs the position there by.
 //!
 //! Run with `cargo bench -p benches --bench simulation`.
 
@@ -72,6 +74,26 @@ fn simulation(c: &mut Criterion) {
             );
             black_box(f.advance().unwrap())
         });
+    });
+    group.bench_function("fork_and_play_to_horizon_dawn", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut f = game.fork(
+                GameRng::seed_from_u64(seed),
+                GameRng::seed_from_u64(seed),
+                players.seats([false, false]),
+            );
+            black_box(f.advance_to(3, scenario.first).unwrap())
+        });
+    });
+    let mut at_horizon = game.fork(
+        GameRng::seed_from_u64(9),
+        GameRng::seed_from_u64(10),
+        players.seats([false, false]),
+    );
+    at_horizon.advance_to(3, scenario.first).unwrap();
+    group.bench_function("evaluation_dawn_turn_3", |b| {
+        b.iter(|| black_box(ai::evaluation::attacker_wins(at_horizon.state(), &rules)));
     });
     group.finish();
 }
