@@ -33,12 +33,16 @@ fn simulation(c: &mut Criterion) {
         players.seats([true, false]),
     );
     assert!(matches!(game.advance(), Ok(Waiting::Commands { .. })));
+    // A fork of the game on these seeds, both seats played by their AIs.
+    let fork = |dice: u64, ai_rng: u64| {
+        game.fork(
+            GameRng::seed_from_u64(dice),
+            GameRng::seed_from_u64(ai_rng),
+            players.seats([false, false]),
+        )
+    };
     // Phases played out from here, for the cost of one.
-    let mut f = game.fork(
-        GameRng::seed_from_u64(9),
-        GameRng::seed_from_u64(10),
-        players.seats([false, false]),
-    );
+    let mut f = fork(9, 10);
     f.advance().unwrap();
     let phases = f
         .events()
@@ -55,42 +59,22 @@ fn simulation(c: &mut Criterion) {
     eprintln!("a play-out from here plays {phases} movement and fire phases");
     let mut group = c.benchmark_group("simulation");
     group.bench_function("fork_dawn_turn_1", |b| {
-        b.iter(|| {
-            black_box(game.fork(
-                GameRng::seed_from_u64(9),
-                GameRng::seed_from_u64(10),
-                players.seats([false, false]),
-            ))
-        });
+        b.iter(|| black_box(fork(9, 10)));
     });
     let mut seed = 0;
     group.bench_function("fork_and_play_out_dawn", |b| {
         b.iter(|| {
             seed += 1;
-            let mut f = game.fork(
-                GameRng::seed_from_u64(seed),
-                GameRng::seed_from_u64(seed),
-                players.seats([false, false]),
-            );
-            black_box(f.advance().unwrap())
+            black_box(fork(seed, seed).advance().unwrap())
         });
     });
     group.bench_function("fork_and_play_to_horizon_dawn", |b| {
         b.iter(|| {
             seed += 1;
-            let mut f = game.fork(
-                GameRng::seed_from_u64(seed),
-                GameRng::seed_from_u64(seed),
-                players.seats([false, false]),
-            );
-            black_box(f.advance_to(3, scenario.first).unwrap())
+            black_box(fork(seed, seed).advance_to(3, scenario.first).unwrap())
         });
     });
-    let mut at_horizon = game.fork(
-        GameRng::seed_from_u64(9),
-        GameRng::seed_from_u64(10),
-        players.seats([false, false]),
-    );
+    let mut at_horizon = fork(9, 10);
     at_horizon.advance_to(3, scenario.first).unwrap();
     group.bench_function("evaluation_dawn_turn_3", |b| {
         b.iter(|| black_box(ai::evaluation::attacker_wins(at_horizon.state(), &rules)));

@@ -22,6 +22,17 @@ const SCENARIOS: [&str; 3] = [
     include_str!("../../../scenarios/night_recon.toml"),
 ];
 
+/// Game `seed` of the scenario's AIs played straight through (its AIs' generator seeded with
+/// `seed + 100`): its end and its events.
+fn straight(rules: &Rules<'_>, seed: u64) -> (counters::State, Vec<model::Event>) {
+    play_with(
+        rules,
+        GameRng::seed_from_u64(seed),
+        GameRng::seed_from_u64(seed + 100),
+    )
+    .unwrap()
+}
+
 #[test]
 fn with_nobody_commanding_it_is_play_with() {
     let catalog = bundled::catalog();
@@ -31,12 +42,7 @@ fn with_nobody_commanding_it_is_play_with() {
         let rules = Rules::new(&s, &catalog);
         let players = ai::Players::of(&s).unwrap();
         for seed in 0..6 {
-            let (end, events) = play_with(
-                &rules,
-                GameRng::seed_from_u64(seed),
-                GameRng::seed_from_u64(seed + 100),
-            )
-            .unwrap();
+            let (end, events) = straight(&rules, seed);
             // Both seats answered from outside, by asking each side's AI.
             let mut g = Game::new(
                 rules,
@@ -257,12 +263,7 @@ fn a_game_stopped_at_each_horizon_plays_on_as_if_never_stopped() {
         let s = scenario(text);
         let rules = Rules::new(&s, &catalog);
         for seed in 0..4 {
-            let (end, all) = play_with(
-                &rules,
-                GameRng::seed_from_u64(seed),
-                GameRng::seed_from_u64(seed + 100),
-            )
-            .unwrap();
+            let (end, all) = straight(&rules, seed);
             let players = ai::Players::of(&s).unwrap();
             let mut g = players.game(
                 rules,
