@@ -419,7 +419,30 @@ fn halve<E>(
 
 #[cfg(test)]
 mod tests {
-    use super::halve;
+    use counters::Rules;
+    use model::bundled;
+
+    use super::{HORIZON, halve, horizon};
+    use crate::tests::field;
+
+    /// The horizon counts player turns: four on from a side's turn is the same side's turn two
+    /// game turns on, three the enemy's next; a horizon out of reach is beyond any battle's end.
+    #[test]
+    fn the_horizon_is_counted_in_player_turns() {
+        let catalog = bundled::catalog();
+        for first in ["red", "blue"] {
+            let s = field(first, "0601", "");
+            let rules = Rules::new(&s, &catalog);
+            let (a, b) = (s.first, s.first.other());
+            assert_eq!(horizon(&rules, 1, a, HORIZON), (3, a));
+            assert_eq!(horizon(&rules, 1, b, HORIZON), (3, b));
+            assert_eq!(horizon(&rules, 2, a, 3), (3, b));
+            assert_eq!(horizon(&rules, 2, b, 3), (4, a));
+            assert_eq!(horizon(&rules, 5, b, 1), (6, a));
+            let (turn, _) = horizon(&rules, 7, b, u32::MAX);
+            assert!(turn > s.turns, "{turn}");
+        }
+    }
 
     /// Runs [`halve`] on options whose trials score `score(option, trial)`, and returns the
     /// option chosen and the trials spent.
