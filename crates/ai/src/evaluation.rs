@@ -5,7 +5,9 @@
 //! far each side stands from the company morale test (R17.2). A logistic model over these
 //! features, its weights ([`WEIGHTS`]) fitted to the outcomes of doctrine, `doctrine@1` and
 //! `exploiter` games on the bundled scenarios (`cargo run --release -p ai --example
-//! fit_evaluation`, which prints them and how well they predict).
+//! fit_evaluation`, which prints them and how well they predict). A battle both sides lose
+//! (a fair fight, R17.4) counts as half a win in the fit, so in a fair fight the model's chance
+//! is each side's half-points, as the search scores such an end.
 
 use counters::{Rules, State, losses, starting_units};
 use hexmap::Hex;
