@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use ai::evaluation::{FEATURES, N, WEIGHTS, features};
+use ai::evaluation::{FEATURES, N, WEIGHTS, chance as predict, features};
 use counters::Rules;
 use game::{Game, Seat, Waiting};
 use model::{GameRng, Role, bundled};
@@ -129,11 +129,6 @@ fn play(rules: &Rules<'_>, players: &[Arc<dyn game::Ai>; 2], seed: u64, n: u64) 
         None => 0.5,
     };
     positions.into_iter().map(|f| (f, result)).collect()
-}
-
-fn predict(w: &[f64; N], f: &[f64; N]) -> f64 {
-    let z: f64 = f.iter().zip(w).map(|(x, w)| x * w).sum();
-    1.0 / (1.0 + (-z).exp())
 }
 
 fn log_loss(rows: &[Row], p: impl Fn(&[f64; N]) -> f64) -> f64 {

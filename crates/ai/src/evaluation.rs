@@ -135,8 +135,13 @@ fn attacker_turns_left(state: &State, rules: &Rules<'_>) -> u32 {
 /// The chance, by the model, that the attacker wins from `state`.
 #[must_use]
 pub fn attacker_wins(state: &State, rules: &Rules<'_>) -> f64 {
-    let f = features(state, rules);
-    let z: f64 = f.iter().zip(WEIGHTS).map(|(x, w)| x * w).sum();
+    chance(&WEIGHTS, &features(state, rules))
+}
+
+/// The logistic model: the chance that `weights` give a position with these `features`.
+#[must_use]
+pub fn chance(weights: &[f64; N], features: &[f64; N]) -> f64 {
+    let z: f64 = features.iter().zip(weights).map(|(x, w)| x * w).sum();
     1.0 / (1.0 + (-z).exp())
 }
 
