@@ -61,8 +61,11 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
             .filter(move |u| u.side == side)
             .filter_map(|u| u.hex().map(|h| (u, h)))
     };
-    let nearest = |from: &mut dyn Iterator<Item = Hex>, o: Hex| {
-        from.map(|h| h.unsigned_distance_to(o))
+    // Hexes from the nearest of `hexes` to `o`, at most FAR.
+    let nearest = |hexes: &[Hex], o: Hex| {
+        hexes
+            .iter()
+            .map(|h| h.unsigned_distance_to(o))
             .min()
             .unwrap_or(FAR)
             .min(FAR)
@@ -76,8 +79,8 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
     let (near, unguarded) = objectives
         .iter()
         .map(|&o| {
-            let d = nearest(&mut fighters.iter().copied(), o);
-            let guarded = nearest(&mut guards.iter().copied(), o) <= 1;
+            let d = nearest(&fighters, o);
+            let guarded = nearest(&guards, o) <= 1;
             (d, !guarded)
         })
         .min_by_key(|&(d, unguarded)| (d, !unguarded))
