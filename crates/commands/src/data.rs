@@ -191,7 +191,8 @@ fn load_terrain(path: Option<&Path>, texts: &mut Texts) -> Result<TerrainTable, 
 pub struct Loaded {
     /// The checked scenario.
     pub scenario: Scenario,
-    /// Its catalog.
+    /// The catalog it plays with: the shared one with the scenario's own stats
+    /// (`[types.TYPE]`).
     pub catalog: Catalog,
     /// Content hashes of the scenario, catalog and terrain table texts (FNV-1a, hex): what a
     /// batch summary names so that `merge` adds only games of the same batch.
@@ -285,6 +286,8 @@ fn load_scenario_text(
         fnv(&terrain_texts),
     ];
     let files = texts.paths().to_vec();
+    // The scenario's own stats (`[types.TYPE]`) over the shared catalog's.
+    let catalog = scenario.catalog(&catalog).into_owned();
     Ok(Loaded {
         scenario,
         catalog,

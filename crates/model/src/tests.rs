@@ -242,6 +242,62 @@ fn bad_references_are_reported_together() {
 }
 
 #[test]
+fn a_scenario_plays_with_its_own_stats_over_the_shared_catalogs() {
+    let shared = catalog();
+    let t72 = shared.id("t72").unwrap();
+    let tow = shared.id("tow_team").unwrap();
+    let text =
+        format!("{SMALL}\n[types.t72]\nassault = 9\nfire.range = 5\n[types.tow_team]\nsave = 6\n");
+    let s = scenario(&text).unwrap();
+    let local = s.catalog(&shared);
+    assert_eq!(local.get(t72).assault, Some(9));
+    assert_eq!(local.get(t72).fire.unwrap().range, 5);
+    assert_eq!(local.get(tow).save, 6);
+    // Every other value is the shared catalog's, and the shared catalog is left as it was.
+    assert_eq!(local.get(t72).movement, shared.get(t72).movement);
+    assert_ne!(shared.get(t72).assault, Some(9));
+    let names: Vec<String> = s
+        .types
+        .iter()
+        .map(|o| format!("{}.{}={}", o.type_id, o.stat, o.value))
+        .collect();
+    assert_eq!(
+        names,
+        ["t72.assault=9", "t72.fire.range=5", "tow_team.save=6"]
+    );
+    // Without `[types]` the scenario plays with the shared catalog itself.
+    assert!(matches!(
+        scenario(SMALL).unwrap().catalog(&shared),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}
+
+#[test]
+fn a_scenarios_own_stats_are_refused_at_their_place() {
+    let text = format!(
+        "{SMALL}\n[types.t72]\nassault = 13\n[types.tank99]\nsave = 4\n[types.mr_coy]\nleadership = 2\n"
+    );
+    let problems = scenario(&text).unwrap_err();
+    let at = |needle: &str| {
+        problems
+            .iter()
+            .find(|p| p.message.contains(needle))
+            .unwrap_or_else(|| panic!("no `{needle}` in {problems:?}"))
+            .span
+            .clone()
+            .unwrap()
+    };
+    assert_eq!(&text[at("t72.assault = 13 is outside 0..12")], "13");
+    assert_eq!(&text[at("unknown unit type `tank99`")], "tank99");
+    assert_eq!(&text[at("has no leadership")], "2");
+    let unknown = scenario(&format!("{SMALL}\n[types.t72]\nspeed = 3\n")).unwrap_err();
+    assert!(
+        unknown[0].message.contains("unknown field `speed`"),
+        "{unknown:?}"
+    );
+}
+
+#[test]
 fn a_map_row_of_the_wrong_length_is_reported() {
     let problems = scenario(&SMALL.replace("\"cc..\"", "\"cc.\"")).unwrap_err();
     assert!(problems[0].message.contains("map row 3 has 3 hexes"));

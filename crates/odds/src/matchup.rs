@@ -157,6 +157,7 @@ pub fn matchup(
             })
             .collect(),
         arrivals: vec![Arrival::OnMap; units.len()],
+        types: Vec::new(),
         units,
         unit_names,
         objectives: Vec::new(),

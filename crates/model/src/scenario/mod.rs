@@ -8,6 +8,7 @@ mod map;
 mod orders;
 mod raw;
 mod sides;
+pub mod types;
 mod units;
 mod validate;
 mod validator;
@@ -213,9 +214,33 @@ pub struct Scenario {
     pub orders: Vec<Order>,
     /// Balance expectations (`[expect]`), checked by `hexwar test`.
     pub expect: Option<crate::scenario::expect::Expectations>,
+    /// The scenario's own stats of catalog types (`[types.TYPE]`), in the file's order.
+    pub types: Vec<types::TypeOverride>,
 }
 
 impl Scenario {
+    /// The catalog this scenario plays with: `shared`, the one it was checked against, with
+    /// the scenario's own stats (`[types.TYPE]`) set, if it has any.
+    #[must_use]
+    pub fn catalog<'c>(
+        &self,
+        shared: &'c crate::catalog::Catalog,
+    ) -> std::borrow::Cow<'c, crate::catalog::Catalog> {
+        if self.types.is_empty() {
+            return std::borrow::Cow::Borrowed(shared);
+        }
+        let mut local = shared.clone();
+        for o in &self.types {
+            let set = shared
+                .id(&o.type_id)
+                .ok_or_else(|| format!("no unit type `{}`", o.type_id))
+                .and_then(|id| o.stat.set(local.get_mut(id), i64::from(o.value)));
+            // Checked when the scenario was read, against this catalog.
+            debug_assert!(set.is_ok(), "{set:?}");
+        }
+        std::borrow::Cow::Owned(local)
+    }
+
     /// The side with a role.
     #[must_use]
     pub fn side_with(&self, role: Role) -> Side {

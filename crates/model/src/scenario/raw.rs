@@ -128,6 +128,8 @@ pub struct ScenarioFile {
     pub(crate) objectives: Vec<Spanned<RawObjective>>,
     pub(crate) orders: Vec<Spanned<RawOrder>>,
     pub(crate) expect: Option<Spanned<crate::scenario::expect::RawExpect>>,
+    /// `[types.TYPE]`: the scenario's own stats of catalog types.
+    pub(crate) types: BTreeMap<Spanned<String>, Spanned<crate::scenario::types::RawTypeStats>>,
     pub(crate) whole: Range<usize>,
     /// Not read far enough to check: bad TOML, or a side that does not read.
     pub(crate) syntax_failed: bool,
@@ -146,7 +148,7 @@ pub const MAX_TURNS: u32 = 200;
 pub const MAX_STACKING_LIMIT: u8 = 40;
 
 const TOP_KEYS: &str = "title, description, catalog, terrain, turns, first, recon_first, time_of_day, \
-                        fair_fight, rules, map, sides, formations, units, objectives, orders, expect";
+                        fair_fight, rules, map, sides, formations, units, objectives, orders, expect, types";
 
 impl ScenarioFile {
     /// Reads the TOML of a scenario. Syntax and shape problems are kept and reported by
@@ -175,6 +177,7 @@ impl ScenarioFile {
             objectives: Vec::new(),
             orders: Vec::new(),
             expect: None,
+            types: BTreeMap::new(),
             whole: 0..text.len().min(1),
             syntax_failed: false,
             ais: None,
@@ -216,6 +219,7 @@ impl ScenarioFile {
                 "objectives" => f.objectives = r.take_each("objectives", value),
                 "orders" => f.orders = r.take_each("orders", value),
                 "expect" => f.expect = r.take(value),
+                "types" => f.types = r.take(value).unwrap_or_default(),
                 other => r.problem(
                     key.span(),
                     format!("unknown key `{other}`; expected one of {TOP_KEYS}"),

@@ -99,6 +99,8 @@ impl ScenarioFile {
             problems: std::mem::take(&mut self.problems),
             ais: self.ais,
         };
+        let (local_catalog, types) = v.local_catalog(&self.types, catalog);
+        let catalog = local_catalog.as_ref().unwrap_or(catalog);
         let map = v.map(self.map.as_ref(), terrain, &self.whole);
         let turns = match &self.turns {
             Some(t) if *t.get_ref() == 0 || *t.get_ref() > MAX_TURNS => {
@@ -219,6 +221,7 @@ impl ScenarioFile {
             objectives,
             orders,
             expect,
+            types,
         })
     }
 }
