@@ -6,6 +6,7 @@ mod common;
 mod outside;
 
 mod arena;
+mod balance;
 mod browser;
 mod cli;
 mod layers;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{arena, batch, blunders, inspect, merge, odds, play, render, test, tune};
+use commands::{arena, balance, batch, blunders, inspect, merge, odds, play, render, test, tune};
 
 /// mimalloc: the games allocate and free many small vectors (plans, paths, odds tables), and
 /// glibc's malloc was a tenth of a game's instructions.
@@ -115,6 +115,20 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar test scenarios/\n  hexwar test scenarios/dawn_assault.toml --runs 5000 --junit balance.xml\n\nExit status: 0 when no expectation fails; 1 when one fails (or, with --strict, when one is\ninconclusive: by default an inconclusive expectation is reported but does not fail the run,\nsince more games, not a change, would settle it); 2 for bad input (a broken scenario, no\n[expect] anywhere, a report that cannot be written).\n\nThe games are those of `hexwar batch FILE --runs N --seed S` with the runs, seed and AIs of\nthe file's [expect] (`ai = { soviet = \"doctrine@1\" }`; --runs and --ai override them): the\nsame numbers for any --threads."
     )]
     Test(test::TestArgs),
+    /// Find the smallest change of a scenario (fewest fields, then smallest steps) that brings
+    /// every expectation of its `[expect]` to PASS, as `hexwar test` judges them.
+    ///
+    /// It may change the turn limit, which side moves first, which hexes are objectives, a
+    /// reserve's turn of arrival, a unit taken from or added to a side, and unit stats through
+    /// the scenario's own `[types.TYPE]` (the shared catalog stays as it is): everything the
+    /// scenario uses, or what --vary names. The changes race on the same games of the
+    /// `[expect]` batch (common random numbers): a change is dropped once its 95% interval lies
+    /// outside a range, the closest go on to twice the games, up to the batch itself; pairs of
+    /// the closest singles race if no single change passes.
+    #[command(
+        after_help = "Examples:\n  hexwar balance scenarios/meeting_engagement.toml\n  hexwar balance my.toml --vary turns --vary t72.assault=2..5 --write my_balanced.toml\n  hexwar balance my.toml --ai soviet=doctrine@1 --json > report.json\n\nExit status: 0 when a change is found (or none is needed), 1 when no change within the\nbounds meets every expectation (the closest is shown), 2 for bad input, 130 when stopped."
+    )]
+    Balance(balance::BalanceArgs),
     /// Read the rulebook: the sections, one rule with hexwar's decisions, or every rule that
     /// mentions a word. The rulebook is `docs/rules.md`, built into the binary.
     #[command(
@@ -152,6 +166,7 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
         },
         CliCommand::Render(args) => render::run(args),
         CliCommand::Test(args) => test::run(&args),
+        CliCommand::Balance(args) => balance::run(args),
         CliCommand::Rules(args) => Ok(inspect::rules(&args)?),
         CliCommand::Units(args) => inspect::units(&args),
     }

@@ -171,3 +171,59 @@ fn units_standing_per_hex_stay_true_through_whole_games() {
         }
     }
 }
+
+#[test]
+fn watching_who_leads_leaves_the_game_as_it_was_and_counts_every_change_of_the_lead() {
+    let c = catalog();
+    for (name, text) in [
+        ("dawn", include_str!("../../../scenarios/dawn_assault.toml")),
+        (
+            "meeting",
+            include_str!("../../../scenarios/meeting_engagement.toml"),
+        ),
+        ("night", include_str!("../../../scenarios/night_recon.toml")),
+    ] {
+        let s = ScenarioFile::parse(name, text)
+            .validate(&c, &bundled::terrain())
+            .unwrap();
+        let rules = Rules::new(&s, &c);
+        let p = players(&s);
+        let mut changes = 0;
+        for i in 0..6u64 {
+            let dice = || (GameRng::for_game(3, i), GameRng::for_game(4, i));
+            let (d, a) = dice();
+            let straight = p.play(rules, d, a).unwrap();
+            let (d, a) = dice();
+            let mut watched = p.game(rules, d, a);
+            let record = GameRecord::played(i, &mut watched).unwrap();
+            assert_eq!(watched.events(), straight.events(), "{name} game {i}");
+            assert_eq!(
+                GameRecord {
+                    lead_changes: 0,
+                    ..record.clone()
+                },
+                GameRecord::new(i, &rules, straight.state()),
+                "{name} game {i}"
+            );
+            // Two outcomes (no fair fight): the lead changed an odd number of times exactly
+            // when the winner is not the side that led at the start of the first player turn.
+            let (d, a) = dice();
+            let mut start = p.game(rules, d, a);
+            start.advance_to(1, s.first).unwrap();
+            let first = counters::victory::turn_limit_winner(start.state(), &rules);
+            let winner = straight.state().outcome().and_then(|o| o.winner);
+            assert!(!s.fair_fight);
+            assert_eq!(
+                record.lead_changes % 2 == 1,
+                first != winner,
+                "{name} game {i}"
+            );
+            assert!(
+                record.lead_changes <= 2 * record.turns + 1,
+                "{name} game {i}"
+            );
+            changes += record.lead_changes;
+        }
+        assert!(changes > 0, "{name}: the lead never changed in six games");
+    }
+}

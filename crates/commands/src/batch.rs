@@ -157,9 +157,9 @@ pub fn play_chunks(
                     let i = opts.shard.index + j * opts.shard.count;
                     played_whole(|| {
                         let (dice, ai) = game_dice(opts.seed, i);
-                        let game = players.play(rules, dice, ai)?;
+                        let record = GameRecord::played(i, &mut players.game(rules, dice, ai))?;
                         bar.inc(1);
-                        Ok(GameRecord::new(i, &rules, game.state()))
+                        Ok(record)
                     })
                 })
                 .collect()
@@ -250,6 +250,7 @@ pub fn csv_header<W: std::io::Write>(
         format!("lost_{a}"),
         format!("lost_{b}"),
         "time_changed_turn".to_owned(),
+        "lead_changes".to_owned(),
     ])
 }
 
@@ -270,6 +271,7 @@ pub fn csv_row<W: std::io::Write>(
         r.losses[0].to_string(),
         r.losses[1].to_string(),
         r.time_changed.map_or_else(String::new, |t| t.to_string()),
+        r.lead_changes.to_string(),
     ])
 }
 

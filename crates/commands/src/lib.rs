@@ -10,6 +10,7 @@
 #[macro_use]
 pub mod stdout;
 pub mod arena;
+pub mod balance;
 pub mod batch;
 pub mod blunders;
 pub mod data;

@@ -238,7 +238,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Units of each catalog type in the scenario, for loss rates.
-fn type_counts(scenario: &Scenario, catalog: &model::Catalog) -> Vec<(String, u32)> {
+pub(crate) fn type_counts(scenario: &Scenario, catalog: &model::Catalog) -> Vec<(String, u32)> {
     let mut counts: Vec<(String, u32)> = Vec::new();
     for u in &scenario.units {
         let id = &catalog.get(u.type_id).id;
@@ -251,20 +251,24 @@ fn type_counts(scenario: &Scenario, catalog: &model::Catalog) -> Vec<(String, u3
 }
 
 /// What an expectation measures, in words.
-fn describe(m: &Measure, scenario: &Scenario) -> String {
+pub(crate) fn describe(m: &Measure, scenario: &Scenario) -> String {
     match m {
         Measure::WinRate(Some(side)) => format!("win rate of {}", scenario.sides[side.index()].id),
         Measure::WinRate(None) => "both sides lose".to_owned(),
         Measure::EndReason(r) => format!("ended by {}", game::reason_name(*r)),
         Measure::GameLength => "game length (turns)".to_owned(),
         Measure::LossRate(t) => format!("{t} units lost"),
+        Measure::Balance => "balance".to_owned(),
+        Measure::Decisiveness => "decisiveness".to_owned(),
+        Measure::Drawishness => "drawishness (both lose)".to_owned(),
+        Measure::LeadChanges => "lead changes a game".to_owned(),
     }
 }
 
 /// A value as a percentage (shares) or a plain number (game length).
 fn fmt(m: &Measure, x: f64) -> String {
     match m {
-        Measure::GameLength => format!("{x:.2}"),
+        Measure::GameLength | Measure::LeadChanges => format!("{x:.2}"),
         _ => format!("{:.1}%", x * 100.0),
     }
 }
@@ -275,6 +279,31 @@ fn verdict_name(v: Verdict) -> &'static str {
         Verdict::Fail => "FAIL",
         Verdict::Inconclusive => "INCONCLUSIVE",
     }
+}
+
+/// One expectation's line: verdict, what, value, interval, range, and what would settle it.
+pub(crate) fn finding_line(f: &Finding, name: &str) -> String {
+    let m = &f.expectation.measure;
+    let mut out = format!(
+        "  {:<13} {:<24} {:>7}  [{}, {}]  expected {}..{}",
+        verdict_name(f.verdict),
+        name,
+        fmt(m, f.value),
+        fmt(m, f.ci95[0]),
+        fmt(m, f.ci95[1]),
+        fmt(m, f.expectation.between[0]),
+        fmt(m, f.expectation.between[1]),
+    );
+    match (f.verdict, f.games_to_settle) {
+        (Verdict::Inconclusive, Some(n)) => {
+            let _ = write!(out, "  (about {n} games would likely settle it)");
+        }
+        (Verdict::Inconclusive, None) => {
+            let _ = write!(out, "  (the value sits on the edge of the range)");
+        }
+        _ => {}
+    }
+    out
 }
 
 /// The lines of one scenario.
@@ -297,27 +326,7 @@ fn render(t: &Tested) -> String {
         t.ai.join(" ")
     );
     for (f, name) in t.findings.iter().zip(&t.names) {
-        let m = &f.expectation.measure;
-        let _ = write!(
-            out,
-            "  {:<13} {:<24} {:>7}  [{}, {}]  expected {}..{}",
-            verdict_name(f.verdict),
-            name,
-            fmt(m, f.value),
-            fmt(m, f.ci95[0]),
-            fmt(m, f.ci95[1]),
-            fmt(m, f.expectation.between[0]),
-            fmt(m, f.expectation.between[1]),
-        );
-        match (f.verdict, f.games_to_settle) {
-            (Verdict::Inconclusive, Some(n)) => {
-                let _ = write!(out, "  (about {n} games would likely settle it)");
-            }
-            (Verdict::Inconclusive, None) => {
-                let _ = write!(out, "  (the value sits on the edge of the range)");
-            }
-            _ => {}
-        }
+        out.push_str(&finding_line(f, name));
         out.push('\n');
     }
     out

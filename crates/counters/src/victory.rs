@@ -114,16 +114,24 @@ pub fn end(x: &mut Exec<'_, '_>, winner: Option<Side>, reason: EndReason) {
     });
 }
 
-/// R17.1, R17.4: the result when the last turn ends.
-pub fn turn_limit(x: &mut Exec<'_, '_>) {
-    let attacker = x.rules.scenario.side_with(Role::Attacker);
-    let winner = if attacker_holds_objective(x.state, &x.rules) {
+/// R17.1, R17.4: who wins if the battle ends at the turn limit in this position: the attacker
+/// if it holds an objective, else the defender, or neither in a fair fight. Also who leads a
+/// battle under way (a batch's lead changes).
+#[must_use]
+pub fn turn_limit_winner(state: &State, rules: &Rules<'_>) -> Option<Side> {
+    let attacker = rules.scenario.side_with(Role::Attacker);
+    if attacker_holds_objective(state, rules) {
         Some(attacker)
-    } else if x.rules.scenario.fair_fight {
+    } else if rules.scenario.fair_fight {
         None
     } else {
         Some(attacker.other())
-    };
+    }
+}
+
+/// R17.1, R17.4: the result when the last turn ends.
+pub fn turn_limit(x: &mut Exec<'_, '_>) {
+    let winner = turn_limit_winner(x.state, &x.rules);
     end(x, winner, EndReason::TurnLimit);
 }
 

@@ -12,8 +12,8 @@ pub use game::{
     Act, Advisors, Ai, AnswerError, DiceMark, Entry, Game, Referee, Seat, Waiting, start_turn,
 };
 pub use summary::{
-    GameRecord, Identity, MergeError, ObjectiveStats, SideStats, Summary, reason_name, shard_size,
-    wilson,
+    GameRecord, Identity, Measures, MergeError, ObjectiveStats, SideStats, Summary,
+    balance_from_gap, balance_of, mean_interval, reason_name, shard_size, wilson,
 };
 pub use tally::{Finding, Tally, Verdict, evaluate};
 

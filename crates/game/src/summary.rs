@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use counters::state::{Rules, State};
+
+use crate::Game;
 use model::event::EndReason;
 use model::ids::Side;
 use model::scenario::Scenario;
@@ -35,10 +37,40 @@ pub struct GameRecord {
     pub objectives_taken: Vec<Option<u32>>,
     /// The game turn in which dawn (or dusk) came, if it did (R13.3).
     pub time_changed: Option<u32>,
+    /// How often the side that would win if the battle ended now (R17.1, R17.4:
+    /// `counters::victory::turn_limit_winner`) changed: from the start of the first player turn,
+    /// through the start of each later one, to the result.
+    pub lead_changes: u32,
 }
 
 impl GameRecord {
-    /// The record of a finished game.
+    /// Plays a game its seats' AIs answer wholly to its end, watching who leads at the start of
+    /// each player turn (its morale and objective checks made), and returns its record.
+    ///
+    /// # Errors
+    /// Only [`OutOfDice`](model::OutOfDice), with scripted dice.
+    pub fn played(index: u64, game: &mut Game<'_>) -> Result<Self, model::OutOfDice> {
+        let rules = game.rules();
+        let order = [rules.scenario.first, rules.scenario.first.other()];
+        let mut leads: Vec<Option<Side>> = Vec::new();
+        'turns: for turn in 1..=rules.scenario.turns {
+            for side in order {
+                if game.advance_to(turn, side)? == crate::Waiting::Over {
+                    break 'turns;
+                }
+                leads.push(counters::victory::turn_limit_winner(game.state(), &rules));
+            }
+        }
+        game.advance()?;
+        let mut record = Self::new(index, &rules, game.state());
+        leads.push(game.state().outcome().and_then(|o| o.winner));
+        record.lead_changes =
+            u32::try_from(leads.windows(2).filter(|w| w[0] != w[1]).count()).unwrap_or(u32::MAX);
+        Ok(record)
+    }
+
+    /// The record of a finished game, without its lead changes (0): [`GameRecord::played`]
+    /// counts them as it plays.
     #[must_use]
     pub fn new(game: u64, rules: &Rules<'_>, end: &State) -> Self {
         let s = rules.scenario;
@@ -61,6 +93,7 @@ impl GameRecord {
                 .collect(),
             objectives_taken: end.objectives_taken().to_vec(),
             time_changed: end.time_changed(),
+            lead_changes: 0,
         }
     }
 }
@@ -136,6 +169,15 @@ pub struct Summary {
     pub turns_sum: u64,
     /// Sum of squared game turns.
     pub turns_sq_sum: u64,
+    /// Sum over the games of their lead changes ([`GameRecord::lead_changes`]).
+    #[serde(default)]
+    pub lead_changes_sum: u64,
+    /// Sum of their squares.
+    #[serde(default)]
+    pub lead_changes_sq_sum: u64,
+    /// The measures designers read, worked out from the counts by [`Summary::finish`].
+    #[serde(default)]
+    pub measures: Measures,
     /// Units destroyed per unit type, over all games.
     pub losses_by_type: BTreeMap<String, u64>,
     /// When the attacker took each objective.
@@ -156,6 +198,79 @@ pub struct Summary {
     /// twice and a missing one is named.
     #[serde(default)]
     pub shards: Vec<u64>,
+}
+
+/// The measures a designer reads of a batch (Ludii's game measures, Browne 2008, for a
+/// wargame): each a value with its 95% interval.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Measures {
+    /// 1 minus the gap between the sides' win rates: 1 when they win equally often.
+    pub balance: f64,
+    /// Its 95% interval (from the normal interval of the gap, a game's gap being 1, 0 or -1).
+    pub balance_ci95: [f64; 2],
+    /// The share of games decided before the turn limit (company morale, objectives).
+    pub decisiveness: f64,
+    /// Its Wilson 95% interval.
+    pub decisiveness_ci95: [f64; 2],
+    /// The share of games both sides lose (a fair fight, R17.4).
+    pub drawishness: f64,
+    /// Its Wilson 95% interval.
+    pub drawishness_ci95: [f64; 2],
+    /// Mean lead changes a game: how often the side that would win if the battle ended now
+    /// changed ([`GameRecord::lead_changes`]).
+    pub lead_changes: f64,
+    /// Its standard deviation over the games.
+    pub lead_changes_sd: f64,
+    /// The normal 95% interval of the mean.
+    pub lead_changes_ci95: [f64; 2],
+}
+
+/// A mean with the normal 95% interval of the mean (sample standard deviation), from the sum
+/// and the sum of squares of `n` values.
+pub(crate) fn mean(n: u64, sum: f64, sq: f64) -> (f64, [f64; 2]) {
+    if n == 0 {
+        return (0.0, [0.0, 0.0]);
+    }
+    let nf = n as f64;
+    let m = sum / nf;
+    let var = if n > 1 {
+        ((sq - nf * m * m) / (nf - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / nf).sqrt();
+    (m, [m - half, m + half])
+}
+
+/// A mean over `n` games from its sum and sum of squares: the mean, its standard deviation over
+/// the games, and the normal 95% interval of the mean (as `hexwar test` judges it).
+#[must_use]
+pub fn mean_interval(sum: f64, sq: f64, n: u64) -> (f64, f64, [f64; 2]) {
+    let (mean, ci) = mean(n, sum, sq);
+    let nf = n.max(1) as f64;
+    (mean, (sq / nf - mean * mean).max(0.0).sqrt(), ci)
+}
+
+/// Balance, 1 - |gap|, with its interval, from the normal interval of the gap between the
+/// sides' win rates: a game's gap is 1 or -1 when a side wins, 0 when both lose.
+#[must_use]
+pub fn balance_of(wins: [u64; 2], n: u64) -> (f64, [f64; 2]) {
+    let gap = wins[0] as f64 - wins[1] as f64;
+    let sq = (wins[0] + wins[1]) as f64;
+    let (mean, _, ci) = mean_interval(gap, sq, n);
+    balance_from_gap(mean, ci)
+}
+
+/// Balance and its interval from the mean gap between the sides' win rates and its interval.
+#[must_use]
+pub fn balance_from_gap(gap: f64, [lo, hi]: [f64; 2]) -> (f64, [f64; 2]) {
+    let worst = lo.abs().max(hi.abs()).min(1.0);
+    let best = if lo <= 0.0 && hi >= 0.0 {
+        0.0
+    } else {
+        lo.abs().min(hi.abs()).min(1.0)
+    };
+    (1.0 - gap.abs(), [1.0 - worst, 1.0 - best])
 }
 
 /// What makes two summaries parts of one batch: the same scenario, catalog and terrain (by
@@ -268,6 +383,8 @@ impl Summary {
         *self.end_reasons.entry(g.end.clone()).or_default() += 1;
         self.turns_sum += u64::from(g.turns);
         self.turns_sq_sum += u64::from(g.turns) * u64::from(g.turns);
+        self.lead_changes_sum += u64::from(g.lead_changes);
+        self.lead_changes_sq_sum += u64::from(g.lead_changes) * u64::from(g.lead_changes);
         for t in &g.lost_types {
             *self.losses_by_type.entry(t.clone()).or_default() += 1;
         }
@@ -315,6 +432,13 @@ impl Summary {
             }
         };
         within("turns", self.turns_sum, self.turns_sq_sum, most)?;
+        // A lead changes at most once a player turn, and once more at the end.
+        within(
+            "lead changes",
+            self.lead_changes_sum,
+            self.lead_changes_sq_sum,
+            2 * most + 1,
+        )?;
         for side in &self.sides {
             within(
                 &format!("victory points of `{}`", side.id),
@@ -443,6 +567,8 @@ impl Summary {
         }
         add(&mut self.turns_sum, other.turns_sum)?;
         add(&mut self.turns_sq_sum, other.turns_sq_sum)?;
+        add(&mut self.lead_changes_sum, other.lead_changes_sum)?;
+        add(&mut self.lead_changes_sq_sum, other.lead_changes_sq_sum)?;
         for (k, v) in &other.losses_by_type {
             add(self.losses_by_type.entry(k.clone()).or_default(), *v)?;
         }
@@ -485,6 +611,17 @@ impl Summary {
             (s.vp_mean, s.vp_sd) = spread(s.vp_sum, s.vp_sq_sum);
         }
         (self.turns_mean, self.turns_sd) = spread(self.turns_sum, self.turns_sq_sum);
+        let share = |k: u64| (k as f64 / nf, wilson(k, n));
+        let m = &mut self.measures;
+        (m.balance, m.balance_ci95) = balance_of([self.sides[0].wins, self.sides[1].wins], n);
+        let at_limit = self.end_reasons.get("turn_limit").copied().unwrap_or(0);
+        (m.decisiveness, m.decisiveness_ci95) = share(n.saturating_sub(at_limit));
+        (m.drawishness, m.drawishness_ci95) = share(self.both_lose);
+        (m.lead_changes, m.lead_changes_sd, m.lead_changes_ci95) = mean_interval(
+            self.lead_changes_sum as f64,
+            self.lead_changes_sq_sum as f64,
+            n,
+        );
     }
 }
 

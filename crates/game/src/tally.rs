@@ -2,7 +2,7 @@
 //! each measured value with its 95% interval against the expected range, game by game in constant
 //! memory. No I/O and no threads: the caller plays the games.
 
-use crate::summary::{GameRecord, wilson};
+use crate::summary::{GameRecord, mean, wilson};
 use model::scenario::expect::{Expectation, Expectations, Measure};
 
 /// How an expectation fared.
@@ -69,6 +69,11 @@ enum Probe {
     End(&'static str),
     Turns,
     Lost(String, f64),
+    /// A game's gap between the sides: 1 when side A wins, -1 when side B does, else 0.
+    Gap(String, String),
+    Decided,
+    BothLose,
+    Leads,
 }
 
 impl Tally {
@@ -91,6 +96,10 @@ impl Tally {
                         .map_or(1, |&(_, c)| c.max(1));
                     Probe::Lost(t.clone(), f64::from(of_type))
                 }
+                Measure::Balance => Probe::Gap(sides[0].clone(), sides[1].clone()),
+                Measure::Decisiveness => Probe::Decided,
+                Measure::Drawishness => Probe::BothLose,
+                Measure::LeadChanges => Probe::Leads,
             })
             .collect();
         Self {
@@ -112,6 +121,12 @@ impl Tally {
                 Probe::Lost(t, of_type) => {
                     r.lost_types.iter().filter(|l| *l == t).count() as f64 / of_type
                 }
+                Probe::Gap(a, b) => {
+                    f64::from(u8::from(r.winner == *a)) - f64::from(u8::from(r.winner == *b))
+                }
+                Probe::Decided => f64::from(u8::from(r.end != "turn_limit")),
+                Probe::BothLose => f64::from(u8::from(r.winner == "none")),
+                Probe::Leads => f64::from(r.lead_changes),
             };
             *sum += x;
             *sq += x * x;
@@ -129,7 +144,7 @@ impl Tally {
             .map(|(e, (probe, &(sum, sq)))| {
                 let (value, ci95) = match probe {
                     // Shares of games: Wilson's interval (the sum is a whole count).
-                    Probe::Winner(_) | Probe::End(_) => {
+                    Probe::Winner(_) | Probe::End(_) | Probe::Decided | Probe::BothLose => {
                         #[expect(
                             clippy::cast_possible_truncation,
                             clippy::cast_sign_loss,
@@ -138,7 +153,11 @@ impl Tally {
                         let k = sum.round() as u64;
                         (if n == 0 { 0.0 } else { sum / n as f64 }, wilson(k, n))
                     }
-                    Probe::Turns | Probe::Lost(..) => mean(n, sum, sq),
+                    Probe::Turns | Probe::Lost(..) | Probe::Leads => mean(n, sum, sq),
+                    Probe::Gap(..) => {
+                        let (gap, ci) = mean(n, sum, sq);
+                        crate::summary::balance_from_gap(gap, ci)
+                    }
                 };
                 let [lo, hi] = e.between;
                 let verdict = if ci95[0] >= lo && ci95[1] <= hi {
@@ -168,23 +187,6 @@ impl Tally {
             })
             .collect()
     }
-}
-
-/// A mean with the normal 95% interval of the mean (sample standard deviation), from the sum
-/// and the sum of squares of `n` values.
-fn mean(n: u64, sum: f64, sq: f64) -> (f64, [f64; 2]) {
-    if n == 0 {
-        return (0.0, [0.0, 0.0]);
-    }
-    let nf = n as f64;
-    let m = sum / nf;
-    let var = if n > 1 {
-        ((sq - nf * m * m) / (nf - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
-    let half = 1.96 * (var / nf).sqrt();
-    (m, [m - half, m + half])
 }
 
 /// About how many games would shrink the interval enough to clear the nearest end of the range
@@ -228,6 +230,7 @@ mod tests {
             lost_types: vec!["t72".to_owned()],
             objectives_taken: Vec::new(),
             time_changed: None,
+            lead_changes: 0,
         }
     }
 
@@ -295,5 +298,81 @@ mod tests {
         assert_eq!(l.verdict, Verdict::Pass);
         let e = verdict(&games, Measure::EndReason(EndReason::Objective), [0.9, 1.0]);
         assert_eq!(e.verdict, Verdict::Pass, "{e:?}");
+    }
+
+    #[test]
+    fn the_designers_measures_are_judged_as_the_batch_shows_them() {
+        // 600 red wins (300 by morale), 300 blue wins at the limit, 100 both lose; 2 lead
+        // changes in every red win, none otherwise.
+        let games: Vec<GameRecord> = (0..1000)
+            .map(|i| {
+                let (winner, end) = match i % 10 {
+                    0..=2 => ("red", "company_morale"),
+                    3..=5 => ("red", "turn_limit"),
+                    6..=8 => ("blue", "turn_limit"),
+                    _ => ("none", "turn_limit"),
+                };
+                GameRecord {
+                    lead_changes: if winner == "red" { 2 } else { 0 },
+                    ..record(winner, end, 6)
+                }
+            })
+            .collect();
+        let b = verdict(&games, Measure::Balance, [0.6, 0.8]);
+        assert!((b.value - 0.7).abs() < 1e-12, "{b:?}");
+        // The gap's sd: sqrt(E[g^2] - 0.3^2) = sqrt(0.9 - 0.09), its half-interval 1.96 sd / sqrt(n).
+        let half = 1.96 * ((0.9 - 0.09) * 1000.0 / 999.0_f64).sqrt() / 1000.0_f64.sqrt();
+        assert!(
+            (b.ci95[0] - (0.7 - half)).abs() < 1e-9 && (b.ci95[1] - (0.7 + half)).abs() < 1e-9,
+            "{b:?}"
+        );
+        assert_eq!(b.verdict, Verdict::Pass);
+        let d = verdict(&games, Measure::Decisiveness, [0.25, 0.35]);
+        assert!(
+            (d.value - 0.3).abs() < 1e-12 && d.verdict == Verdict::Pass,
+            "{d:?}"
+        );
+        let w = verdict(&games, Measure::Drawishness, [0.0, 0.05]);
+        assert!(
+            (w.value - 0.1).abs() < 1e-12 && w.verdict == Verdict::Fail,
+            "{w:?}"
+        );
+        let l = verdict(&games, Measure::LeadChanges, [1.0, 1.4]);
+        assert!(
+            (l.value - 1.2).abs() < 1e-12 && l.verdict == Verdict::Pass,
+            "{l:?}"
+        );
+        // The batch's summary shows the same figures.
+        let mut summary = crate::Summary {
+            sides: [
+                crate::SideStats {
+                    id: "red".to_owned(),
+                    ..Default::default()
+                },
+                crate::SideStats {
+                    id: "blue".to_owned(),
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        };
+        for g in &games {
+            summary.add(g);
+        }
+        summary.finish();
+        let m = &summary.measures;
+        assert_eq!((m.balance, m.balance_ci95), (b.value, b.ci95));
+        assert_eq!((m.decisiveness, m.decisiveness_ci95), (d.value, d.ci95));
+        assert_eq!((m.drawishness, m.drawishness_ci95), (w.value, w.ci95));
+        assert_eq!((m.lead_changes, m.lead_changes_ci95), (l.value, l.ci95));
+    }
+
+    #[test]
+    fn balance_is_one_where_the_gap_may_be_nothing() {
+        let (b, [lo, hi]) = crate::balance_from_gap(0.02, [-0.01, 0.05]);
+        assert!((b - 0.98).abs() < 1e-12);
+        assert!((lo - 0.95).abs() < 1e-12 && (hi - 1.0).abs() < 1e-12);
+        let (_, [lo, hi]) = crate::balance_from_gap(-0.3, [-0.35, -0.25]);
+        assert!((lo - 0.65).abs() < 1e-12 && (hi - 0.75).abs() < 1e-12);
     }
 }

@@ -53,6 +53,22 @@ pub fn render(s: &Summary) -> String {
         "game length: {:.2} ± {:.2} turns",
         s.turns_mean, s.turns_sd
     );
+    let m = &s.measures;
+    let ci = |c: [f64; 2]| format!("[{}, {}]", pct(c[0]), pct(c[1]));
+    let _ = writeln!(
+        out,
+        "\nmeasures (95% intervals):\n  balance       {:>6}  {}  (1 - the gap between the win rates)\n  decisiveness  {:>6}  {}  (decided before the turn limit)\n  drawishness   {:>6}  {}  (both lose)\n  lead changes  {:>6.2}  [{:.2}, {:.2}]  a game, sd {:.2}  (who would win if it ended now)\n",
+        pct(m.balance),
+        ci(m.balance_ci95),
+        pct(m.decisiveness),
+        ci(m.decisiveness_ci95),
+        pct(m.drawishness),
+        ci(m.drawishness_ci95),
+        m.lead_changes,
+        m.lead_changes_ci95[0],
+        m.lead_changes_ci95[1],
+        m.lead_changes_sd,
+    );
     let mut losses: Vec<(&String, &u64)> = s.losses_by_type.iter().collect();
     losses.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let losses: Vec<String> = losses

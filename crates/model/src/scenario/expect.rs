@@ -33,6 +33,14 @@ pub(crate) struct RawExpect {
     game_length: Vec<Spanned<RawRange>>,
     #[serde(default)]
     loss_rate: Vec<Spanned<RawLossRate>>,
+    #[serde(default)]
+    balance: Vec<Spanned<RawRange>>,
+    #[serde(default)]
+    decisiveness: Vec<Spanned<RawRange>>,
+    #[serde(default)]
+    drawishness: Vec<Spanned<RawRange>>,
+    #[serde(default)]
+    lead_changes: Vec<Spanned<RawRange>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -75,6 +83,14 @@ pub enum Measure {
     GameLength,
     /// The mean share of a unit type's units destroyed in a game (catalog id).
     LossRate(String),
+    /// 1 minus the gap between the sides' win rates.
+    Balance,
+    /// The share of games decided before the turn limit.
+    Decisiveness,
+    /// The share of games both sides lose.
+    Drawishness,
+    /// The mean number of lead changes a game (who would win if the battle ended now).
+    LeadChanges,
 }
 
 /// One expectation: a measure and the range it should lie in.
@@ -239,6 +255,33 @@ pub(crate) fn validate(
                 measure: Measure::LossRate(name.clone()),
                 between,
             });
+        }
+    }
+    // The designer's measures (`hexwar batch` shows them): shares, and lead changes a game.
+    let most_leads = 2.0 * f64::from(crate::scenario::MAX_TURNS) + 1.0;
+    for (list, measure, top, what) in [
+        (&raw.balance, Measure::Balance, 1.0, "balance"),
+        (
+            &raw.decisiveness,
+            Measure::Decisiveness,
+            1.0,
+            "decisiveness",
+        ),
+        (&raw.drawishness, Measure::Drawishness, 1.0, "drawishness"),
+        (
+            &raw.lead_changes,
+            Measure::LeadChanges,
+            most_leads,
+            "lead changes",
+        ),
+    ] {
+        for g in list {
+            if let Some(between) = range(&g.get_ref().between, 0.0, top, what) {
+                items.push(Expectation {
+                    measure: measure.clone(),
+                    between,
+                });
+            }
         }
     }
     let runs = match &raw.runs {

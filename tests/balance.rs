@@ -1,0 +1,172 @@
+//! `hexwar balance`: the change it finds is the smallest that passes, the file it writes passes
+//! `hexwar test` on the very figures it reported, and bad input is refused before any game.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{hexwar, stderr, stdout};
+
+/// The meeting engagement with its turn limit moved from 5 to `turns` and its `[expect]` batch
+/// cut to `runs` games, written into `dir`.
+fn damaged(dir: &Path, turns: u32, runs: u32) -> PathBuf {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/scenarios/meeting_engagement.toml"))
+        .unwrap()
+        .replacen("turns = 5", &format!("turns = {turns}"), 1)
+        .replacen("runs = 10000", &format!("runs = {runs}"), 1);
+    let path = dir.join("damaged.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn json(args: &[&str]) -> (std::process::Output, serde_json::Value) {
+    let out = hexwar(args);
+    let v = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| {
+        panic!("{e}: {}\n{}", stdout(&out), stderr(&out));
+    });
+    (out, v)
+}
+
+#[test]
+fn balance_finds_the_smallest_change_and_writes_what_hexwar_test_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = damaged(dir.path(), 7, 10000);
+    let file = file.to_str().unwrap();
+    let written = dir.path().join("balanced.toml");
+    let (out, v) = json(&[
+        "balance",
+        file,
+        "--vary",
+        "turns",
+        "--vary",
+        "first",
+        "--write",
+        written.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(v["result"], "balanced");
+    assert!(
+        v["before"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["verdict"] == "fail"),
+        "{v}"
+    );
+    // Seven turns where five were balanced: the turn limit back down is one field; of the
+    // turn limits that pass, the one nearest seven.
+    let change = v["change"].as_array().unwrap();
+    assert_eq!(change.len(), 1, "{v}");
+    let step = change[0].as_str().unwrap();
+    assert!(step.starts_with("turns 7 -> "), "{step}");
+    // `hexwar test` of the file written plays the same games and gives the same figures.
+    let test = hexwar(&["test", written.to_str().unwrap(), "--json", "-q"]);
+    assert!(test.status.success(), "{}", stderr(&test));
+    let t: serde_json::Value = serde_json::from_str(&stdout(&test)).unwrap();
+    let findings = t["scenarios"][0]["findings"].as_array().unwrap();
+    let after = v["after"].as_array().unwrap();
+    assert_eq!(findings.len(), after.len());
+    for (f, a) in findings.iter().zip(after) {
+        assert_eq!(f["verdict"], "pass");
+        assert_eq!(f["value"], a["value"]);
+        assert_eq!(f["ci95"], a["ci95"]);
+    }
+    // Only the turn limit changed, the rest of the file (its comments too) as it was.
+    let diff = v["toml_diff"].as_str().unwrap();
+    let changed: Vec<&str> = diff
+        .lines()
+        .filter(|l| {
+            (l.starts_with('-') || l.starts_with('+'))
+                && !l.starts_with("--- ")
+                && !l.starts_with("+++ ")
+        })
+        .collect();
+    assert_eq!(changed.len(), 2, "{diff}");
+    assert!(
+        changed[0].starts_with("-turns = 7") && changed[1].starts_with("+turns = "),
+        "{diff}"
+    );
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.contains("# Balance (hexwar test scenarios/)."));
+}
+
+#[test]
+fn a_scenario_no_change_can_balance_is_said_so_with_the_closest_change() {
+    let dir = tempfile::tempdir().unwrap();
+    // Seven turns, and only the side that moves first may change: not enough.
+    let file = damaged(dir.path(), 7, 1000);
+    let written = dir.path().join("never.toml");
+    let (out, v) = json(&[
+        "balance",
+        file.to_str().unwrap(),
+        "--vary",
+        "first",
+        "--write",
+        written.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(v["result"], "unbalanceable");
+    assert!(v["change"].is_null());
+    assert_eq!(v["closest"]["change"][0], "first soviet -> us");
+    assert!(
+        !written.exists(),
+        "nothing is written when nothing balances"
+    );
+}
+
+#[test]
+fn balance_refuses_bad_input_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = damaged(dir.path(), 7, 1000);
+    let file = file.to_str().unwrap();
+    let no_expect = dir.path().join("no_expect.toml");
+    let text = std::fs::read_to_string(file).unwrap();
+    std::fs::write(&no_expect, &text[..text.find("[expect]").unwrap()]).unwrap();
+    let bad_range = dir.path().join("bad_range.toml");
+    std::fs::write(
+        &bad_range,
+        text.replace("between = [4.5, 5.0]", "between = [5.0, 4.5]"),
+    )
+    .unwrap();
+    for (args, message) in [
+        (vec![no_expect.to_str().unwrap()], "no [expect] section"),
+        (
+            vec![bad_range.to_str().unwrap()],
+            "bad_range.toml:170:28: [expect]: `between` of a game length must be [LOW, HIGH]",
+        ),
+        (vec![file, "--vary", "t72.wings"], "unknown field `wings`"),
+        (
+            vec![file, "--vary", "t99.assault"],
+            "unknown unit type `t99`",
+        ),
+        (
+            vec![file, "--vary", "jaeger.assault"],
+            "no unit of type `jaeger`",
+        ),
+        (
+            vec![file, "--vary", "t72.assault=1..20"],
+            "assault is 0..12 in the catalog",
+        ),
+        (vec![file, "--vary", "t72.assault=4..2"], "4..2 is empty"),
+        (vec![file, "--vary", "turns=0..3"], "a turn limit is 1 to"),
+        (
+            vec![file, "--vary", "speed"],
+            "expected turns, first, objectives",
+        ),
+        (vec![file, "--write", file], "--write"),
+    ] {
+        let mut all = vec!["balance"];
+        all.extend(args);
+        let out = hexwar(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(message),
+            "{all:?}: {} lacks {message}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty(), "{all:?}: no game, no report");
+    }
+}
