@@ -170,3 +170,51 @@ fn balance_refuses_bad_input_before_any_game() {
         assert!(stdout(&out).is_empty(), "{all:?}: no game, no report");
     }
 }
+
+#[test]
+fn diff_names_every_change_and_what_it_did_on_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = damaged(dir.path(), 5, 10000);
+    let text = std::fs::read_to_string(&before).unwrap();
+    let after = dir.path().join("after.toml");
+    std::fs::write(
+        &after,
+        text.replacen("turns = 5", "turns = 6", 1).replacen(
+            "[[objectives]]\nname = \"Hohenroth church\"\nat = \"0604\"\n",
+            "",
+            1,
+        ) + "\n[types.t72]\nassault = 4\n",
+    )
+    .unwrap();
+    let (before, after) = (before.to_str().unwrap(), after.to_str().unwrap());
+    let (out, v) = json(&["diff", before, after, "--runs", "300", "--json", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let changes: Vec<String> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}: {} -> {}", c["what"], c["before"], c["after"]))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            r#""turns": "5" -> "6""#,
+            r#""objective 0604": "Hohenroth church" -> null"#,
+            r#""stat t72.assault": "3" -> "4 (the scenario's own)""#,
+        ],
+        "{v}"
+    );
+    // A version against itself: nothing changed, and every measure moved by exactly nothing.
+    let (out, same) = json(&["diff", before, before, "--runs", "200", "--json", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(same["changes"].as_array().unwrap().is_empty());
+    for m in same["measures"].as_array().unwrap() {
+        assert_eq!(m["before"], m["after"], "{m}");
+        assert_eq!(m["ci95"], serde_json::json!([0.0, 0.0]), "{m}");
+    }
+    // More turns for the attacker: its win rate rises, on the same games, and the interval
+    // says so.
+    let win = &v["measures"][0];
+    assert_eq!(win["measure"], "win rate of soviet");
+    assert!(win["ci95"][0].as_f64().unwrap() > 0.0, "{win}");
+}

@@ -4,7 +4,9 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{arena, balance, batch, blunders, inspect, merge, odds, play, render, test, tune};
+use commands::{
+    arena, balance, batch, blunders, diff, inspect, merge, odds, play, render, test, tune,
+};
 
 /// mimalloc: the games allocate and free many small vectors (plans, paths, odds tables), and
 /// glibc's malloc was a tenth of a game's instructions.
@@ -129,6 +131,17 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar balance scenarios/meeting_engagement.toml\n  hexwar balance my.toml --vary turns --vary t72.assault=2..5 --write my_balanced.toml\n  hexwar balance my.toml --ai soviet=doctrine@1 --json > report.json\n\nExit status: 0 when a change is found (or none is needed), 1 when no change within the\nbounds meets every expectation (the closest is shown), 2 for bad input, 130 when stopped."
     )]
     Balance(balance::BalanceArgs),
+    /// What changed between two versions of a scenario: its knobs, sides, units, objectives,
+    /// orders, the stats its units play with (the catalog's or its own `[types]`) and its
+    /// expectations; with --runs, what the change did to every measure.
+    ///
+    /// With --runs N both versions play the same N games (game i on the same dice in both,
+    /// each with its `[expect]` AIs unless --ai says otherwise), and each measure's change is
+    /// shown with its paired 95% interval.
+    #[command(
+        after_help = "Examples:\n  hexwar diff scenarios/meeting_engagement.toml my_meeting.toml\n  hexwar diff old.toml new.toml --runs 4000\n  hexwar diff old.toml new.toml --runs 4000 --json"
+    )]
+    Diff(diff::DiffArgs),
     /// Read the rulebook: the sections, one rule with hexwar's decisions, or every rule that
     /// mentions a word. The rulebook is `docs/rules.md`, built into the binary.
     #[command(
@@ -167,6 +180,7 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
         CliCommand::Render(args) => render::run(args),
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Balance(args) => balance::run(args),
+        CliCommand::Diff(args) => diff::run(args),
         CliCommand::Rules(args) => Ok(inspect::rules(&args)?),
         CliCommand::Units(args) => inspect::units(&args),
     }

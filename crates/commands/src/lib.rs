@@ -14,6 +14,7 @@ pub mod balance;
 pub mod batch;
 pub mod blunders;
 pub mod data;
+pub mod diff;
 pub mod inspect;
 mod interrupt;
 pub mod merge;
