@@ -180,7 +180,7 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
         CliCommand::Render(args) => render::run(args),
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Balance(args) => balance::run(args),
-        CliCommand::Diff(args) => diff::run(args),
+        CliCommand::Diff(args) => diff::run(&args),
         CliCommand::Rules(args) => Ok(inspect::rules(&args)?),
         CliCommand::Units(args) => inspect::units(&args),
     }

@@ -339,7 +339,7 @@ fn play(
 pub const MAX_DIFF_RUNS: u64 = 10_000_000;
 
 /// Runs `hexwar diff`.
-pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.runs {
         batch::check_runs_threads(n, args.threads)?;
         if n > MAX_DIFF_RUNS {
