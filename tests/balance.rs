@@ -218,3 +218,52 @@ fn diff_names_every_change_and_what_it_did_on_the_same_games() {
     assert_eq!(win["measure"], "win rate of soviet");
     assert!(win["ci95"][0].as_f64().unwrap() > 0.0, "{win}");
 }
+
+#[test]
+fn the_skill_trace_ranks_the_ais_and_tells_a_game_of_skill_from_a_dice_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("skill.svg");
+    let (out, v) = json(&[
+        "skill",
+        "scenarios/meeting_engagement.toml",
+        "--ladder",
+        "random,doctrine@1,doctrine",
+        "--runs",
+        "120",
+        "--plot",
+        plot.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let sides = v["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    for s in sides {
+        let rungs = s["rungs"].as_array().unwrap();
+        let ais: Vec<&str> = rungs.iter().map(|r| r["ai"].as_str().unwrap()).collect();
+        assert_eq!(ais, ["random", "doctrine@1", "doctrine"]);
+        let rate = |i: usize| rungs[i]["win_rate"].as_f64().unwrap();
+        let gap = s["gap"].as_f64().unwrap();
+        assert!((gap - (rate(2) - rate(0))).abs() < 1e-12, "{s}");
+        // Random play loses to the doctrine AI; the doctrine AI holds its own.
+        assert!(rate(0) < 0.1 && rate(2) > 0.3, "{s}");
+        assert_eq!(s["dice_game"], false, "{s}");
+        let rho = s["spearman"].as_f64().unwrap();
+        let [lo, hi] = [0, 1].map(|k| s["spearman_ci95"][k].as_f64().unwrap());
+        assert!((-1.0..=1.0).contains(&lo) && lo <= rho && rho <= hi && hi <= 1.0, "{s}");
+    }
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("doctrine@1") && svg.contains("<svg"));
+    for (args, message) in [
+        (vec!["--ladder", "doctrine"], "two AIs at least"),
+        (vec!["--ladder", "random,genius"], "AI `genius`"),
+        (vec!["--opponent", "genius"], "AI `genius`"),
+        (vec!["--side", "nato"], "--side `nato`: the sides are"),
+    ] {
+        let mut all = vec!["skill", "scenarios/meeting_engagement.toml"];
+        all.extend(args);
+        let out = hexwar(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{all:?}: {}", stderr(&out));
+    }
+}

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use commands::{
-    arena, balance, batch, blunders, diff, inspect, merge, odds, play, render, test, tune,
+    arena, balance, batch, blunders, diff, inspect, merge, odds, play, render, skill, test, tune,
 };
 
 /// mimalloc: the games allocate and free many small vectors (plans, paths, odds tables), and
@@ -142,6 +142,14 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar diff scenarios/meeting_engagement.toml my_meeting.toml\n  hexwar diff old.toml new.toml --runs 4000\n  hexwar diff old.toml new.toml --runs 4000 --json"
     )]
     Diff(diff::DiffArgs),
+    /// The skill trace: each side plays at rising strength (random, doctrine@1, doctrine, the
+    /// search AI at rising budgets) against one fixed opponent; each win rate with its
+    /// interval, the rank correlation of strength and win rate with its interval, and the gap
+    /// between the strongest and the weakest (under 20 points: a dice game).
+    #[command(
+        after_help = "Examples:\n  hexwar skill scenarios/meeting_engagement.toml\n  hexwar skill scenarios/night_recon.toml --runs 400 --plot night_skill.svg\n  hexwar skill my.toml --ladder random,doctrine@1,doctrine --opponent doctrine@1 --side soviet --json"
+    )]
+    Skill(skill::SkillArgs),
     /// Read the rulebook: the sections, one rule with hexwar's decisions, or every rule that
     /// mentions a word. The rulebook is `docs/rules.md`, built into the binary.
     #[command(
@@ -181,6 +189,7 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Balance(args) => balance::run(args),
         CliCommand::Diff(args) => diff::run(&args),
+        CliCommand::Skill(args) => skill::run(args),
         CliCommand::Rules(args) => Ok(inspect::rules(&args)?),
         CliCommand::Units(args) => inspect::units(&args),
     }

@@ -9,16 +9,21 @@
 //! - [`bradley_terry`]: one rating per player on the Elo scale from every result at once
 //!   (maximum likelihood), anchored at one player, with 95% intervals.
 //!
-//! Pure functions of counts: no I/O, no randomness.
+//! - [`spearman`]: the rank correlation of win rates with strength, and its interval
+//!   ([`spearman_interval`], a bootstrap drawing from the caller's seeded generator).
+//!
+//! Pure functions of counts: no I/O, and no randomness but the caller's.
 
 mod bradley_terry;
 mod elo;
 mod pentanomial;
+mod rank;
 mod sprt;
 
 pub use bradley_terry::{FitError, Meeting, Ratings, bradley_terry};
 pub use elo::{elo_of_score, score_of_elo};
 pub use pentanomial::Pentanomial;
+pub use rank::{spearman, spearman_interval};
 pub use sprt::{Sprt, SprtError, SprtVerdict};
 
 /// The normal quantile of a two-sided 95% interval.

@@ -171,6 +171,113 @@ pub fn tune(t: &Tune<'_>) -> Result<String, PlotError> {
     Ok(out)
 }
 
+/// One side's line of a skill trace: each rung's win rate and its interval, weakest first.
+pub struct SkillLine<'a> {
+    /// The side's id.
+    pub side: &'a str,
+    /// Win rate and Wilson 95% interval per rung.
+    pub points: Vec<(f64, [f64; 2])>,
+}
+
+/// What a skill trace plot shows.
+pub struct Skill<'a> {
+    /// The scenario's title.
+    pub scenario: &'a str,
+    /// The fixed opponent.
+    pub opponent: &'a str,
+    /// Games a rung.
+    pub runs: u64,
+    /// The rungs' AIs, weakest first.
+    pub ladder: &'a [String],
+    /// A line per side traced.
+    pub lines: &'a [SkillLine<'a>],
+}
+
+/// Each side's win rate at each rung of strength, with its interval as a bar.
+///
+/// # Errors
+/// When plotters fails to draw (no rungs, or a bug).
+#[expect(clippy::cast_precision_loss, reason = "a handful of rungs")]
+pub fn skill(t: &Skill<'_>) -> Result<String, PlotError> {
+    font()?;
+    if t.ladder.is_empty() {
+        return Err(PlotError("no rungs were played".to_owned()));
+    }
+    let hi = t.ladder.len() as f64 - 0.5;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (760, 460)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("Skill trace of {} against {}", t.scenario, t.opponent),
+                ("sans-serif", 18),
+            )
+            .margin(14)
+            .x_label_area_size(42)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5f64..hi, 0f64..1f64)
+            .map_err(err)?;
+        let ladder = t.ladder;
+        chart
+            .configure_mesh()
+            .x_desc("the side's AI, weakest first")
+            .y_desc(format!(
+                "win rate ({} games a rung, 95% Wilson interval)",
+                t.runs
+            ))
+            .x_labels(ladder.len() * 2 + 1)
+            .x_label_formatter(&|v| {
+                let r = v.round();
+                if (v - r).abs() > 0.01 || r < 0.0 {
+                    return String::new();
+                }
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "a rung's index, checked non-negative"
+                )]
+                ladder.get(r as usize).cloned().unwrap_or_default()
+            })
+            .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (k, line) in t.lines.iter().enumerate() {
+            let colour = SIDE[k % 2];
+            // The two sides' bars side by side, a little apart.
+            let dx = (k as f64 - 0.5) * 0.08;
+            chart
+                .draw_series(LineSeries::new(
+                    line.points
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| (i as f64 + dx, p.0)),
+                    colour.stroke_width(2),
+                ))
+                .map_err(err)?
+                .label(line.side.to_owned())
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 18, y)], colour.stroke_width(2))
+                });
+            chart
+                .draw_series(line.points.iter().enumerate().map(|(i, p)| {
+                    ErrorBar::new_vertical(i as f64 + dx, p.1[0], p.0, p.1[1], colour.filled(), 8)
+                }))
+                .map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(INK.mix(0.4))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
 /// What a batch plot shows: the summary, and the games by length (counted as they were played).
 pub struct Batch<'a> {
     /// The summary of the games.
