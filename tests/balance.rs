@@ -250,7 +250,10 @@ fn the_skill_trace_ranks_the_ais_and_tells_a_game_of_skill_from_a_dice_game() {
         assert_eq!(s["dice_game"], false, "{s}");
         let rho = s["spearman"].as_f64().unwrap();
         let [lo, hi] = [0, 1].map(|k| s["spearman_ci95"][k].as_f64().unwrap());
-        assert!((-1.0..=1.0).contains(&lo) && lo <= rho && rho <= hi && hi <= 1.0, "{s}");
+        assert!(
+            (-1.0..=1.0).contains(&lo) && lo <= rho && rho <= hi && hi <= 1.0,
+            "{s}"
+        );
     }
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.contains("doctrine@1") && svg.contains("<svg"));
@@ -266,4 +269,95 @@ fn the_skill_trace_ranks_the_ais_and_tells_a_game_of_skill_from_a_dice_game() {
         assert_eq!(out.status.code(), Some(2), "{all:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(message), "{all:?}: {}", stderr(&out));
     }
+}
+
+#[test]
+fn shards_of_test_tune_and_skill_merge_into_exactly_the_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [&[&str]; 4] = [
+        &[
+            "test",
+            "scenarios/night_recon.toml",
+            "scenarios/dawn_assault.toml",
+            "--runs",
+            "300",
+        ],
+        &[
+            "tune",
+            "scenarios/night_recon.toml",
+            "--vary",
+            "brdm2.assault=0..2",
+            "--runs",
+            "200",
+        ],
+        &[
+            "tune",
+            "scenarios/meeting_engagement.toml",
+            "--sensitivity",
+            "--runs",
+            "60",
+        ],
+        &[
+            "skill",
+            "scenarios/meeting_engagement.toml",
+            "--ladder",
+            "random,doctrine",
+            "--runs",
+            "90",
+        ],
+    ];
+    let mut files_of = Vec::new();
+    for args in runs {
+        let single = hexwar(&[args, &["--json", "-q"]].concat());
+        assert!(single.status.success(), "{args:?}: {}", stderr(&single));
+        let mut files = Vec::new();
+        // Shards in any order, as a cluster returns them.
+        for i in [2, 0, 1] {
+            let shard = format!("{i}/3");
+            let out = hexwar(&[args, &["--json", "-q", "--shard", &shard]].concat());
+            assert!(out.status.success(), "{args:?} {shard}: {}", stderr(&out));
+            let path = dir.path().join(format!("{}-{i}.json", files_of.len()));
+            std::fs::write(&path, &out.stdout).unwrap();
+            files.push(path.to_str().unwrap().to_owned());
+        }
+        let merged = hexwar(
+            &[
+                &["merge", "--json"][..],
+                &files.iter().map(String::as_str).collect::<Vec<_>>(),
+            ]
+            .concat(),
+        );
+        assert!(merged.status.success(), "{args:?}: {}", stderr(&merged));
+        let (a, b): (serde_json::Value, serde_json::Value) = (
+            serde_json::from_slice(&single.stdout).unwrap(),
+            serde_json::from_slice(&merged.stdout).unwrap(),
+        );
+        assert_eq!(a, b, "{args:?}");
+        files_of.push(files);
+    }
+    // A shard missing, a shard twice, shards of two questions: refused, exit 2.
+    let (test, tune) = (&files_of[0], &files_of[1]);
+    for (files, message) in [
+        (vec![&test[0], &test[1]], "2 of 3 shards; missing"),
+        (vec![&test[0], &test[0]], "given twice"),
+        (vec![&test[0], &tune[1]], "shards of another run"),
+    ] {
+        let out = hexwar(
+            &[
+                &["merge"][..],
+                &files.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+            ]
+            .concat(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{files:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(message),
+            "{files:?}: {}",
+            stderr(&out)
+        );
+    }
+    // --shard writes the shard file for merge: it needs --json.
+    let out = hexwar(&["test", "scenarios/night_recon.toml", "--shard", "0/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--json"), "{}", stderr(&out));
 }

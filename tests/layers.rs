@@ -26,7 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "commands",
         &[
-            "session", "present", "ai", "game", "odds", "counters", "model", "hexmap",
+            "session", "present", "ai", "game", "odds", "counters", "model", "hexmap", "rating",
         ],
     ),
     ("hexwar", &["commands"]),

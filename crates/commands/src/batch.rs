@@ -327,6 +327,36 @@ fn settings(s: &Scenario) -> String {
     out
 }
 
+/// Names the batch a summary's games belong to (`merge` adds only summaries of one batch):
+/// the scenario, catalog and terrain by content, the version, rules and AIs, the games and the
+/// shard.
+pub fn identify(summary: &mut Summary, hashes: &[String; 3], scenario: &Scenario, opts: &Options) {
+    summary.identity = Some(game::Identity {
+        scenario_hash: hashes[0].clone(),
+        catalog_hash: hashes[1].clone(),
+        terrain_hash: hashes[2].clone(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        settings: settings(scenario),
+        runs: opts.runs,
+        shard_count: opts.shard.count,
+    });
+    summary.shards = vec![opts.shard.index];
+}
+
+/// Checks `--shard` against the games of a batch.
+///
+/// # Errors
+/// More shards than games.
+pub fn check_shard(shard: Shard, runs: u64) -> Result<(), BadInput> {
+    if shard.count > runs {
+        return Err(BadInput(format!(
+            "--shard {}/{}: more shards than games (--runs {runs})",
+            shard.index, shard.count
+        )));
+    }
+    Ok(())
+}
+
 /// Plays a batch and prints its summary (and writes its CSV and plot).
 pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     let BatchArgs {
@@ -347,13 +377,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     }
     check_runs_threads(runs, threads)?;
     let shard = shard.unwrap_or(Shard::ALL);
-    if shard.count > runs {
-        return Err(BadInput(format!(
-            "--shard {}/{}: more shards than games (--runs {runs})",
-            shard.index, shard.count
-        ))
-        .into());
-    }
+    check_shard(shard, runs)?;
     let mut loaded = load_scenario(&file, catalog.as_deref())?;
     play.apply(&mut loaded.scenario)?;
     let opts = Options {
@@ -385,16 +409,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     })?;
     let csv_failed = csv.commit();
     summary.complete = complete;
-    summary.identity = Some(game::Identity {
-        scenario_hash: loaded.hashes[0].clone(),
-        catalog_hash: loaded.hashes[1].clone(),
-        terrain_hash: loaded.hashes[2].clone(),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        settings: settings(&loaded.scenario),
-        runs,
-        shard_count: opts.shard.count,
-    });
-    summary.shards = vec![opts.shard.index];
+    identify(&mut summary, &loaded.hashes, &loaded.scenario, &opts);
     summary.finish();
     if !complete {
         errln!(

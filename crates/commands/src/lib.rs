@@ -24,6 +24,7 @@ pub mod output;
 pub mod play;
 pub mod render;
 pub mod rules;
+pub mod shards;
 pub mod skill;
 pub mod test;
 pub mod tune;

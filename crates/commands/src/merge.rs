@@ -9,6 +9,57 @@ use game::Summary;
 use crate::arena;
 use crate::batch::refuse_incomplete;
 use crate::data::{self, BadInput};
+use crate::shards::Shards;
+
+/// Merges the shard files of `tune`, `test` or `skill` and reports as the single run would.
+fn merge_shards(files: &[PathBuf], json: bool, partial: bool) -> anyhow::Result<ExitCode> {
+    let mut merged: Option<Shards> = None;
+    for f in files {
+        let text = data::read_text(f)?;
+        let s: Shards = serde_json::from_str(&text).map_err(|e| {
+            BadInput(format!(
+                "{}: not a shard file of `hexwar tune`, `test` or `skill`: {e}",
+                f.display()
+            ))
+        })?;
+        for p in &s.parts {
+            p.summary
+                .check()
+                .map_err(|e| BadInput(format!("{}: {}: {e}", f.display(), p.label)))?;
+        }
+        match &mut merged {
+            None => merged = Some(s),
+            Some(m) => m
+                .merge(&s)
+                .map_err(|e| BadInput(format!("{}: {e}", f.display())))?,
+        }
+    }
+    let Some(mut merged) = merged else {
+        return Err(BadInput("no shard files".to_owned()).into());
+    };
+    let missing = merged.missing();
+    if !partial {
+        refuse_incomplete(
+            &format!("`hexwar {}` run", merged.hexwar),
+            merged.shard_count,
+            &missing,
+            merged.complete(),
+        )?;
+    }
+    for p in &mut merged.parts {
+        p.summary.complete &= missing.is_empty();
+        p.summary.finish();
+    }
+    match merged.hexwar.as_str() {
+        "test" => crate::test::report_merged(&merged, json),
+        "tune" => crate::tune::report_merged(&merged, json),
+        "skill" => crate::skill::report_merged(&merged, json),
+        other => Err(BadInput(format!(
+            "shards of `hexwar {other}`, which merge does not know"
+        ))
+        .into()),
+    }
+}
 
 /// `hexwar merge`.
 #[derive(clap::Args)]
@@ -32,10 +83,14 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         json,
         partial,
     } = args;
-    if let Some(first) = files.first()
-        && arena::is_arena_summary(&data::read_text(first)?)
-    {
-        return arena::merge(files, *json, *partial);
+    if let Some(first) = files.first() {
+        let text = data::read_text(first)?;
+        if arena::is_arena_summary(&text) {
+            return arena::merge(files, *json, *partial);
+        }
+        if Shards::is_shards(&text) {
+            return merge_shards(files, *json, *partial);
+        }
     }
     let mut merged: Option<Summary> = None;
     for f in files {

@@ -63,6 +63,22 @@ pub struct SkillArgs {
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
+    /// Play only games i with i mod N == I of each rung, and print (with --json) the shard's
+    /// counts for `hexwar merge`, which adds the shards into the whole trace.
+    #[arg(long, value_name = "I/N", value_parser = batch::Shard::parse, requires = "json")]
+    shard: Option<batch::Shard>,
+}
+
+/// What a skill trace was asked, for its report and its shards.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Asked {
+    scenario: String,
+    opponent: String,
+    runs: u64,
+    seed: u64,
+    ladder: Vec<String>,
+    /// The sides traced: id and role.
+    sides: Vec<(String, String)>,
 }
 
 /// One rung of a side's trace.
@@ -97,6 +113,117 @@ fn gap(weak: &Rung, strong: &Rung) -> (f64, [f64; 2]) {
     (d, [d - half, d + half])
 }
 
+/// Each side's trace from its rungs' batches, printed as text or JSON.
+fn report(asked: &Asked, parts: &[crate::shards::Part], json: bool) -> anyhow::Result<Vec<Trace>> {
+    let mut traces = Vec::new();
+    let rungs_a_side = asked.ladder.len();
+    for (k, (id, role)) in asked.sides.iter().enumerate() {
+        let mine = parts
+            .get(k * rungs_a_side..(k + 1) * rungs_a_side)
+            .ok_or_else(|| {
+                BadInput("a skill trace's shards hold fewer batches than its ladder".to_owned())
+            })?;
+        let rungs: Vec<Rung> = asked
+            .ladder
+            .iter()
+            .zip(mine)
+            .map(|(ai, p)| {
+                let side = p.summary.sides.iter().find(|s| &s.id == id);
+                let wins = side.map_or(0, |s| s.wins);
+                let games = p.summary.runs;
+                Rung {
+                    ai: ai.clone(),
+                    wins,
+                    games,
+                    win_rate: wins as f64 / games.max(1) as f64,
+                    ci95: wilson(wins, games),
+                }
+            })
+            .collect();
+        let rates: Vec<f64> = rungs.iter().map(|r| r.win_rate).collect();
+        let counts: Vec<(u64, u64)> = rungs.iter().map(|r| (r.wins, r.games)).collect();
+        let mut rng = model::GameRng::for_game(asked.seed, k as u64);
+        #[expect(clippy::cast_precision_loss, reason = "53 random bits")]
+        let mut uniform = || (rng.next_seed() >> 11) as f64 / (1u64 << 53) as f64;
+        let (g, g_ci) = gap(&rungs[0], &rungs[rungs.len() - 1]);
+        traces.push(Trace {
+            side: id.clone(),
+            role: role.clone(),
+            spearman: rating::spearman(&rates),
+            spearman_ci95: rating::spearman_interval(&counts, REPS, &mut uniform),
+            gap: g,
+            gap_ci95: g_ci,
+            dice_game: g < DICE_GAME,
+            rungs,
+        });
+    }
+    let pct = |x: f64| format!("{:.1}%", x * 100.0);
+    let (opponent, runs, seed) = (&asked.opponent, asked.runs, asked.seed);
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "scenario": asked.scenario,
+                "opponent": opponent,
+                "runs": runs,
+                "seed": seed,
+                "dice_game_below": DICE_GAME,
+                "sides": traces,
+            }))?
+        );
+    } else {
+        outln!(
+            "{}: each side at rising strength against {opponent}, {runs} games a rung (seed {seed})",
+            asked.scenario
+        );
+        for t in &traces {
+            outln!("\n{} ({}):", t.side, t.role);
+            outln!("  {:<14} {:>9}  95% CI (Wilson)", "AI", "WIN RATE");
+            for r in &t.rungs {
+                outln!(
+                    "  {:<14} {:>9}  [{}, {}]",
+                    r.ai,
+                    pct(r.win_rate),
+                    pct(r.ci95[0]),
+                    pct(r.ci95[1])
+                );
+            }
+            outln!(
+                "  rank correlation of strength and win rate (Spearman): {:.2} [{:.2}, {:.2}]",
+                t.spearman,
+                t.spearman_ci95[0],
+                t.spearman_ci95[1]
+            );
+            outln!(
+                "  strongest - weakest: {:+.1} points [{:+.1}, {:+.1}]: {}",
+                t.gap * 100.0,
+                t.gap_ci95[0] * 100.0,
+                t.gap_ci95[1] * 100.0,
+                if t.dice_game {
+                    format!(
+                        "under {:.0} points, skill barely moves this side's results (a dice game)",
+                        DICE_GAME * 100.0
+                    )
+                } else {
+                    "skill moves this side's results".to_owned()
+                }
+            );
+        }
+    }
+    Ok(traces)
+}
+
+/// The report of a skill trace merged from its shards (`hexwar merge`), as the single run's.
+pub(crate) fn report_merged(
+    shards: &crate::shards::Shards,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let asked: Asked = serde_json::from_value(shards.asked.clone())
+        .map_err(|e| BadInput(format!("not a shard file of `hexwar skill`: {e}")))?;
+    report(&asked, &shards.parts, json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs `hexwar skill`.
 pub fn run(args: SkillArgs) -> anyhow::Result<ExitCode> {
     let SkillArgs {
@@ -110,6 +237,7 @@ pub fn run(args: SkillArgs) -> anyhow::Result<ExitCode> {
         json,
         plot: plot_path,
         quiet,
+        shard,
     } = args;
     batch::check_runs_threads(runs, threads)?;
     let ladder: Vec<String> = if ladder.is_empty() {
@@ -150,112 +278,62 @@ pub fn run(args: SkillArgs) -> anyhow::Result<ExitCode> {
         ],
     };
     interrupt::install();
+    let shard_given = shard.is_some();
+    let shard = shard.unwrap_or(batch::Shard::ALL);
+    batch::check_shard(shard, runs)?;
     let opts = batch::Options {
         runs,
         seed,
         threads,
-        shard: batch::Shard::ALL,
+        shard,
         progress: !quiet,
     };
-    let mut traces = Vec::new();
-    let mut complete = true;
+    let asked = Asked {
+        scenario: loaded.scenario.title.clone(),
+        opponent: opponent.clone(),
+        runs,
+        seed,
+        ladder: ladder.clone(),
+        sides: sides
+            .iter()
+            .map(|&s| {
+                let info = &loaded.scenario.sides[s];
+                (info.id.clone(), format!("{:?}", info.role).to_lowercase())
+            })
+            .collect(),
+    };
+    let mut parts = Vec::new();
     'sides: for &s in &sides {
-        let mut rungs = Vec::new();
         for ai in &ladder {
             let mut scenario = loaded.scenario.clone();
             scenario.sides[s].ai = model::AiName::new(ai.clone());
             scenario.sides[1 - s].ai = model::AiName::new(opponent.clone());
-            let summary = batch::summary_of(&scenario, &loaded.catalog, &opts)?;
-            if !summary.complete {
-                complete = false;
+            let mut summary = batch::summary_of(&scenario, &loaded.catalog, &opts)?;
+            batch::identify(&mut summary, &loaded.hashes, &scenario, &opts);
+            let stopped = !summary.complete;
+            parts.push(crate::shards::Part {
+                label: format!("{} as {ai}", scenario.sides[s].id),
+                summary,
+                tally: None,
+            });
+            if stopped {
                 break 'sides;
             }
-            let wins = summary.sides[s].wins;
-            rungs.push(Rung {
-                ai: ai.clone(),
-                wins,
-                games: summary.runs,
-                win_rate: summary.sides[s].win_rate,
-                ci95: wilson(wins, summary.runs),
-            });
         }
-        let rates: Vec<f64> = rungs.iter().map(|r| r.win_rate).collect();
-        let counts: Vec<(u64, u64)> = rungs.iter().map(|r| (r.wins, r.games)).collect();
-        let mut rng = model::GameRng::for_game(seed, s as u64);
-        #[expect(clippy::cast_precision_loss, reason = "53 random bits")]
-        let mut uniform = || (rng.next_seed() >> 11) as f64 / (1u64 << 53) as f64;
-        let (g, g_ci) = gap(&rungs[0], &rungs[rungs.len() - 1]);
-        let info = &loaded.scenario.sides[s];
-        traces.push(Trace {
-            side: info.id.clone(),
-            role: format!("{:?}", info.role).to_lowercase(),
-            spearman: rating::spearman(&rates),
-            spearman_ci95: rating::spearman_interval(&counts, REPS, &mut uniform),
-            gap: g,
-            gap_ci95: g_ci,
-            dice_game: g < DICE_GAME,
-            rungs,
-        });
     }
-    if !complete {
+    if parts.iter().any(|p| !p.summary.complete) {
         errln!(
             "{}: the trace is cut short; nothing shown",
             interrupt::interrupted()
         );
         return Ok(interrupt::status(false));
     }
-    let pct = |x: f64| format!("{:.1}%", x * 100.0);
-    if json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "scenario": loaded.scenario.title,
-                "opponent": opponent,
-                "runs": runs,
-                "seed": seed,
-                "dice_game_below": DICE_GAME,
-                "sides": traces,
-            }))?
-        );
-    } else {
-        outln!(
-            "{}: each side at rising strength against {opponent}, {runs} games a rung (seed {seed})",
-            loaded.scenario.title
-        );
-        for t in &traces {
-            outln!("\n{} ({}):", t.side, t.role);
-            outln!("  {:<14} {:>9}  95% CI (Wilson)", "AI", "WIN RATE");
-            for r in &t.rungs {
-                outln!(
-                    "  {:<14} {:>9}  [{}, {}]",
-                    r.ai,
-                    pct(r.win_rate),
-                    pct(r.ci95[0]),
-                    pct(r.ci95[1])
-                );
-            }
-            outln!(
-                "  rank correlation of strength and win rate (Spearman): {:.2} [{:.2}, {:.2}]",
-                t.spearman,
-                t.spearman_ci95[0],
-                t.spearman_ci95[1]
-            );
-            outln!(
-                "  strongest - weakest: {:+.1} points [{:+.1}, {:+.1}]: {}",
-                t.gap * 100.0,
-                t.gap_ci95[0] * 100.0,
-                t.gap_ci95[1] * 100.0,
-                if t.dice_game {
-                    format!(
-                        "under {:.0} points, skill barely moves this side's results (a dice game)",
-                        DICE_GAME * 100.0
-                    )
-                } else {
-                    "skill moves this side's results".to_owned()
-                }
-            );
-        }
+    if shard_given {
+        let file = crate::shards::Shards::new("skill", serde_json::to_value(&asked)?, shard, parts);
+        outln!("{}", serde_json::to_string_pretty(&file)?);
+        return Ok(ExitCode::SUCCESS);
     }
+    let traces = report(&asked, &parts, json)?;
     if let Some(out) = &plot_out {
         let lines: Vec<plot::SkillLine<'_>> = traces
             .iter()

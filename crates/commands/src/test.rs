@@ -37,9 +37,25 @@ pub struct TestArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Play only games i with i mod N == I of each scenario's batch, and print (with --json)
+    /// the shard's tallies for `hexwar merge`, which adds the shards into the whole run's
+    /// verdicts.
+    #[arg(long, value_name = "I/N", value_parser = batch::Shard::parse, requires = "json")]
+    pub shard: Option<batch::Shard>,
     /// The rule and AI overrides.
     #[command(flatten)]
     pub play: crate::PlayOptions,
+}
+
+/// What a shard file of `hexwar test` says of each scenario besides its counts.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Asked {
+    file: String,
+    title: String,
+    runs: u64,
+    seed: u64,
+    ai: Vec<String>,
+    names: Vec<String>,
 }
 
 /// One scenario's results.
@@ -67,7 +83,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
     let paths = &opts.paths;
     batch::check_runs_threads(opts.runs.unwrap_or(1), opts.threads)?;
     crate::interrupt::install();
-    let mut tested = Vec::new();
+    let mut all_tested = Vec::new();
     let mut skipped = Vec::new();
     // Load everything first: bad input stops the run before any game.
     let mut loaded = Vec::new();
@@ -109,69 +125,84 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
     }
     // Stopped by a signal: what was measured is reported, marked incomplete, and the scenarios
     // not reached are named.
+    let shard = opts.shard.unwrap_or(batch::Shard::ALL);
     let mut not_tested: Vec<String> = Vec::new();
+    let mut asked = Vec::new();
+    let mut parts = Vec::new();
     for (file, l, expect) in loaded {
         if crate::interrupt::requested() {
             not_tested.push(file.display().to_string());
             continue;
         }
         let runs = opts.runs.unwrap_or(expect.runs);
+        batch::check_shard(shard, runs)?;
         let start = std::time::Instant::now();
         let sides = l.scenario.sides.clone().map(|s| s.id);
         let mut tally = Tally::new(&expect, &sides, &type_counts(&l.scenario, &l.catalog));
-        let mut games = 0;
-        let complete = batch::play_chunks(
-            &l.scenario,
-            &l.catalog,
-            &batch::Options {
-                runs,
-                seed: expect.seed,
-                threads: opts.threads,
-                shard: batch::Shard::ALL,
-                progress: !opts.quiet,
-            },
-            |records| {
-                for r in &records {
-                    tally.add(r);
-                }
-                games += records.len() as u64;
-                Ok(())
-            },
-        )?;
-        if games == 0 {
+        let mut summary = game::Summary::new(&l.scenario, expect.seed);
+        let batch_opts = batch::Options {
+            runs,
+            seed: expect.seed,
+            threads: opts.threads,
+            shard,
+            progress: !opts.quiet,
+        };
+        let complete = batch::play_chunks(&l.scenario, &l.catalog, &batch_opts, |records| {
+            for r in &records {
+                tally.add(r);
+                summary.add(r);
+            }
+            Ok(())
+        })?;
+        if tally.games() == 0 && opts.shard.is_none() {
             not_tested.push(file.display().to_string());
             continue;
         }
-        let findings = tally.findings();
-        let names = findings
-            .iter()
-            .map(|f| describe(&f.expectation.measure, &l.scenario))
-            .collect();
-        let t = Tested {
+        summary.complete = complete;
+        batch::identify(&mut summary, &l.hashes, &l.scenario, &batch_opts);
+        summary.finish();
+        let players = ai::Players::of(&l.scenario).map_err(BadInput)?;
+        let a = Asked {
             file: file.display().to_string(),
             title: l.scenario.title.clone(),
             runs,
-            games,
-            complete,
             seed: expect.seed,
-            ai: {
-                let players = ai::Players::of(&l.scenario).map_err(BadInput)?;
-                model::Side::BOTH
-                    .iter()
-                    .map(|&s| {
-                        let id = &l.scenario.sides[s.index()].id;
-                        format!("{id}={}", players.of_side(s).name())
-                    })
-                    .collect()
-            },
-            findings,
-            names,
-            seconds: start.elapsed().as_secs_f64(),
+            ai: model::Side::BOTH
+                .iter()
+                .map(|&s| {
+                    let id = &l.scenario.sides[s.index()].id;
+                    format!("{id}={}", players.of_side(s).name())
+                })
+                .collect(),
+            names: expect
+                .items
+                .iter()
+                .map(|e| describe(&e.measure, &l.scenario))
+                .collect(),
         };
+        let part = crate::shards::Part {
+            label: a.file.clone(),
+            summary,
+            tally: Some(tally),
+        };
+        let mut t = tested(&a, &part);
+        t.seconds = start.elapsed().as_secs_f64();
         if !opts.json {
             out!("{}", render(&t));
         }
-        tested.push(t);
+        if opts.shard.is_some() {
+            asked.push(a);
+            parts.push(part);
+        }
+        all_tested.push(t);
+    }
+    let tested = all_tested;
+    if let Some(shard) = opts.shard {
+        let file = crate::shards::Shards::new("test", serde_json::to_value(&asked)?, shard, parts);
+        outln!("{}", serde_json::to_string_pretty(&file)?);
+        return Ok(crate::interrupt::status(
+            file.complete() && not_tested.is_empty(),
+        ));
     }
     let complete = not_tested.is_empty() && tested.iter().all(|t| t.complete);
     if !opts.json {
@@ -231,6 +262,75 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         return Ok(crate::interrupt::status(false));
     }
     Ok(if fail > 0 || (opts.strict && open > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A scenario's results from its part of the run.
+fn tested(a: &Asked, part: &crate::shards::Part) -> Tested {
+    let findings = part.tally.as_ref().map(Tally::findings).unwrap_or_default();
+    Tested {
+        file: a.file.clone(),
+        title: a.title.clone(),
+        runs: a.runs,
+        games: part.summary.runs,
+        complete: part.summary.complete && part.summary.runs == a.runs,
+        seed: a.seed,
+        ai: a.ai.clone(),
+        findings,
+        names: a.names.clone(),
+        seconds: 0.0,
+    }
+}
+
+/// The report of a test run merged from its shards (`hexwar merge`), as the single run's:
+/// each scenario's verdicts, then the counts; the exit status as the single run's.
+pub(crate) fn report_merged(
+    shards: &crate::shards::Shards,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let asked: Vec<Asked> = serde_json::from_value(shards.asked.clone())
+        .map_err(|e| BadInput(format!("not a shard file of `hexwar test`: {e}")))?;
+    let tested: Vec<Tested> = asked
+        .iter()
+        .zip(&shards.parts)
+        .map(|(a, p)| tested(a, p))
+        .collect();
+    let complete = tested.iter().all(|t| t.complete);
+    let count = |v: Verdict| {
+        tested
+            .iter()
+            .flat_map(|t| &t.findings)
+            .filter(|f| f.verdict == v)
+            .count()
+    };
+    let (pass, fail, open) = (
+        count(Verdict::Pass),
+        count(Verdict::Fail),
+        count(Verdict::Inconclusive),
+    );
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "scenarios": tested,
+                "skipped": Vec::<String>::new(),
+                "not_tested": Vec::<String>::new(),
+                "complete": complete,
+                "pass": pass,
+                "fail": fail,
+                "inconclusive": open,
+            }))?
+        );
+    } else {
+        for t in &tested {
+            out!("{}", render(t));
+        }
+        outln!("\nexpectations: {pass} pass, {fail} fail, {open} inconclusive");
+    }
+    Ok(if fail > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -64,6 +64,10 @@ pub struct TuneArgs {
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
+    /// Play only games i with i mod N == I of each batch, and print (with --json) the shard's
+    /// counts for `hexwar merge`, which adds the shards into the whole tuning.
+    #[arg(long, value_name = "I/N", value_parser = batch::Shard::parse, requires = "json")]
+    shard: Option<batch::Shard>,
 }
 
 /// Runs `hexwar tune`.
@@ -82,6 +86,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         play,
         catalog,
         quiet,
+        shard,
     } = args;
     batch::check_runs_threads(runs, threads)?;
     if !(0.0..=1.0).contains(&target) {
@@ -111,26 +116,20 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 ))
             })?,
     };
+    batch::check_shard(shard.unwrap_or(batch::Shard::ALL), runs)?;
     let opts = batch::Options {
         runs,
         seed,
         threads,
-        shard: batch::Shard::ALL,
+        shard: shard.unwrap_or(batch::Shard::ALL),
         progress: false,
     };
-    interrupt::install();
-    // One bar for the whole tuning: a step per batch of `runs` games.
-    let bar = batch::progress_bar(0, &format!("batches of {runs} games"), !quiet);
-    // `None` once the user interrupts: the values already played are kept and shown.
-    let rate = |catalog: &model::Catalog| -> anyhow::Result<Option<game::SideStats>> {
-        let summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
-        bar.inc(1);
-        Ok(summary.complete.then(|| summary.sides[side_index].clone()))
-    };
+    // The batches to play: each value of the stat, or the scenario as it stands and each
+    // stat a step down and up.
     let side_id = loaded.scenario.sides[side_index].id.clone();
-    let complete;
-    if let Some(text) = vary {
-        let (stat, values) = parse_vary(&text, &loaded.catalog)?;
+    let mut variants: Vec<(String, Catalog)> = Vec::new();
+    let asked = if let Some(text) = &vary {
+        let (stat, values) = parse_vary(text, &loaded.catalog)?;
         // A type the scenario does not field would change nothing: say which it has.
         let mut types: Vec<String> = Vec::new();
         for u in &loaded.scenario.units {
@@ -148,54 +147,176 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             ))
             .into());
         }
-        let mut rows = Vec::new();
-        let asked = values.len();
-        bar.set_length(asked as u64);
-        for v in values {
+        let name = format!("{}.{}", stat.type_id, stat.field.name());
+        for &v in &values {
             let c = with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
-            match rate(&c)? {
-                Some(r) => rows.push((v, r)),
-                None => break,
+            variants.push((format!("{name} = {v}"), c));
+        }
+        Asked {
+            stat: Some(name),
+            values,
+            stats: Vec::new(),
+            side: side_id.clone(),
+            target,
+            runs,
+            seed,
+        }
+    } else {
+        variants.push(("as it stands".to_owned(), loaded.catalog.clone()));
+        let mut types: Vec<String> = loaded
+            .scenario
+            .units
+            .iter()
+            .map(|u| loaded.catalog.get(u.type_id).id.clone())
+            .collect();
+        types.sort();
+        types.dedup();
+        let mut stats = Vec::new();
+        for t in &types {
+            let Some(id) = loaded.catalog.id(t) else {
+                continue;
+            };
+            for field in Field::ALL {
+                let Some(now) = field.get(loaded.catalog.get(id)) else {
+                    continue;
+                };
+                let stat = Stat {
+                    type_id: t.clone(),
+                    field,
+                };
+                let mut steps = [None, None];
+                for (k, d) in [-1i64, 1].into_iter().enumerate() {
+                    if let Ok(c) = with_stat(&loaded.catalog, &stat, now + d) {
+                        steps[k] = Some(variants.len());
+                        variants.push((format!("{t}.{field} = {}", now + d), c));
+                    }
+                }
+                stats.push((format!("{t}.{field}"), now, steps));
             }
         }
-        bar.finish_and_clear();
-        complete = rows.len() == asked;
-        if !complete {
-            errln!(
-                "{}: {} of {asked} values played; the table and the nearest show those only",
-                interrupt::interrupted(),
-                rows.len()
-            );
+        Asked {
+            stat: None,
+            values: Vec::new(),
+            stats,
+            side: side_id.clone(),
+            target,
+            runs,
+            seed,
         }
-        let best = rows
+    };
+    interrupt::install();
+    // One bar for the whole tuning: a step per batch of `runs` games.
+    let bar = batch::progress_bar(
+        variants.len() as u64,
+        &format!("batches of {runs} games"),
+        !quiet,
+    );
+    let mut parts = Vec::new();
+    for (label, catalog) in &variants {
+        let mut summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
+        batch::identify(&mut summary, &loaded.hashes, &loaded.scenario, &opts);
+        bar.inc(1);
+        // A signal: the batches played whole are kept and shown.
+        if !summary.complete {
+            break;
+        }
+        parts.push(crate::shards::Part {
+            label: label.clone(),
+            summary,
+            tally: None,
+        });
+    }
+    bar.finish_and_clear();
+    let complete = parts.len() == variants.len();
+    if let Some(shard) = shard {
+        let file = crate::shards::Shards::new("tune", serde_json::to_value(&asked)?, shard, parts);
+        outln!("{}", serde_json::to_string_pretty(&file)?);
+        return Ok(interrupt::status(complete));
+    }
+    if !complete {
+        errln!(
+            "{}: {} of {} batches played; the table shows those",
+            interrupt::interrupted(),
+            parts.len(),
+            variants.len()
+        );
+    }
+    let plotted = report(&asked, &parts, json, complete)?;
+    // The table is out first: a plot that fails to write loses nothing computed.
+    if let (Some(out), Some(points)) = (&plot, plotted) {
+        let best = nearest(&points, target);
+        let svg = plot::tune(&plot::Tune {
+            stat: asked.stat.as_deref().unwrap_or_default(),
+            side: &side_id,
+            target,
+            runs,
+            points: &points,
+            best,
+        })?;
+        crate::output::write_svg_as(&svg, out)?;
+    }
+    Ok(interrupt::status(complete))
+}
+
+/// What a tuning was asked, for its report and its shards.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Asked {
+    /// The stat varied (`--vary`), or none (`--sensitivity`).
+    stat: Option<String>,
+    /// Its values, a batch each.
+    values: Vec<i64>,
+    /// `--sensitivity`: each stat, its value, and which batches are a step down and up.
+    stats: Vec<(String, i64, [Option<usize>; 2])>,
+    side: String,
+    target: f64,
+    runs: u64,
+    seed: u64,
+}
+
+/// The value whose win rate is nearest the target.
+fn nearest(points: &[TunePoint], target: f64) -> Option<i64> {
+    points
+        .iter()
+        .min_by(|a, b| {
+            (a.win_rate - target)
+                .abs()
+                .total_cmp(&(b.win_rate - target).abs())
+        })
+        .map(|p| p.value)
+}
+
+/// The table (or JSON) of a tuning from its batches; for `--vary`, the points to plot.
+fn report(
+    asked: &Asked,
+    parts: &[crate::shards::Part],
+    json: bool,
+    complete: bool,
+) -> anyhow::Result<Option<Vec<TunePoint>>> {
+    let rate = |p: &crate::shards::Part| {
+        p.summary
+            .sides
             .iter()
-            .min_by(|a, b| {
-                (a.1.win_rate - target)
-                    .abs()
-                    .total_cmp(&(b.1.win_rate - target).abs())
+            .find(|s| s.id == asked.side)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (side_id, runs, seed, target) = (&asked.side, asked.runs, asked.seed, asked.target);
+    if let Some(stat) = &asked.stat {
+        let rows: Vec<(i64, game::SideStats)> = asked
+            .values
+            .iter()
+            .zip(parts)
+            .map(|(v, p)| (*v, rate(p)))
+            .collect();
+        let points: Vec<TunePoint> = rows
+            .iter()
+            .map(|(v, s)| TunePoint {
+                value: *v,
+                win_rate: s.win_rate,
+                ci95: s.ci95,
             })
-            .map(|r| r.0);
-        let mut plotted = None;
-        if let Some(out) = &plot {
-            let points: Vec<TunePoint> = rows
-                .iter()
-                .map(|(v, s)| TunePoint {
-                    value: *v,
-                    win_rate: s.win_rate,
-                    ci95: s.ci95,
-                })
-                .collect();
-            let stat_name = format!("{}.{}", stat.type_id, stat.field.name());
-            let svg = plot::tune(&plot::Tune {
-                stat: &stat_name,
-                side: &side_id,
-                target,
-                runs,
-                points: &points,
-                best,
-            })?;
-            plotted = Some((svg, out));
-        }
+            .collect();
+        let best = nearest(&points, target);
         if json {
             let values: Vec<serde_json::Value> = rows
                 .iter()
@@ -204,17 +325,15 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             outln!(
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({
-                    "stat": format!("{}.{}", stat.type_id, stat.field.name()),
+                    "stat": stat,
                     "side": side_id, "target": target, "runs": runs, "seed": seed,
                     "values": values, "best": best,
-                    "values_asked": asked, "complete": complete,
+                    "values_asked": asked.values.len(), "complete": complete,
                 }))?
             );
         } else {
             outln!(
-                "{}.{}: win rate of {side_id} over {runs} game{} per value (same seeds for every value)\n",
-                stat.type_id,
-                stat.field,
+                "{stat}: win rate of {side_id} over {runs} game{} per value (same seeds for every value)\n",
                 if runs == 1 { "" } else { "s" }
             );
             outln!("{:>6}  {:>9}  95% CI (Wilson)", "VALUE", "WIN RATE");
@@ -232,116 +351,75 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             if let Some(b) = best {
-                outln!(
-                    "\nnearest to {:.0}%: {}.{} = {b}",
-                    target * 100.0,
-                    stat.type_id,
-                    stat.field
-                );
+                outln!("\nnearest to {:.0}%: {stat} = {b}", target * 100.0);
             }
         }
-        // The table is out first: a plot that fails to write loses nothing computed.
-        if let Some((svg, out)) = plotted {
-            crate::output::write_svg_as(&svg, out)?;
-        }
-    } else {
-        let Some(base) = rate(&loaded.catalog)? else {
-            errln!(
-                "{}: before the scenario as it stands was played",
-                interrupt::interrupted()
-            );
-            return Ok(interrupt::status(false));
-        };
-        let mut interrupted = false;
-        let mut types: Vec<String> = loaded
-            .scenario
-            .units
-            .iter()
-            .map(|u| loaded.catalog.get(u.type_id).id.clone())
-            .collect();
-        types.sort();
-        types.dedup();
-        let mut rows: Vec<(String, i64, i64, f64, f64)> = Vec::new();
-        let stats = types
-            .iter()
-            .filter_map(|t| loaded.catalog.id(t))
-            .map(|id| {
-                Field::ALL
-                    .iter()
-                    .filter(|f| f.get(loaded.catalog.get(id)).is_some())
-                    .count()
-            })
-            .sum::<usize>();
-        bar.set_length(1 + 2 * stats as u64);
-        'types: for t in &types {
-            let Some(id) = loaded.catalog.id(t) else {
-                continue;
-            };
-            for field in Field::ALL {
-                let Some(now) = field.get(loaded.catalog.get(id)) else {
-                    continue;
-                };
-                let stat = Stat {
-                    type_id: t.clone(),
-                    field,
-                };
-                let mut deltas = [f64::NAN; 2];
-                for (k, d) in [-1i64, 1].into_iter().enumerate() {
-                    if let Ok(c) = with_stat(&loaded.catalog, &stat, now + d) {
-                        let Some(r) = rate(&c)? else {
-                            interrupted = true;
-                            break 'types;
-                        };
-                        deltas[k] = r.win_rate - base.win_rate;
-                    }
-                }
-                rows.push((format!("{t}.{field}"), now, 0, deltas[0], deltas[1]));
-            }
-        }
-        bar.finish_and_clear();
-        complete = !interrupted;
-        if interrupted {
-            errln!(
-                "{}: {} stats ranked; the table shows those",
-                interrupt::interrupted(),
-                rows.len()
-            );
-        }
-        let size = |r: &(String, i64, i64, f64, f64)| r.3.abs().max(r.4.abs()).max(0.0);
-        rows.retain(|r| !(r.3.is_nan() && r.4.is_nan()));
-        rows.sort_by(|a, b| size(b).total_cmp(&size(a)).then(a.0.cmp(&b.0)));
-        if json {
-            let list: Vec<serde_json::Value> = rows
-                .iter()
-                .map(|r| serde_json::json!({"stat": r.0, "value": r.1, "down": if r.3.is_nan() { None } else { Some(r.3) }, "up": if r.4.is_nan() { None } else { Some(r.4) }}))
-                .collect();
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(
-                    &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list, "complete": complete})
-                )?
-            );
-        } else {
-            outln!(
-                "win rate of {side_id}: {:.1}% over {runs} game{}; change in points for one step down / up:\n",
-                base.win_rate * 100.0,
-                if runs == 1 { "" } else { "s" }
-            );
-            outln!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
-            let cell = |d: f64| {
-                if d.is_nan() {
-                    "-".to_owned()
-                } else {
-                    format!("{:+.1}", d * 100.0)
-                }
-            };
-            for r in &rows {
-                outln!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.3), cell(r.4));
-            }
-            outln!("\nOne step is one point of the stat; the same seeds are used for every run.");
-        }
+        return Ok(Some(points));
     }
-    Ok(interrupt::status(complete))
+    let Some(base) = parts.first().map(rate) else {
+        errln!(
+            "{}: before the scenario as it stands was played",
+            interrupt::interrupted()
+        );
+        return Ok(None);
+    };
+    let delta = |k: Option<usize>| {
+        k.and_then(|k| parts.get(k))
+            .map_or(f64::NAN, |p| rate(p).win_rate - base.win_rate)
+    };
+    let mut rows: Vec<(String, i64, f64, f64)> = asked
+        .stats
+        .iter()
+        // A stat whose steps were not all played (a signal) is left out.
+        .filter(|(_, _, steps)| steps.iter().flatten().all(|&k| k < parts.len()))
+        .map(|(name, now, [down, up])| (name.clone(), *now, delta(*down), delta(*up)))
+        .collect();
+    let size = |r: &(String, i64, f64, f64)| r.2.abs().max(r.3.abs()).max(0.0);
+    rows.retain(|r| !(r.2.is_nan() && r.3.is_nan()));
+    rows.sort_by(|a, b| size(b).total_cmp(&size(a)).then(a.0.cmp(&b.0)));
+    if json {
+        let list: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| serde_json::json!({"stat": r.0, "value": r.1, "down": if r.2.is_nan() { None } else { Some(r.2) }, "up": if r.3.is_nan() { None } else { Some(r.3) }}))
+            .collect();
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({"side": side_id, "runs": runs, "seed": seed, "base_win_rate": base.win_rate, "stats": list, "complete": complete})
+            )?
+        );
+    } else {
+        outln!(
+            "win rate of {side_id}: {:.1}% over {runs} game{}; change in points for one step down / up:\n",
+            base.win_rate * 100.0,
+            if runs == 1 { "" } else { "s" }
+        );
+        outln!("{:<24} {:>5} {:>8} {:>8}", "STAT", "NOW", "-1", "+1");
+        let cell = |d: f64| {
+            if d.is_nan() {
+                "-".to_owned()
+            } else {
+                format!("{:+.1}", d * 100.0)
+            }
+        };
+        for r in &rows {
+            outln!("{:<24} {:>5} {:>8} {:>8}", r.0, r.1, cell(r.2), cell(r.3));
+        }
+        outln!("\nOne step is one point of the stat; the same seeds are used for every run.");
+    }
+    Ok(None)
+}
+
+/// The report of a tuning merged from its shards (`hexwar merge`), as the single run's.
+pub(crate) fn report_merged(
+    shards: &crate::shards::Shards,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let asked: Asked = serde_json::from_value(shards.asked.clone())
+        .map_err(|e| BadInput(format!("not a shard file of `hexwar tune`: {e}")))?;
+    let complete = shards.complete() && shards.missing().is_empty();
+    report(&asked, &shards.parts, json, complete)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A stat to vary: `TYPE.FIELD`.

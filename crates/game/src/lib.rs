@@ -13,7 +13,7 @@ pub use game::{
 };
 pub use summary::{
     GameRecord, Identity, Measures, MergeError, ObjectiveStats, SideStats, Summary,
-    balance_from_gap, balance_of, mean_interval, reason_name, shard_size, wilson,
+    balance_from_gap, balance_of, mean_interval, missing_shards, reason_name, shard_size, wilson,
 };
 pub use tally::{Finding, Tally, Verdict, evaluate};
 

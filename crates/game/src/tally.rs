@@ -53,22 +53,24 @@ pub fn evaluate(
 
 /// The expectations of a batch measured game by game, so that a batch of any size is judged in
 /// constant memory: per expectation, a count of games (shares) or a sum and a sum of squares
-/// (means).
-#[derive(Clone, Debug)]
+/// (means), all whole numbers, so that the tallies of a batch's shards add up exactly to the
+/// whole batch's ([`Tally::merge`]; `hexwar test --shard`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
-    expectations: Expectations,
-    /// Per expectation: what makes a game count, as a value per game.
+    items: Vec<Expectation>,
+    /// Per expectation: what makes a game count, as a whole number per game.
     probes: Vec<Probe>,
     games: u64,
-    sums: Vec<(f64, f64)>,
+    sums: Vec<(i64, i64)>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 enum Probe {
     Winner(String),
-    End(&'static str),
+    End(String),
     Turns,
-    Lost(String, f64),
+    /// Units of the type lost, of so many the scenario has.
+    Lost(String, u32),
     /// A game's gap between the sides: 1 when side A wins, -1 when side B does, else 0.
     Gap(String, String),
     Decided,
@@ -87,14 +89,16 @@ impl Tally {
                 Measure::WinRate(side) => {
                     Probe::Winner(side.map_or("none".to_owned(), |s| sides[s.index()].clone()))
                 }
-                Measure::EndReason(reason) => Probe::End(crate::summary::reason_name(*reason)),
+                Measure::EndReason(reason) => {
+                    Probe::End(crate::summary::reason_name(*reason).to_owned())
+                }
                 Measure::GameLength => Probe::Turns,
                 Measure::LossRate(t) => {
                     let of_type = counts
                         .iter()
                         .find(|(id, _)| id == t)
                         .map_or(1, |&(_, c)| c.max(1));
-                    Probe::Lost(t.clone(), f64::from(of_type))
+                    Probe::Lost(t.clone(), of_type)
                 }
                 Measure::Balance => Probe::Gap(sides[0].clone(), sides[1].clone()),
                 Measure::Decisiveness => Probe::Decided,
@@ -103,45 +107,69 @@ impl Tally {
             })
             .collect();
         Self {
-            sums: vec![(0.0, 0.0); probes.len()],
+            sums: vec![(0, 0); probes.len()],
             probes,
-            expectations: expectations.clone(),
+            items: expectations.items.clone(),
             games: 0,
         }
+    }
+
+    /// Games counted.
+    #[must_use]
+    pub const fn games(&self) -> u64 {
+        self.games
     }
 
     /// Counts one game.
     pub fn add(&mut self, r: &GameRecord) {
         self.games += 1;
         for (probe, (sum, sq)) in self.probes.iter().zip(&mut self.sums) {
+            let one = |yes: bool| i64::from(yes);
             let x = match probe {
-                Probe::Winner(id) => f64::from(u8::from(r.winner == *id)),
-                Probe::End(name) => f64::from(u8::from(r.end == *name)),
-                Probe::Turns => f64::from(r.turns),
-                Probe::Lost(t, of_type) => {
-                    r.lost_types.iter().filter(|l| *l == t).count() as f64 / of_type
+                Probe::Winner(id) => one(r.winner == *id),
+                Probe::End(name) => one(r.end == *name),
+                Probe::Turns => i64::from(r.turns),
+                Probe::Lost(t, _) => {
+                    i64::try_from(r.lost_types.iter().filter(|l| *l == t).count()).unwrap_or(0)
                 }
-                Probe::Gap(a, b) => {
-                    f64::from(u8::from(r.winner == *a)) - f64::from(u8::from(r.winner == *b))
-                }
-                Probe::Decided => f64::from(u8::from(r.end != "turn_limit")),
-                Probe::BothLose => f64::from(u8::from(r.winner == "none")),
-                Probe::Leads => f64::from(r.lead_changes),
+                Probe::Gap(a, b) => one(r.winner == *a) - one(r.winner == *b),
+                Probe::Decided => one(r.end != "turn_limit"),
+                Probe::BothLose => one(r.winner == "none"),
+                Probe::Leads => i64::from(r.lead_changes),
             };
             *sum += x;
             *sq += x * x;
         }
     }
 
+    /// Adds another tally of the same expectations (another shard of the batch): its games
+    /// and sums.
+    ///
+    /// # Errors
+    /// The tallies measure other expectations, or a sum would overflow.
+    pub fn merge(&mut self, other: &Self) -> Result<(), String> {
+        if self.items != other.items || self.probes != other.probes {
+            return Err("the tallies measure other expectations".to_owned());
+        }
+        let overflow = || "a sum beyond 64 bits".to_owned();
+        self.games = self.games.checked_add(other.games).ok_or_else(overflow)?;
+        for (a, b) in self.sums.iter_mut().zip(&other.sums) {
+            a.0 = a.0.checked_add(b.0).ok_or_else(overflow)?;
+            a.1 = a.1.checked_add(b.1).ok_or_else(overflow)?;
+        }
+        Ok(())
+    }
+
     /// The findings over the games counted.
     #[must_use]
     pub fn findings(&self) -> Vec<Finding> {
         let n = self.games;
-        self.expectations
-            .items
+        self.items
             .iter()
             .zip(self.probes.iter().zip(&self.sums))
             .map(|(e, (probe, &(sum, sq)))| {
+                #[expect(clippy::cast_precision_loss, reason = "sums far below 2^53")]
+                let (sum, sq) = (sum as f64, sq as f64);
                 let (value, ci95) = match probe {
                     // Shares of games: Wilson's interval (the sum is a whole count).
                     Probe::Winner(_) | Probe::End(_) | Probe::Decided | Probe::BothLose => {
@@ -153,7 +181,12 @@ impl Tally {
                         let k = sum.round() as u64;
                         (if n == 0 { 0.0 } else { sum / n as f64 }, wilson(k, n))
                     }
-                    Probe::Turns | Probe::Lost(..) | Probe::Leads => mean(n, sum, sq),
+                    Probe::Turns | Probe::Leads => mean(n, sum, sq),
+                    // Per game, the share of the type's units lost.
+                    Probe::Lost(_, of_type) => {
+                        let c = f64::from(*of_type);
+                        mean(n, sum / c, sq / (c * c))
+                    }
                     Probe::Gap(..) => {
                         let (gap, ci) = mean(n, sum, sq);
                         crate::summary::balance_from_gap(gap, ci)

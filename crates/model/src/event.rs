@@ -108,7 +108,7 @@ pub enum BreakOffReason {
 }
 
 /// Why the battle ended (R17.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum EndReason {
     /// A side failed its company morale test (R17.2).

@@ -5,7 +5,9 @@ use std::fmt;
 pub use hexmap::{check_id, check_name};
 
 /// One of the two sides of a battle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     /// The first side listed in the scenario.
     A,

@@ -72,7 +72,7 @@ struct RawLossRate {
 }
 
 /// What an expectation measures over a batch.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Measure {
     /// The share of games a side wins (`None`: both lose a fair fight, R17.4).
@@ -94,7 +94,7 @@ pub enum Measure {
 }
 
 /// One expectation: a measure and the range it should lie in.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Expectation {
     /// What is measured.
     pub measure: Measure,
