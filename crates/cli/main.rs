@@ -74,9 +74,12 @@ enum CliCommand {
     /// on the Elo scale (`doctrine@1` = 0) and the matrix of head-to-head scores; or, with
     /// --sprt, a sequential test of whether one AI is stronger than another.
     Arena(arena::ArenaArgs),
-    /// Merge batch or arena summaries (from `hexwar batch --json` or `hexwar arena --json`, e.g.
-    /// one per shard) into one.
-    #[command(after_help = "Example:\n  hexwar merge shard0.json shard1.json --json")]
+    /// Merge the shards of a run into the single run's result: batch or arena summaries
+    /// (`hexwar batch --json`, `hexwar arena --json`), or the shard files of `tune`, `test`,
+    /// `skill` and `balance` (`--shard I/N --json`).
+    #[command(
+        after_help = "Examples:\n  hexwar merge shard0.json shard1.json --json\n  hexwar merge test-*.json\n  hexwar merge balance-*.json --json > singles.json   # then, if no single change passed:\n  hexwar balance my.toml --pairs singles.json --shard 0/2 --json > pairs-0.json ..."
+    )]
     Merge(merge::MergeArgs),
     /// Vary a unit stat and find where a scenario is balanced, with the same seeds for every
     /// value (common random numbers); or rank which stats move the win rate most.
@@ -125,8 +128,9 @@ enum CliCommand {
     /// the scenario's own `[types.TYPE]` (the shared catalog stays as it is): everything the
     /// scenario uses, or what --vary names. The changes race on the same games of the
     /// `[expect]` batch (common random numbers): a change is dropped once its 95% interval lies
-    /// outside a range, the closest go on to twice the games, up to the batch itself; pairs of
-    /// the closest singles race if no single change passes.
+    /// outside a range, the rest go on to twice the games, up to the batch itself; pairs of
+    /// the ten closest singles race if no single change passes. --shard I/N --json races a
+    /// share of the changes for `hexwar merge`.
     #[command(
         after_help = "Examples:\n  hexwar balance scenarios/meeting_engagement.toml\n  hexwar balance my.toml --vary turns --vary t72.assault=2..5 --write my_balanced.toml\n  hexwar balance my.toml --ai soviet=doctrine@1 --json > report.json\n\nExit status: 0 when a change is found (or none is needed), 1 when no change within the\nbounds meets every expectation (the closest is shown), 2 for bad input, 130 when stopped."
     )]

@@ -88,6 +88,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         if arena::is_arena_summary(&text) {
             return arena::merge(files, *json, *partial);
         }
+        if crate::balance::BalanceShards::is_balance(&text) {
+            return crate::balance::merge(files, *json, *partial);
+        }
         if Shards::is_shards(&text) {
             return merge_shards(files, *json, *partial);
         }

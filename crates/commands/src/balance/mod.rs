@@ -1,41 +1,38 @@
 //! `hexwar balance`: the smallest change of a scenario (fewest fields, then smallest steps) that
 //! brings every expectation of its `[expect]` to PASS, as `hexwar test` would judge it.
 //!
-//! The changes race (successive halving over a doubling number of games, Jamieson and
-//! Talwalkar 2016): every change plays the same first games of the `[expect]` batch (common
-//! random numbers: game i has the same dice under every change), a change is dropped once its
-//! 95% interval lies wholly outside a range it must meet, and at most [`KEPT`] of the closest go
-//! on to twice the games, up to the `[expect]` batch itself. Single changes race first; if none
-//! passes, pairs of the closest singles race. The change found is judged on exactly the games
-//! `hexwar test` plays on the file it writes.
+//! The changes race (`race.rs`): every change plays the same first games of the `[expect]`
+//! batch (common random numbers), a change leaves the race once its 95% interval lies wholly
+//! outside a range it must meet, and the rest go on to twice the games, up to the `[expect]`
+//! batch itself. Single changes race first; if none passes, pairs of the [`PAIRED`] closest
+//! singles race. The change found is judged on exactly the games `hexwar test` plays on the file
+//! it writes. With `--shard I/N` a run races the changes k with k mod N = I and writes them for
+//! `hexwar merge`; since each change's fate is its own, the merged shards are the single run.
 
 mod change;
+mod race;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use counters::Rules;
-use game::{Finding, GameRecord, Tally, Verdict};
-use model::{Catalog, Expectations, Scenario, Stat};
-use rayon::prelude::*;
+use game::Finding;
+use model::{Catalog, Scenario, Stat};
 use toml_edit::DocumentMut;
 
 pub use change::{Change, Edit, Field, Step};
+pub use race::{FIRST_ROUND, Outcome};
 
 use crate::batch;
 use crate::data::{BadInput, load_scenario_from, read_text};
 use crate::interrupt;
 use crate::output::Output;
-use crate::test::{describe, finding_line, type_counts};
+use crate::test::finding_line;
 use crate::{AiOverride, options};
+use race::{Entrant, Setup};
 
-/// The most changes that go on to the next round of a race.
-pub const KEPT: usize = 24;
 /// The singles whose pairs race when no single change balances the scenario.
 pub const PAIRED: usize = 10;
-/// Games of the first round (or the whole `[expect]` batch, if smaller).
-pub const FIRST_ROUND: u64 = 200;
 
 /// The arguments of `hexwar balance`.
 #[derive(clap::Args)]
@@ -70,178 +67,591 @@ pub struct BalanceArgs {
     /// No progress.
     #[arg(short, long)]
     quiet: bool,
+    /// Race only the changes k with k mod N == I, and print (with --json) the shard's results
+    /// for `hexwar merge`.
+    #[arg(long, value_name = "I/N", value_parser = batch::Shard::parse, requires = "json", conflicts_with = "write")]
+    shard: Option<batch::Shard>,
+    /// Race the pairs of the closest singles of a sharded run, whose merged singles are in
+    /// this file (`hexwar merge --json` of the first shards, when no single change passed).
+    #[arg(long, value_name = "SINGLES.json")]
+    pairs: Option<PathBuf>,
 }
 
-/// A change in the race: the scenario it makes and its games so far.
-struct Entrant {
-    change: Change,
-    text: String,
-    scenario: Scenario,
-    catalog: Catalog,
-    players: ai::Players,
-    tally: Tally,
-    games: u64,
-    findings: Vec<Finding>,
-    /// Out of the race: a range it cannot meet, or not among the closest.
-    out: bool,
+/// A balance run, or one shard of it: what `hexwar merge` adds up.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct BalanceShards {
+    /// Always `balance`.
+    pub hexwar: String,
+    /// What was asked (the scenario by content, the flags that change the result).
+    pub asked: serde_json::Value,
+    /// `singles` or `pairs`.
+    pub stage: String,
+    /// The number of shards of the run.
+    pub shard_count: u64,
+    /// The shards these results hold.
+    pub shards: Vec<u64>,
+    /// The scenario as it stands.
+    pub base: Outcome,
+    /// The single changes raced.
+    pub singles: Vec<Outcome>,
+    /// The pairs raced.
+    pub pairs: Vec<Outcome>,
+    /// Of all singles (or pairs) of the stage, how many there are.
+    pub stage_size: usize,
+    /// Games played besides the scenario's own batch, changes tried, and those refused.
+    pub games: u64,
+    /// See `games`.
+    pub tried: u64,
+    /// See `games`.
+    pub refused: u64,
+    /// The pairs stage: the games, changes tried and refused of the singles stage it
+    /// continues (each pair shard carries them; they count once).
+    #[serde(default)]
+    pub carried: [u64; 3],
+    /// False when a signal cut the run short.
+    pub complete: bool,
 }
 
-impl Entrant {
-    /// How far the measured values lie outside the expected ranges, each in widths of its
-    /// range: 0 when every value is inside.
-    fn miss(&self) -> f64 {
-        self.findings
-            .iter()
-            .map(|f| {
-                let [lo, hi] = f.expectation.between;
-                let width = (hi - lo).max(1e-9);
-                ((lo - f.value).max(0.0) + (f.value - hi).max(0.0)) / width
-            })
-            .sum()
-    }
-
-    /// How far the values lie from the middles of their ranges, in half-widths: the tie-break
-    /// between changes of one size.
-    fn off_centre(&self) -> f64 {
-        self.findings
-            .iter()
-            .map(|f| {
-                let [lo, hi] = f.expectation.between;
-                (f.value - (lo + hi) / 2.0).abs() / ((hi - lo) / 2.0).max(1e-9)
-            })
-            .sum()
-    }
-
-    fn passes(&self, runs: u64) -> bool {
-        self.games == runs && self.findings.iter().all(|f| f.verdict == Verdict::Pass)
-    }
+/// One expectation's finding with its name, for the report.
+#[derive(serde::Serialize)]
+struct Measured {
+    name: String,
+    #[serde(flatten)]
+    finding: Finding,
 }
 
-/// Everything a race needs besides its entrants.
-struct Setup {
-    file: PathBuf,
-    shown: String,
-    doc: DocumentMut,
-    catalog_dir: Option<PathBuf>,
-    ai: Vec<AiOverride>,
-    expect: Expectations,
+fn measured(o: &Outcome) -> Vec<Measured> {
+    o.findings()
+        .into_iter()
+        .zip(&o.names)
+        .map(|(finding, name)| Measured {
+            name: name.clone(),
+            finding,
+        })
+        .collect()
+}
+
+/// The pairs that race when no single passes: each two of the [`PAIRED`] closest singles on
+/// distinct fields, as indices into the singles.
+fn pairs_of(singles: &[Outcome], steps: &[Step]) -> Vec<(usize, usize)> {
+    let mut closest: Vec<&Outcome> = singles.iter().collect();
+    closest.sort_by(|a, b| a.miss().total_cmp(&b.miss()).then(a.steps.cmp(&b.steps)));
+    let best: Vec<usize> = closest.iter().take(PAIRED).map(|o| o.steps[0]).collect();
+    let mut pairs = Vec::new();
+    for (i, &a) in best.iter().enumerate() {
+        for &b in &best[i + 1..] {
+            if steps[a].field != steps[b].field {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// The report of a whole run.
+struct Report<'a> {
+    shown: &'a str,
+    title: String,
     runs: u64,
-    pool: rayon::ThreadPool,
-    bar: indicatif::ProgressBar,
-    games: u64,
-    tried: u64,
-    refused: u64,
+    seed: u64,
+    ai: Vec<String>,
+    all: &'a BalanceShards,
+    seconds: f64,
 }
 
-impl Setup {
-    /// The scenario a change makes, loaded as any scenario is, with the AIs it is balanced
-    /// with; `None` when the loader refuses it (a unit taken that an order names, a turn limit
-    /// below an order's turn, a stack over the limit).
-    fn entrant(&mut self, change: Change) -> anyhow::Result<Option<Entrant>> {
-        self.tried += 1;
-        let text = change.apply(&self.doc);
-        let Ok(mut loaded) =
-            load_scenario_from(&self.file, &self.shown, &text, self.catalog_dir.as_deref())
-        else {
-            self.refused += 1;
-            return Ok(None);
-        };
-        for (side, ai) in &self.expect.ai {
-            loaded.scenario.sides[side.index()].ai = model::AiName::new(ai.text.clone());
-        }
-        options::override_ai(&mut loaded.scenario, &self.ai)?;
-        let players =
-            ai::Players::stopping(&loaded.scenario, Some(interrupt::flag())).map_err(BadInput)?;
-        let sides = loaded.scenario.sides.clone().map(|s| s.id);
-        let tally = Tally::new(
-            &self.expect,
-            &sides,
-            &type_counts(&loaded.scenario, &loaded.catalog),
-        );
-        Ok(Some(Entrant {
-            change,
-            text,
-            scenario: loaded.scenario,
-            catalog: loaded.catalog,
-            players,
-            tally,
-            games: 0,
-            findings: Vec::new(),
-            out: false,
-        }))
-    }
-
-    /// Plays every entrant still in the race up to `n` games, in parallel: game i of each is
-    /// game i of the `[expect]` batch. False when a signal stopped it.
-    fn play_to(&mut self, entrants: &mut [Entrant], n: u64) -> anyhow::Result<bool> {
-        let work: Vec<(usize, u64)> = entrants
+impl Report<'_> {
+    fn found(&self) -> Option<&Outcome> {
+        let runs = self.runs;
+        self.all
+            .singles
             .iter()
-            .enumerate()
-            .filter(|(_, e)| !e.out)
-            .flat_map(|(k, e)| (e.games..n).map(move |i| (k, i)))
-            .collect();
-        self.bar.inc_length(work.len() as u64);
-        let seed = self.expect.seed;
-        for chunk in work.chunks(8192) {
-            let played: Result<Vec<Option<GameRecord>>, model::OutOfDice> =
-                self.pool.install(|| {
-                    chunk
-                        .par_iter()
-                        .map(|&(k, i)| {
-                            let e = &entrants[k];
-                            batch::played_whole(|| {
-                                let rules = Rules::new(&e.scenario, &e.catalog);
-                                let (dice, ai) = session::seeding::game_dice(seed, i);
-                                let record =
-                                    GameRecord::played(i, &mut e.players.game(rules, dice, ai))?;
-                                self.bar.inc(1);
-                                Ok(record)
-                            })
-                        })
-                        .collect()
-                });
-            let (records, whole) = batch::whole_prefix(played?);
-            for (&(k, _), r) in chunk.iter().zip(&records) {
-                entrants[k].tally.add(r);
-                entrants[k].games += 1;
-            }
-            self.games += records.len() as u64;
-            if !whole {
-                return Ok(false);
-            }
-        }
-        for e in entrants.iter_mut().filter(|e| !e.out) {
-            e.findings = e.tally.findings();
-        }
-        Ok(true)
+            .chain(&self.all.pairs)
+            .filter(|o| o.passes(runs))
+            .min_by(|a, b| {
+                a.size
+                    .cmp(&b.size)
+                    .then(a.off_centre().total_cmp(&b.off_centre()))
+                    .then(a.steps.cmp(&b.steps))
+            })
     }
 
-    /// Races the entrants to the `[expect]` batch. False when a signal stopped it.
-    fn race(&mut self, entrants: &mut [Entrant]) -> anyhow::Result<bool> {
-        let mut n = FIRST_ROUND.min(self.runs);
-        loop {
-            if !self.play_to(entrants, n)? {
-                return Ok(false);
-            }
-            for e in entrants.iter_mut().filter(|e| !e.out) {
-                e.out = e.findings.iter().any(|f| f.verdict == Verdict::Fail);
-            }
-            if n == self.runs {
-                return Ok(true);
-            }
-            let mut alive: Vec<usize> = (0..entrants.len()).filter(|&k| !entrants[k].out).collect();
-            alive.sort_by(|&a, &b| {
-                let (a, b) = (&entrants[a], &entrants[b]);
-                a.miss()
-                    .total_cmp(&b.miss())
-                    .then(a.change.size().cmp(&b.change.size()))
-            });
-            for &k in alive.iter().skip(KEPT) {
-                entrants[k].out = true;
-            }
-            n = n.saturating_mul(2).min(self.runs);
+    fn closest(&self) -> Option<&Outcome> {
+        let runs = self.runs;
+        self.all
+            .singles
+            .iter()
+            .chain(&self.all.pairs)
+            .filter(|o| o.games() > 0)
+            .min_by(|a, b| {
+                (a.games() != runs)
+                    .cmp(&(b.games() != runs))
+                    .then(a.miss().total_cmp(&b.miss()))
+                    .then(a.size.cmp(&b.size))
+                    .then(a.steps.cmp(&b.steps))
+            })
+    }
+
+    fn already(&self) -> bool {
+        self.all.base.passes(self.runs)
+    }
+
+    fn result(&self) -> &'static str {
+        if !self.all.complete {
+            "stopped"
+        } else if self.already() {
+            "already_balanced"
+        } else if self.found().is_some() {
+            "balanced"
+        } else {
+            "unbalanceable"
         }
     }
+
+    /// Prints it; the exit status: found (or none needed), or not.
+    fn print(&self, json: bool) -> anyhow::Result<ExitCode> {
+        let (found, closest, already) = (self.found(), self.closest(), self.already());
+        let result = self.result();
+        let shown_outcome = found.or(closest);
+        let diff = shown_outcome.map(|o| o.diff.clone());
+        let games = self.all.games + self.all.carried[0] + self.all.base.games();
+        let tried = self.all.tried + self.all.carried[1];
+        let refused = self.all.refused + self.all.carried[2];
+        let words = |o: &Outcome| o.change.clone();
+        if json {
+            let report = serde_json::json!({
+                "file": self.shown,
+                "result": result,
+                "complete": self.all.complete,
+                "runs": self.runs,
+                "seed": self.seed,
+                "ai": self.ai,
+                "before": measured(&self.all.base),
+                "change": found.map(words),
+                "after": found.map(measured),
+                "closest": if found.is_none() { closest.map(|o| serde_json::json!({
+                    "change": words(o),
+                    "games": o.games(),
+                    "findings": measured(o),
+                })) } else { None },
+                "toml_diff": diff,
+                "singles": self.all.singles.len(),
+                "pairs": self.all.pairs.len(),
+                "refused": refused,
+                "games": games,
+                "seconds": self.seconds,
+            });
+            outln!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            outln!(
+                "{}: {}, {} games a change (seed {}), {}",
+                self.shown,
+                self.title,
+                self.runs,
+                self.seed,
+                self.ai.join(" ")
+            );
+            outln!("before:");
+            for m in measured(&self.all.base) {
+                outln!("{}", finding_line(&m.finding, &m.name));
+            }
+            match (result, found, closest) {
+                ("already_balanced", ..) => {
+                    outln!("every expectation already passes: nothing to change");
+                }
+                (_, Some(o), _) => {
+                    outln!("after: {}", o.change.join(", "));
+                    for m in measured(o) {
+                        outln!("{}", finding_line(&m.finding, &m.name));
+                    }
+                }
+                ("unbalanceable", _, Some(o)) => {
+                    outln!(
+                        "no change within the bounds meets every expectation; the closest, {} ({} games):",
+                        o.change.join(", "),
+                        o.games()
+                    );
+                    for m in measured(o) {
+                        outln!("{}", finding_line(&m.finding, &m.name));
+                    }
+                }
+                _ => {}
+            }
+            if let Some(d) = &diff
+                && !already
+            {
+                outln!("\n{}", d.trim_end());
+            }
+            outln!(
+                "\ntried {tried} changes ({} single, {} pairs; {refused} the loader refused), {games} games, {:.1} s",
+                self.all.singles.len(),
+                self.all.pairs.len(),
+                self.seconds
+            );
+        }
+        Ok(if found.is_some() || already {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        })
+    }
+}
+
+/// What a balance was asked, by content: shards of other questions do not merge.
+#[derive(serde::Serialize, serde::Deserialize, PartialEq)]
+struct Asked {
+    file: String,
+    scenario_hash: String,
+    catalog_hash: String,
+    title: String,
+    vary: Vec<String>,
+    max_step: u8,
+    ai: Vec<String>,
+    /// The AIs as played, `side=name`.
+    playing: Vec<String>,
+    runs: u64,
+    seed: u64,
+}
+
+/// Runs `hexwar balance`.
+pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let BalanceArgs {
+        file,
+        vary: vary_text,
+        max_step,
+        ai,
+        write,
+        json,
+        threads,
+        catalog,
+        quiet,
+        shard,
+        pairs: pairs_file,
+    } = args;
+    batch::check_runs_threads(1, threads)?;
+    let text = read_text(&file)?;
+    let shown = file.display().to_string();
+    let base = load_scenario_from(&file, &shown, &text, catalog.as_deref())?;
+    let Some(expect) = base.scenario.expect.clone().filter(|e| !e.items.is_empty()) else {
+        return Err(BadInput(format!(
+            "{shown}: no [expect] section: balance needs the expectations it is to meet (docs/scenario-format.md says how to write them)"
+        ))
+        .into());
+    };
+    let mut files = base.files.clone();
+    files.push(file.clone());
+    let out = match &write {
+        Some(p) => Some(Output::check(p, "--write", &files)?),
+        None => None,
+    };
+    let vary = Vary::parse(&vary_text, &base.scenario, &base.catalog)?;
+    let doc: DocumentMut = text
+        .parse()
+        .map_err(|e| BadInput(format!("{shown}: {e}")))?;
+    // The AIs named by `--ai` are written into the balanced scenario's `[expect] ai`.
+    let mut doc_with_ai = doc.clone();
+    for o in &ai {
+        doc_with_ai["expect"]["ai"][o.side.as_str()] = toml_edit::value(o.ai.as_str());
+    }
+    let mut check_ai = base.scenario.clone();
+    options::override_ai(&mut check_ai, &ai)?;
+    let shard_given = shard.is_some();
+    let shard = shard.unwrap_or(batch::Shard::ALL);
+    let bounds = change::Bounds {
+        max_step: i64::from(max_step),
+    };
+    let keep = |f: &Field, v: i64| vary.keeps(f, v);
+    let singles = change::single_steps(&base.scenario, &base.catalog, &bounds, &keep);
+    if singles.is_empty() {
+        return Err(BadInput("--vary leaves nothing to change in this scenario".to_owned()).into());
+    }
+    interrupt::install();
+    let mut setup = Setup {
+        file: file.clone(),
+        shown: shown.clone(),
+        text: text.clone(),
+        doc: doc_with_ai,
+        catalog_dir: catalog,
+        ai: ai.clone(),
+        expect: expect.clone(),
+        pool: rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?,
+        bar: batch::progress_bar(0, "games", !quiet),
+        games: 0,
+        tried: 0,
+        refused: 0,
+    };
+    let runs = expect.runs;
+
+    // The scenario as it stands: `hexwar test`'s verdicts.
+    let Some(before) = setup.entrant(Vec::new(), &Change::default())? else {
+        return Err(BadInput(format!("{shown}: cannot be read back after editing")).into());
+    };
+    let mut before = [before];
+    let mut complete = setup.play_to(&mut before, runs)?;
+    let [before] = before;
+    setup.tried = 0;
+    let asked = Asked {
+        file: shown.clone(),
+        scenario_hash: base.hashes[0].clone(),
+        catalog_hash: base.hashes[1].clone(),
+        title: base.scenario.title.clone(),
+        vary: vary_text,
+        max_step,
+        ai: ai.iter().map(|a| a.text.clone()).collect(),
+        playing: model::Side::BOTH
+            .iter()
+            .map(|&s| before.playing(s))
+            .collect(),
+        runs,
+        seed: expect.seed,
+    };
+    let asked_value = serde_json::to_value(&asked)?;
+    let base_games = setup.games;
+    let mine = |k: usize| k as u64 % shard.count == shard.index;
+    let change_of = |steps: &[usize]| Change(steps.iter().map(|&i| singles[i].clone()).collect());
+    let race = |setup: &mut Setup, list: Vec<Vec<usize>>| -> anyhow::Result<(Vec<Outcome>, bool)> {
+        let mut entrants: Vec<Entrant> = Vec::new();
+        for steps in list {
+            let c = change_of(&steps);
+            if let Some(e) = setup.entrant(steps, &c)? {
+                entrants.push(e);
+            }
+        }
+        let done = setup.race(&mut entrants)?;
+        Ok((entrants.into_iter().map(|e| e.outcome).collect(), done))
+    };
+    let mut all = BalanceShards {
+        hexwar: "balance".to_owned(),
+        asked: asked_value.clone(),
+        stage: "singles".to_owned(),
+        shard_count: shard.count,
+        shards: vec![shard.index],
+        base: before.outcome.clone(),
+        singles: Vec::new(),
+        pairs: Vec::new(),
+        stage_size: singles.len(),
+        games: 0,
+        tried: 0,
+        refused: 0,
+        carried: [0; 3],
+        complete,
+    };
+    if let Some(path) = &pairs_file {
+        // The second stage of a sharded run: the singles come merged from the first.
+        let first = read_balance(path)?;
+        if first.asked != asked_value || first.stage != "singles" {
+            return Err(BadInput(format!(
+                "{}: not the merged singles of this balance (the scenario, its data and the flags must be the same)",
+                path.display()
+            ))
+            .into());
+        }
+        if !first.missing().is_empty() || !first.complete {
+            return Err(BadInput(format!(
+                "{}: the singles of some shards are missing; merge them all first",
+                path.display()
+            ))
+            .into());
+        }
+        all.singles = first.singles;
+        all.carried = [first.games, first.tried, first.refused];
+        all.stage = "pairs".to_owned();
+        let list: Vec<Vec<usize>> = pairs_of(&all.singles, &singles)
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| mine(*k))
+            .map(|(_, (a, b))| vec![a, b])
+            .collect();
+        all.stage_size = pairs_of(&all.singles, &singles).len();
+        if complete {
+            let (pairs, done) = race(&mut setup, list)?;
+            all.pairs = pairs;
+            complete = done;
+        }
+    } else if complete && !before.outcome.passes(runs) {
+        let list: Vec<Vec<usize>> = (0..singles.len())
+            .filter(|&k| mine(k))
+            .map(|k| vec![k])
+            .collect();
+        let (outcomes, done) = race(&mut setup, list)?;
+        all.singles = outcomes;
+        complete = done;
+        if complete && !shard_given && !all.singles.iter().any(|o| o.passes(runs)) {
+            let list: Vec<Vec<usize>> = pairs_of(&all.singles, &singles)
+                .into_iter()
+                .map(|(a, b)| vec![a, b])
+                .collect();
+            let (pairs, done) = race(&mut setup, list)?;
+            all.pairs = pairs;
+            complete = done;
+        }
+    }
+    setup.bar.finish_and_clear();
+    all.games += setup.games - base_games;
+    all.tried += setup.tried;
+    all.refused += setup.refused;
+    all.complete = complete;
+    if shard_given {
+        outln!("{}", serde_json::to_string_pretty(&all)?);
+        return Ok(interrupt::status(complete));
+    }
+    let report = Report {
+        shown: &shown,
+        title: asked.title.clone(),
+        runs,
+        seed: expect.seed,
+        ai: asked.playing.clone(),
+        all: &all,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let status = report.print(json)?;
+    if !complete {
+        errln!(
+            "{}: the search was cut short; nothing written",
+            interrupt::interrupted()
+        );
+        return Ok(interrupt::status(false));
+    }
+    if let (Some(out), Some(found)) = (&out, report.found()) {
+        let text = change_of(&found.steps).apply(&setup.doc);
+        out.write(rebased(&text, &file, out.path()).as_bytes())?;
+        if !json {
+            outln!("wrote {}", out.path().display());
+        }
+    }
+    Ok(status)
+}
+
+fn read_balance(path: &std::path::Path) -> Result<BalanceShards, BadInput> {
+    let text = read_text(path)?;
+    serde_json::from_str(&text).map_err(|e| {
+        BadInput(format!(
+            "{}: not a balance file (`hexwar balance --shard I/N --json`, or their merge): {e}",
+            path.display()
+        ))
+    })
+}
+
+impl BalanceShards {
+    /// The shards missing from a complete stage.
+    #[must_use]
+    pub fn missing(&self) -> Vec<std::ops::Range<u64>> {
+        game::missing_shards(self.shard_count, &self.shards)
+    }
+
+    /// Whether a JSON text is a balance file.
+    #[must_use]
+    pub fn is_balance(text: &str) -> bool {
+        serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| v.get("hexwar").and_then(|h| h.as_str()) == Some("balance"))
+    }
+
+    /// Adds another shard of the same stage of the same run.
+    ///
+    /// # Errors
+    /// Another question or stage, another shard count, a shard counted twice, or another
+    /// scenario as it stands.
+    pub fn merge(&mut self, other: &Self) -> Result<(), BadInput> {
+        let differ = |what: &str| BadInput(format!("shards of another balance: {what} differ"));
+        if self.asked != other.asked {
+            return Err(differ("the scenarios or the flags"));
+        }
+        if self.stage != other.stage || self.stage_size != other.stage_size {
+            return Err(differ("the stages (singles, pairs)"));
+        }
+        if self.shard_count != other.shard_count {
+            return Err(differ("the shard counts"));
+        }
+        if let Some(twice) = other.shards.iter().find(|s| self.shards.contains(s)) {
+            return Err(BadInput(format!(
+                "shard {twice} of {} given twice",
+                self.shard_count
+            )));
+        }
+        if self.base.tally != other.base.tally {
+            return Err(differ("the scenario's own games"));
+        }
+        match self.stage.as_str() {
+            "pairs" => {
+                if self.singles.len() != other.singles.len()
+                    || self
+                        .singles
+                        .iter()
+                        .zip(&other.singles)
+                        .any(|(a, b)| a.steps != b.steps || a.tally != b.tally)
+                {
+                    return Err(differ("the singles the pairs came from"));
+                }
+                if self.carried != other.carried {
+                    return Err(differ("the singles' counts"));
+                }
+                self.pairs.extend(other.pairs.iter().cloned());
+                self.pairs.sort_by(|a, b| a.steps.cmp(&b.steps));
+            }
+            _ => {
+                self.singles.extend(other.singles.iter().cloned());
+                self.singles.sort_by(|a, b| a.steps.cmp(&b.steps));
+            }
+        }
+        self.games += other.games;
+        self.tried += other.tried;
+        self.refused += other.refused;
+        self.complete &= other.complete;
+        self.shards.extend(other.shards.iter().copied());
+        self.shards.sort_unstable();
+        Ok(())
+    }
+}
+
+/// `hexwar merge` of balance shards: the report of the whole run, or, when the singles are all
+/// in and none passed, the file the pairs stage starts from.
+pub(crate) fn merge(files: &[PathBuf], json: bool, partial: bool) -> anyhow::Result<ExitCode> {
+    let mut merged: Option<BalanceShards> = None;
+    for f in files {
+        let s = read_balance(f)?;
+        match &mut merged {
+            None => merged = Some(s),
+            Some(m) => m
+                .merge(&s)
+                .map_err(|e| BadInput(format!("{}: {e}", f.display())))?,
+        }
+    }
+    let Some(all) = merged else {
+        return Err(BadInput("no balance files".to_owned()).into());
+    };
+    let missing = all.missing();
+    if !partial {
+        batch::refuse_incomplete("balance", all.shard_count, &missing, all.complete)?;
+    }
+    let asked: Asked = serde_json::from_value(all.asked.clone())
+        .map_err(|e| BadInput(format!("not a balance file: {e}")))?;
+    let pairs_needed = all.stage == "singles"
+        && !all.base.passes(asked.runs)
+        && !all.singles.iter().any(|o| o.passes(asked.runs));
+    if pairs_needed && missing.is_empty() {
+        if json {
+            outln!("{}", serde_json::to_string_pretty(&all)?);
+        } else {
+            outln!(
+                "no single change balances {}: the pairs of the {PAIRED} closest remain. Merge these shards with --json into a file, then race the pairs in shards with `hexwar balance {} --pairs THAT.json --shard I/N --json` and merge those.",
+                asked.file,
+                asked.file
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = Report {
+        shown: &asked.file,
+        title: asked.title.clone(),
+        runs: asked.runs,
+        seed: asked.seed,
+        ai: asked.playing.clone(),
+        all: &all,
+        seconds: 0.0,
+    };
+    report.print(json)
 }
 
 /// What `--vary` names, as a filter over the fields and values.
@@ -337,24 +747,6 @@ impl Vary {
     }
 }
 
-/// One expectation before and after, for the report.
-#[derive(serde::Serialize)]
-struct Measured {
-    name: String,
-    #[serde(flatten)]
-    finding: Finding,
-}
-
-fn measured(e: &Entrant) -> Vec<Measured> {
-    e.findings
-        .iter()
-        .map(|f| Measured {
-            name: describe(&f.expectation.measure, &e.scenario),
-            finding: f.clone(),
-        })
-        .collect()
-}
-
 /// The scenario's text to be written in another folder: the data folders it names (`catalog`,
 /// `terrain`, relative to the file) named from there, so that it reads the same data.
 fn rebased(text: &str, from: &std::path::Path, to: &std::path::Path) -> String {
@@ -406,235 +798,4 @@ fn toml_diff(before: &str, after: &str, name: &str) -> String {
         .context_radius(1)
         .header(name, "balanced")
         .to_string()
-}
-
-/// Runs `hexwar balance`.
-pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
-    let BalanceArgs {
-        file,
-        vary,
-        max_step,
-        ai,
-        write,
-        json,
-        threads,
-        catalog,
-        quiet,
-    } = args;
-    batch::check_runs_threads(1, threads)?;
-    let text = read_text(&file)?;
-    let shown = file.display().to_string();
-    let base = load_scenario_from(&file, &shown, &text, catalog.as_deref())?;
-    let Some(expect) = base.scenario.expect.clone().filter(|e| !e.items.is_empty()) else {
-        return Err(BadInput(format!(
-            "{shown}: no [expect] section: balance needs the expectations it is to meet (docs/scenario-format.md says how to write them)"
-        ))
-        .into());
-    };
-    let mut files = base.files.clone();
-    files.push(file.clone());
-    let out = match &write {
-        Some(p) => Some(Output::check(p, "--write", &files)?),
-        None => None,
-    };
-    let vary = Vary::parse(&vary, &base.scenario, &base.catalog)?;
-    let doc: DocumentMut = text
-        .parse()
-        .map_err(|e| BadInput(format!("{shown}: {e}")))?;
-    // The AIs named by `--ai` are written into the balanced scenario's `[expect] ai`.
-    let mut doc_with_ai = doc.clone();
-    for o in &ai {
-        doc_with_ai["expect"]["ai"][o.side.as_str()] = toml_edit::value(o.ai.as_str());
-    }
-    let mut check_ai = base.scenario.clone();
-    options::override_ai(&mut check_ai, &ai)?;
-    interrupt::install();
-    let mut setup = Setup {
-        file: file.clone(),
-        shown: shown.clone(),
-        doc: doc_with_ai,
-        catalog_dir: catalog,
-        ai,
-        runs: expect.runs,
-        expect,
-        pool: rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?,
-        bar: batch::progress_bar(0, "games", !quiet),
-        games: 0,
-        tried: 0,
-        refused: 0,
-    };
-    let runs = setup.runs;
-    let bounds = change::Bounds {
-        max_step: i64::from(max_step),
-    };
-    let keep = |f: &Field, v: i64| vary.keeps(f, v);
-    let singles = change::single_steps(&base.scenario, &base.catalog, &bounds, &keep);
-    if singles.is_empty() {
-        return Err(BadInput("--vary leaves nothing to change in this scenario".to_owned()).into());
-    }
-
-    // The scenario as it is: `hexwar test`'s verdicts.
-    let Some(before) = setup.entrant(Change::default())? else {
-        return Err(BadInput(format!("{shown}: cannot be read back after editing")).into());
-    };
-    let mut before = [before];
-    let mut complete = setup.play_to(&mut before, runs)?;
-    let [before] = before;
-    let mut entrants: Vec<Entrant> = Vec::new();
-    let mut pairs_tried = 0;
-    let already = complete && before.passes(runs);
-    if complete && !already {
-        for s in &singles {
-            if let Some(e) = setup.entrant(Change(vec![s.clone()]))? {
-                entrants.push(e);
-            }
-        }
-        complete = setup.race(&mut entrants)?;
-        if complete && !entrants.iter().any(|e| e.passes(runs)) {
-            // Pairs of the closest singles, each on its own field.
-            let mut closest: Vec<&Entrant> = entrants.iter().collect();
-            closest.sort_by(|a, b| a.miss().total_cmp(&b.miss()));
-            let best: Vec<Change> = closest
-                .iter()
-                .take(PAIRED)
-                .map(|e| e.change.clone())
-                .collect();
-            let mut pairs = Vec::new();
-            for (i, a) in best.iter().enumerate() {
-                for b in &best[i + 1..] {
-                    if let Some(c) = a.and(&b.0[0])
-                        && let Some(e) = setup.entrant(c)?
-                    {
-                        pairs.push(e);
-                    }
-                }
-            }
-            pairs_tried = pairs.len();
-            complete = setup.race(&mut pairs)?;
-            entrants.extend(pairs);
-        }
-    }
-    setup.bar.finish_and_clear();
-    let found = entrants.iter().filter(|e| e.passes(runs)).min_by(|a, b| {
-        a.change
-            .size()
-            .cmp(&b.change.size())
-            .then(a.off_centre().total_cmp(&b.off_centre()))
-    });
-    let closest = entrants.iter().filter(|e| e.games > 0).min_by(|a, b| {
-        (a.games != runs)
-            .cmp(&(b.games != runs))
-            .then(a.miss().total_cmp(&b.miss()))
-            .then(a.change.size().cmp(&b.change.size()))
-    });
-    let result = if !complete {
-        "stopped"
-    } else if already {
-        "already_balanced"
-    } else if found.is_some() {
-        "balanced"
-    } else {
-        "unbalanceable"
-    };
-    let shown_entrant = found.or(closest);
-    let diff = shown_entrant.map(|e| toml_diff(&text, &e.text, &shown));
-    let seconds = start.elapsed().as_secs_f64();
-    let ai_names: Vec<String> = model::Side::BOTH
-        .iter()
-        .map(|&s| {
-            let id = &before.scenario.sides[s.index()].id;
-            format!("{id}={}", before.players.of_side(s).name())
-        })
-        .collect();
-    if json {
-        let report = serde_json::json!({
-            "file": shown,
-            "result": result,
-            "complete": complete,
-            "runs": runs,
-            "seed": setup.expect.seed,
-            "ai": ai_names,
-            "before": measured(&before),
-            "change": found.map(|e| e.change.0.iter().map(ToString::to_string).collect::<Vec<_>>()),
-            "after": found.map(measured),
-            "closest": if found.is_none() { closest.map(|e| serde_json::json!({
-                "change": e.change.0.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "games": e.games,
-                "findings": measured(e),
-            })) } else { None },
-            "toml_diff": diff,
-            "singles": singles.len(),
-            "pairs": pairs_tried,
-            "refused": setup.refused,
-            "games": setup.games,
-            "seconds": seconds,
-        });
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        outln!(
-            "{shown}: {}, {runs} games a change (seed {}), {}",
-            before.scenario.title,
-            setup.expect.seed,
-            ai_names.join(" ")
-        );
-        outln!("before:");
-        for m in measured(&before) {
-            outln!("{}", finding_line(&m.finding, &m.name));
-        }
-        match (result, found, closest) {
-            ("already_balanced", ..) => {
-                outln!("every expectation already passes: nothing to change");
-            }
-            (_, Some(e), _) => {
-                outln!("after: {}", e.change);
-                for m in measured(e) {
-                    outln!("{}", finding_line(&m.finding, &m.name));
-                }
-            }
-            ("unbalanceable", _, Some(e)) => {
-                outln!(
-                    "no change within the bounds meets every expectation; the closest, {} ({} games):",
-                    e.change,
-                    e.games
-                );
-                for m in measured(e) {
-                    outln!("{}", finding_line(&m.finding, &m.name));
-                }
-            }
-            _ => {}
-        }
-        if let Some(d) = &diff
-            && !already
-        {
-            outln!("\n{}", d.trim_end());
-        }
-        outln!(
-            "\ntried {} changes ({} single, {pairs_tried} pairs; {} the loader refused), {} games, {seconds:.1} s",
-            setup.tried - 1,
-            singles.len(),
-            setup.refused,
-            setup.games
-        );
-    }
-    if !complete {
-        errln!(
-            "{}: the search was cut short; nothing written",
-            interrupt::interrupted()
-        );
-        return Ok(interrupt::status(false));
-    }
-    if let (Some(out), Some(e)) = (&out, found) {
-        out.write(rebased(&e.text, &file, out.path()).as_bytes())?;
-        if !json {
-            outln!("wrote {}", out.path().display());
-        }
-    }
-    Ok(if found.is_some() || already {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }
