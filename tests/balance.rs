@@ -448,3 +448,40 @@ fn a_balance_in_shards_merges_into_exactly_the_single_run() {
     assert!(single["pairs"].as_u64().unwrap() > 0, "{single}");
     assert_eq!(single, merged);
 }
+
+#[test]
+fn the_first_movers_advantage_is_the_batch_against_its_own_games_with_the_other_side_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text =
+        std::fs::read_to_string(format!("{root}/scenarios/meeting_engagement.toml")).unwrap();
+    let swapped = dir.path().join("us_first.toml");
+    std::fs::write(
+        &swapped,
+        text.replacen("first = \"soviet\"", "first = \"us\"", 1),
+    )
+    .unwrap();
+    let batch = |file: &str, extra: &[&str]| -> serde_json::Value {
+        let out = hexwar(&[&["batch", file, "--runs", "400", "--json", "-q"][..], extra].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let measured = batch("scenarios/meeting_engagement.toml", &["--first-mover"]);
+    let as_is = batch("scenarios/meeting_engagement.toml", &[]);
+    let other_first = batch(swapped.to_str().unwrap(), &[]);
+    // The Soviets move first: their wins as they are, less their wins of the same games
+    // with the Americans first.
+    let soviet = |v: &serde_json::Value| v["sides"][0]["wins"].as_f64().unwrap();
+    let edge = (soviet(&as_is) - soviet(&other_first)) / 400.0;
+    let m = &measured["measures"];
+    assert!(
+        (m["first_mover"].as_f64().unwrap() - edge).abs() < 1e-12,
+        "{m}"
+    );
+    let [lo, hi] = [0, 1].map(|k| m["first_mover_ci95"][k].as_f64().unwrap());
+    assert!(lo < edge && edge < hi);
+    // The games themselves are the batch's own.
+    assert_eq!(measured["sides"], as_is["sides"]);
+    // Without the flag the measure is absent, not zero.
+    assert!(as_is["measures"].get("first_mover").is_none());
+}

@@ -329,6 +329,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads,
         shard,
         progress: false,
+        first_mover: false,
     });
     let per = pairings.len() as u64;
     let units = mine.saturating_mul(per);

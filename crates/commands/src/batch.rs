@@ -91,6 +91,58 @@ pub struct Options {
     pub shard: Shard,
     /// Show a progress bar (on a terminal only).
     pub progress: bool,
+    /// Play each game again with the other side moving first, for the first mover's
+    /// advantage ([`GameRecord::first_mover`]).
+    pub first_mover: bool,
+}
+
+/// The scenario with the other side moving first, and its AIs: each game played this way too
+/// gives the first mover's advantage.
+pub struct Swapped {
+    scenario: Scenario,
+    players: ai::Players,
+}
+
+impl Swapped {
+    /// The scenario with the other side moving first (R4.1), played by the same AIs.
+    ///
+    /// # Errors
+    /// An AI the registry does not know.
+    pub fn of(scenario: &Scenario) -> Result<Self, BadInput> {
+        let mut swapped = scenario.clone();
+        swapped.first = scenario.first.other();
+        let players = ai::Players::stopping(&swapped, Some(interrupt::flag())).map_err(BadInput)?;
+        Ok(Self {
+            scenario: swapped,
+            players,
+        })
+    }
+}
+
+/// Game i of a batch seeded with `seed`, its record; with `swapped`, the same game (the same
+/// dice) played with the other side moving first too, and the first mover's edge in it.
+///
+/// # Errors
+/// Only with scripted dice.
+pub fn play_record(
+    players: &ai::Players,
+    rules: Rules<'_>,
+    swapped: Option<&Swapped>,
+    seed: u64,
+    i: u64,
+) -> Result<GameRecord, model::OutOfDice> {
+    let (dice, ai) = game_dice(seed, i);
+    let mut record = GameRecord::played(i, &mut players.game(rules, dice, ai))?;
+    if let Some(other) = swapped {
+        let (dice, ai) = game_dice(seed, i);
+        let flipped = Rules::new(&other.scenario, rules.catalog);
+        let game = other.players.play(flipped, dice, ai)?;
+        let first = rules.scenario.first;
+        let as_is = i8::from(record.winner == rules.scenario.sides[first.index()].id);
+        let flipped = i8::from(game.state().outcome().and_then(|o| o.winner) == Some(first));
+        record.first_mover = Some(as_is - flipped);
+    }
+    Ok(record)
 }
 
 /// Games played between two checks for an interrupt, and the most records held at once: memory
@@ -138,6 +190,11 @@ pub fn play_chunks(
 ) -> anyhow::Result<bool> {
     let rules = Rules::new(scenario, catalog);
     let players = ai::Players::stopping(scenario, Some(interrupt::flag())).map_err(BadInput)?;
+    let swapped = if opts.first_mover {
+        Some(Swapped::of(scenario)?)
+    } else {
+        None
+    };
     let mine = shard_games(opts);
     let bar = progress_bar(mine, "games, {per_sec}", opts.progress);
     let threads = opts
@@ -156,8 +213,7 @@ pub fn play_chunks(
                 .map(|j| {
                     let i = opts.shard.index + j * opts.shard.count;
                     played_whole(|| {
-                        let (dice, ai) = game_dice(opts.seed, i);
-                        let record = GameRecord::played(i, &mut players.game(rules, dice, ai))?;
+                        let record = play_record(&players, rules, swapped.as_ref(), opts.seed, i)?;
                         bar.inc(1);
                         Ok(record)
                     })
@@ -251,6 +307,7 @@ pub fn csv_header<W: std::io::Write>(
         format!("lost_{b}"),
         "time_changed_turn".to_owned(),
         "lead_changes".to_owned(),
+        "first_mover".to_owned(),
     ])
 }
 
@@ -272,6 +329,7 @@ pub fn csv_row<W: std::io::Write>(
         r.losses[1].to_string(),
         r.time_changed.map_or_else(String::new, |t| t.to_string()),
         r.lead_changes.to_string(),
+        r.first_mover.map_or_else(String::new, |e| e.to_string()),
     ])
 }
 
@@ -295,6 +353,10 @@ pub struct BatchArgs {
     /// Print the summary as JSON (counts included, for `hexwar merge`).
     #[arg(long)]
     pub json: bool,
+    /// Also measure the first mover's advantage: each game is played again, on the same dice,
+    /// with the other side moving first (twice the games).
+    #[arg(long)]
+    pub first_mover: bool,
     /// Also write one CSV row per game to this file.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -314,7 +376,7 @@ pub struct BatchArgs {
 }
 
 /// The rule switches and AI settings of a scenario as played, for a batch summary's identity.
-fn settings(s: &Scenario) -> String {
+fn settings(s: &Scenario, first_mover: bool) -> String {
     let r = &s.rules;
     let mut out = format!(
         "stacking_limit={} counterattacks={} tank_assault={}",
@@ -323,6 +385,9 @@ fn settings(s: &Scenario) -> String {
     for side in &s.sides {
         let ai = ai::identity(side).unwrap_or_else(|_| side.ai.text.clone());
         let _ = write!(out, " {}={ai}", side.id);
+    }
+    if first_mover {
+        out.push_str(" first_mover");
     }
     out
 }
@@ -336,7 +401,7 @@ pub fn identify(summary: &mut Summary, hashes: &[String; 3], scenario: &Scenario
         catalog_hash: hashes[1].clone(),
         terrain_hash: hashes[2].clone(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
-        settings: settings(scenario),
+        settings: settings(scenario, opts.first_mover),
         runs: opts.runs,
         shard_count: opts.shard.count,
     });
@@ -371,6 +436,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         quiet,
         play,
         catalog,
+        first_mover,
     } = args;
     if let Some(p) = &plot {
         output::picture_format(p)?;
@@ -386,6 +452,7 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         threads,
         shard,
         progress: !quiet,
+        first_mover,
     };
     // Outputs are checked before the first game: nothing played is lost to a bad path.
     let [csv_out, plot_out] = Output::check_all(

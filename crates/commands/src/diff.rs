@@ -363,6 +363,7 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             threads: args.threads,
             shard: batch::Shard::ALL,
             progress: !args.quiet,
+            first_mover: false,
         };
         let (ra, ca) = play(&mut a, &args.ai, &opts)?;
         let (rb, cb) = if ca {

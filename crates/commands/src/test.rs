@@ -146,6 +146,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
             threads: opts.threads,
             shard,
             progress: !opts.quiet,
+            first_mover: tally.needs_first_mover(),
         };
         let complete = batch::play_chunks(&l.scenario, &l.catalog, &batch_opts, |records| {
             for r in &records {
@@ -362,6 +363,7 @@ pub(crate) fn describe(m: &Measure, scenario: &Scenario) -> String {
         Measure::Decisiveness => "decisiveness".to_owned(),
         Measure::Drawishness => "drawishness (both lose)".to_owned(),
         Measure::LeadChanges => "lead changes a game".to_owned(),
+        Measure::FirstMover => "first mover's advantage".to_owned(),
     }
 }
 

@@ -41,6 +41,11 @@ pub struct GameRecord {
     /// `counters::victory::turn_limit_winner`) changed: from the start of the first player turn,
     /// through the start of each later one, to the result.
     pub lead_changes: u32,
+    /// With the first mover's advantage measured: 1 when the side that moves first won this
+    /// game and did not win the same game (the same dice) with the other side moving first,
+    /// -1 the other way round, else 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_mover: Option<i8>,
 }
 
 impl GameRecord {
@@ -94,6 +99,7 @@ impl GameRecord {
             objectives_taken: end.objectives_taken().to_vec(),
             time_changed: end.time_changed(),
             lead_changes: 0,
+            first_mover: None,
         }
     }
 }
@@ -175,6 +181,15 @@ pub struct Summary {
     /// Sum of their squares.
     #[serde(default)]
     pub lead_changes_sq_sum: u64,
+    /// Games whose first mover's advantage was measured (`batch --first-mover`).
+    #[serde(default)]
+    pub first_mover_games: u64,
+    /// Of those, games the side moving first won only when it moved first.
+    #[serde(default)]
+    pub first_mover_plus: u64,
+    /// And games it won only when the other side moved first.
+    #[serde(default)]
+    pub first_mover_minus: u64,
     /// The measures designers read, worked out from the counts by [`Summary::finish`].
     #[serde(default)]
     pub measures: Measures,
@@ -223,6 +238,14 @@ pub struct Measures {
     pub lead_changes_sd: f64,
     /// The normal 95% interval of the mean.
     pub lead_changes_ci95: [f64; 2],
+    /// The first mover's advantage: the share of games the side that moves first wins, less
+    /// the share it wins of the same games (the same dice) with the other side moving first;
+    /// measured only when asked (`batch --first-mover`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_mover: Option<f64>,
+    /// Its paired normal 95% interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_mover_ci95: Option<[f64; 2]>,
 }
 
 /// A mean with the normal 95% interval of the mean (sample standard deviation), from the sum
@@ -385,6 +408,14 @@ impl Summary {
         self.turns_sq_sum += u64::from(g.turns) * u64::from(g.turns);
         self.lead_changes_sum += u64::from(g.lead_changes);
         self.lead_changes_sq_sum += u64::from(g.lead_changes) * u64::from(g.lead_changes);
+        if let Some(edge) = g.first_mover {
+            self.first_mover_games += 1;
+            match edge {
+                1 => self.first_mover_plus += 1,
+                -1 => self.first_mover_minus += 1,
+                _ => {}
+            }
+        }
         for t in &g.lost_types {
             *self.losses_by_type.entry(t.clone()).or_default() += 1;
         }
@@ -446,6 +477,15 @@ impl Summary {
                 side.vp_sq_sum,
                 255,
             )?;
+        }
+        if u128::from(self.first_mover_games) > n
+            || u128::from(self.first_mover_plus) + u128::from(self.first_mover_minus)
+                > u128::from(self.first_mover_games)
+        {
+            return bad(format!(
+                "a first mover's advantage over {} games, {} and {} of them won by moving first or second, in {n} games",
+                self.first_mover_games, self.first_mover_plus, self.first_mover_minus
+            ));
         }
         let changed = total(&mut self.time_changed_in_turn.values().copied());
         if changed > n {
@@ -569,6 +609,9 @@ impl Summary {
         add(&mut self.turns_sq_sum, other.turns_sq_sum)?;
         add(&mut self.lead_changes_sum, other.lead_changes_sum)?;
         add(&mut self.lead_changes_sq_sum, other.lead_changes_sq_sum)?;
+        add(&mut self.first_mover_games, other.first_mover_games)?;
+        add(&mut self.first_mover_plus, other.first_mover_plus)?;
+        add(&mut self.first_mover_minus, other.first_mover_minus)?;
         for (k, v) in &other.losses_by_type {
             add(self.losses_by_type.entry(k.clone()).or_default(), *v)?;
         }
@@ -617,6 +660,12 @@ impl Summary {
         let at_limit = self.end_reasons.get("turn_limit").copied().unwrap_or(0);
         (m.decisiveness, m.decisiveness_ci95) = share(n.saturating_sub(at_limit));
         (m.drawishness, m.drawishness_ci95) = share(self.both_lose);
+        if self.first_mover_games > 0 {
+            let (plus, minus) = (self.first_mover_plus as f64, self.first_mover_minus as f64);
+            let (edge, _, ci) = mean_interval(plus - minus, plus + minus, self.first_mover_games);
+            m.first_mover = Some(edge);
+            m.first_mover_ci95 = Some(ci);
+        }
         (m.lead_changes, m.lead_changes_sd, m.lead_changes_ci95) = mean_interval(
             self.lead_changes_sum as f64,
             self.lead_changes_sq_sum as f64,

@@ -76,6 +76,7 @@ enum Probe {
     Decided,
     BothLose,
     Leads,
+    FirstMover,
 }
 
 impl Tally {
@@ -104,6 +105,7 @@ impl Tally {
                 Measure::Decisiveness => Probe::Decided,
                 Measure::Drawishness => Probe::BothLose,
                 Measure::LeadChanges => Probe::Leads,
+                Measure::FirstMover => Probe::FirstMover,
             })
             .collect();
         Self {
@@ -118,6 +120,14 @@ impl Tally {
     #[must_use]
     pub const fn games(&self) -> u64 {
         self.games
+    }
+
+    /// Whether an expectation needs the first mover's advantage of each game
+    /// ([`GameRecord::first_mover`]): the games must then be played with the other side
+    /// first too.
+    #[must_use]
+    pub fn needs_first_mover(&self) -> bool {
+        self.probes.contains(&Probe::FirstMover)
     }
 
     /// Counts one game.
@@ -136,6 +146,7 @@ impl Tally {
                 Probe::Decided => one(r.end != "turn_limit"),
                 Probe::BothLose => one(r.winner == "none"),
                 Probe::Leads => i64::from(r.lead_changes),
+                Probe::FirstMover => i64::from(r.first_mover.unwrap_or(0)),
             };
             *sum += x;
             *sq += x * x;
@@ -181,7 +192,7 @@ impl Tally {
                         let k = sum.round() as u64;
                         (if n == 0 { 0.0 } else { sum / n as f64 }, wilson(k, n))
                     }
-                    Probe::Turns | Probe::Leads => mean(n, sum, sq),
+                    Probe::Turns | Probe::Leads | Probe::FirstMover => mean(n, sum, sq),
                     // Per game, the share of the type's units lost.
                     Probe::Lost(_, of_type) => {
                         let c = f64::from(*of_type);
@@ -264,6 +275,7 @@ mod tests {
             objectives_taken: Vec::new(),
             time_changed: None,
             lead_changes: 0,
+            first_mover: None,
         }
     }
 
@@ -347,6 +359,8 @@ mod tests {
                 };
                 GameRecord {
                     lead_changes: if winner == "red" { 2 } else { 0 },
+                    // Red moves first, and wins by morale only when it does.
+                    first_mover: Some(i8::from(end == "company_morale")),
                     ..record(winner, end, 6)
                 }
             })
@@ -375,6 +389,11 @@ mod tests {
             (l.value - 1.2).abs() < 1e-12 && l.verdict == Verdict::Pass,
             "{l:?}"
         );
+        let f = verdict(&games, Measure::FirstMover, [-0.05, 0.05]);
+        assert!(
+            (f.value - 0.3).abs() < 1e-12 && f.verdict == Verdict::Fail,
+            "{f:?}"
+        );
         // The batch's summary shows the same figures.
         let mut summary = crate::Summary {
             sides: [
@@ -398,6 +417,10 @@ mod tests {
         assert_eq!((m.decisiveness, m.decisiveness_ci95), (d.value, d.ci95));
         assert_eq!((m.drawishness, m.drawishness_ci95), (w.value, w.ci95));
         assert_eq!((m.lead_changes, m.lead_changes_ci95), (l.value, l.ci95));
+        assert_eq!(
+            (m.first_mover, m.first_mover_ci95),
+            (Some(f.value), Some(f.ci95))
+        );
     }
 
     #[test]

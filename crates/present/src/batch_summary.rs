@@ -57,7 +57,7 @@ pub fn render(s: &Summary) -> String {
     let ci = |c: [f64; 2]| format!("[{}, {}]", pct(c[0]), pct(c[1]));
     let _ = writeln!(
         out,
-        "\nmeasures (95% intervals):\n  balance       {:>6}  {}  (1 - the gap between the win rates)\n  decisiveness  {:>6}  {}  (decided before the turn limit)\n  drawishness   {:>6}  {}  (both lose)\n  lead changes  {:>6.2}  [{:.2}, {:.2}]  a game, sd {:.2}  (who would win if it ended now)\n",
+        "\nmeasures (95% intervals):\n  balance       {:>6}  {}  (1 - the gap between the win rates)\n  decisiveness  {:>6}  {}  (decided before the turn limit)\n  drawishness   {:>6}  {}  (both lose)\n  lead changes  {:>6.2}  [{:.2}, {:.2}]  a game, sd {:.2}  (who would win if it ended now)",
         pct(m.balance),
         ci(m.balance_ci95),
         pct(m.decisiveness),
@@ -69,6 +69,16 @@ pub fn render(s: &Summary) -> String {
         m.lead_changes_ci95[1],
         m.lead_changes_sd,
     );
+    if let (Some(edge), Some([lo, hi])) = (m.first_mover, m.first_mover_ci95) {
+        let _ = writeln!(
+            out,
+            "  first mover   {:>+6.1}  [{:+.1}, {:+.1}] points  (the same games with the other side first)",
+            edge * 100.0,
+            lo * 100.0,
+            hi * 100.0
+        );
+    }
+    out.push('\n');
     let mut losses: Vec<(&String, &u64)> = s.losses_by_type.iter().collect();
     losses.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let losses: Vec<String> = losses

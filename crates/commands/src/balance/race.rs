@@ -94,6 +94,9 @@ pub struct Entrant {
     scenario: Scenario,
     catalog: Catalog,
     players: ai::Players,
+    /// The scenario with the other side first, when an expectation is the first mover's
+    /// advantage.
+    swapped: Option<batch::Swapped>,
     /// Out of the race: a range it cannot meet.
     out: bool,
 }
@@ -170,7 +173,13 @@ impl Setup {
             .iter()
             .map(|e| describe(&e.measure, &loaded.scenario))
             .collect();
+        let swapped = if tally.needs_first_mover() {
+            Some(batch::Swapped::of(&loaded.scenario)?)
+        } else {
+            None
+        };
         Ok(Some(Entrant {
+            swapped,
             outcome: Outcome {
                 steps,
                 change: change.0.iter().map(ToString::to_string).collect(),
@@ -206,9 +215,13 @@ impl Setup {
                             let e = &entrants[k];
                             batch::played_whole(|| {
                                 let rules = Rules::new(&e.scenario, &e.catalog);
-                                let (dice, ai) = session::seeding::game_dice(seed, i);
-                                let record =
-                                    GameRecord::played(i, &mut e.players.game(rules, dice, ai))?;
+                                let record = batch::play_record(
+                                    &e.players,
+                                    rules,
+                                    e.swapped.as_ref(),
+                                    seed,
+                                    i,
+                                )?;
                                 self.bar.inc(1);
                                 Ok(record)
                             })

@@ -41,6 +41,8 @@ pub(crate) struct RawExpect {
     drawishness: Vec<Spanned<RawRange>>,
     #[serde(default)]
     lead_changes: Vec<Spanned<RawRange>>,
+    #[serde(default)]
+    first_mover: Vec<Spanned<RawRange>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -91,6 +93,9 @@ pub enum Measure {
     Drawishness,
     /// The mean number of lead changes a game (who would win if the battle ended now).
     LeadChanges,
+    /// The first mover's advantage: what moving first adds to a side's win rate, on the same
+    /// games with the other side first.
+    FirstMover,
 }
 
 /// One expectation: a measure and the range it should lie in.
@@ -274,9 +279,21 @@ pub(crate) fn validate(
             most_leads,
             "lead changes",
         ),
+        (
+            &raw.first_mover,
+            Measure::FirstMover,
+            1.0,
+            "the first mover's advantage",
+        ),
     ] {
+        // The first mover's advantage may be negative: moving first may cost.
+        let low = if measure == Measure::FirstMover {
+            -1.0
+        } else {
+            0.0
+        };
         for g in list {
-            if let Some(between) = range(&g.get_ref().between, 0.0, top, what) {
+            if let Some(between) = range(&g.get_ref().between, low, top, what) {
                 items.push(Expectation {
                     measure: measure.clone(),
                     between,
