@@ -46,6 +46,19 @@ fn balance_finds_the_smallest_change_and_writes_what_hexwar_test_passes() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(v["result"], "balanced");
+    // Every change it raced is listed, the one found among those that passed.
+    let candidates = v["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len() as u64, v["singles"].as_u64().unwrap());
+    assert!(
+        candidates
+            .iter()
+            .any(|c| c["change"] == v["change"] && c["passed"] == true)
+    );
+    assert!(
+        candidates
+            .iter()
+            .all(|c| c["games"].as_u64().unwrap() >= 200)
+    );
     assert!(
         v["before"]
             .as_array()

@@ -234,6 +234,14 @@ impl Report<'_> {
                     "findings": measured(o),
                 })) } else { None },
                 "toml_diff": diff,
+                // Every change raced: its words, the games it played (fewer when it left the
+                // race), whether it passed, and its measured values.
+                "candidates": self.all.singles.iter().chain(&self.all.pairs).map(|o| serde_json::json!({
+                    "change": words(o),
+                    "games": o.games(),
+                    "passed": o.passes(self.runs),
+                    "values": o.findings().iter().map(|f| f.value).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
                 "singles": self.all.singles.len(),
                 "pairs": self.all.pairs.len(),
                 "refused": refused,
@@ -489,6 +497,9 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         }
     }
     setup.bar.finish_and_clear();
+    // In the order a merge of shards gives them.
+    all.singles.sort_by(|a, b| a.steps.cmp(&b.steps));
+    all.pairs.sort_by(|a, b| a.steps.cmp(&b.steps));
     all.games += setup.games - base_games;
     all.tried += setup.tried;
     all.refused += setup.refused;
