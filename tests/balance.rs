@@ -434,14 +434,16 @@ fn sharded_balance(
 #[test]
 fn a_balance_in_shards_merges_into_exactly_the_single_run() {
     let dir = tempfile::tempdir().unwrap();
-    let file = damaged(dir.path(), 7, 2000);
+    // A single change passes: the merge of the singles' shards is the report.
+    let file = damaged(dir.path(), 7, 10000);
     let file = file.to_str().unwrap();
-    // A single change passes (2,000 games of the meeting engagement's 45%..55% are few, so
-    // a change of the turn limit to 6 may be inconclusive; what is found does not matter here,
-    // only that the shards find it too).
     let (single, merged) =
         sharded_balance(dir.path(), file, &["--vary", "turns", "--vary", "first"], 3);
+    assert_eq!(single["result"], "balanced", "{single}");
+    assert_eq!(single["pairs"], 0);
     assert_eq!(single, merged);
+    let file = damaged(dir.path(), 7, 2000);
+    let file = file.to_str().unwrap();
     // No single change passes, and the pairs race in a second stage of shards.
     let (single, merged) = sharded_balance(
         dir.path(),

@@ -68,18 +68,13 @@ impl Shards {
         if self.hexwar != other.hexwar {
             return Err(differ("the commands"));
         }
-        if self.asked != other.asked {
-            return Err(differ("the questions asked (the flags)"));
-        }
-        if self.shard_count != other.shard_count {
-            return Err(differ("the shard counts"));
-        }
-        if let Some(twice) = other.shards.iter().find(|s| self.shards.contains(s)) {
-            return Err(BadInput(format!(
-                "shard {twice} of {} given twice",
-                self.shard_count
-            )));
-        }
+        same_run(
+            "run",
+            [&self.asked, &other.asked],
+            [self.shard_count, other.shard_count],
+            &self.shards,
+            &other.shards,
+        )?;
         if self.parts.len() != other.parts.len()
             || self
                 .parts
@@ -106,6 +101,15 @@ impl Shards {
         Ok(())
     }
 
+    /// What the command was asked, read back.
+    ///
+    /// # Errors
+    /// A file of another command, or of another hexwar.
+    pub fn asked<T: serde::de::DeserializeOwned>(&self) -> Result<T, BadInput> {
+        serde_json::from_value(self.asked.clone())
+            .map_err(|e| BadInput(format!("not a shard file of `hexwar {}`: {e}", self.hexwar)))
+    }
+
     /// The shards missing from a complete run.
     #[must_use]
     pub fn missing(&self) -> Vec<std::ops::Range<u64>> {
@@ -117,4 +121,32 @@ impl Shards {
     pub fn complete(&self) -> bool {
         self.parts.iter().all(|p| p.summary.complete)
     }
+}
+
+/// Whether two shards are of one run (`what`: `run`, `balance`): the same question asked, the
+/// same shard count, and no shard in both.
+///
+/// # Errors
+/// The difference, named.
+pub fn same_run(
+    what: &str,
+    asked: [&serde_json::Value; 2],
+    counts: [u64; 2],
+    mine: &[u64],
+    theirs: &[u64],
+) -> Result<(), BadInput> {
+    let differ = |x: &str| BadInput(format!("shards of another {what}: {x} differ"));
+    if asked[0] != asked[1] {
+        return Err(differ("the questions asked (the scenarios, the flags)"));
+    }
+    if counts[0] != counts[1] {
+        return Err(differ("the shard counts"));
+    }
+    if let Some(twice) = theirs.iter().find(|s| mine.contains(s)) {
+        return Err(BadInput(format!(
+            "shard {twice} of {} given twice",
+            counts[0]
+        )));
+    }
+    Ok(())
 }

@@ -218,8 +218,7 @@ pub(crate) fn report_merged(
     shards: &crate::shards::Shards,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let asked: Asked = serde_json::from_value(shards.asked.clone())
-        .map_err(|e| BadInput(format!("not a shard file of `hexwar skill`: {e}")))?;
+    let asked: Asked = shards.asked()?;
     report(&asked, &shards.parts, json)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -220,6 +220,30 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
             crate::interrupt::interrupted()
         );
     }
+    let skipped: Vec<String> = skipped.iter().map(|f| f.display().to_string()).collect();
+    let (_, fail, open) = totals(&tested, &skipped, &not_tested, opts.strict, opts.json)?;
+    if let Some(out) = &report {
+        out.write(junit(&tested, &not_tested)?.as_bytes())?;
+    }
+    if !complete {
+        return Ok(crate::interrupt::status(false));
+    }
+    Ok(if fail > 0 || (opts.strict && open > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Prints the run's JSON, or the count of expectations that passed, failed and were
+/// inconclusive; returns those counts.
+fn totals(
+    tested: &[Tested],
+    skipped: &[String],
+    not_tested: &[String],
+    strict: bool,
+    json: bool,
+) -> anyhow::Result<(usize, usize, usize)> {
     let count = |v: Verdict| {
         tested
             .iter()
@@ -232,8 +256,8 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         count(Verdict::Fail),
         count(Verdict::Inconclusive),
     );
-    if opts.json {
-        let skipped: Vec<String> = skipped.iter().map(|f| f.display().to_string()).collect();
+    let complete = not_tested.is_empty() && tested.iter().all(|t| t.complete);
+    if json {
         outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
@@ -249,24 +273,14 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "\nexpectations: {pass} pass, {fail} fail, {open} inconclusive{}",
-            if open > 0 && !opts.strict {
+            if open > 0 && !strict {
                 " (inconclusive ones do not fail the run without --strict)"
             } else {
                 ""
             }
         );
     }
-    if let Some(out) = &report {
-        out.write(junit(&tested, &not_tested)?.as_bytes())?;
-    }
-    if !complete {
-        return Ok(crate::interrupt::status(false));
-    }
-    Ok(if fail > 0 || (opts.strict && open > 0) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok((pass, fail, open))
 }
 
 /// A scenario's results from its part of the run.
@@ -292,45 +306,18 @@ pub(crate) fn report_merged(
     shards: &crate::shards::Shards,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let asked: Vec<Asked> = serde_json::from_value(shards.asked.clone())
-        .map_err(|e| BadInput(format!("not a shard file of `hexwar test`: {e}")))?;
+    let asked: Vec<Asked> = shards.asked()?;
     let tested: Vec<Tested> = asked
         .iter()
         .zip(&shards.parts)
         .map(|(a, p)| tested(a, p))
         .collect();
-    let complete = tested.iter().all(|t| t.complete);
-    let count = |v: Verdict| {
-        tested
-            .iter()
-            .flat_map(|t| &t.findings)
-            .filter(|f| f.verdict == v)
-            .count()
-    };
-    let (pass, fail, open) = (
-        count(Verdict::Pass),
-        count(Verdict::Fail),
-        count(Verdict::Inconclusive),
-    );
-    if json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "scenarios": tested,
-                "skipped": Vec::<String>::new(),
-                "not_tested": Vec::<String>::new(),
-                "complete": complete,
-                "pass": pass,
-                "fail": fail,
-                "inconclusive": open,
-            }))?
-        );
-    } else {
+    if !json {
         for t in &tested {
             out!("{}", render(t));
         }
-        outln!("\nexpectations: {pass} pass, {fail} fail, {open} inconclusive");
     }
+    let (_, fail, _) = totals(&tested, &[], &[], false, json)?;
     Ok(if fail > 0 {
         ExitCode::FAILURE
     } else {

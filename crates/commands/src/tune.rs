@@ -416,8 +416,7 @@ pub(crate) fn report_merged(
     shards: &crate::shards::Shards,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let asked: Asked = serde_json::from_value(shards.asked.clone())
-        .map_err(|e| BadInput(format!("not a shard file of `hexwar tune`: {e}")))?;
+    let asked: Asked = shards.asked()?;
     let complete = shards.complete() && shards.missing().is_empty();
     report(&asked, &shards.parts, json, complete)?;
     Ok(ExitCode::SUCCESS)

@@ -566,20 +566,15 @@ impl BalanceShards {
     /// scenario as it stands.
     pub fn merge(&mut self, other: &Self) -> Result<(), BadInput> {
         let differ = |what: &str| BadInput(format!("shards of another balance: {what} differ"));
-        if self.asked != other.asked {
-            return Err(differ("the scenarios or the flags"));
-        }
+        crate::shards::same_run(
+            "balance",
+            [&self.asked, &other.asked],
+            [self.shard_count, other.shard_count],
+            &self.shards,
+            &other.shards,
+        )?;
         if self.stage != other.stage || self.stage_size != other.stage_size {
             return Err(differ("the stages (singles, pairs)"));
-        }
-        if self.shard_count != other.shard_count {
-            return Err(differ("the shard counts"));
-        }
-        if let Some(twice) = other.shards.iter().find(|s| self.shards.contains(s)) {
-            return Err(BadInput(format!(
-                "shard {twice} of {} given twice",
-                self.shard_count
-            )));
         }
         if self.base.tally != other.base.tally {
             return Err(differ("the scenario's own games"));

@@ -122,7 +122,8 @@ pub struct Expectations {
 }
 
 /// Checks `[expect]` against the scenario's sides and unit types. Problems come back with
-/// their places in the file.
+/// their places in the file. `max_turns`, the longest turn limit, bounds the lead changes a
+/// game can have.
 pub(crate) fn validate(
     raw: &RawExpect,
     sides: &[String],
@@ -130,6 +131,7 @@ pub(crate) fn validate(
     unit_types: &[String],
     catalog: &Catalog,
     ai_name: &dyn Fn(&str) -> Result<(), String>,
+    max_turns: u32,
 ) -> Result<Expectations, Vec<(Range<usize>, String)>> {
     let mut problems = Vec::new();
     let mut items = Vec::new();
@@ -263,7 +265,7 @@ pub(crate) fn validate(
         }
     }
     // The designer's measures (`hexwar batch` shows them): shares, and lead changes a game.
-    let most_leads = 2.0 * f64::from(crate::scenario::MAX_TURNS) + 1.0;
+    let most_leads = 2.0 * f64::from(max_turns) + 1.0;
     for (list, measure, top, what) in [
         (&raw.balance, Measure::Balance, 1.0, "balance"),
         (

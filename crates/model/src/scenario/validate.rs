@@ -182,6 +182,7 @@ impl ScenarioFile {
                 &types,
                 catalog,
                 &ai_name,
+                MAX_TURNS,
             ) {
                 Ok(e) => Some(e),
                 Err(problems) => {
