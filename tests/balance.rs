@@ -170,6 +170,8 @@ fn balance_refuses_bad_input_before_any_game() {
             "expected turns, first, objectives",
         ),
         (vec![file, "--write", file], "--write"),
+        (vec![file, "--pairs", file], "not a balance file"),
+        (vec![file, "--ai", "nato=doctrine"], "no side `nato`"),
     ] {
         let mut all = vec!["balance"];
         all.extend(args);

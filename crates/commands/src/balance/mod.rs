@@ -361,8 +361,8 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
     for o in &ai {
         doc_with_ai["expect"]["ai"][o.side.as_str()] = toml_edit::value(o.ai.as_str());
     }
-    let mut check_ai = base.scenario.clone();
-    options::override_ai(&mut check_ai, &ai)?;
+    // `--ai` names sides the scenario has, two AIs a side at most: checked before any game.
+    options::override_ai(&mut base.scenario.clone(), &ai)?;
     let shard_given = shard.is_some();
     let shard = shard.unwrap_or(batch::Shard::ALL);
     let bounds = change::Bounds {
@@ -392,13 +392,10 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
     };
     let runs = expect.runs;
 
-    // The scenario as it stands: `hexwar test`'s verdicts.
+    // The scenario as it stands: `hexwar test`'s verdicts (its AIs named before any game).
     let Some(before) = setup.entrant(Vec::new(), &Change::default())? else {
         return Err(BadInput(format!("{shown}: cannot be read back after editing")).into());
     };
-    let mut before = [before];
-    let mut complete = setup.play_to(&mut before, runs)?;
-    let [before] = before;
     setup.tried = 0;
     let asked = Asked {
         file: shown.clone(),
@@ -416,6 +413,38 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         seed: expect.seed,
     };
     let asked_value = serde_json::to_value(&asked)?;
+    // The second stage of a sharded run starts from the merged singles of the first, which
+    // hold the scenario's own games too: checked before any game.
+    let first = match &pairs_file {
+        Some(path) => {
+            let first = read_balance(path)?;
+            if first.asked != asked_value || first.stage != "singles" {
+                return Err(BadInput(format!(
+                    "{}: not the merged singles of this balance (the scenario, its data and the flags must be the same)",
+                    path.display()
+                ))
+                .into());
+            }
+            if !first.missing().is_empty() || !first.complete {
+                return Err(BadInput(format!(
+                    "{}: the singles of some shards are missing; merge them all first",
+                    path.display()
+                ))
+                .into());
+            }
+            Some(first)
+        }
+        None => None,
+    };
+    let mut before = [before];
+    let mut complete = match &first {
+        Some(f) => {
+            before[0].outcome = f.base.clone();
+            true
+        }
+        None => setup.play_to(&mut before, runs)?,
+    };
+    let [before] = before;
     let base_games = setup.games;
     let mine = |k: usize| k as u64 % shard.count == shard.index;
     let change_of = |steps: &[usize]| Change(steps.iter().map(|&i| singles[i].clone()).collect());
@@ -446,23 +475,7 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         carried: [0; 3],
         complete,
     };
-    if let Some(path) = &pairs_file {
-        // The second stage of a sharded run: the singles come merged from the first.
-        let first = read_balance(path)?;
-        if first.asked != asked_value || first.stage != "singles" {
-            return Err(BadInput(format!(
-                "{}: not the merged singles of this balance (the scenario, its data and the flags must be the same)",
-                path.display()
-            ))
-            .into());
-        }
-        if !first.missing().is_empty() || !first.complete {
-            return Err(BadInput(format!(
-                "{}: the singles of some shards are missing; merge them all first",
-                path.display()
-            ))
-            .into());
-        }
+    if let Some(first) = first {
         all.singles = first.singles;
         all.carried = [first.games, first.tried, first.refused];
         all.stage = "pairs".to_owned();
