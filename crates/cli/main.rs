@@ -123,8 +123,8 @@ enum CliCommand {
     /// Find the smallest change of a scenario (fewest fields, then smallest steps) that brings
     /// every expectation of its `[expect]` to PASS, as `hexwar test` judges them.
     ///
-    /// It may change the turn limit, which side moves first, which hexes are objectives, a
-    /// reserve's turn of arrival, a unit taken from or added to a side, and unit stats through
+    /// It may change the turn limit, which side moves first, which hexes are objectives (one
+    /// dropped, or moved to a neighbouring hex), a reserve's turn of arrival, a unit taken from or added to a side, and unit stats through
     /// the scenario's own `[types.TYPE]` (the shared catalog stays as it is): everything the
     /// scenario uses, or what --vary names. The changes race on the same games of the
     /// `[expect]` batch (common random numbers): a change is dropped once its 95% interval lies

@@ -60,6 +60,8 @@ pub enum Edit {
     },
     /// The objective is no longer one.
     Drop,
+    /// The objective is in a neighbouring hex instead (its label).
+    Move(String),
     /// The unit (and any unit aboard it) is taken from its side.
     Take,
     /// Another unit like it starts where it starts, with this id.
@@ -95,6 +97,9 @@ impl fmt::Display for Step {
             }
             (Field::Stat(t, s), Edit::Set { from, to }) => write!(f, "{t}.{s} {from} -> {to}"),
             (Field::First, Edit::Swap { from, to }) => write!(f, "first {from} -> {to}"),
+            (Field::Objective(at, name), Edit::Move(to)) => {
+                write!(f, "objective {name} moved from {at} to {to}")
+            }
             (Field::Objective(at, name), _) => write!(f, "objective {name} ({at}) dropped"),
             (Field::Unit(u), Edit::Take) => write!(f, "unit {u} taken away"),
             (Field::Unit(u), Edit::Add(id)) => write!(f, "unit {u} doubled (as {id})"),
@@ -164,6 +169,11 @@ fn apply(doc: &mut DocumentMut, step: &Step) {
     match (&step.field, &step.edit) {
         (Field::Turns, Edit::Set { to, .. }) => doc["turns"] = value(*to),
         (Field::First, Edit::Swap { to, .. }) => doc["first"] = value(to.as_str()),
+        (Field::Objective(at, _), Edit::Move(to)) => {
+            for i in position_where(doc, "objectives", "at", at) {
+                doc["objectives"][i]["at"] = value(to.as_str());
+            }
+        }
         (Field::Objective(at, _), _) => {
             for i in position_where(doc, "objectives", "at", at)
                 .into_iter()
@@ -308,10 +318,21 @@ pub fn single_steps(
             to: to.clone(),
         },
     );
-    if scenario.objectives.len() > 1 {
-        for o in &scenario.objectives {
-            let at = scenario.map.label(o.hex).to_string();
-            one(Field::Objective(at, o.name.clone()), Edit::Drop);
+    for o in &scenario.objectives {
+        let at = scenario.map.label(o.hex).to_string();
+        if scenario.objectives.len() > 1 {
+            one(Field::Objective(at.clone(), o.name.clone()), Edit::Drop);
+        }
+        // Or in a neighbouring hex that is not an objective already.
+        let mut near: Vec<String> = scenario
+            .map
+            .neighbors(o.hex)
+            .filter(|h| scenario.objectives.iter().all(|x| x.hex != *h))
+            .map(|h| scenario.map.label(h).to_string())
+            .collect();
+        near.sort();
+        for to in near {
+            one(Field::Objective(at.clone(), o.name.clone()), Edit::Move(to));
         }
     }
     let hqs: Vec<model::UnitId> = scenario.formations.iter().filter_map(|f| f.hq).collect();
@@ -332,4 +353,86 @@ pub fn single_steps(
         one(Field::Unit(name.clone()), Edit::Add(fresh));
     }
     steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAWN: &str = include_str!("../../../../scenarios/dawn_assault.toml");
+
+    fn load(text: &str) -> Scenario {
+        model::bundled::scenario("dawn.toml", text).expect("a scenario the loader reads")
+    }
+
+    /// Each kind of step, written into the file and read back, is the change it says.
+    #[test]
+    fn every_step_written_into_the_file_reads_back_as_itself() {
+        let doc: DocumentMut = DAWN.parse().unwrap();
+        let base = load(DAWN);
+        let catalog = model::bundled::catalog();
+        let steps = single_steps(&base, &catalog, &Bounds { max_step: 1 }, &|_, _| true);
+        let find = |pred: &dyn Fn(&Step) -> bool| steps.iter().find(|s| pred(s)).unwrap().clone();
+        let after = |step: &Step| load(&Change(vec![step.clone()]).apply(&doc));
+
+        let turns = find(&|s| s.field == Field::Turns && s.edit == Edit::Set { from: 8, to: 7 });
+        assert_eq!(after(&turns).turns, 7);
+        let first = find(&|s| s.field == Field::First);
+        assert_eq!(after(&first).first, base.first.other());
+        let dropped = find(&|s| matches!(s.field, Field::Objective(..)) && s.edit == Edit::Drop);
+        assert_eq!(after(&dropped).objectives.len(), base.objectives.len() - 1);
+        let moved = find(&|s| matches!(s.edit, Edit::Move(_)));
+        let Edit::Move(to) = &moved.edit else {
+            unreachable!()
+        };
+        let labels: Vec<String> = after(&moved)
+            .objectives
+            .iter()
+            .map(|o| base.map.label(o.hex).to_string())
+            .collect();
+        assert!(labels.contains(to), "{labels:?}");
+        let arrival = find(&|s| matches!(s.field, Field::Arrival(_)));
+        let Field::Arrival(unit) = &arrival.field else {
+            unreachable!()
+        };
+        let Edit::Set { to, .. } = arrival.edit else {
+            unreachable!()
+        };
+        let s = after(&arrival);
+        let i = s.unit_id(unit).unwrap().index();
+        assert!(matches!(s.arrivals[i], Arrival::Reserve { turn, .. } if i64::from(turn) == to));
+        // A transport taken goes with the unit aboard it; a unit doubled starts beside itself.
+        let taken = find(&|s| s.field == Field::Unit("btr_1".to_owned()) && s.edit == Edit::Take);
+        let s = after(&taken);
+        assert!(s.unit_id("btr_1").is_none() && s.unit_id("mr_1").is_none());
+        assert_eq!(s.units.len(), base.units.len() - 2);
+        let added =
+            find(&|s| s.field == Field::Unit("t72_2".to_owned()) && matches!(s.edit, Edit::Add(_)));
+        let s = after(&added);
+        let (a, b) = (s.unit_id("t72_2").unwrap(), s.unit_id("t72_2_2").unwrap());
+        assert_eq!(s.units[a.index()].location, s.units[b.index()].location);
+        let stat = find(&|s| {
+            s.field == Field::Stat("t72".to_owned(), Stat::FireDice)
+                && s.edit == Edit::Set { from: 3, to: 4 }
+        });
+        let s = after(&stat);
+        assert_eq!(
+            s.catalog(&catalog)
+                .get(catalog.id("t72").unwrap())
+                .fire
+                .unwrap()
+                .dice,
+            4
+        );
+        // A pair is both steps; the file keeps its comments.
+        let both = Change(vec![turns, stat]).apply(&doc);
+        let s = load(&both);
+        assert_eq!(s.turns, 7);
+        assert_eq!(s.types.len(), 1);
+        assert!(both.contains("[types.t72]\nfire.dice = 4"), "{both}");
+        assert_eq!(
+            both.lines().filter(|l| l.starts_with('#')).count(),
+            DAWN.lines().filter(|l| l.starts_with('#')).count()
+        );
+    }
 }

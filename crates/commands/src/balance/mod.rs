@@ -140,7 +140,12 @@ fn pairs_of(singles: &[Outcome], steps: &[Step]) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     for (i, &a) in best.iter().enumerate() {
         for &b in &best[i + 1..] {
-            if steps[a].field != steps[b].field {
+            // Two objectives moved into one hex would be one objective.
+            let same_hex = matches!(
+                (&steps[a].edit, &steps[b].edit),
+                (Edit::Move(x), Edit::Move(y)) if x == y
+            );
+            if steps[a].field != steps[b].field && !same_hex {
                 pairs.push((a, b));
             }
         }
