@@ -502,3 +502,43 @@ fn the_first_movers_advantage_is_the_batch_against_its_own_games_with_the_other_
     // Without the flag the measure is absent, not zero.
     assert!(as_is["measures"].get("first_mover").is_none());
 }
+
+#[test]
+fn a_file_written_elsewhere_reads_the_data_that_was_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let (cat, src, dst) = (
+        dir.path().join("cat"),
+        dir.path().join("src"),
+        dir.path().join("dst"),
+    );
+    for d in [&cat, &src, &dst] {
+        std::fs::create_dir(d).unwrap();
+    }
+    for f in ["soviet.toml", "nato.toml"] {
+        std::fs::copy(format!("{root}/data/units/{f}"), cat.join(f)).unwrap();
+    }
+    let file = damaged(&src, 7, 10000);
+    let written = dst.join("balanced.toml");
+    let out = hexwar(&[
+        "balance",
+        file.to_str().unwrap(),
+        "--vary",
+        "turns",
+        "--catalog",
+        cat.to_str().unwrap(),
+        "--write",
+        written.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.contains("catalog = \"../cat\""), "{text}");
+    let test = hexwar(&["test", written.to_str().unwrap(), "-q"]);
+    assert!(test.status.success(), "{}", stderr(&test));
+    assert!(
+        stdout(&test).contains("3 pass, 0 fail"),
+        "{}",
+        stdout(&test)
+    );
+}

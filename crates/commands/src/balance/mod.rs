@@ -61,7 +61,8 @@ pub struct BalanceArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Unit catalog folder (the shared catalog the scenario's `[types]` sit over).
+    /// Unit catalog folder (the shared catalog the scenario's `[types]` sit over); the file
+    /// written names it (`catalog = ...`).
     #[arg(long, value_name = "DIR")]
     catalog: Option<PathBuf>,
     /// No progress.
@@ -544,7 +545,17 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         return Ok(interrupt::status(false));
     }
     if let (Some(out), Some(found)) = (&out, report.found()) {
-        let text = change_of(&found.steps).apply(&setup.doc);
+        let mut doc = setup.doc.clone();
+        // Measured with `--catalog DIR`: the file written names that catalog, so that
+        // `hexwar test` of it plays what was measured.
+        if let Some(dir) = setup
+            .catalog_dir
+            .as_ref()
+            .and_then(|d| d.canonicalize().ok())
+        {
+            doc["catalog"] = toml_edit::value(dir.to_string_lossy().as_ref());
+        }
+        let text = change_of(&found.steps).apply(&doc);
         out.write(rebased(&text, &file, out.path()).as_bytes())?;
         if !json {
             outln!("wrote {}", out.path().display());
