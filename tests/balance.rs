@@ -144,12 +144,19 @@ fn balance_refuses_bad_input_before_any_game() {
         text.replace("between = [4.5, 5.0]", "between = [5.0, 4.5]"),
     )
     .unwrap();
+    // The range that cannot hold, at its line and column.
+    let line = text
+        .lines()
+        .position(|l| l.contains("between = [4.5, 5.0]"))
+        .unwrap()
+        + 1;
+    let col = text.lines().nth(line - 1).unwrap().find("[4.5").unwrap() + 1;
+    let at = format!(
+        "bad_range.toml:{line}:{col}: [expect]: `between` of a game length must be [LOW, HIGH]"
+    );
     for (args, message) in [
         (vec![no_expect.to_str().unwrap()], "no [expect] section"),
-        (
-            vec![bad_range.to_str().unwrap()],
-            "bad_range.toml:170:28: [expect]: `between` of a game length must be [LOW, HIGH]",
-        ),
+        (vec![bad_range.to_str().unwrap()], at.as_str()),
         (vec![file, "--vary", "t72.wings"], "unknown field `wings`"),
         (
             vec![file, "--vary", "t99.assault"],

@@ -14,4 +14,5 @@ mod modules;
 mod pictures;
 mod play;
 mod reliability;
+mod scenarios;
 mod search;

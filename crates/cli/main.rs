@@ -160,6 +160,12 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar rules            # the sections\n  hexwar rules R9.4       # one rule and the decisions that complete it\n  hexwar rules R11        # a whole section\n  hexwar rules overrun    # every rule that mentions a word\n\nAn id or section the rulebook does not have, or a word no rule mentions, exits 2."
     )]
     Rules(inspect::RulesArgs),
+    /// List the scenarios built into hexwar with their briefings, sizes and the rules they
+    /// exercise; every command takes a bundled scenario's name as well as a path.
+    #[command(
+        after_help = "Examples:\n  hexwar scenarios\n  hexwar scenarios --json\n  hexwar run dawn_assault --seed 1\n\nA file of that name in the current folder wins over the bundled scenario; standard error\nsays which was used."
+    )]
+    Scenarios(inspect::ScenariosArgs),
     /// List the unit catalog as a table, or as JSON with every stat.
     #[command(after_help = "Examples:\n  hexwar units\n  hexwar units --json --catalog my_units/")]
     Units(inspect::UnitsArgs),
@@ -196,5 +202,6 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
         CliCommand::Skill(args) => skill::run(args),
         CliCommand::Rules(args) => Ok(inspect::rules(&args)?),
         CliCommand::Units(args) => inspect::units(&args),
+        CliCommand::Scenarios(args) => inspect::scenarios(&args),
     }
 }

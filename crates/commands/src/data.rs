@@ -214,19 +214,67 @@ pub fn fnv(texts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
+/// The folder bundled scenarios are shown in: `<built-in>/dawn_assault.toml`. A scenario under
+/// it plays with the built-in catalog and terrain table (unless `--catalog` says otherwise).
+pub const BUILT_IN: &str = "<built-in>";
+
+/// The bundled scenario a command-line word names: a bare name (`dawn_assault`, or
+/// `dawn_assault.toml`) of one of `model::bundled::SCENARIOS`.
+#[must_use]
+pub fn bundled_scenario(arg: &Path) -> Option<(&'static str, &'static str)> {
+    let word = arg.to_str()?;
+    if arg.components().count() != 1 {
+        return None;
+    }
+    let name = word.strip_suffix(".toml").unwrap_or(word);
+    model::bundled::SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .copied()
+}
+
+/// The text of the scenario a command-line word names: a file, or the name of a scenario built
+/// into hexwar (`dawn_assault`), whose path is then under [`BUILT_IN`]. A file of that name in
+/// the current folder wins, and standard error says which was used. Returns the path (which
+/// places the data the scenario names), the name shown in messages, and the text.
+pub fn scenario_text(path: &Path) -> Result<(PathBuf, String, String), BadInput> {
+    let bundled = bundled_scenario(path);
+    if let Some((name, text)) = bundled
+        && !path.exists()
+    {
+        errln!("{}: the scenario built into hexwar", path.display());
+        let shown = format!("{BUILT_IN}/{name}.toml");
+        return Ok((PathBuf::from(&shown), shown, text.to_owned()));
+    }
+    if bundled.is_some() {
+        errln!(
+            "{}: the file in this folder, not the scenario of that name built into hexwar",
+            path.display()
+        );
+    }
+    let text = read_text(path).map_err(|e| {
+        if path.exists() {
+            e
+        } else {
+            BadInput(format!(
+                "{e} (`hexwar scenarios` lists the scenarios built into hexwar, which a name runs)"
+            ))
+        }
+    })?;
+    Ok((path.to_owned(), path.display().to_string(), text))
+}
+
 /// Reads and checks a scenario with its catalog and terrain table. Every problem is rendered
-/// with file, line and column.
+/// with file, line and column. `path` is a file or a bundled scenario's name
+/// ([`scenario_text`]).
 pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loaded, BadInput> {
+    let (path, shown, text) = scenario_text(path)?;
     let mut texts = Texts::default();
-    texts.read(path)?;
-    let text = texts.0[0].1.clone();
-    load_scenario_text(
-        path,
-        &path.display().to_string(),
-        &text,
-        texts,
-        catalog_override,
-    )
+    texts.add(shown.clone(), text.clone());
+    if !path.starts_with(BUILT_IN) {
+        texts.1.push(path.clone());
+    }
+    load_scenario_text(&path, &shown, &text, texts, catalog_override)
 }
 
 /// As [`load_scenario`], for a scenario's text already read (a saved game carries its
@@ -255,12 +303,16 @@ fn load_scenario_text(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
 
+    // A bundled scenario reads the built-in data, wherever hexwar runs.
+    let built_in = path.starts_with(BUILT_IN);
     let catalog_dir = match (catalog_override, &file.catalog) {
         (Some(p), _) => CatalogDir::Dir(p.to_owned()),
+        (None, _) if built_in => CatalogDir::Builtin,
         (None, Some(rel)) => CatalogDir::Dir(dir.join(rel)),
         (None, None) => CatalogDir::resolve(None, dir),
     };
     let terrain_path = match &file.terrain {
+        _ if built_in => None,
         Some(rel) => Some(dir.join(rel)),
         None => find_upward(dir, "data/terrain.toml"),
     };

@@ -1,5 +1,5 @@
-//! The commands that read and show without playing a batch: `hexwar check`, `show`, `units`
-//! and `rules`.
+//! The commands that read and show without playing a batch: `hexwar check`, `show`, `units`,
+//! `rules` and `scenarios`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -120,5 +120,111 @@ pub fn rules(args: &RulesArgs) -> Result<ExitCode, BadInput> {
         "{}",
         crate::rules::answer(crate::rules::RULEBOOK, args.query.as_deref())?
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hexwar scenarios`.
+#[derive(clap::Args)]
+pub struct ScenariosArgs {
+    /// Print a JSON array: each scenario's name, title, briefing, turns, map size, time of day,
+    /// sides with their roles and units, and the rules it exercises.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The rule families a scenario's header says it exercises: the rule ids on its `# Rules
+/// exercised: R4 R5 ...` line.
+#[must_use]
+pub fn rules_exercised(text: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .find_map(|l| l.strip_prefix("# Rules exercised:"))
+        .map(|list| {
+            list.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| {
+                    w.strip_prefix('R').is_some_and(|n| {
+                        !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    })
+                })
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Lists the scenarios built into hexwar, which every command takes by name.
+pub fn scenarios(args: &ScenariosArgs) -> anyhow::Result<ExitCode> {
+    let mut list = Vec::new();
+    for (name, text) in model::bundled::SCENARIOS {
+        let s = model::bundled::scenario(name, text)
+            .map_err(|_| BadInput(format!("the bundled scenario {name} does not load")))?;
+        let sides: Vec<serde_json::Value> = model::Side::BOTH
+            .iter()
+            .map(|&side| {
+                let info = &s.sides[side.index()];
+                serde_json::json!({
+                    "id": info.id,
+                    "name": info.name,
+                    "role": format!("{:?}", info.role).to_lowercase(),
+                    "units": s.units.iter().filter(|u| u.side == side).count(),
+                })
+            })
+            .collect();
+        list.push(serde_json::json!({
+            "name": name,
+            "title": s.title,
+            "briefing": s.description.trim(),
+            "turns": s.turns,
+            "map": [s.map.cols(), s.map.rows()],
+            "time_of_day": format!("{:?}", s.time_of_day).to_lowercase(),
+            "sides": sides,
+            "rules": rules_exercised(text),
+        }));
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "The scenarios built into hexwar; every command takes a name (`hexwar run dawn_assault`), a file of that name in this folder first.\n"
+    );
+    for v in &list {
+        let sides: Vec<String> = v["sides"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|x| {
+                format!(
+                    "{} ({}, {} units)",
+                    x["id"].as_str().unwrap_or_default(),
+                    x["role"].as_str().unwrap_or_default(),
+                    x["units"]
+                )
+            })
+            .collect();
+        outln!(
+            "{}: {}\n  {} turns, {} x {} hexes, {}; {}",
+            v["name"].as_str().unwrap_or_default(),
+            v["title"].as_str().unwrap_or_default(),
+            v["turns"],
+            v["map"][0],
+            v["map"][1],
+            v["time_of_day"].as_str().unwrap_or_default(),
+            sides.join(" against ")
+        );
+        let rules: Vec<&str> = v["rules"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str())
+            .collect();
+        if !rules.is_empty() {
+            outln!("  rules exercised: {}", rules.join(" "));
+        }
+        for line in v["briefing"].as_str().unwrap_or_default().lines() {
+            outln!("  {}", line.trim());
+        }
+        outln!("");
+    }
     Ok(ExitCode::SUCCESS)
 }

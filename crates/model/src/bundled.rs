@@ -1,5 +1,6 @@
-//! The data files shipped with hexwar (`data/terrain.toml`, `data/units/*.toml`), compiled in so
-//! that tests and an installed binary have them without reading files.
+//! The data files shipped with hexwar (`data/terrain.toml`, `data/units/*.toml`) and its
+//! scenarios (`scenarios/*.toml`), compiled in so that tests and an installed binary have them
+//! without reading files.
 
 use hexmap::TerrainTable;
 
@@ -19,6 +20,22 @@ pub const CATALOG: [(&str, &str); 2] = [
     (
         "<built-in>/units/soviet.toml",
         include_str!("../../../data/units/soviet.toml"),
+    ),
+];
+
+/// The bundled scenarios: `(name, text)`, the name its file's without `.toml`.
+pub const SCENARIOS: [(&str, &str); 3] = [
+    (
+        "dawn_assault",
+        include_str!("../../../scenarios/dawn_assault.toml"),
+    ),
+    (
+        "meeting_engagement",
+        include_str!("../../../scenarios/meeting_engagement.toml"),
+    ),
+    (
+        "night_recon",
+        include_str!("../../../scenarios/night_recon.toml"),
     ),
 ];
 

@@ -24,7 +24,7 @@ pub use change::{Change, Edit, Field, Step};
 pub use race::{FIRST_ROUND, Outcome};
 
 use crate::batch;
-use crate::data::{BadInput, load_scenario_from, read_text};
+use crate::data::{BadInput, load_scenario_from, read_text, scenario_text};
 use crate::interrupt;
 use crate::output::Output;
 use crate::test::finding_line;
@@ -343,8 +343,7 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         pairs: pairs_file,
     } = args;
     batch::check_runs_threads(1, threads)?;
-    let text = read_text(&file)?;
-    let shown = file.display().to_string();
+    let (file, shown, text) = scenario_text(&file)?;
     let base = load_scenario_from(&file, &shown, &text, catalog.as_deref())?;
     let Some(expect) = base.scenario.expect.clone().filter(|e| !e.items.is_empty()) else {
         return Err(BadInput(format!(
@@ -353,7 +352,9 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         .into());
     };
     let mut files = base.files.clone();
-    files.push(file.clone());
+    if !file.starts_with(crate::data::BUILT_IN) {
+        files.push(file.clone());
+    }
     let out = match &write {
         Some(p) => Some(Output::check(p, "--write", &files)?),
         None => None,
