@@ -454,7 +454,15 @@ fn the_exploiter_plays_and_beats_the_doctrine_ai() {
         .iter()
         .find(|r| r["ai"] == "exploiter")
         .unwrap_or_else(|| panic!("{one}"));
-    assert_eq!(exploiter["games"], 360, "{one}");
+    // 60 pairs (120 games) on each bundled scenario.
+    let scenarios = one["arena"]["scenarios"].as_array().unwrap().len();
+    assert_eq!(
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
+            .unwrap()
+            .count(),
+        scenarios
+    );
+    assert_eq!(exploiter["games"], 120 * scenarios, "{one}");
     let score = exploiter["score"].as_f64().unwrap();
     assert!(score > 0.52, "{one}");
     for r in one["results"].as_array().unwrap() {

@@ -1123,7 +1123,8 @@ fn the_bundled_scenarios_meet_their_balance_expectations() {
         doc.descendants()
             .filter(|n| n.has_tag_name("testsuite"))
             .count(),
-        3
+        files_in("scenarios").len(),
+        "a test suite per bundled scenario"
     );
     let _ = std::fs::remove_file(report);
 }

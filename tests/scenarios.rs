@@ -136,3 +136,27 @@ fn an_installed_hexwar_lists_and_plays_its_scenarios_by_name_from_any_folder() {
         stderr(&none)
     );
 }
+
+#[test]
+fn every_scenario_in_the_folder_is_built_in_and_the_same_text() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    let mut built_in: Vec<(String, String)> = model::bundled::SCENARIOS
+        .iter()
+        .map(|(n, t)| ((*n).to_owned(), (*t).to_owned()))
+        .collect();
+    built_in.sort();
+    assert_eq!(
+        built_in, files,
+        "model::bundled::SCENARIOS lists scenarios/*.toml"
+    );
+}
