@@ -128,7 +128,7 @@ fn an_installed_hexwar_lists_and_plays_its_scenarios_by_name_from_any_folder() {
         serde_json::from_str(stdout(&mine).lines().last().unwrap()).unwrap();
     assert!(last["result"]["turn"].as_u64().unwrap() <= 2, "{last}");
     // A name that is neither says where to look.
-    let none = run(&["run", "river_crossing"]);
+    let none = run(&["run", "no_such_battle"]);
     assert_eq!(none.status.code(), Some(2));
     assert!(
         stderr(&none).contains("hexwar scenarios"),

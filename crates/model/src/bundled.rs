@@ -24,7 +24,7 @@ pub const CATALOG: [(&str, &str); 2] = [
 ];
 
 /// The bundled scenarios: `(name, text)`, the name its file's without `.toml`.
-pub const SCENARIOS: [(&str, &str); 4] = [
+pub const SCENARIOS: [(&str, &str); 5] = [
     (
         "dawn_assault",
         include_str!("../../../scenarios/dawn_assault.toml"),
@@ -36,6 +36,10 @@ pub const SCENARIOS: [(&str, &str); 4] = [
     (
         "night_recon",
         include_str!("../../../scenarios/night_recon.toml"),
+    ),
+    (
+        "river_crossing",
+        include_str!("../../../scenarios/river_crossing.toml"),
     ),
     (
         "village_counterattack",
