@@ -24,10 +24,14 @@ pub const CATALOG: [(&str, &str); 2] = [
 ];
 
 /// The bundled scenarios: `(name, text)`, the name its file's without `.toml`.
-pub const SCENARIOS: [(&str, &str); 5] = [
+pub const SCENARIOS: [(&str, &str); 6] = [
     (
         "dawn_assault",
         include_str!("../../../scenarios/dawn_assault.toml"),
+    ),
+    (
+        "dusk_rearguard",
+        include_str!("../../../scenarios/dusk_rearguard.toml"),
     ),
     (
         "meeting_engagement",
