@@ -116,9 +116,11 @@ fn an_installed_hexwar_lists_and_plays_its_scenarios_by_name_from_any_folder() {
     );
     assert!(stderr(&test).contains("night_recon: the scenario built into hexwar"));
     // A file of that name here wins, and says so.
-    let mut text = model::bundled::SCENARIOS[1]
-        .1
-        .replacen("turns = 5", "turns = 2", 1);
+    let (_, meeting) = model::bundled::SCENARIOS
+        .iter()
+        .find(|(n, _)| *n == "meeting_engagement")
+        .unwrap();
+    let mut text = meeting.replacen("turns = 5", "turns = 2", 1);
     text.push('\n');
     std::fs::write(work.path().join("meeting_engagement.toml"), text).unwrap();
     let mine = run(&["run", "meeting_engagement.toml", "--seed", "3", "--json"]);
