@@ -24,7 +24,11 @@ pub const CATALOG: [(&str, &str); 2] = [
 ];
 
 /// The bundled scenarios: `(name, text)`, the name its file's without `.toml`.
-pub const SCENARIOS: [(&str, &str); 6] = [
+pub const SCENARIOS: [(&str, &str); 7] = [
+    (
+        "city_fight",
+        include_str!("../../../scenarios/city_fight.toml"),
+    ),
     (
         "dawn_assault",
         include_str!("../../../scenarios/dawn_assault.toml"),
