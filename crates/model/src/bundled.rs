@@ -24,7 +24,11 @@ pub const CATALOG: [(&str, &str); 2] = [
 ];
 
 /// The bundled scenarios: `(name, text)`, the name its file's without `.toml`.
-pub const SCENARIOS: [(&str, &str); 7] = [
+pub const SCENARIOS: [(&str, &str); 8] = [
+    (
+        "artillery_duel",
+        include_str!("../../../scenarios/artillery_duel.toml"),
+    ),
     (
         "city_fight",
         include_str!("../../../scenarios/city_fight.toml"),
