@@ -129,6 +129,16 @@ fn an_installed_hexwar_lists_and_plays_its_scenarios_by_name_from_any_folder() {
     let last: serde_json::Value =
         serde_json::from_str(stdout(&mine).lines().last().unwrap()).unwrap();
     assert!(last["result"]["turn"].as_u64().unwrap() <= 2, "{last}");
+    // A game of a bundled scenario saved there replays there.
+    let saved = run(&["run", "night_recon", "--seed", "4", "--save", "g.toml"]);
+    assert!(saved.status.success(), "{}", stderr(&saved));
+    let save = std::fs::read_to_string(work.path().join("g.toml")).unwrap();
+    assert!(
+        save.contains("scenario_name = \"<built-in>/night_recon.toml\""),
+        "{save}"
+    );
+    let replayed = run(&["replay", "g.toml"]);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
     // A name that is neither says where to look.
     let none = run(&["run", "no_such_battle"]);
     assert_eq!(none.status.code(), Some(2));

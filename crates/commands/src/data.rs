@@ -199,6 +199,10 @@ pub struct Loaded {
     pub hashes: [String; 3],
     /// Every file read from disk: the scenario, its catalog and terrain table.
     pub files: Vec<PathBuf>,
+    /// The scenario's name in messages and saves: its path, or `<built-in>/NAME.toml`.
+    pub name: String,
+    /// Its text, as read (a save keeps it).
+    pub text: String,
 }
 
 /// FNV-1a, 64 bits, of texts in order: a content hash that is the same on every machine.
@@ -345,6 +349,8 @@ fn load_scenario_text(
         catalog,
         hashes,
         files,
+        name: name.to_owned(),
+        text: text.to_owned(),
     })
 }
 

@@ -167,8 +167,8 @@ pub fn run_game(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = save {
         let out = Output::check(&path, "--save", &loaded.files)?;
         let record = Record {
-            name: file.display().to_string(),
-            text: data::read_text(&file)?,
+            name: loaded.name.clone(),
+            text: loaded.text.clone(),
             catalog_hash: loaded.hashes[1].clone(),
             terrain_hash: loaded.hashes[2].clone(),
             overrides: play,
@@ -236,19 +236,22 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             )
         }
         None => {
-            let file = args.file.clone().unwrap_or_default();
-            (
-                file.display().to_string(),
-                data::read_text(&file)?,
-                Some(file),
-                None,
-            )
+            // A file, or a bundled scenario's name (`<built-in>/NAME.toml` from here on).
+            let (path, name, text) = data::scenario_text(&args.file.clone().unwrap_or_default())?;
+            (name, text, Some(path), None)
         }
     };
     // The catalog and terrain are those the scenario names, found from where its file was.
     let mut loaded = match (&args.resume, &saved, &catalog_dir) {
         (Some(path), Some(saved), _) => load_saved_scenario(path, saved)?,
-        (_, _, Some(f)) => load_scenario(f, None)?,
+        (_, _, Some(f)) => {
+            let mut l = data::load_scenario_from(f, &name, &text, None)?;
+            // The scenario file is an input: no save may replace it.
+            if !f.starts_with(data::BUILT_IN) {
+                l.files.push(f.clone());
+            }
+            l
+        }
         _ => data::load_scenario_from(Path::new(&name), &name, &text, None)?,
     };
     let (seed, game, sides) = match &saved {
