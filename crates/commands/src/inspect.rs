@@ -152,34 +152,56 @@ pub fn rules_exercised(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A side of a bundled scenario, as `hexwar scenarios` lists it.
+#[derive(serde::Serialize)]
+struct ListedSide {
+    id: String,
+    name: String,
+    role: String,
+    units: usize,
+}
+
+/// A bundled scenario, as `hexwar scenarios` lists it.
+#[derive(serde::Serialize)]
+struct Listed {
+    name: &'static str,
+    title: String,
+    briefing: String,
+    turns: u32,
+    map: [u16; 2],
+    time_of_day: String,
+    sides: Vec<ListedSide>,
+    rules: Vec<String>,
+}
+
 /// Lists the scenarios built into hexwar, which every command takes by name.
 pub fn scenarios(args: &ScenariosArgs) -> anyhow::Result<ExitCode> {
     let mut list = Vec::new();
     for (name, text) in model::bundled::SCENARIOS {
         let s = model::bundled::scenario(name, text)
             .map_err(|_| BadInput(format!("the bundled scenario {name} does not load")))?;
-        let sides: Vec<serde_json::Value> = model::Side::BOTH
+        let sides = model::Side::BOTH
             .iter()
             .map(|&side| {
                 let info = &s.sides[side.index()];
-                serde_json::json!({
-                    "id": info.id,
-                    "name": info.name,
-                    "role": format!("{:?}", info.role).to_lowercase(),
-                    "units": s.units.iter().filter(|u| u.side == side).count(),
-                })
+                ListedSide {
+                    id: info.id.clone(),
+                    name: info.name.clone(),
+                    role: format!("{:?}", info.role).to_lowercase(),
+                    units: s.units.iter().filter(|u| u.side == side).count(),
+                }
             })
             .collect();
-        list.push(serde_json::json!({
-            "name": name,
-            "title": s.title,
-            "briefing": s.description.trim(),
-            "turns": s.turns,
-            "map": [s.map.cols(), s.map.rows()],
-            "time_of_day": format!("{:?}", s.time_of_day).to_lowercase(),
-            "sides": sides,
-            "rules": rules_exercised(text),
-        }));
+        list.push(Listed {
+            name,
+            title: s.title.clone(),
+            briefing: s.description.trim().to_owned(),
+            turns: s.turns,
+            map: [s.map.cols(), s.map.rows()],
+            time_of_day: format!("{:?}", s.time_of_day).to_lowercase(),
+            sides,
+            rules: rules_exercised(text),
+        });
     }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&list)?);
@@ -189,39 +211,25 @@ pub fn scenarios(args: &ScenariosArgs) -> anyhow::Result<ExitCode> {
         "The scenarios built into hexwar; every command takes a name (`hexwar run dawn_assault`), a file of that name in this folder first.\n"
     );
     for v in &list {
-        let sides: Vec<String> = v["sides"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|x| {
-                format!(
-                    "{} ({}, {} units)",
-                    x["id"].as_str().unwrap_or_default(),
-                    x["role"].as_str().unwrap_or_default(),
-                    x["units"]
-                )
-            })
+        let sides: Vec<String> = v
+            .sides
+            .iter()
+            .map(|x| format!("{} ({}, {} units)", x.id, x.role, x.units))
             .collect();
         outln!(
             "{}: {}\n  {} turns, {} x {} hexes, {}; {}",
-            v["name"].as_str().unwrap_or_default(),
-            v["title"].as_str().unwrap_or_default(),
-            v["turns"],
-            v["map"][0],
-            v["map"][1],
-            v["time_of_day"].as_str().unwrap_or_default(),
+            v.name,
+            v.title,
+            v.turns,
+            v.map[0],
+            v.map[1],
+            v.time_of_day,
             sides.join(" against ")
         );
-        let rules: Vec<&str> = v["rules"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|r| r.as_str())
-            .collect();
-        if !rules.is_empty() {
-            outln!("  rules exercised: {}", rules.join(" "));
+        if !v.rules.is_empty() {
+            outln!("  rules exercised: {}", v.rules.join(" "));
         }
-        for line in v["briefing"].as_str().unwrap_or_default().lines() {
+        for line in v.briefing.lines() {
             outln!("  {}", line.trim());
         }
         outln!("");
