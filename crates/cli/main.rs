@@ -100,6 +100,16 @@ enum CliCommand {
     #[command(
         after_help = "Examples:\n  hexwar render scenarios/dawn_assault.toml -o dawn.png\n  hexwar render scenarios/dawn_assault.toml --after 4 --seed 3 -o turn4.svg\n  hexwar render --save game.toml --turn 2 -o game.png"
     )]
+    /// Play in the browser: a local web server with the scenarios, the map you click, and the
+    /// search AI, the doctrine AI or another person as the opponent.
+    ///
+    /// Prints its URL as the first line of standard output and serves until Ctrl-C. It listens
+    /// on 127.0.0.1 unless --bind says otherwise. Saves downloaded from a game page resume at
+    /// `hexwar play --resume`, and the other way round (upload a save on the first page).
+    #[command(
+        after_help = "Examples:\n  hexwar serve                      # open the URL it prints\n  hexwar serve --port 9000 my_scenarios/\n  hexwar serve --bind 0.0.0.0       # other machines may play (a warning is printed)"
+    )]
+    Serve(serve::ServeArgs),
     Render(render::RenderArgs),
     /// Tell a saved game (`hexwar play`, `save FILE`) from its start, checking each player
     /// turn's position against the save: a file edited by hand, a changed scenario or catalog,
@@ -195,6 +205,7 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
             Some(html) => render::replay_page(&args.path, args.seed, args.game, html),
             None => play::replay(&args),
         },
+        CliCommand::Serve(args) => serve::run(&args),
         CliCommand::Render(args) => render::run(args),
         CliCommand::Test(args) => test::run(&args),
         CliCommand::Balance(args) => balance::run(args),

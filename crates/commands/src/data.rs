@@ -188,6 +188,7 @@ fn load_terrain(path: Option<&Path>, texts: &mut Texts) -> Result<TerrainTable, 
 }
 
 /// Everything a command needs from a scenario file.
+#[derive(Clone)]
 pub struct Loaded {
     /// The checked scenario.
     pub scenario: Scenario,

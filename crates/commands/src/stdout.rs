@@ -27,11 +27,6 @@ macro_rules! errln {
     ($($t:tt)*) => { crate::stdout::eprint(format_args!("{}\n", format_args!($($t)*))) };
 }
 
-/// As [`errln!`] without the newline.
-macro_rules! errout {
-    ($($t:tt)*) => { crate::stdout::eprint(format_args!($($t)*)) };
-}
-
 /// Whether a character is shown escaped: C0 and C1 controls but newline and tab, DEL, and the
 /// bidirectional marks, embeddings, overrides and isolates that can hide or reorder text.
 fn hidden(c: char) -> bool {

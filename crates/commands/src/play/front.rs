@@ -99,7 +99,7 @@ pub(super) struct Front<'r, 's> {
     /// The last read was a Ctrl-C.
     ctrl_c: bool,
     /// A question is being asked: the person looks at the fight so far.
-    asking: bool,
+    pub(super) asking: bool,
 }
 
 /// What a question came to.
@@ -128,7 +128,7 @@ impl<'r, 's> Front<'r, 's> {
         Self::with_source(session, inputs, voice, none, false)
     }
 
-    fn with_source(
+    pub(super) fn with_source(
         session: Session<'r>,
         inputs: &'s [PathBuf],
         voice: Voice,
@@ -175,6 +175,11 @@ impl<'r, 's> Front<'r, 's> {
         } else {
             self.session.game().state()
         }
+    }
+
+    /// The position after the events told so far: at a question, the fight so far.
+    pub(super) const fn fight_so_far(&self) -> &State {
+        &self.shadow
     }
 
     /// The game goes on to the next wait of a side commanded from outside, told as it goes. At
@@ -474,7 +479,7 @@ impl<'r, 's> Front<'r, 's> {
 
     /// The words that look at the game or keep it, at the prompt and at a question alike:
     /// whether `word` is one (and it was done).
-    fn look(&mut self, word: &str, rest: &str, side: Side) -> bool {
+    pub(super) fn look(&mut self, word: &str, rest: &str, side: Side) -> bool {
         match word {
             "help" => say!(self.voice; "{HELP}"),
             "map" => self.map(rest, side),
@@ -487,7 +492,7 @@ impl<'r, 's> Front<'r, 's> {
                     say!(self.voice; "{l}");
                 }
             }
-            "units" => self.units(rest),
+            "units" => self.units(rest, side),
             "rules" => match crate::rules::answer(crate::rules::RULEBOOK, Some(rest)) {
                 Ok(text) => say_raw!(self.voice; "{text}"),
                 Err(e) => say!(self.voice; "{}", e.0),

@@ -7,8 +7,10 @@
 //! (`terminal.rs`), the prompt and the narration (`front.rs`), and what the prompt tells of the
 //! position (`words.rs`).
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use counters::{Rules, State};
 use game::{Game, Waiting};
@@ -19,40 +21,51 @@ use session::Session;
 use session::save::{SAVE_FORMAT, SavedGame};
 
 /// Where the session's words go: standard output, or with `--json` standard error, since
-/// standard output then carries only the events as JSON Lines.
-#[derive(Clone, Copy, Debug, Default)]
+/// standard output then carries only the events as JSON Lines; or, for a front end that is not
+/// a terminal (the web page of `hexwar serve`, through [`Desk`]), a buffer it reads.
+#[derive(Clone, Debug, Default)]
 struct Voice {
     json: bool,
+    capture: Option<Rc<RefCell<String>>>,
+}
+
+impl Voice {
+    /// Says `args` where this voice speaks.
+    fn say(&self, args: std::fmt::Arguments<'_>) {
+        if let Some(buffer) = &self.capture {
+            use std::fmt::Write as _;
+            let _ = buffer.borrow_mut().write_fmt(args);
+        } else if self.json {
+            crate::stdout::eprint(args);
+        } else {
+            crate::stdout::print(args);
+        }
+    }
 }
 
 /// A line said in the session's voice (`say!(voice; "...")`).
 macro_rules! say {
     ($voice:expr; $($t:tt)*) => {
-        if $voice.json {
-            errln!($($t)*)
-        } else {
-            outln!($($t)*)
-        }
+        $voice.say(format_args!("{}\n", format_args!($($t)*)))
     };
 }
 
 /// As [`say!`] without the newline.
 macro_rules! say_raw {
     ($voice:expr; $($t:tt)*) => {
-        if $voice.json {
-            errout!($($t)*)
-        } else {
-            out!($($t)*)
-        }
+        $voice.say(format_args!($($t)*))
     };
 }
 
+mod desk;
 mod front;
 mod terminal;
 mod threats;
 mod words;
 
 use crate::data::{self, BadInput, load_scenario};
+pub use desk::{Desk, Said, Table};
+pub use words::held_in_ambush;
 use front::{Answered, Front, Prompt, Read};
 use present::events_json;
 
@@ -224,7 +237,10 @@ typed; a second Ctrl-C leaves, as quit does.";
 
 /// Runs `hexwar play`.
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let voice = Voice { json: args.json };
+    let voice = Voice {
+        json: args.json,
+        capture: None,
+    };
     let (name, text, catalog_dir, saved) = match &args.resume {
         Some(path) => {
             let saved = read_save(path)?;
@@ -302,35 +318,22 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let scenario = &loaded.scenario;
-    let catalog_hash = loaded.hashes[1].clone();
     let rules = Rules::new(scenario, &loaded.catalog);
     let players = ai::Players::of(scenario).map_err(BadInput)?;
     let outside = outside_of(scenario, &sides)?;
     let ai_names = [0, 1].map(|i| players.both()[i].name());
-    let session = Session::new(
-        rules,
-        players,
-        outside,
-        SavedGame {
-            format: SAVE_FORMAT,
-            hexwar: env!("CARGO_PKG_VERSION").to_owned(),
-            scenario_name: name.clone(),
-            scenario: text.clone(),
-            catalog_hash,
-            terrain_hash: Some(loaded.hashes[2].clone()),
-            seed,
-            game,
-            sides: sides.clone(),
-            counterattacks: overrides.saved_counterattacks(),
-            ai: overrides.saved_ai(),
-            turn_limit: saved.as_ref().and_then(|s| s.turn_limit),
-            ai_took_over: false,
-            ai_rng: None,
-            commands: Vec::new(),
-            turns: Vec::new(),
-        },
+    let mut head = header(
+        &loaded,
+        seed,
+        game,
+        sides.clone(),
+        &overrides,
+        saved.as_ref().and_then(|s| s.turn_limit),
     );
-    let mut front = Front::new(session, &loaded.files, voice);
+    name.clone_into(&mut head.scenario_name);
+    text.clone_into(&mut head.scenario);
+    let session = Session::new(rules, players, outside, head);
+    let mut front = Front::new(session, &loaded.files, voice.clone());
     say!(voice; "{}\nseed {seed}, game {game}", scenario.title);
     let resumed = saved.is_some();
     if let Some(saved) = saved {
@@ -436,6 +439,36 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     }
     front.save_on_exit(save_out.as_ref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The header of a new save: what the game is played on (the scenario's name and text, the
+/// hashes of its catalog and terrain), its dice, its sides and overrides.
+fn header(
+    loaded: &data::Loaded,
+    seed: u64,
+    game: u64,
+    sides: Vec<String>,
+    overrides: &crate::PlayOptions,
+    turn_limit: Option<u32>,
+) -> SavedGame {
+    SavedGame {
+        format: SAVE_FORMAT,
+        hexwar: env!("CARGO_PKG_VERSION").to_owned(),
+        scenario_name: loaded.name.clone(),
+        scenario: loaded.text.clone(),
+        catalog_hash: loaded.hashes[1].clone(),
+        terrain_hash: Some(loaded.hashes[2].clone()),
+        seed,
+        game,
+        sides,
+        counterattacks: overrides.saved_counterattacks(),
+        ai: overrides.saved_ai(),
+        turn_limit,
+        ai_took_over: false,
+        ai_rng: None,
+        commands: Vec::new(),
+        turns: Vec::new(),
+    }
 }
 
 /// The sides commanded from outside, by the ids given (`--side`, `--hotseat`, a save's
@@ -608,6 +641,12 @@ fn load_saved_scenario(saved_path: &Path, saved: &SavedGame) -> Result<data::Loa
         &saved.scenario,
         None,
     )?;
+    check_saved_hashes(&loaded, saved)?;
+    Ok(loaded)
+}
+
+/// Whether a save was played with the catalog and terrain table `loaded` has.
+fn check_saved_hashes(loaded: &data::Loaded, saved: &SavedGame) -> Result<(), BadInput> {
     let name = &saved.scenario_name;
     if saved.catalog_hash != loaded.hashes[1] {
         return Err(BadInput(format!(
@@ -623,7 +662,7 @@ fn load_saved_scenario(saved_path: &Path, saved: &SavedGame) -> Result<data::Loa
             loaded.hashes[2]
         )));
     }
-    Ok(loaded)
+    Ok(())
 }
 
 /// Reads a saved game and loads its scenario and catalog as it was played.

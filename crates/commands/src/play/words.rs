@@ -237,13 +237,15 @@ impl Front<'_, '_> {
         }
     }
 
-    pub(super) fn units(&self, side: &str) {
+    /// The other side's units held in ambush are not listed to `viewer` until placed (R15.3).
+    pub(super) fn units(&self, side: &str, viewer: Side) {
         let s = self.scenario();
         let rows: Vec<[String; 5]> = self
             .state()
             .units()
             .iter()
             .filter(|u| side.is_empty() || s.sides[u.side.index()].id == side)
+            .filter(|u| !(u.side != viewer && held_in_ambush(s, u)))
             .map(|u| {
                 let at = match u.location {
                     model::Location::Map(h) => s.map.label(h).to_string(),
@@ -942,6 +944,14 @@ impl Front<'_, '_> {
 
 /// The word of `words` nearest `typed`, if it is within two edits (one for a word of five
 /// letters or fewer), or `typed` begins it.
+/// Whether a unit is held off the map in ambush, not placed yet (R15.3): the other side does not
+/// know of it.
+#[must_use]
+pub fn held_in_ambush(s: &Scenario, u: &model::Unit) -> bool {
+    u.location == model::Location::OffMap
+        && matches!(s.arrivals.get(u.id.index()), Some(model::Arrival::Ambush { .. }))
+}
+
 pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
     let typed = typed.to_lowercase();
     let long = typed.chars().count();

@@ -19,6 +19,12 @@ use crate::narrate::Narrator;
 
 const CSS: &str = include_str!("replay.css");
 const SCRIPT: &str = include_str!("replay.js");
+/// The board's drawing (counters, scenes, dice), shared with the game page of `hexwar serve`.
+pub const BOARD_SCRIPT: &str = include_str!("board.js");
+/// What hexwar's pages share of their look: the board, counters and dice.
+pub const CSS_TEXT: &str = CSS;
+/// The smoke puffs drawn around a hex's centre (x, y, r), for a page's board.
+pub use super::map::PUFFS;
 
 /// What the page's title and header say about the game.
 pub struct Header {
@@ -253,40 +259,21 @@ fn caption(rules: &Rules<'_>, state: &State) -> String {
     )
 }
 
-/// The replay page of a game: its events from the scenario's start, and its result if it ended.
-#[must_use]
-pub fn page(
+/// The steps of `events` played on from `state` (which they leave where they lead): each
+/// event's lines of narrative, the caption, the scene (fire lines, arrows, paths, rings, dice),
+/// and `key` of the position after it, where the page finds the counters.
+fn steps_of(
     rules: &Rules<'_>,
-    style: &Style,
-    header: &Header,
+    geo: &Geometry,
+    state: &mut State,
+    narrator: &mut Narrator<'_>,
     events: &[Event],
-    outcome: Option<&Outcome>,
-) -> String {
-    let geo = Geometry::new(&rules.scenario.map, HEX);
-    let mut state = State::new(rules.scenario);
-    let mut narrator = Narrator::new(*rules);
-    let mut layouts: Vec<Value> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut layout_index = |state: &State| {
-        let l = layout(&geo, state);
-        let key = l.to_string();
-        *seen.entry(key).or_insert_with(|| {
-            layouts.push(l);
-            layouts.len() - 1
-        })
-    };
-    let mut first = json!({
-        "c": map::start_caption(rules.scenario.time_of_day),
-        "k": layout_index(&state),
-        "n": ["The battle begins."],
-    });
-    if state.time().is_night() {
-        first["nt"] = json!(1);
-    }
-    let mut steps: Vec<Value> = vec![first];
+    mut key: impl FnMut(&State) -> Value,
+) -> Vec<Value> {
+    let mut steps: Vec<Value> = Vec::new();
     let mut pending: Vec<String> = Vec::new();
     for e in events {
-        let sc = scene(&geo, &state, e);
+        let sc = scene(geo, state, e);
         let lines = narrator.lines(e);
         state.apply(e);
         pending.extend(lines.into_iter().map(|l| l.trim().to_owned()));
@@ -295,7 +282,7 @@ pub fn page(
         }
         let mut step = json!({
             "c": caption(rules, &state),
-            "k": layout_index(&state),
+            "k": key(&state),
             "n": std::mem::take(&mut pending),
         });
         if matches!(e, Event::TurnStarted { .. }) {
@@ -338,23 +325,21 @@ pub fn page(
         }
         steps.push(step);
     }
-    let result = outcome.map(|o| crate::narrate::result(rules, o).trim().to_owned());
-    let data = json!({
-        "title": rules.scenario.title,
-        "source": header.source,
-        "layouts": layouts,
-        "steps": steps,
-        "result": result,
-        "hex": HEX,
-        "puffs": map::PUFFS,
-    });
-    // The map drawn once; the counters once each, moved by the page.
+    steps
+}
+
+/// The board of a page: the map, a counter for each unit `known` (hidden until a layout
+/// places it), empty groups for the smoke and for what a step points at (`overlay`), and
+/// the legend. A game page leaves out the units a side may not know of yet (R15.3).
+#[must_use]
+pub fn board(rules: &Rules<'_>, style: &Style, known: impl Fn(&model::Unit) -> bool) -> String {
+    let geo = Geometry::new(&rules.scenario.map, HEX);
     let mut body = String::new();
     map::board(&mut body, &geo, &rules.scenario.map, style);
     map::hex_labels(&mut body, &geo, &rules.scenario.map);
     map::objectives(&mut body, &geo, rules);
     body.push_str(r##"<g id="smoke" fill="#9a9a9a" fill-opacity="0.55"></g><g id="units">"##);
-    for u in &rules.scenario.units {
+    for u in rules.scenario.units.iter().filter(|u| known(u)) {
         let attrs = format!(r#"id="u{}" class="unit" display="none""#, u.id.0);
         counter::counter(
             &mut body,
@@ -373,6 +358,84 @@ pub fn page(
     map::defs(&mut svg);
     svg.push_str(&body);
     svg.push_str("</svg>");
+    svg
+}
+
+/// The counters and smoke of a position, as a page draws them (see [`board`]).
+#[must_use]
+pub fn layout_of(rules: &Rules<'_>, state: &State) -> Value {
+    layout(&Geometry::new(&rules.scenario.map, HEX), state)
+}
+
+/// The steps of a game's `events` from the `from`th on, each with its layout (`k`) inline:
+/// what a game page shows of a stretch of play as the replay page shows a step. The events
+/// before are followed quietly, for the narrator to name the hexes right.
+#[must_use]
+pub fn steps(rules: &Rules<'_>, events: &[Event], from: usize) -> Vec<Value> {
+    let geo = Geometry::new(&rules.scenario.map, HEX);
+    let mut state = State::new(rules.scenario);
+    let mut narrator = Narrator::new(*rules);
+    let from = from.min(events.len());
+    for e in &events[..from] {
+        narrator.lines(e);
+        state.apply(e);
+    }
+    steps_of(rules, &geo, &mut state, &mut narrator, &events[from..], |state| {
+        layout(&geo, state)
+    })
+}
+
+/// The replay page of a game: its events from the scenario's start, and its result if it ended.
+#[must_use]
+pub fn page(
+    rules: &Rules<'_>,
+    style: &Style,
+    header: &Header,
+    events: &[Event],
+    outcome: Option<&Outcome>,
+) -> String {
+    let geo = Geometry::new(&rules.scenario.map, HEX);
+    let mut state = State::new(rules.scenario);
+    let mut narrator = Narrator::new(*rules);
+    let mut layouts: Vec<Value> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut layout_index = |state: &State| {
+        let l = layout(&geo, state);
+        let key = l.to_string();
+        *seen.entry(key).or_insert_with(|| {
+            layouts.push(l);
+            layouts.len() - 1
+        })
+    };
+    let mut first = json!({
+        "c": map::start_caption(rules.scenario.time_of_day),
+        "k": layout_index(&state),
+        "n": ["The battle begins."],
+    });
+    if state.time().is_night() {
+        first["nt"] = json!(1);
+    }
+    let mut steps: Vec<Value> = vec![first];
+    steps.extend(steps_of(
+        rules,
+        &geo,
+        &mut state,
+        &mut narrator,
+        events,
+        |state| json!(layout_index(state)),
+    ));
+    let result = outcome.map(|o| crate::narrate::result(rules, o).trim().to_owned());
+    let data = json!({
+        "title": rules.scenario.title,
+        "source": header.source,
+        "layouts": layouts,
+        "steps": steps,
+        "result": result,
+        "hex": HEX,
+        "puffs": map::PUFFS,
+    });
+    // The map drawn once; the counters once each, moved by the page.
+    let svg = board(rules, style, |_| true);
     // Inside a script, `</script>` would end it early and `<!--` would put the HTML parser
     // in its double-escaped state, leaving the page dead; JSON escapes neither, so every `<`
     // (which JSON has only inside strings) is written `\u003c`, and `>` and `&` as well.
@@ -413,6 +476,7 @@ pub fn page(
 </aside>
 </main>
 <script id="data" type="application/json">{data}</script>
+<script>{BOARD_SCRIPT}</script>
 <script>{SCRIPT}</script>
 </body>
 </html>

@@ -1,0 +1,86 @@
+// The first page of `hexwar serve`: the scenarios offered, each with its briefing and a small
+// picture; a side and an opponent chosen, the game is started and the page goes to it.
+(() => {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs = {}, ...children) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    for (const c of children) e.append(c);
+    return e;
+  };
+
+  const post = async (url, body, type = 'application/json') => {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body });
+    const answer = await r.json().catch(() => ({ error: `status ${r.status}` }));
+    if (!r.ok) throw new Error(answer.error || `status ${r.status}`);
+    return answer;
+  };
+
+  const go = (answer) => {
+    const [mine, other] = answer.links;
+    if (other) {
+      $('share-side').textContent = other.sides.join(' and ');
+      $('share-link').value = new URL(other.url, window.location.href).href;
+      $('share-go').href = mine.url;
+      $('share').hidden = false;
+      $('share-link').select();
+      return;
+    }
+    window.location.href = mine.url;
+  };
+
+  const card = (s, ais) => {
+    const sides = s.sides.map((x) => `<option value="${x.id}">${x.name} (${x.role})</option>`).join('');
+    const opponents = ais.map((a) => `<option value="${a}">${a === 'doctrine' ? 'doctrine AI' : `search AI, ${a.split(':')[1]} playouts`}</option>`).join('');
+    const c = el('article', { class: 'scenario', 'data-name': s.name });
+    c.innerHTML = `
+      <img src="${s.picture}" alt="the map of ${s.name} at the start" loading="lazy">
+      <div class="about">
+        <h2></h2>
+        <p class="meta"></p>
+        <p class="briefing"></p>
+        <form>
+          <label>Your side <select name="side">${sides}<option value="both">both sides (hot-seat)</option></select></label>
+          <label>Opponent <select name="opponent">${opponents}<option value="person">another person (a link to send)</option></select></label>
+          <button type="submit">Play</button>
+          <span class="error" role="alert"></span>
+        </form>
+      </div>`;
+    c.querySelector('h2').textContent = s.title;
+    c.querySelector('.meta').textContent = `${s.name} · ${s.turns} turns · ${s.source}`;
+    c.querySelector('.briefing').textContent = s.description;
+    const form = c.querySelector('form');
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const error = form.querySelector('.error');
+      error.textContent = '';
+      const side = form.side.value;
+      const opponent = form.opponent.value;
+      try {
+        go(await post('/api/games', JSON.stringify({ scenario: s.name, side, opponent })));
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    });
+    return c;
+  };
+
+  fetch('/api/scenarios').then((r) => r.json()).then((list) => {
+    $('scenarios').replaceChildren(...list.scenarios.map((s) => card(s, list.ais)));
+  }).catch((e) => { $('scenarios').textContent = `The scenarios did not load: ${e.message}`; });
+
+  $('resume-button').addEventListener('click', async () => {
+    $('resume-error').textContent = '';
+    const file = $('save-file').files[0];
+    if (!file) {
+      $('resume-error').textContent = 'Choose a save first.';
+      return;
+    }
+    try {
+      go(await post('/api/resume', await file.text(), 'text/plain'));
+    } catch (err) {
+      $('resume-error').textContent = err.message;
+    }
+  });
+})();

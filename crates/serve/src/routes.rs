@@ -1,0 +1,541 @@
+//! The endpoints. Pages and assets are compiled in; every game endpoint takes the seat's token
+//! (`t`, in the query or the body) and answers bad input with a 4xx and a message as JSON
+//! (`{"error": ...}`), never a panic. Bodies are bounded (a line or a new game: `Limits::body`;
+//! a save: `Limits::save`); a request that changes a game from a page of another origin is
+//! refused (the `Origin` header must name this server); nothing a request holds becomes a path.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use commands::play::{Said, Table};
+use model::Side;
+use present::picture::style::Style;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use crate::games::{Games, Held, Limits, NotStarted};
+use crate::offer::Offered;
+use crate::view;
+
+const INDEX: &str = include_str!("../assets/index.html");
+const GAME: &str = include_str!("../assets/game.html");
+const GAME_JS: &str = include_str!("../assets/game.js");
+const INDEX_JS: &str = include_str!("../assets/index.js");
+const CSS: &str = include_str!("../assets/style.css");
+
+/// The longest line a seat may send.
+const MAX_LINE: usize = 2_000;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct App {
+    offered: Arc<Offered>,
+    games: Arc<Games>,
+    stopped: watch::Receiver<bool>,
+}
+
+impl App {
+    /// The server's state.
+    pub fn new(offered: Arc<Offered>, limits: Limits, stopped: watch::Receiver<bool>) -> Self {
+        Self {
+            offered,
+            games: Arc::new(Games::new(limits)),
+            stopped,
+        }
+    }
+
+    /// The games held.
+    pub fn games(&self) -> Arc<Games> {
+        Arc::clone(&self.games)
+    }
+}
+
+/// The routes.
+pub fn router(app: App) -> Router {
+    let limits = app.games.limits;
+    Router::new()
+        .route("/", get(|| async { Html(INDEX) }))
+        .route("/game/{id}", get(|| async { Html(GAME) }))
+        .route("/assets/{file}", get(asset))
+        .route("/api/scenarios", get(scenarios))
+        .route("/api/scenarios/{name}/picture.svg", get(picture))
+        .route("/api/games", post(new_game))
+        .route(
+            "/api/resume",
+            post(resume).layer(DefaultBodyLimit::max(limits.save)),
+        )
+        .route("/api/games/{id}/view", get(look))
+        .route("/api/games/{id}/board.svg", get(board))
+        .route("/api/games/{id}/reach", get(reach))
+        .route("/api/games/{id}/line", post(line))
+        .route("/api/games/{id}/stream", get(stream))
+        .route("/api/games/{id}/save", get(save))
+        .route("/api/games/{id}/replay", get(replay))
+        .fallback(|| async { fail(StatusCode::NOT_FOUND, "no such page") })
+        .layer(middleware::from_fn(same_origin))
+        .layer(DefaultBodyLimit::max(limits.body))
+        .with_state(app)
+}
+
+/// A refusal: its status and message, as JSON.
+fn fail(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, axum::Json(json!({ "error": message.into() }))).into_response()
+}
+
+type Answer = Result<Response, Response>;
+
+/// A request that changes something must come from this server's own pages: an `Origin`
+/// header, where the browser sends one, must name the host the request was sent to.
+async fn same_origin(request: Request, next: Next) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        let headers = request.headers();
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let host = headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("");
+            let ok = origin
+                .to_str()
+                .is_ok_and(|o| o == format!("http://{host}"));
+            if !ok {
+                return fail(
+                    StatusCode::FORBIDDEN,
+                    "a page of another origin may not play here",
+                );
+            }
+        }
+    }
+    next.run(request).await
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    let (kind, body): (&str, &'static [u8]) = match file.as_str() {
+        "game.js" => ("text/javascript; charset=utf-8", GAME_JS.as_bytes()),
+        "index.js" => ("text/javascript; charset=utf-8", INDEX_JS.as_bytes()),
+        "style.css" => ("text/css; charset=utf-8", CSS.as_bytes()),
+        "board.css" => (
+            "text/css; charset=utf-8",
+            present::picture::replay::CSS_TEXT.as_bytes(),
+        ),
+        "board.js" => (
+            "text/javascript; charset=utf-8",
+            present::picture::replay::BOARD_SCRIPT.as_bytes(),
+        ),
+        "dejavu.ttf" => ("font/ttf", present::picture::fonts::REGULAR),
+        "dejavu-bold.ttf" => ("font/ttf", present::picture::fonts::BOLD),
+        _ => return fail(StatusCode::NOT_FOUND, "no such asset"),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn scenarios(State(app): State<App>) -> Response {
+    let list: Vec<Value> = app
+        .offered
+        .iter()
+        .map(|o| {
+            let s = &o.loaded.scenario;
+            json!({
+                "name": o.name,
+                "source": o.source,
+                "title": s.title,
+                "description": s.description.trim(),
+                "turns": s.turns,
+                "sides": s.sides.iter().map(|x| json!({
+                    "id": x.id,
+                    "name": x.name,
+                    "role": format!("{:?}", x.role).to_lowercase(),
+                })).collect::<Vec<_>>(),
+                "picture": format!("/api/scenarios/{}/picture.svg", o.name),
+            })
+        })
+        .collect();
+    axum::Json(json!({ "scenarios": list, "ais": ["search:64", "search:256", "search:16", "doctrine"] }))
+        .into_response()
+}
+
+async fn picture(State(app): State<App>, Path(name): Path<String>) -> Answer {
+    let o = app
+        .offered
+        .named(&name)
+        .ok_or_else(|| fail(StatusCode::NOT_FOUND, "no such scenario"))?;
+    Ok(svg(o.picture.clone()))
+}
+
+fn svg(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], body).into_response()
+}
+
+/// The body of a request, as JSON of `T`.
+fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, Response> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| fail(StatusCode::BAD_REQUEST, format!("the body is not what was expected: {e}")))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    /// The scenario's name, as `/api/scenarios` lists it.
+    scenario: String,
+    /// A side's id, or `both` (hot-seat).
+    side: String,
+    /// `person`, or an AI's name (`search:64`, `doctrine`).
+    #[serde(default = "default_opponent")]
+    opponent: String,
+    /// The seed; a random one if not given.
+    seed: Option<u64>,
+}
+
+fn default_opponent() -> String {
+    "search:64".to_owned()
+}
+
+/// The answer to a game started: its id and each player's link.
+fn started(games: &Games, id: &str, tokens: &[String], table_sides: &[Vec<String>]) -> Response {
+    let _ = games;
+    let links: Vec<Value> = tokens
+        .iter()
+        .zip(table_sides)
+        .map(|(t, sides)| json!({ "sides": sides, "url": format!("/game/{id}#t={t}") }))
+        .collect();
+    (
+        StatusCode::CREATED,
+        axum::Json(json!({ "id": id, "links": links })),
+    )
+        .into_response()
+}
+
+async fn start(app: &App, table: Table, seats: Vec<Vec<Side>>) -> Answer {
+    let s = table.scenario();
+    let names: Vec<Vec<String>> = seats
+        .iter()
+        .map(|x| x.iter().map(|&side| s.sides[side.index()].id.clone()).collect())
+        .collect();
+    let games = app.games();
+    let (id, tokens) = tokio::task::spawn_blocking(move || games.start(table, seats))
+        .await
+        .map_err(|_| fail(StatusCode::INTERNAL_SERVER_ERROR, "the game did not start"))?
+        .map_err(|e| match e {
+            NotStarted::Full(n) => fail(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("this server holds {n} games already: try again when one is idle"),
+            ),
+            NotStarted::Bad(why) => fail(StatusCode::UNPROCESSABLE_ENTITY, why),
+        })?;
+    Ok(started(&app.games, &id, &tokens, &names))
+}
+
+async fn new_game(State(app): State<App>, bytes: Bytes) -> Answer {
+    let asked: NewGame = body(&bytes)?;
+    let offer = app.offered.named(&asked.scenario).ok_or_else(|| {
+        fail(
+            StatusCode::NOT_FOUND,
+            format!("no scenario `{}` here", model::shown(&asked.scenario)),
+        )
+    })?;
+    let s = &offer.loaded.scenario;
+    let ids: Vec<String> = s.sides.iter().map(|x| x.id.clone()).collect();
+    let side = if asked.side == "both" {
+        None
+    } else {
+        let i = ids.iter().position(|id| *id == asked.side).ok_or_else(|| {
+            fail(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "side `{}`: the sides are `{}` and `{}`, or `both`",
+                    model::shown(&asked.side),
+                    ids[0],
+                    ids[1]
+                ),
+            )
+        })?;
+        Some(Side::BOTH[i])
+    };
+    let person = asked.opponent == "person";
+    let (people, seats): (Vec<String>, Vec<Vec<Side>>) = match side {
+        None => (ids.clone(), vec![Side::BOTH.to_vec()]),
+        Some(side) if person => (ids.clone(), vec![vec![side], vec![side.other()]]),
+        Some(side) => (vec![ids[side.index()].clone()], vec![vec![side]]),
+    };
+    let seed = asked.seed.unwrap_or_else(crate::games::new_seed);
+    let opponent = if person { "search" } else { asked.opponent.as_str() };
+    let table = Table::new(offer.loaded.clone(), &people, opponent, seed)
+        .map_err(|e| fail(StatusCode::BAD_REQUEST, e.0))?;
+    start(&app, table, seats).await
+}
+
+async fn resume(State(app): State<App>, bytes: Bytes) -> Answer {
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| fail(StatusCode::BAD_REQUEST, "a save is text (UTF-8)"))?;
+    let saved = session::save::SavedGame::read(text)
+        .map_err(|e| fail(StatusCode::BAD_REQUEST, format!("not a hexwar save: {e}")))?;
+    let offer = app.offered.of_save(&saved).ok_or_else(|| {
+        fail(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "this server does not offer the scenario the save was played on ({}): start it with that file",
+                model::shown(&saved.scenario_name)
+            ),
+        )
+    })?;
+    let s = &offer.loaded.scenario;
+    let sides: Vec<Side> = Side::BOTH
+        .into_iter()
+        .filter(|side| saved.sides.contains(&s.sides[side.index()].id))
+        .collect();
+    let table = Table::resume(offer.loaded.clone(), saved)
+        .map_err(|e| fail(StatusCode::UNPROCESSABLE_ENTITY, e.0))?;
+    start(&app, table, vec![sides]).await
+}
+
+/// A game and the sides of the seat whose token is given.
+fn seat_of(app: &App, id: &str, token: &str) -> Result<(Arc<Held>, Vec<Side>), Response> {
+    let held = app.games.get(id).ok_or_else(|| {
+        fail(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no game `{}` here (a game nobody looks at is dropped after {} minutes: upload its save to go on)",
+                model::shown(id),
+                app.games.limits.idle.as_secs() / 60
+            ),
+        )
+    })?;
+    let sides = held
+        .player(token)
+        .ok_or_else(|| fail(StatusCode::FORBIDDEN, "this link's token is not one of this game's"))?
+        .sides
+        .clone();
+    Ok((held, sides))
+}
+
+fn gone(_: crate::games::Gone) -> Response {
+    fail(StatusCode::GONE, "the game has stopped")
+}
+
+#[derive(Deserialize)]
+struct Token {
+    t: String,
+}
+
+#[derive(Deserialize)]
+struct LookQuery {
+    t: String,
+    #[serde(default)]
+    log: usize,
+    #[serde(default)]
+    events: usize,
+}
+
+async fn look(State(app): State<App>, Path(id): Path<String>, q: Result<Query<LookQuery>, QueryRejection>) -> Answer {
+    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN (and log=N, events=N): {e}")))?;
+    let (held, sides) = seat_of(&app, &id, &q.t)?;
+    let v = held
+        .ask(move |seat| view::view(seat, &sides, q.log, q.events))
+        .await
+        .map_err(gone)?;
+    let mut v = v;
+    v["thinking"] = json!(held.signal.borrow().thinking);
+    Ok(axum::Json(v).into_response())
+}
+
+async fn board(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
+    let (held, sides) = seat_of(&app, &id, &q.t)?;
+    let picture = held
+        .ask(move |seat| {
+            let rules = seat.desk.session().rules();
+            let board = present::picture::replay::board(&rules, &Style::bundled(), |u| {
+                view::known(&rules, &sides, u)
+            });
+            with_hexes(&board, &rules)
+        })
+        .await
+        .map_err(gone)?;
+    Ok(svg(picture))
+}
+
+/// The board with a layer of hexes on top, each named by its label, that the page lights up
+/// and takes clicks on.
+fn with_hexes(board: &str, rules: &counters::Rules<'_>) -> String {
+    use std::fmt::Write as _;
+    let map = &rules.scenario.map;
+    let geo = present::picture::geometry::Geometry::new(map, present::picture::map::HEX);
+    let mut layer = String::from(r#"<g id="hexes">"#);
+    for h in map.hexes() {
+        let points: Vec<String> = geo
+            .corners(h)
+            .iter()
+            .map(|p| format!("{},{}", present::picture::svg::N(p.x), present::picture::svg::N(p.y)))
+            .collect();
+        let _ = write!(
+            layer,
+            r#"<polygon class="hex" data-hex="{}" points="{}"/>"#,
+            map.label(h),
+            points.join(" ")
+        );
+    }
+    layer.push_str("</g></svg>");
+    match board.rfind("</svg>") {
+        Some(end) => format!("{}{layer}", &board[..end]),
+        None => board.to_owned(),
+    }
+}
+
+#[derive(Deserialize)]
+struct ReachQuery {
+    t: String,
+    unit: String,
+}
+
+async fn reach(State(app): State<App>, Path(id): Path<String>, q: Result<Query<ReachQuery>, QueryRejection>) -> Answer {
+    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN and unit=ID: {e}")))?;
+    let (held, sides) = seat_of(&app, &id, &q.t)?;
+    let answer = held
+        .ask(move |seat| view::reach(seat, &sides, &q.unit))
+        .await
+        .map_err(gone)?;
+    answer
+        .map(|v| axum::Json(v).into_response())
+        .map_err(|why| fail(StatusCode::UNPROCESSABLE_ENTITY, why))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    t: String,
+    line: String,
+}
+
+async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> Answer {
+    let asked: Line = body(&bytes)?;
+    if asked.line.len() > MAX_LINE {
+        return Err(fail(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("a line is at most {MAX_LINE} bytes"),
+        ));
+    }
+    let (held, sides) = seat_of(&app, &id, &asked.t)?;
+    let (said, words) = held
+        .ask(move |seat| {
+            let waited = seat.desk.waiting().cloned();
+            let side = match &waited {
+                Some(
+                    game::Waiting::Commands { side, .. } | game::Waiting::Question { side, .. },
+                ) if sides.contains(side) => *side,
+                _ => sides[0],
+            };
+            let session = seat.desk.session();
+            let before = (session.game().events().len(), session.game().transcript().count());
+            let said = seat.desk.line(side, &asked.line);
+            let words = seat.desk.take_said();
+            let session = seat.desk.session();
+            let after = (session.game().events().len(), session.game().transcript().count());
+            let ends = matches!(said, Ok(Said::EndsPhase));
+            // What changed the game is the narrative of both seats; a look is the asker's.
+            if ends || before != after || seat.desk.waiting() != waited.as_ref() {
+                seat.log.push(format!("> {}", asked.line.trim()));
+                seat.log.extend(words.lines().map(str::to_owned));
+                seat.changed = true;
+            }
+            seat.go_on |= ends;
+            (said.map_err(|e| format!("{e:#}")), words)
+        })
+        .await
+        .map_err(gone)?;
+    let (status, result) = match said {
+        Ok(Said::Done) => (StatusCode::OK, "done"),
+        Ok(Said::EndsPhase) => (StatusCode::OK, "ends phase"),
+        Ok(Said::Refused) => (StatusCode::UNPROCESSABLE_ENTITY, "refused"),
+        Err(e) => return Err(fail(StatusCode::INTERNAL_SERVER_ERROR, e)),
+    };
+    Ok((status, axum::Json(json!({ "result": result, "said": words }))).into_response())
+}
+
+async fn stream(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
+    let (held, _) = seat_of(&app, &id, &q.t)?;
+    let signal = held.signal.clone();
+    let stopped = app.stopped.clone();
+    let events = futures_util::stream::unfold(
+        (signal, stopped, true),
+        |(mut signal, mut stopped, first)| async move {
+            if !first {
+                tokio::select! {
+                    changed = signal.changed() => changed.ok()?,
+                    _ = stopped.changed() => return None,
+                }
+            }
+            if *stopped.borrow() {
+                return None;
+            }
+            let s = signal.borrow_and_update().clone();
+            let data = json!({ "version": s.version, "thinking": s.thinking }).to_string();
+            let event = SseEvent::default().event("update").data(data);
+            Some((Ok::<_, std::convert::Infallible>(event), (signal, stopped, false)))
+        },
+    );
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()).into_response())
+}
+
+async fn save(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
+    let (held, _) = seat_of(&app, &id, &q.t)?;
+    let text = held
+        .ask(|seat| seat.desk.save_text().map_err(|e| format!("{e:#}")))
+        .await
+        .map_err(gone)?
+        .map_err(|e| fail(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    let mut headers = HeaderMap::new();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/toml; charset=utf-8"));
+    let name = format!("attachment; filename=\"hexwar-{}.toml\"", id.chars().filter(char::is_ascii_alphanumeric).collect::<String>());
+    if let Ok(v) = HeaderValue::from_str(&name) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok((headers, text).into_response())
+}
+
+async fn replay(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
+    let (held, _) = seat_of(&app, &id, &q.t)?;
+    let page = held
+        .ask(move |seat| {
+            let session = seat.desk.session();
+            let rules = session.rules();
+            let state = session.game().state();
+            let outcome = state.outcome()?;
+            let saved = session.saved();
+            Some(present::picture::replay::page(
+                &rules,
+                &Style::bundled(),
+                &present::picture::replay::Header {
+                    source: format!("seed {}, played in the browser", saved.seed),
+                },
+                session.game().events(),
+                Some(outcome),
+            ))
+        })
+        .await
+        .map_err(gone)?
+        .ok_or_else(|| {
+            fail(
+                StatusCode::CONFLICT,
+                "the replay page is there once the battle is over",
+            )
+        })?;
+    Ok(Html(page).into_response())
+}
