@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
 
 /// Chromium, killed when the test ends however it ends.
-struct Browser(Child);
+pub(crate) struct Browser(Child);
 
 impl Drop for Browser {
     fn drop(&mut self) {
@@ -30,7 +30,7 @@ impl Drop for Browser {
 }
 
 /// A `DevTools` connection: commands and their answers, and the events that came between.
-struct DevTools {
+pub(crate) struct DevTools {
     ws: WebSocket<MaybeTlsStream<TcpStream>>,
     next: u64,
     events: Vec<Value>,
@@ -38,7 +38,7 @@ struct DevTools {
 }
 
 impl DevTools {
-    fn send(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn send(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
         let mut msg = json!({ "id": id, "method": method });
@@ -59,7 +59,7 @@ impl DevTools {
         }
     }
 
-    fn read(&mut self) -> Value {
+    pub(crate) fn read(&mut self) -> Value {
         loop {
             match self.ws.read().expect("Chromium answers within the timeout") {
                 Message::Text(t) => return serde_json::from_str(&t).expect("JSON from Chromium"),
@@ -70,7 +70,7 @@ impl DevTools {
     }
 
     /// Waits for an event, keeping the others.
-    fn wait_for(&mut self, method: &str) -> Value {
+    pub(crate) fn wait_for(&mut self, method: &str) -> Value {
         if let Some(i) = self.events.iter().position(|e| e["method"] == method) {
             return self.events.remove(i);
         }
@@ -83,7 +83,7 @@ impl DevTools {
         }
     }
 
-    fn eval(&mut self, expression: &str) -> Value {
+    pub(crate) fn eval(&mut self, expression: &str) -> Value {
         let r = self.send(
             "Runtime.evaluate",
             json!({ "expression": expression, "returnByValue": true }),
@@ -92,7 +92,7 @@ impl DevTools {
         r["result"]["value"].clone()
     }
 
-    fn key(&mut self, key: &str, code: u32) {
+    pub(crate) fn key(&mut self, key: &str, code: u32) {
         for kind in ["rawKeyDown", "keyUp"] {
             self.send(
                 "Input.dispatchKeyEvent",
@@ -108,7 +108,7 @@ impl DevTools {
     }
 
     /// A PNG of the page, or of the map alone.
-    fn screenshot(&mut self, map_only: bool) -> Vec<u8> {
+    pub(crate) fn screenshot(&mut self, map_only: bool) -> Vec<u8> {
         let mut params = json!({ "format": "png" });
         if map_only {
             let r = self.eval(
@@ -124,7 +124,7 @@ impl DevTools {
     }
 
     /// Console errors, uncaught exceptions and failed loads seen so far.
-    fn errors(&self) -> Vec<String> {
+    pub(crate) fn errors(&self) -> Vec<String> {
         self.events
             .iter()
             .filter(|e| {
@@ -137,7 +137,7 @@ impl DevTools {
     }
 }
 
-fn chromium() -> (Browser, DevTools) {
+pub(crate) fn chromium() -> (Browser, DevTools) {
     let bin = std::env::var("CHROME").unwrap_or_else(|_| "chromium".to_owned());
     let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-profile");
     let _ = std::fs::remove_dir_all(&profile);
@@ -206,7 +206,7 @@ const COUNTERS: &str = "Array.from(document.querySelectorAll('#units .unit')).ma
 
 /// Keeps a screenshot in the target folder; the README's (`for_docs`) also in
 /// `$HEXWAR_SCREENSHOTS` when set.
-fn keep(name: &str, png: &[u8], for_docs: bool) -> PathBuf {
+pub(crate) fn keep(name: &str, png: &[u8], for_docs: bool) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);

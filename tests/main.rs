@@ -16,3 +16,4 @@ mod play;
 mod reliability;
 mod scenarios;
 mod search;
+mod serve;

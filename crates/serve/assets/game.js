@@ -188,8 +188,12 @@
   const light = () => {
     const marks = new Map();
     const mark = (hex, cls) => { if (hex) marks.set(hex, cls); };
+    // A hex reached at a walk shows as such, whether or not the double reaches it too.
     for (const a of actions) {
-      if (a.kind === 'move') mark(a.hex, a.double ? 'double' : 'walk');
+      if (a.kind === 'move' && !a.double) mark(a.hex, 'walk');
+    }
+    for (const a of actions) {
+      if (a.kind === 'move' && a.double && !marks.has(a.hex)) mark(a.hex, 'double');
     }
     for (const a of actions) {
       if (a.kind !== 'move' && !a.kind.startsWith('dismount') && a.kind !== 'remount' && a.kind !== 'mount') mark(a.hex, 'target');
@@ -258,7 +262,7 @@
     if (moves) {
       const p = document.createElement('p');
       p.className = 'hint';
-      p.textContent = 'Click a lit hex to move there: green at a walk, yellow at the double.';
+      p.textContent = 'Click a lit hex to move there: green at a walk, yellow at the double. Esc clears the selection.';
       box.appendChild(p);
     }
     light();
@@ -313,7 +317,8 @@
     }
     const move = actions.find((a) => a.kind === 'move' && a.hex === hex && !a.double)
       || actions.find((a) => a.kind === 'move' && a.hex === hex);
-    if (selected.length && move && !ours.length) {
+    // A lit hex is a move, friends there or not (Esc clears the selection to pick another).
+    if (selected.length === 1 && move && !adding) {
       await send(move.text);
       return;
     }

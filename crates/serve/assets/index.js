@@ -43,13 +43,15 @@
         <form>
           <label>Your side <select name="side">${sides}<option value="both">both sides (hot-seat)</option></select></label>
           <label>Opponent <select name="opponent">${opponents}<option value="person">another person (a link to send)</option></select></label>
+          <label>Seed <input name="seed" type="number" min="0" step="1" placeholder="any" size="6"></label>
           <button type="submit">Play</button>
           <span class="error" role="alert"></span>
         </form>
       </div>`;
     c.querySelector('h2').textContent = s.title;
     c.querySelector('.meta').textContent = `${s.name} · ${s.turns} turns · ${s.source}`;
-    c.querySelector('.briefing').textContent = s.description;
+    // The briefing's paragraphs, its lines joined as a reader's eye would.
+    c.querySelector('.briefing').textContent = s.description.replace(/([^\n])\n(?!\n)/g, '$1 ');
     const form = c.querySelector('form');
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -57,8 +59,10 @@
       error.textContent = '';
       const side = form.side.value;
       const opponent = form.opponent.value;
+      const asked = { scenario: s.name, side, opponent };
+      if (form.seed.value !== '') asked.seed = Number(form.seed.value);
       try {
-        go(await post('/api/games', JSON.stringify({ scenario: s.name, side, opponent })));
+        go(await post('/api/games', JSON.stringify(asked)));
       } catch (err) {
         error.textContent = err.message;
       }
