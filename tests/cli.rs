@@ -205,7 +205,7 @@ fn show_of_a_broken_file_exits_2() {
 fn every_command_has_help_with_an_example() {
     for cmd in [
         "check", "show", "units", "run", "odds", "batch", "merge", "tune", "render", "replay",
-        "arena", "test", "play", "rules", "blunders",
+        "arena", "test", "play", "rules", "blunders", "serve",
     ] {
         let out = hexwar(&[cmd, "--help"]);
         assert!(out.status.success());

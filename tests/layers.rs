@@ -29,7 +29,14 @@ const LAYERS: &[(&str, &[&str])] = &[
             "session", "present", "ai", "game", "odds", "counters", "model", "hexmap", "rating",
         ],
     ),
-    ("hexwar", &["commands"]),
+    // The web server: the commands' play desk and data, and the pictures and rules it shows.
+    (
+        "serve",
+        &[
+            "commands", "session", "present", "game", "counters", "model", "hexmap",
+        ],
+    ),
+    ("hexwar", &["commands", "serve"]),
     // The conformance suite: tests only, on the rules' crates, ai, hexmap and present
     // (dev-dependencies).
     ("conformance", &[]),
@@ -106,7 +113,7 @@ fn the_binary_only_parses_flags_and_calls_the_commands() {
     deps.sort();
     // The flags (clap), the commands, the error it prints (anyhow), and the allocator the whole
     // program runs on, which only a binary may choose (mimalloc, issue 49).
-    assert_eq!(deps, ["anyhow", "clap", "commands", "mimalloc"]);
+    assert_eq!(deps, ["anyhow", "clap", "commands", "mimalloc", "serve"]);
     let sources: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -171,7 +171,10 @@ impl DevTools {
             if w["turn"].as_u64() == Some(turn) && w["phase"] == "movement" {
                 return;
             }
-            assert!(w["kind"] == "commands" && w["turn"].as_u64() < Some(turn), "{w}");
+            assert!(
+                w["kind"] == "commands" && w["turn"].as_u64() < Some(turn),
+                "{w}"
+            );
             self.end_phase();
         }
         panic!("turn {turn} did not come");
@@ -203,8 +206,14 @@ fn a_game_is_played_in_chromium_by_clicking() {
     // The first page: every scenario with its picture; the frozen copy given on the command
     // line is there too, chosen with the Soviets against the search AI on seed 25.
     dt.go_to(&url);
-    dt.wait_until("document.querySelectorAll('article.scenario').length === 9", 30);
-    dt.wait_until("Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0)", 30);
+    dt.wait_until(
+        "document.querySelectorAll('article.scenario').length === 9",
+        30,
+    );
+    dt.wait_until(
+        "Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0)",
+        30,
+    );
     keep("serve-first-page.png", &dt.screenshot(false), true);
     let card = "article.scenario[data-name='meeting_engagement-2']";
     dt.eval(&format!(
@@ -233,20 +242,34 @@ fn a_game_is_played_in_chromium_by_clicking() {
     dt.wait_until("document.getElementById('commit')", 60);
     let odds = dt.eval("document.querySelector('#odds pre').textContent");
     assert!(
-        odds.as_str().unwrap().contains("whole melee (R9, R11): attackers win"),
+        odds.as_str()
+            .unwrap()
+            .contains("whole melee (R9, R11): attackers win"),
         "the odds are read before the assault: {odds}"
     );
     keep("serve-game.png", &dt.screenshot(false), true);
     dt.click("#commit");
-    dt.wait_until("window.hexwarGame.state().view.waiting.kind === 'question'", 60);
+    dt.wait_until(
+        "window.hexwarGame.state().view.waiting.kind === 'question'",
+        60,
+    );
 
     // The defenders hold, and where the HQ breaks off to is asked in a dialog, the hexes lit
     // on the map and the AI's advice marked.
     let w = dt.settled();
     assert_eq!(w["kind"], "question", "{w}");
-    assert!(w["text"].as_str().unwrap().contains("2mrb_hq breaks off (R11.6)"), "{w}");
+    assert!(
+        w["text"]
+            .as_str()
+            .unwrap()
+            .contains("2mrb_hq breaks off (R11.6)"),
+        "{w}"
+    );
     dt.wait_until("document.getElementById('question').open", 10);
-    dt.wait_until("document.querySelectorAll('#hexes .hex.choice').length > 1", 10);
+    dt.wait_until(
+        "document.querySelectorAll('#hexes .hex.choice').length > 1",
+        10,
+    );
     keep("serve-question.png", &dt.screenshot(false), false);
     let to = w["choices"][1]["answer"].as_str().unwrap().to_owned();
     dt.click(&format!("#question-choices button[data-answer='{to}']"));
@@ -258,7 +281,10 @@ fn a_game_is_played_in_chromium_by_clicking() {
     // A save, downloaded as a person would by its link.
     let w = dt.settled();
     let save = dt.fetch_text("document.getElementById('save').href");
-    assert!(save.contains(&format!("do = \"break_off_to 2mrb_hq {to}\"")), "{save}");
+    assert!(
+        save.contains(&format!("do = \"break_off_to 2mrb_hq {to}\"")),
+        "{save}"
+    );
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve");
     std::fs::create_dir_all(&dir).unwrap();
     let saved = dir.join("game.toml");
@@ -279,7 +305,11 @@ fn a_game_is_played_in_chromium_by_clicking() {
         })
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(said.contains("resumed"), "{said}");
     assert!(
         said.contains(&format!("turn {}", w["turn"])),
@@ -322,7 +352,10 @@ fn a_game_is_played_in_chromium_by_clicking() {
     assert!(result.as_str().unwrap().contains("wins"), "{result}");
     dt.wait_until("!document.getElementById('replay').hidden", 10);
     let replay = dt.fetch_text("document.getElementById('replay').href");
-    assert!(replay.contains("hexwar replay"), "the replay page of the game");
+    assert!(
+        replay.contains("hexwar replay"),
+        "the replay page of the game"
+    );
     let errors = dt.errors();
     assert!(errors.is_empty(), "the page logged errors: {errors:?}");
 }

@@ -94,12 +94,6 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar play scenarios/meeting_engagement.toml --side soviet\n  hexwar play scenarios/night_recon.toml --hotseat --seed 7\n  hexwar play --resume game.toml\n  hexwar play scenarios/dawn_assault.toml --side nato --ai soviet=search:1024\n  printf 'end\\nmove bmp_4 0404\\nend\\n' | hexwar play scenarios/meeting_engagement.toml --side soviet\n\nType `help` at the prompt for the commands: the grammar of scenario orders\n(move UNIT HEX... or move UNIT DESTINATION, assault HEX with UNIT..., fire UNIT at UNIT, ...),\nand end, undo, status, odds assault|overrun ..., legal UNIT, map [UNIT], units, log, rules ID,\nsave FILE, quit. A script gives one line per prompt: the first `end` above is the recon\ndeployment (R15.4)."
     )]
     Play(play::PlayArgs),
-    /// Draw the map and its counters as a picture: SVG, or PNG. Flat-topped hexes labelled CCRR
-    /// (R0.4), terrain by colour and pattern, elevation, objectives, smoke, and a counter per
-    /// unit with its NATO symbol, id and state; a legend beside the map.
-    #[command(
-        after_help = "Examples:\n  hexwar render scenarios/dawn_assault.toml -o dawn.png\n  hexwar render scenarios/dawn_assault.toml --after 4 --seed 3 -o turn4.svg\n  hexwar render --save game.toml --turn 2 -o game.png"
-    )]
     /// Play in the browser: a local web server with the scenarios, the map you click, and the
     /// search AI, the doctrine AI or another person as the opponent.
     ///
@@ -110,6 +104,12 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar serve                      # open the URL it prints\n  hexwar serve --port 9000 my_scenarios/\n  hexwar serve --bind 0.0.0.0       # other machines may play (a warning is printed)"
     )]
     Serve(serve::ServeArgs),
+    /// Draw the map and its counters as a picture: SVG, or PNG. Flat-topped hexes labelled CCRR
+    /// (R0.4), terrain by colour and pattern, elevation, objectives, smoke, and a counter per
+    /// unit with its NATO symbol, id and state; a legend beside the map.
+    #[command(
+        after_help = "Examples:\n  hexwar render scenarios/dawn_assault.toml -o dawn.png\n  hexwar render scenarios/dawn_assault.toml --after 4 --seed 3 -o turn4.svg\n  hexwar render --save game.toml --turn 2 -o game.png"
+    )]
     Render(render::RenderArgs),
     /// Tell a saved game (`hexwar play`, `save FILE`) from its start, checking each player
     /// turn's position against the save: a file edited by hand, a changed scenario or catalog,

@@ -40,9 +40,10 @@ impl Offered {
         }
         for path in data::scenario_files(files)? {
             let loaded = data::load_scenario(&path, None)?;
-            let stem = path
-                .file_stem()
-                .map_or_else(|| "scenario".to_owned(), |s| s.to_string_lossy().into_owned());
+            let stem = path.file_stem().map_or_else(
+                || "scenario".to_owned(),
+                |s| s.to_string_lossy().into_owned(),
+            );
             let mut name = stem.clone();
             let mut n = 2;
             while offers.iter().any(|o: &Offer| o.name == name) {

@@ -80,18 +80,33 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/stream", get(stream))
         .route("/api/games/{id}/save", get(save))
         .route("/api/games/{id}/replay", get(replay))
-        .fallback(|| async { fail(StatusCode::NOT_FOUND, "no such page") })
+        .fallback(|| async { fail(StatusCode::NOT_FOUND, "no such page").into_response() })
         .layer(middleware::from_fn(same_origin))
         .layer(DefaultBodyLimit::max(limits.body))
         .with_state(app)
 }
 
-/// A refusal: its status and message, as JSON.
-fn fail(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, axum::Json(json!({ "error": message.into() }))).into_response()
+/// A refusal: its status and message, sent as JSON (`{"error": ...}`).
+#[derive(Debug)]
+struct Refusal {
+    status: StatusCode,
+    message: String,
 }
 
-type Answer = Result<Response, Response>;
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+fn fail(status: StatusCode, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+}
+
+type Answer = Result<Response, Refusal>;
 
 /// A request that changes something must come from this server's own pages: an `Origin`
 /// header, where the browser sends one, must name the host the request was sent to.
@@ -103,14 +118,13 @@ async fn same_origin(request: Request, next: Next) -> Response {
                 .get(header::HOST)
                 .and_then(|h| h.to_str().ok())
                 .unwrap_or("");
-            let ok = origin
-                .to_str()
-                .is_ok_and(|o| o == format!("http://{host}"));
+            let ok = origin.to_str().is_ok_and(|o| o == format!("http://{host}"));
             if !ok {
                 return fail(
                     StatusCode::FORBIDDEN,
                     "a page of another origin may not play here",
-                );
+                )
+                .into_response();
             }
         }
     }
@@ -132,7 +146,7 @@ async fn asset(Path(file): Path<String>) -> Response {
         ),
         "dejavu.ttf" => ("font/ttf", present::picture::fonts::REGULAR),
         "dejavu-bold.ttf" => ("font/ttf", present::picture::fonts::BOLD),
-        _ => return fail(StatusCode::NOT_FOUND, "no such asset"),
+        _ => return fail(StatusCode::NOT_FOUND, "no such asset").into_response(),
     };
     (
         [
@@ -165,8 +179,10 @@ async fn scenarios(State(app): State<App>) -> Response {
             })
         })
         .collect();
-    axum::Json(json!({ "scenarios": list, "ais": ["search:64", "search:256", "search:16", "doctrine"] }))
-        .into_response()
+    axum::Json(
+        json!({ "scenarios": list, "ais": ["search:64", "search:256", "search:16", "doctrine"] }),
+    )
+    .into_response()
 }
 
 async fn picture(State(app): State<App>, Path(name): Path<String>) -> Answer {
@@ -182,9 +198,13 @@ fn svg(body: String) -> Response {
 }
 
 /// The body of a request, as JSON of `T`.
-fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, Response> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| fail(StatusCode::BAD_REQUEST, format!("the body is not what was expected: {e}")))
+fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, Refusal> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        fail(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not what was expected: {e}"),
+        )
+    })
 }
 
 #[derive(Deserialize)]
@@ -206,8 +226,7 @@ fn default_opponent() -> String {
 }
 
 /// The answer to a game started: its id and each player's link.
-fn started(games: &Games, id: &str, tokens: &[String], table_sides: &[Vec<String>]) -> Response {
-    let _ = games;
+fn started(id: &str, tokens: &[String], table_sides: &[Vec<String>]) -> Response {
     let links: Vec<Value> = tokens
         .iter()
         .zip(table_sides)
@@ -224,7 +243,11 @@ async fn start(app: &App, table: Table, seats: Vec<Vec<Side>>) -> Answer {
     let s = table.scenario();
     let names: Vec<Vec<String>> = seats
         .iter()
-        .map(|x| x.iter().map(|&side| s.sides[side.index()].id.clone()).collect())
+        .map(|x| {
+            x.iter()
+                .map(|&side| s.sides[side.index()].id.clone())
+                .collect()
+        })
         .collect();
     let games = app.games();
     let (id, tokens) = tokio::task::spawn_blocking(move || games.start(table, seats))
@@ -237,7 +260,7 @@ async fn start(app: &App, table: Table, seats: Vec<Vec<Side>>) -> Answer {
             ),
             NotStarted::Bad(why) => fail(StatusCode::UNPROCESSABLE_ENTITY, why),
         })?;
-    Ok(started(&app.games, &id, &tokens, &names))
+    Ok(started(&id, &tokens, &names))
 }
 
 async fn new_game(State(app): State<App>, bytes: Bytes) -> Answer {
@@ -273,7 +296,11 @@ async fn new_game(State(app): State<App>, bytes: Bytes) -> Answer {
         Some(side) => (vec![ids[side.index()].clone()], vec![vec![side]]),
     };
     let seed = asked.seed.unwrap_or_else(crate::games::new_seed);
-    let opponent = if person { "search" } else { asked.opponent.as_str() };
+    let opponent = if person {
+        "search"
+    } else {
+        asked.opponent.as_str()
+    };
     let table = Table::new(offer.loaded.clone(), &people, opponent, seed)
         .map_err(|e| fail(StatusCode::BAD_REQUEST, e.0))?;
     start(&app, table, seats).await
@@ -304,7 +331,7 @@ async fn resume(State(app): State<App>, bytes: Bytes) -> Answer {
 }
 
 /// A game and the sides of the seat whose token is given.
-fn seat_of(app: &App, id: &str, token: &str) -> Result<(Arc<Held>, Vec<Side>), Response> {
+fn seat_of(app: &App, id: &str, token: &str) -> Result<(Arc<Held>, Vec<Side>), Refusal> {
     let held = app.games.get(id).ok_or_else(|| {
         fail(
             StatusCode::NOT_FOUND,
@@ -317,13 +344,18 @@ fn seat_of(app: &App, id: &str, token: &str) -> Result<(Arc<Held>, Vec<Side>), R
     })?;
     let sides = held
         .player(token)
-        .ok_or_else(|| fail(StatusCode::FORBIDDEN, "this link's token is not one of this game's"))?
+        .ok_or_else(|| {
+            fail(
+                StatusCode::FORBIDDEN,
+                "this link's token is not one of this game's",
+            )
+        })?
         .sides
         .clone();
     Ok((held, sides))
 }
 
-fn gone(_: crate::games::Gone) -> Response {
+fn gone(_: crate::games::Gone) -> Refusal {
     fail(StatusCode::GONE, "the game has stopped")
 }
 
@@ -341,8 +373,17 @@ struct LookQuery {
     events: usize,
 }
 
-async fn look(State(app): State<App>, Path(id): Path<String>, q: Result<Query<LookQuery>, QueryRejection>) -> Answer {
-    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN (and log=N, events=N): {e}")))?;
+async fn look(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    q: Result<Query<LookQuery>, QueryRejection>,
+) -> Answer {
+    let Query(q) = q.map_err(|e| {
+        fail(
+            StatusCode::BAD_REQUEST,
+            format!("give t=TOKEN (and log=N, events=N): {e}"),
+        )
+    })?;
     let (held, sides) = seat_of(&app, &id, &q.t)?;
     let v = held
         .ask(move |seat| view::view(seat, &sides, q.log, q.events))
@@ -353,7 +394,11 @@ async fn look(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Lo
     Ok(axum::Json(v).into_response())
 }
 
-async fn board(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+async fn board(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    q: Result<Query<Token>, QueryRejection>,
+) -> Answer {
     let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
     let (held, sides) = seat_of(&app, &id, &q.t)?;
     let picture = held
@@ -380,7 +425,13 @@ fn with_hexes(board: &str, rules: &counters::Rules<'_>) -> String {
         let points: Vec<String> = geo
             .corners(h)
             .iter()
-            .map(|p| format!("{},{}", present::picture::svg::N(p.x), present::picture::svg::N(p.y)))
+            .map(|p| {
+                format!(
+                    "{},{}",
+                    present::picture::svg::N(p.x),
+                    present::picture::svg::N(p.y)
+                )
+            })
             .collect();
         let _ = write!(
             layer,
@@ -402,8 +453,17 @@ struct ReachQuery {
     unit: String,
 }
 
-async fn reach(State(app): State<App>, Path(id): Path<String>, q: Result<Query<ReachQuery>, QueryRejection>) -> Answer {
-    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN and unit=ID: {e}")))?;
+async fn reach(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    q: Result<Query<ReachQuery>, QueryRejection>,
+) -> Answer {
+    let Query(q) = q.map_err(|e| {
+        fail(
+            StatusCode::BAD_REQUEST,
+            format!("give t=TOKEN and unit=ID: {e}"),
+        )
+    })?;
     let (held, sides) = seat_of(&app, &id, &q.t)?;
     let answer = held
         .ask(move |seat| view::reach(seat, &sides, &q.unit))
@@ -440,11 +500,17 @@ async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> A
                 _ => sides[0],
             };
             let session = seat.desk.session();
-            let before = (session.game().events().len(), session.game().transcript().count());
+            let before = (
+                session.game().events().len(),
+                session.game().transcript().count(),
+            );
             let said = seat.desk.line(side, &asked.line);
             let words = seat.desk.take_said();
             let session = seat.desk.session();
-            let after = (session.game().events().len(), session.game().transcript().count());
+            let after = (
+                session.game().events().len(),
+                session.game().transcript().count(),
+            );
             let ends = matches!(said, Ok(Said::EndsPhase));
             // What changed the game is the narrative of both seats; a look is the asker's.
             if ends || before != after || seat.desk.waiting() != waited.as_ref() {
@@ -463,10 +529,18 @@ async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> A
         Ok(Said::Refused) => (StatusCode::UNPROCESSABLE_ENTITY, "refused"),
         Err(e) => return Err(fail(StatusCode::INTERNAL_SERVER_ERROR, e)),
     };
-    Ok((status, axum::Json(json!({ "result": result, "said": words }))).into_response())
+    Ok((
+        status,
+        axum::Json(json!({ "result": result, "said": words })),
+    )
+        .into_response())
 }
 
-async fn stream(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+async fn stream(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    q: Result<Query<Token>, QueryRejection>,
+) -> Answer {
     let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
     let (held, _) = seat_of(&app, &id, &q.t)?;
     let signal = held.signal.clone();
@@ -486,13 +560,22 @@ async fn stream(State(app): State<App>, Path(id): Path<String>, q: Result<Query<
             let s = signal.borrow_and_update().clone();
             let data = json!({ "version": s.version, "thinking": s.thinking }).to_string();
             let event = SseEvent::default().event("update").data(data);
-            Some((Ok::<_, std::convert::Infallible>(event), (signal, stopped, false)))
+            Some((
+                Ok::<_, std::convert::Infallible>(event),
+                (signal, stopped, false),
+            ))
         },
     );
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()).into_response())
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
-async fn save(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+async fn save(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    q: Result<Query<Token>, QueryRejection>,
+) -> Answer {
     let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
     let (held, _) = seat_of(&app, &id, &q.t)?;
     let text = held
@@ -501,15 +584,27 @@ async fn save(State(app): State<App>, Path(id): Path<String>, q: Result<Query<To
         .map_err(gone)?
         .map_err(|e| fail(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     let mut headers = HeaderMap::new();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/toml; charset=utf-8"));
-    let name = format!("attachment; filename=\"hexwar-{}.toml\"", id.chars().filter(char::is_ascii_alphanumeric).collect::<String>());
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/toml; charset=utf-8"),
+    );
+    let name = format!(
+        "attachment; filename=\"hexwar-{}.toml\"",
+        id.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+    );
     if let Ok(v) = HeaderValue::from_str(&name) {
         headers.insert(header::CONTENT_DISPOSITION, v);
     }
     Ok((headers, text).into_response())
 }
 
-async fn replay(State(app): State<App>, Path(id): Path<String>, q: Result<Query<Token>, QueryRejection>) -> Answer {
+async fn replay(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    q: Result<Query<Token>, QueryRejection>,
+) -> Answer {
     let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
     let (held, _) = seat_of(&app, &id, &q.t)?;
     let page = held

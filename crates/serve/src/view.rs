@@ -222,7 +222,9 @@ fn target(state: &State, c: &Command) -> (&'static str, Option<Hex>) {
         Command::Remount { unit } => ("remount", state.hex_of(*unit)),
         Command::Fire { target, .. } => ("fire", state.hex_of(*target)),
         Command::EyesAndEars { target, .. } => ("eyes and ears", state.hex_of(*target)),
-        Command::Bombard { hex, smoke, .. } => (if *smoke { "smoke" } else { "bombard" }, Some(*hex)),
+        Command::Bombard { hex, smoke, .. } => {
+            (if *smoke { "smoke" } else { "bombard" }, Some(*hex))
+        }
         Command::Place { hex, .. } => ("place", Some(*hex)),
         Command::AirStrike { hex, .. } => ("air strike", Some(*hex)),
     }

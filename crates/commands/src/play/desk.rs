@@ -70,8 +70,7 @@ impl Table {
         super::check_saved_hashes(&loaded, &saved)?;
         super::apply_saved(&saved, &mut loaded.scenario)?;
         outside_of(&loaded.scenario, &saved.sides)?;
-        let options =
-            crate::PlayOptions::from_saved(saved.counterattacks.as_deref(), &saved.ai)?;
+        let options = crate::PlayOptions::from_saved(saved.counterattacks.as_deref(), &saved.ai)?;
         let mut header = header(
             &loaded,
             saved.seed,
@@ -307,9 +306,8 @@ impl<'r> Desk<'r> {
             }) => {
                 let from = self.said.borrow().len();
                 self.front.asking = true;
-                let looked = word != "save"
-                    && word != "quit"
-                    && self.front.look(word, rest.trim(), side);
+                let looked =
+                    word != "save" && word != "quit" && self.front.look(word, rest.trim(), side);
                 self.front.asking = false;
                 if looked {
                     return Ok(self.verdict(from));

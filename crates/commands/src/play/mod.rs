@@ -65,9 +65,9 @@ mod words;
 
 use crate::data::{self, BadInput, load_scenario};
 pub use desk::{Desk, Said, Table};
-pub use words::held_in_ambush;
 use front::{Answered, Front, Prompt, Read};
 use present::events_json;
+pub use words::held_in_ambush;
 
 /// The arguments of `hexwar play`.
 #[derive(clap::Args)]

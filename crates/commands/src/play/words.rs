@@ -949,7 +949,10 @@ impl Front<'_, '_> {
 #[must_use]
 pub fn held_in_ambush(s: &Scenario, u: &model::Unit) -> bool {
     u.location == model::Location::OffMap
-        && matches!(s.arrivals.get(u.id.index()), Some(model::Arrival::Ambush { .. }))
+        && matches!(
+            s.arrivals.get(u.id.index()),
+            Some(model::Arrival::Ambush { .. })
+        )
 }
 
 pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {

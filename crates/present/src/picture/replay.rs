@@ -281,8 +281,8 @@ fn steps_of(
             continue;
         }
         let mut step = json!({
-            "c": caption(rules, &state),
-            "k": key(&state),
+            "c": caption(rules, state),
+            "k": key(state),
             "n": std::mem::take(&mut pending),
         });
         if matches!(e, Event::TurnStarted { .. }) {
@@ -380,9 +380,14 @@ pub fn steps(rules: &Rules<'_>, events: &[Event], from: usize) -> Vec<Value> {
         narrator.lines(e);
         state.apply(e);
     }
-    steps_of(rules, &geo, &mut state, &mut narrator, &events[from..], |state| {
-        layout(&geo, state)
-    })
+    steps_of(
+        rules,
+        &geo,
+        &mut state,
+        &mut narrator,
+        &events[from..],
+        |state| layout(&geo, state),
+    )
 }
 
 /// The replay page of a game: its events from the scenario's start, and its result if it ended.

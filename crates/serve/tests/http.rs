@@ -1,0 +1,464 @@
+//! The server's endpoints from outside, as a client sees them: bad input answered with a 4xx
+//! and a message, never a panic; what one side may not know kept from its page; fifty games
+//! against the doctrine AI at once, each finishing and replaying byte for byte; the server
+//! stopping within a second with an event stream open.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use serve::Limits;
+
+/// A server on a port of its own, stopped when dropped (or by `stop`).
+struct Server {
+    url: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(limits: Limits) -> Self {
+        let offered = serve::offered(&[]).expect("the bundled scenarios load");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let done = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                serve::serve(listener, offered, limits, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+            });
+        });
+        Self {
+            url,
+            stop: Some(stop),
+            done: Some(done),
+        }
+    }
+
+    /// Stops it; how long it took to close.
+    fn stop(&mut self) -> Duration {
+        let start = Instant::now();
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(d) = self.done.take() {
+            d.join().unwrap();
+        }
+        start.elapsed()
+    }
+
+    /// A request: its status and body.
+    fn call(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, String) {
+        let mut s = TcpStream::connect(self.url.trim_start_matches("http://")).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            self.url.trim_start_matches("http://"),
+            body.len()
+        );
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        s.write_all(head.as_bytes()).unwrap();
+        // A server may answer before reading all of a body it refuses.
+        let _ = s.write_all(body);
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        let status: u16 = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {text:?}"));
+        let body = text
+            .split_once("\r\n\r\n")
+            .map_or_else(String::new, |(_, b)| b.to_owned());
+        (status, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        self.call("GET", path, &[], b"")
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, String) {
+        self.call(
+            "POST",
+            path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        )
+    }
+
+    /// A new game: its id and first link's token.
+    fn new_game(&self, body: &Value) -> (String, String) {
+        let (status, text) = self.post("/api/games", &body.to_string());
+        assert_eq!(status, 201, "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let url = v["links"][0]["url"].as_str().unwrap();
+        let token = url.split("#t=").nth(1).unwrap().to_owned();
+        (v["id"].as_str().unwrap().to_owned(), token)
+    }
+
+    fn view(&self, id: &str, token: &str) -> Value {
+        let (status, text) = self.get(&format!("/api/games/{id}/view?t={token}"));
+        assert_eq!(status, 200, "{text}");
+        serde_json::from_str(&text).unwrap()
+    }
+
+    fn line(&self, id: &str, token: &str, line: &str) -> (u16, Value) {
+        let (status, text) = self.post(
+            &format!("/api/games/{id}/line"),
+            &json!({ "t": token, "line": line }).to_string(),
+        );
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// Waits until the game waits for the seat, or is over.
+    fn settled(&self, id: &str, token: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let v = self.view(id, token);
+            let w = &v["waiting"];
+            if w["kind"] == "over" || (w["yours"] == true && v["thinking"].is_null()) {
+                return v;
+            }
+            assert!(start.elapsed() < Duration::from_secs(300), "{v}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The message of a refusal.
+fn error(body: &str) -> String {
+    serde_json::from_str::<Value>(body).map_or_else(
+        |_| body.to_owned(),
+        |v| v["error"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+#[test]
+fn bad_input_is_answered_with_a_4xx_and_a_message() {
+    let server = Server::start(Limits {
+        games: 2,
+        ..Limits::default()
+    });
+    // Garbage, unknown fields, unknown scenarios, sides and AIs.
+    for (body, status, says) in [
+        ("garbage", 400, "not what was expected"),
+        ("{}", 400, "missing field"),
+        (
+            r#"{"scenario":"x","side":"soviet","extra":1}"#,
+            400,
+            "unknown field",
+        ),
+        (
+            r#"{"scenario":"nowhere","side":"soviet"}"#,
+            404,
+            "no scenario `nowhere`",
+        ),
+        (
+            r#"{"scenario":"dawn_assault","side":"martians"}"#,
+            400,
+            "the sides are",
+        ),
+        (
+            r#"{"scenario":"dawn_assault","side":"soviet","opponent":"genius"}"#,
+            400,
+            "genius",
+        ),
+        (
+            r#"{"scenario":"../../etc/passwd","side":"soviet"}"#,
+            404,
+            "no scenario",
+        ),
+    ] {
+        let (s, text) = server.post("/api/games", body);
+        assert_eq!(s, status, "{body}: {text}");
+        assert!(error(&text).contains(says), "{body}: {text}");
+    }
+    // A body over the limit.
+    let big = "x".repeat(Limits::default().body + 1);
+    let (s, _) = server.post("/api/games", &big);
+    assert_eq!(s, 413);
+
+    let (id, token) = server.new_game(&json!({
+        "scenario": "meeting_engagement", "side": "soviet", "opponent": "doctrine", "seed": 3
+    }));
+    // Unknown games, wrong tokens, missing queries, garbage lines.
+    let (s, text) = server.get("/api/games/nope/view?t=x");
+    assert_eq!(s, 404, "{text}");
+    let (s, text) = server.get(&format!("/api/games/{id}/view?t=wrong"));
+    assert_eq!(s, 403, "{text}");
+    let (s, text) = server.get(&format!("/api/games/{id}/view"));
+    assert_eq!(s, 400, "{text}");
+    let (s, text) = server.get(&format!("/api/games/{id}/view?t={token}&log=-1"));
+    assert_eq!(s, 400, "{text}");
+    let (s, text) = server.post(&format!("/api/games/{id}/line"), "{\"t\": 3}");
+    assert_eq!(s, 400, "{text}");
+    let (s, v) = server.line(&id, &token, &"move ".repeat(1000));
+    assert_eq!(s, 413, "{v}");
+    server.settled(&id, &token);
+    // An illegal command: refused by its rule, nothing changed.
+    let before = server.view(&id, &token);
+    let (s, v) = server.line(&id, &token, "move t72_4 1210");
+    assert_eq!(s, 422, "{v}");
+    assert!(v["said"].as_str().unwrap().contains("refused"), "{v}");
+    let (s, v) = server.line(&id, &token, "fly t72_4 to the moon");
+    assert_eq!(s, 422, "{v}");
+    assert!(v["said"].as_str().unwrap().starts_with('?'), "{v}");
+    assert_eq!(server.view(&id, &token)["events"], before["events"]);
+    // What a unit may do: only of one's own units, named as the scenario names them.
+    let (s, text) = server.get(&format!("/api/games/{id}/reach?t={token}&unit=m1_b"));
+    assert_eq!(s, 422, "{text}");
+    let (s, text) = server.get(&format!("/api/games/{id}/reach?t={token}&unit=%00%ff"));
+    assert_eq!(s, 422, "{text}");
+    // The replay page waits for the end of the battle.
+    let (s, text) = server.get(&format!("/api/games/{id}/replay?t={token}"));
+    assert_eq!(s, 409, "{text}");
+    // A page of another origin may not play; this server's own may.
+    let body = json!({ "t": token, "line": "status" }).to_string();
+    let (s, text) = server.call(
+        "POST",
+        &format!("/api/games/{id}/line"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Origin", "http://evil.example"),
+        ],
+        body.as_bytes(),
+    );
+    assert_eq!(s, 403, "{text}");
+    let own = server.url.clone();
+    let (s, text) = server.call(
+        "POST",
+        &format!("/api/games/{id}/line"),
+        &[
+            ("Content-Type", "application/json"),
+            ("Origin", own.as_str()),
+        ],
+        body.as_bytes(),
+    );
+    assert_eq!(s, 200, "{text}");
+    // Saves: garbage, and a save of a scenario this server does not offer.
+    let (s, text) = server.call("POST", "/api/resume", &[], b"\xff\xfe");
+    assert_eq!(s, 400, "{text}");
+    let (s, text) = server.call("POST", "/api/resume", &[], b"format = 4");
+    assert_eq!(s, 400, "{text}");
+    let (_, save) = server.get(&format!("/api/games/{id}/save?t={token}"));
+    let other = save.replace("Hohenroth", "Elsewhere");
+    let (s, text) = server.call("POST", "/api/resume", &[], other.as_bytes());
+    assert_eq!(s, 422, "{text}");
+    assert!(error(&text).contains("does not offer"), "{text}");
+    // The number of games is bounded.
+    server.new_game(&json!({ "scenario": "night_recon", "side": "nato", "opponent": "doctrine" }));
+    let (s, text) = server.post(
+        "/api/games",
+        &json!({ "scenario": "night_recon", "side": "nato", "opponent": "doctrine" }).to_string(),
+    );
+    assert_eq!(s, 503, "{text}");
+    // Unknown pages and assets.
+    assert_eq!(server.get("/assets/../../Cargo.toml").0, 404);
+    assert_eq!(server.get("/nothing").0, 404);
+}
+
+#[test]
+fn units_held_in_ambush_are_kept_from_the_other_side_until_placed() {
+    let server = Server::start(Limits::default());
+    let (soviet, nato) = {
+        let (s, text) = server.post(
+            "/api/games",
+            &json!({ "scenario": "night_recon", "side": "soviet", "opponent": "person", "seed": 1 })
+                .to_string(),
+        );
+        assert_eq!(s, 201);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let id2 = v["id"].as_str().unwrap().to_owned();
+        let t = |i: usize| {
+            v["links"][i]["url"]
+                .as_str()
+                .unwrap()
+                .split("#t=")
+                .nth(1)
+                .unwrap()
+                .to_owned()
+        };
+        ((id2.clone(), t(0)), (id2, t(1)))
+    };
+    let held = |v: &Value| -> Vec<String> {
+        v["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["held"] == true)
+            .map(|u| u["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let nato_view = server.view(&nato.0, &nato.1);
+    let soviet_view = server.view(&soviet.0, &soviet.1);
+    let hidden = held(&nato_view);
+    assert!(hidden.contains(&"tow_a".to_owned()), "{hidden:?}");
+    assert!(
+        held(&soviet_view).is_empty(),
+        "the Soviets see {:?}",
+        held(&soviet_view)
+    );
+    let (_, board) = server.get(&format!("/api/games/{}/board.svg?t={}", soviet.0, soviet.1));
+    let (_, own) = server.get(&format!("/api/games/{}/board.svg?t={}", nato.0, nato.1));
+    for unit in &hidden {
+        assert!(
+            !board.contains(&format!(">{unit}<")),
+            "{unit} is on the Soviet board"
+        );
+        assert!(
+            own.contains(&format!(">{unit}<")),
+            "{unit} is not on NATO's own board"
+        );
+    }
+    // Nor does the prompt's `units` tell of them.
+    let (_, v) = server.line(&soviet.0, &soviet.1, "units nato");
+    let said = v["said"].as_str().unwrap();
+    assert!(said.contains("m3_"), "{said}");
+    for unit in &hidden {
+        assert!(!said.contains(unit.as_str()), "{said}");
+    }
+}
+
+/// Plays a game to its end as a client that ends every phase and takes the advice at every
+/// question; returns its save.
+fn play_out(server: &Server, id: &str, token: &str) -> String {
+    loop {
+        let v = server.settled(id, token);
+        let w = &v["waiting"];
+        if w["kind"] == "over" {
+            break;
+        }
+        let line = if w["kind"] == "question" {
+            w["choices"][0]["answer"].as_str().unwrap().to_owned()
+        } else {
+            "end".to_owned()
+        };
+        let (s, answer) = server.line(id, token, &line);
+        assert_eq!(s, 200, "{line}: {answer}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (s, save) = server.get(&format!("/api/games/{id}/save?t={token}"));
+    assert_eq!(s, 200);
+    save
+}
+
+#[test]
+fn fifty_games_against_the_doctrine_ai_at_once_finish_and_replay_byte_for_byte() {
+    let server = Arc::new(Server::start(Limits::default()));
+    let scenarios = [
+        "meeting_engagement",
+        "night_recon",
+        "dawn_assault",
+        "city_fight",
+        "river_crossing",
+    ];
+    let start = Instant::now();
+    let games: Vec<_> = (0..50u64)
+        .map(|i| {
+            let scenario = scenarios[usize::try_from(i).unwrap() % scenarios.len()];
+            let side = if i % 2 == 0 {
+                "nato_or_first"
+            } else {
+                "second"
+            };
+            let offered: Value = serde_json::from_str(&server.get("/api/scenarios").1).unwrap();
+            let sides = offered["scenarios"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == scenario)
+                .unwrap()["sides"]
+                .clone();
+            let side = sides[usize::from(side == "second")]["id"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let (id, token) = server.new_game(&json!({
+                "scenario": scenario, "side": side, "opponent": "doctrine", "seed": i
+            }));
+            let s = Arc::clone(&server);
+            std::thread::spawn(move || (id.clone(), play_out(&s, &id, &token)))
+        })
+        .collect();
+    let saves: Vec<(String, String)> = games.into_iter().map(|g| g.join().unwrap()).collect();
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(300),
+        "fifty games took {took:?}, more than five minutes"
+    );
+    // Each save, resumed on another server, is the same game: the same save to the byte.
+    let other = Server::start(Limits::default());
+    for (id, save) in &saves {
+        assert!(
+            save.contains("do = "),
+            "{id}: the save holds the game's lines"
+        );
+        let (s, text) = other.call("POST", "/api/resume", &[], save.as_bytes());
+        assert_eq!(s, 201, "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let again_id = v["id"].as_str().unwrap();
+        let token = v["links"][0]["url"]
+            .as_str()
+            .unwrap()
+            .split("#t=")
+            .nth(1)
+            .unwrap();
+        let view = other.settled(again_id, token);
+        assert_eq!(view["waiting"]["kind"], "over", "{id}");
+        let (_, again) = other.get(&format!("/api/games/{again_id}/save?t={token}"));
+        assert_eq!(&again, save, "{id}: the save replays byte for byte");
+    }
+}
+
+#[test]
+fn the_server_stops_within_a_second_with_an_event_stream_open() {
+    let mut server = Server::start(Limits::default());
+    let (id, token) = server.new_game(&json!({
+        "scenario": "meeting_engagement", "side": "soviet", "opponent": "doctrine"
+    }));
+    let mut s = TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    write!(
+        s,
+        "GET /api/games/{id}/stream?t={token} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    let mut reader = BufReader::new(s.try_clone().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("event: update") {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+    }
+    let took = server.stop();
+    assert!(
+        took < Duration::from_secs(1),
+        "the server took {took:?} to stop"
+    );
+}
