@@ -359,3 +359,65 @@ fn a_game_is_played_in_chromium_by_clicking() {
     let errors = dt.errors();
     assert!(errors.is_empty(), "the page logged errors: {errors:?}");
 }
+
+/// SIGTERM (and Ctrl-C, the same path) stops the server within a second, with a page's event
+/// stream open.
+#[test]
+fn sigterm_stops_the_server_within_a_second() {
+    use std::io::Write as _;
+    let (mut server, url) = serve(&[]);
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let body = r#"{"scenario":"meeting_engagement","side":"soviet","opponent":"doctrine"}"#;
+    let mut s = std::net::TcpStream::connect(&host).unwrap();
+    write!(
+        s,
+        "POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut s, &mut answer).unwrap();
+    let link = answer
+        .split("\"url\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let (path, token) = link.split_once("#t=").unwrap();
+    let id = path.trim_start_matches("/game/");
+    let mut stream = std::net::TcpStream::connect(&host).unwrap();
+    write!(
+        stream,
+        "GET /api/games/{id}/stream?t={token} HTTP/1.1\r\nHost: {host}\r\n\r\n"
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("event: update") {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+    }
+    let pid = server.0.id().to_string();
+    let start = Instant::now();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = loop {
+        if let Some(status) = server.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "still serving");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = start.elapsed();
+    assert!(status.success(), "{status}");
+    assert!(took < Duration::from_secs(1), "it took {took:?} to stop");
+}

@@ -323,7 +323,7 @@
       return;
     }
     const place = actions.find((a) => a.hex === hex && (a.kind === 'place' || a.kind === 'bombard' || a.kind === 'smoke' || a.kind === 'air strike'));
-    if (selected.length && place && !ours.length) {
+    if (selected.length === 1 && place && !adding) {
       await act(place);
       return;
     }
