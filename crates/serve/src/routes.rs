@@ -9,7 +9,8 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -325,6 +326,12 @@ async fn resume(State(app): State<App>, bytes: Bytes) -> Answer {
         .into_iter()
         .filter(|side| saved.sides.contains(&s.sides[side.index()].id))
         .collect();
+    if sides.is_empty() {
+        return Err(fail(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the save commands no side: there is nothing to play here (`hexwar replay` tells it)",
+        ));
+    }
     let table = Table::resume(offer.loaded.clone(), saved)
         .map_err(|e| fail(StatusCode::UNPROCESSABLE_ENTITY, e.0))?;
     start(&app, table, vec![sides]).await
@@ -355,8 +362,38 @@ fn seat_of(app: &App, id: &str, token: &str) -> Result<(Arc<Held>, Vec<Side>), R
     Ok((held, sides))
 }
 
+/// The seat a request on a game is made from: the game of the path's id, and the sides of the
+/// seat whose token (`t`) the query gives.
+struct Seated {
+    id: String,
+    held: Arc<Held>,
+    sides: Vec<Side>,
+}
+
+impl FromRequestParts<App> for Seated {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Refusal> {
+        let Path(id) = Path::<String>::from_request_parts(parts, app)
+            .await
+            .map_err(|e| fail(StatusCode::BAD_REQUEST, e.body_text()))?;
+        let token = query(
+            Query::<Token>::from_request_parts(parts, app).await,
+            "give t=TOKEN",
+        )?;
+        let (held, sides) = seat_of(app, &id, &token.t)?;
+        Ok(Self { id, held, sides })
+    }
+}
+
 fn gone(_: crate::games::Gone) -> Refusal {
     fail(StatusCode::GONE, "the game has stopped")
+}
+
+/// The query of a request, or a refusal saying what it should hold.
+fn query<T>(q: Result<Query<T>, QueryRejection>, should: &str) -> Result<T, Refusal> {
+    q.map(|Query(q)| q)
+        .map_err(|e| fail(StatusCode::BAD_REQUEST, format!("{should}: {e}")))
 }
 
 #[derive(Deserialize)]
@@ -366,7 +403,6 @@ struct Token {
 
 #[derive(Deserialize)]
 struct LookQuery {
-    t: String,
     #[serde(default)]
     log: usize,
     #[serde(default)]
@@ -374,33 +410,19 @@ struct LookQuery {
 }
 
 async fn look(
-    State(app): State<App>,
-    Path(id): Path<String>,
+    Seated { held, sides, .. }: Seated,
     q: Result<Query<LookQuery>, QueryRejection>,
 ) -> Answer {
-    let Query(q) = q.map_err(|e| {
-        fail(
-            StatusCode::BAD_REQUEST,
-            format!("give t=TOKEN (and log=N, events=N): {e}"),
-        )
-    })?;
-    let (held, sides) = seat_of(&app, &id, &q.t)?;
-    let v = held
+    let q = query(q, "give log=N and events=N")?;
+    let mut v = held
         .ask(move |seat| view::view(seat, &sides, q.log, q.events))
         .await
         .map_err(gone)?;
-    let mut v = v;
     v["thinking"] = json!(held.signal.borrow().thinking);
     Ok(axum::Json(v).into_response())
 }
 
-async fn board(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    q: Result<Query<Token>, QueryRejection>,
-) -> Answer {
-    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
-    let (held, sides) = seat_of(&app, &id, &q.t)?;
+async fn board(Seated { held, sides, .. }: Seated) -> Answer {
     let picture = held
         .ask(move |seat| {
             let rules = seat.desk.session().rules();
@@ -449,22 +471,14 @@ fn with_hexes(board: &str, rules: &counters::Rules<'_>) -> String {
 
 #[derive(Deserialize)]
 struct ReachQuery {
-    t: String,
     unit: String,
 }
 
 async fn reach(
-    State(app): State<App>,
-    Path(id): Path<String>,
+    Seated { held, sides, .. }: Seated,
     q: Result<Query<ReachQuery>, QueryRejection>,
 ) -> Answer {
-    let Query(q) = q.map_err(|e| {
-        fail(
-            StatusCode::BAD_REQUEST,
-            format!("give t=TOKEN and unit=ID: {e}"),
-        )
-    })?;
-    let (held, sides) = seat_of(&app, &id, &q.t)?;
+    let q = query(q, "give unit=ID")?;
     let answer = held
         .ask(move |seat| view::reach(seat, &sides, &q.unit))
         .await
@@ -536,13 +550,7 @@ async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> A
         .into_response())
 }
 
-async fn stream(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    q: Result<Query<Token>, QueryRejection>,
-) -> Answer {
-    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
-    let (held, _) = seat_of(&app, &id, &q.t)?;
+async fn stream(Seated { held, .. }: Seated, State(app): State<App>) -> Answer {
     let signal = held.signal.clone();
     let stopped = app.stopped.clone();
     let events = futures_util::stream::unfold(
@@ -571,13 +579,7 @@ async fn stream(
         .into_response())
 }
 
-async fn save(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    q: Result<Query<Token>, QueryRejection>,
-) -> Answer {
-    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
-    let (held, _) = seat_of(&app, &id, &q.t)?;
+async fn save(Seated { id, held, .. }: Seated) -> Answer {
     let text = held
         .ask(|seat| seat.desk.save_text().map_err(|e| format!("{e:#}")))
         .await
@@ -600,13 +602,7 @@ async fn save(
     Ok((headers, text).into_response())
 }
 
-async fn replay(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    q: Result<Query<Token>, QueryRejection>,
-) -> Answer {
-    let Query(q) = q.map_err(|e| fail(StatusCode::BAD_REQUEST, format!("give t=TOKEN: {e}")))?;
-    let (held, _) = seat_of(&app, &id, &q.t)?;
+async fn replay(Seated { held, .. }: Seated) -> Answer {
     let page = held
         .ask(move |seat| {
             let session = seat.desk.session();

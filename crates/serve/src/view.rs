@@ -96,19 +96,7 @@ fn unit_json(rules: &Rules<'_>, state: &State, u: &Unit) -> Value {
         model::Location::Map(h) => json!(label(rules, h)),
         _ => Value::Null,
     };
-    let st = &u.state;
-    let marks: Vec<&str> = [
-        (st.weakened, "weakened"),
-        (st.disorganized, "disorganized"),
-        (st.pinned, "pinned"),
-        (st.bogged, "bogged"),
-        (st.gone_to_ground, "gone to ground"),
-        (st.reorganising, "reorganising"),
-    ]
-    .iter()
-    .filter(|(on, _)| *on && u.alive())
-    .map(|(_, w)| *w)
-    .collect();
+    let marks = commands::play::marks(u);
     let aboard = match u.location {
         model::Location::Aboard(t) => Some(s.unit_name(t)),
         _ => None,

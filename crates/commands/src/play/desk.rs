@@ -235,13 +235,7 @@ impl<'r> Desk<'r> {
                 w = match self.front.settle(w)? {
                     Answered::Waits(w) => w,
                     // Nobody answers for the person: the question waits for the next line.
-                    Answered::Ended | Answered::Left { .. } => self
-                        .front
-                        .session
-                        .game()
-                        .waiting()
-                        .cloned()
-                        .unwrap_or(Waiting::Over),
+                    Answered::Ended | Answered::Left { .. } => self.game_waits(),
                 };
             }
             if let Waiting::Commands { turn, side, phase } = w {
@@ -297,7 +291,11 @@ impl<'r> Desk<'r> {
                 if word != "quit" && self.front.look(word, rest.trim(), side) {
                     return Ok(self.verdict(from));
                 }
-                say!(voice; "the battle is over: nothing more to command");
+                if self.waiting.is_none() {
+                    say!(voice; "the game runs on: wait for it to stop at your side");
+                } else {
+                    say!(voice; "the battle is over: nothing more to command");
+                }
                 Ok(Said::Refused)
             }
             Some(Waiting::Question {
@@ -353,25 +351,13 @@ impl<'r> Desk<'r> {
                     }
                     // The command asked a question: it waits for the next line.
                     Prompt::InputEnded | Prompt::Left { .. } => {
-                        let w = self
-                            .front
-                            .session
-                            .game()
-                            .waiting()
-                            .cloned()
-                            .unwrap_or(Waiting::Over);
+                        let w = self.game_waits();
                         self.arrive(w, false)?;
                         Ok(Said::Done)
                     }
                     Prompt::Quit => Ok(Said::Refused),
                     Prompt::Stay => {
-                        let w = self
-                            .front
-                            .session
-                            .game()
-                            .waiting()
-                            .cloned()
-                            .unwrap_or(Waiting::Over);
+                        let w = self.game_waits();
                         if w == Waiting::Over {
                             self.arrive(w, false)?;
                             return Ok(Said::Done);
@@ -381,6 +367,16 @@ impl<'r> Desk<'r> {
                 }
             }
         }
+    }
+
+    /// What the game itself waits for now (at a question the desk has yet to announce, say).
+    fn game_waits(&self) -> Waiting {
+        self.front
+            .session
+            .game()
+            .waiting()
+            .cloned()
+            .unwrap_or(Waiting::Over)
     }
 
     /// Whether the words said from byte `from` on refuse the line: the prompt begins a

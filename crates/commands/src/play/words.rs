@@ -253,19 +253,7 @@ impl Front<'_, '_> {
                     model::Location::OffMap => "off the map".to_owned(),
                     model::Location::Destroyed => "destroyed".to_owned(),
                 };
-                let st = &u.state;
-                // A destroyed unit has no state left to tell.
-                let marks: Vec<&str> = [
-                    (st.weakened, "weakened"),
-                    (st.disorganized, "disorganized"),
-                    (st.pinned, "pinned"),
-                    (st.bogged, "bogged"),
-                    (st.gone_to_ground, "gone to ground"),
-                ]
-                .iter()
-                .filter(|(on, _)| *on && u.alive())
-                .map(|(_, w)| *w)
-                .collect();
+                let marks = marks(u);
                 [
                     s.unit_name(u.id).to_owned(),
                     self.rules().typ(u).id.clone(),
@@ -944,6 +932,24 @@ impl Front<'_, '_> {
 
 /// The word of `words` nearest `typed`, if it is within two edits (one for a word of five
 /// letters or fewer), or `typed` begins it.
+/// The states a unit shows, in words (none for a destroyed unit, which has no state left to
+/// tell): `units` at the prompt, and the game page's list.
+#[must_use]
+pub fn marks(u: &model::Unit) -> Vec<&'static str> {
+    let st = &u.state;
+    [
+        (st.weakened, "weakened"),
+        (st.disorganized, "disorganized"),
+        (st.pinned, "pinned"),
+        (st.bogged, "bogged"),
+        (st.gone_to_ground, "gone to ground"),
+    ]
+    .iter()
+    .filter(|(on, _)| *on && u.alive())
+    .map(|(_, w)| *w)
+    .collect()
+}
+
 /// Whether a unit is held off the map in ambush, not placed yet (R15.3): the other side does not
 /// know of it.
 #[must_use]
