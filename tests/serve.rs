@@ -351,6 +351,7 @@ fn a_game_is_played_in_chromium_by_clicking() {
     let result = dt.eval("document.getElementById('waiting').textContent");
     assert!(result.as_str().unwrap().contains("wins"), "{result}");
     dt.wait_until("!document.getElementById('replay').hidden", 10);
+    keep("serve-end.png", &dt.screenshot(false), false);
     let replay = dt.fetch_text("document.getElementById('replay').href");
     assert!(
         replay.contains("hexwar replay"),
@@ -358,6 +359,100 @@ fn a_game_is_played_in_chromium_by_clicking() {
     );
     let errors = dt.errors();
     assert!(errors.is_empty(), "the page logged errors: {errors:?}");
+}
+
+/// A request to the server at `host`: its status and body as JSON (`Null` if it is not).
+fn http(host: &str, method: &str, path: &str, body: &[u8]) -> (u16, Value) {
+    use std::io::{Read as _, Write as _};
+    let mut s = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(body).unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    let status = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// A game begun at the prompt goes on in the browser: its save, uploaded, waits where the prompt
+/// stopped, on the same scenario built into hexwar.
+#[test]
+fn a_game_saved_at_the_prompt_resumes_in_the_server() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-prompt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("prompt.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "play",
+            "meeting_engagement",
+            "--side",
+            "soviet",
+            "--seed",
+            "9",
+        ])
+        .args(["--ai", "us=doctrine", "--save"])
+        .arg(&save)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write as _;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"end\nmove t72_5 0404\nend\nend\nstatus\nquit\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    let (_server, url) = serve(&[]);
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let (status, answer) = http(&host, "POST", "/api/resume", &std::fs::read(&save).unwrap());
+    assert_eq!(status, 201, "{answer}");
+    let link = answer["links"][0]["url"].as_str().unwrap();
+    let (path, token) = link.split_once("#t=").unwrap();
+    let id = path.trim_start_matches("/game/");
+    let start = Instant::now();
+    let view = loop {
+        let (_, v) = http(
+            &host,
+            "GET",
+            &format!("/api/games/{id}/view?t={token}"),
+            b"",
+        );
+        if v["waiting"]["yours"] == true {
+            break v;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "{v}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let w = &view["waiting"];
+    assert!(
+        said.contains(&format!(
+            "turn {} of 5, day; Advance guard, 2nd MR Battalion (soviet) is playing its {} phase",
+            w["turn"],
+            w["phase"].as_str().unwrap()
+        )),
+        "the page waits where the prompt stopped: {w}\n{said}"
+    );
+    let t72 = view["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["id"] == "t72_5")
+        .unwrap()
+        .clone();
+    assert_eq!(t72["hex"], "0404", "{t72}");
 }
 
 /// SIGTERM (and Ctrl-C, the same path) stops the server within a second, with a page's event
@@ -370,23 +465,13 @@ fn sigterm_stops_the_server_within_a_second() {
         .trim_start_matches("http://")
         .trim_end_matches('/')
         .to_owned();
-    let body = r#"{"scenario":"meeting_engagement","side":"soviet","opponent":"doctrine"}"#;
-    let mut s = std::net::TcpStream::connect(&host).unwrap();
-    write!(
-        s,
-        "POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    std::io::Read::read_to_string(&mut s, &mut answer).unwrap();
-    let link = answer
-        .split("\"url\":\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let (_, answer) = http(
+        &host,
+        "POST",
+        "/api/games",
+        br#"{"scenario":"meeting_engagement","side":"soviet","opponent":"doctrine"}"#,
+    );
+    let link = answer["links"][0]["url"].as_str().unwrap();
     let (path, token) = link.split_once("#t=").unwrap();
     let id = path.trim_start_matches("/game/");
     let mut stream = std::net::TcpStream::connect(&host).unwrap();
