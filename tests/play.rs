@@ -1538,3 +1538,50 @@ fn the_other_sides_company_morale_die_is_shown() {
         "{so}"
     );
 }
+
+/// A game saved at a question the rules ask in the AI's turn (the Americans assault, and where
+/// the Soviet tank breaks off to is the person's to say) resumes at that question; answered,
+/// the AI plays the rest of its turn and the person's turn comes, rather than the person being
+/// handed the AI's phase.
+#[test]
+fn a_game_saved_at_a_question_in_the_ais_turn_resumes_there() {
+    let dir = folder("ai-question");
+    let save = dir.join("q.toml");
+    let input = format!("{}save {}\nquit\n", "end\n".repeat(10), save.display());
+    let out = hexwar(
+        &[
+            "play",
+            "meeting_engagement",
+            "--side",
+            "soviet",
+            "--seed",
+            "25",
+            "--ai",
+            "us=doctrine",
+        ],
+        &input,
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let question = "t72_5 breaks off (R11.6): to which hex?";
+    assert!(so.contains(question), "{so}");
+    let out = hexwar(
+        &["play", "--resume", save.to_str().unwrap()],
+        "0101\nstatus\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(so.contains(question), "asked again: {so}");
+    assert!(
+        so.contains("t72_5 breaks off (it failed its test): 0205 -> 0104 -> 0103 -> 0102 -> 0101"),
+        "{so}"
+    );
+    assert!(
+        so.contains("turn 4 of 5, day; Advance guard, 2nd MR Battalion (soviet) is playing its movement phase"),
+        "the person's turn comes next, not the AI's phase: {so}"
+    );
+    assert!(
+        !so.contains("Team B, TF 1-41 Infantry (us), movement phase. Commands"),
+        "{so}"
+    );
+}

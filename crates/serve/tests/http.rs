@@ -462,3 +462,67 @@ fn the_server_stops_within_a_second_with_an_event_stream_open() {
         "the server took {took:?} to stop"
     );
 }
+
+#[test]
+fn a_game_saved_at_a_question_resumes_at_it() {
+    let server = Server::start(Limits::default());
+    let (id, token) = server.new_game(&json!({
+        "scenario": "meeting_engagement", "side": "soviet", "opponent": "doctrine", "seed": 25
+    }));
+    // Every phase ended: in turn 3 the Americans assault, and the person is asked.
+    let asked = loop {
+        let v = server.settled(&id, &token);
+        let w = &v["waiting"];
+        assert_ne!(w["kind"], "over", "no question came");
+        if w["kind"] == "question" {
+            break v;
+        }
+        let (s, answer) = server.line(&id, &token, "end");
+        assert_eq!(s, 200, "{answer}");
+    };
+    let text = asked["waiting"]["text"].as_str().unwrap().to_owned();
+    assert!(
+        asked["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == &json!(text)),
+        "the question is told in the narrative: {asked}"
+    );
+    let (_, save) = server.get(&format!("/api/games/{id}/save?t={token}"));
+    let other = Server::start(Limits::default());
+    let (s, started) = other.call("POST", "/api/resume", &[], save.as_bytes());
+    assert_eq!(s, 201, "{started}");
+    let v: Value = serde_json::from_str(&started).unwrap();
+    let again = v["id"].as_str().unwrap();
+    let t = v["links"][0]["url"]
+        .as_str()
+        .unwrap()
+        .split("#t=")
+        .nth(1)
+        .unwrap();
+    let resumed = other.settled(again, t);
+    assert_eq!(
+        resumed["waiting"], asked["waiting"],
+        "resumed at the same question"
+    );
+    assert!(
+        resumed["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == &json!(text)),
+        "the resumed game asks it again: {resumed}"
+    );
+    // Answered the same on both, the games go on the same.
+    let answer = asked["waiting"]["choices"][1]["answer"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(server.line(&id, &token, &answer).0, 200);
+    assert_eq!(other.line(again, t, &answer).0, 200);
+    let a = server.settled(&id, &token);
+    let b = other.settled(again, t);
+    assert_eq!(a["layout"], b["layout"]);
+    assert_eq!(a["waiting"], b["waiting"]);
+}

@@ -172,9 +172,19 @@ impl<'r> Session<'r> {
     /// # Errors
     /// [`AnswerError`].
     pub fn answer(&mut self, answer: Answer) -> Result<Waiting, AnswerError> {
-        let w = self.game.answer(answer);
+        let w = self.game.answer(answer)?;
         self.scan();
-        w
+        // A save resumed at a question asked in an AI's phase replays that phase's lines as
+        // given from outside; once the question is answered, the phase is the AI's again: it
+        // plays the rest of it (handed back by seating it anew), and the game runs on to the
+        // next wait of a side commanded from outside, as it does after any answer.
+        if let Waiting::Commands { side, .. } = w
+            && !self.game.answered_from_outside(side)
+        {
+            self.game.set_seats(self.players.seats(self.outside));
+            return Ok(self.advance()?);
+        }
+        Ok(w)
     }
 
     /// From now on the AI plays every side (`hexwar run --resume`): a phase under way ends as

@@ -137,7 +137,7 @@ impl Table {
                 say!(voice; "resumed: {} lines played again", saved.commands.len());
                 desk.waiting = desk.front.session.waits_outside();
                 if let Some(w) = desk.waiting.take() {
-                    desk.arrive(w, false)
+                    desk.arrive(w, true)
                         .map_err(|e| BadInput(format!("{e:#}")))?;
                 }
             }
@@ -225,9 +225,10 @@ impl<'r> Desk<'r> {
         self.arrive(w, true)
     }
 
-    /// The game waits for `w`: a question is asked (its words said), a phase announced; a
-    /// phase in which nothing can act passes.
-    fn arrive(&mut self, mut w: Waiting, settle: bool) -> anyhow::Result<()> {
+    /// The game waits for `w`: a question is asked (its words said, unless `settle` is false
+    /// because they were just said), a phase announced; a phase in which nothing can act
+    /// passes.
+    fn arrive(&mut self, mut w: Waiting, mut settle: bool) -> anyhow::Result<()> {
         let voice = self.front.voice.clone();
         let scenario = self.front.scenario();
         loop {
@@ -259,6 +260,8 @@ impl<'r> Desk<'r> {
                 if acting.is_empty() {
                     say!(voice; "nothing of {side_id}'s can act in this phase: it passes");
                     w = self.front.advance()?;
+                    // A question the game then asks is asked anew.
+                    settle = true;
                     continue;
                 }
                 let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();

@@ -312,6 +312,13 @@ impl<'r> Game<'r> {
         DiceMark(self.table.dice.clone())
     }
 
+    /// Whether the seat of `side` is answered from outside now (a person, a script, or every
+    /// seat while a save's lines replay).
+    #[must_use]
+    pub fn answered_from_outside(&self, side: Side) -> bool {
+        self.seats[side.index()].waits()
+    }
+
     /// From now on `seats` play (a saved game's replay hands the sides back to their players
     /// here). A phase or question the game waits in is the new seat's: the next
     /// [`Game::advance`] has an AI's seat play the rest of the phase, or answer the question.
