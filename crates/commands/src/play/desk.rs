@@ -186,11 +186,7 @@ impl<'r> Desk<'r> {
     /// The position a person sees: the game's, or at a question the fight so far.
     #[must_use]
     pub fn state(&self) -> &State {
-        if matches!(self.waiting, Some(Waiting::Question { .. })) {
-            self.front.fight_so_far()
-        } else {
-            self.front.state()
-        }
+        self.front.state()
     }
 
     /// The prompt's `status`: the turn, losses and morale, the objectives, and how the battle
@@ -272,6 +268,9 @@ impl<'r> Desk<'r> {
             {
                 say_raw!(voice; "{}", present::narrate::result(&self.front.rules(), o));
             }
+            // At a question the person looks at the fight so far (`status`, `odds`, the map),
+            // as at the terminal.
+            self.front.asking = matches!(w, Waiting::Question { .. });
             self.waiting = Some(w);
             return Ok(());
         }
@@ -306,10 +305,8 @@ impl<'r> Desk<'r> {
                 question,
             }) => {
                 let from = self.said.borrow().len();
-                self.front.asking = true;
                 let looked =
                     word != "save" && word != "quit" && self.front.look(word, rest.trim(), side);
-                self.front.asking = false;
                 if looked {
                     return Ok(self.verdict(from));
                 }
@@ -350,6 +347,7 @@ impl<'r> Desk<'r> {
                 match self.front.prompt(line, side, phase)? {
                     Prompt::EndPhase => {
                         self.waiting = None;
+                        self.front.asking = false;
                         Ok(Said::EndsPhase)
                     }
                     // The command asked a question: it waits for the next line.

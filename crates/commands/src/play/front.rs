@@ -177,11 +177,6 @@ impl<'r, 's> Front<'r, 's> {
         }
     }
 
-    /// The position after the events told so far: at a question, the fight so far.
-    pub(super) const fn fight_so_far(&self) -> &State {
-        &self.shadow
-    }
-
     /// The game goes on to the next wait of a side commanded from outside, told as it goes. At
     /// a terminal, a spinner shows while an AI that thinks long plays (a phase takes it up to a
     /// second or two).
