@@ -300,3 +300,64 @@ fn a_game_stopped_at_each_horizon_plays_on_as_if_never_stopped() {
         }
     }
 }
+
+/// `Game::advance_a_phase`, which a web page's seat runs the other side's turn by, stops at
+/// each phase of the AI's seat and plays the same game as `advance`, event for event and line
+/// for line, questions to the person in the AI's phases included.
+#[test]
+fn a_phase_at_a_time_is_the_same_game() {
+    let catalog = bundled::catalog();
+    let mut stops = 0;
+    let mut asked = 0;
+    for text in SCENARIOS {
+        let s = scenario(text);
+        let rules = Rules::new(&s, &catalog);
+        let players = ai::Players::of(&s).unwrap();
+        for side in Side::BOTH {
+            let mut people = [false, false];
+            people[side.index()] = true;
+            let play = |stepping: bool, stops: &mut usize, asked: &mut usize| {
+                let mut g = Game::new(
+                    rules,
+                    GameRng::seed_from_u64(5),
+                    GameRng::seed_from_u64(6),
+                    players.seats(people),
+                );
+                let advance = |g: &mut Game<'_>| {
+                    if stepping {
+                        g.advance_a_phase().unwrap()
+                    } else {
+                        g.advance().unwrap()
+                    }
+                };
+                let mut w = advance(&mut g);
+                loop {
+                    w = match w {
+                        Waiting::Commands { side: s2, .. } => {
+                            if s2 != side {
+                                assert!(stepping, "only a phase at a time stops at the AI's");
+                                *stops += 1;
+                            }
+                            advance(&mut g)
+                        }
+                        Waiting::Question { side: s2, question } => {
+                            assert_eq!(s2, side);
+                            *asked += 1;
+                            g.answer(question.suggested()).unwrap()
+                        }
+                        Waiting::Over => break,
+                    };
+                }
+                let lines: Vec<String> = g.transcript().map(|e| format!("{e:?}")).collect();
+                (g.events().to_vec(), lines)
+            };
+            let (mut n, mut q) = (0, 0);
+            let straight = play(false, &mut n, &mut q);
+            let stepped = play(true, &mut stops, &mut asked);
+            assert_eq!(stepped.0, straight.0, "{} {side:?}: events", s.title);
+            assert_eq!(stepped.1, straight.1, "{} {side:?}: transcript", s.title);
+        }
+    }
+    assert!(stops > 10, "the AI's phases stopped {stops} times");
+    assert!(asked > 0, "no question was asked of the person");
+}

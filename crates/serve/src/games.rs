@@ -297,6 +297,7 @@ fn play(
         changed: false,
     };
     seat.keep_said();
+    let mut stopped = false;
     let thinker = |seat: &Seat<'_>| -> Option<String> {
         let s = seat.desk.session();
         Side::BOTH
@@ -305,35 +306,52 @@ fn play(
             .map(|side| s.rules().scenario.sides[side.index()].name.clone())
     };
     loop {
-        if seat.go_on {
+        // The game runs on a phase at a time, the pages told after each (and their looks
+        // answered between phases), until a side commanded from outside is waited for.
+        if !stopped && (seat.go_on || seat.desk.waiting().is_none()) {
             seat.go_on = false;
             signal.send_modify(|s| s.thinking = thinker(&seat));
-            if let Err(e) = seat.desk.go_on() {
+            let more = seat.desk.go_on_a_phase().unwrap_or_else(|e| {
+                // Only scripted dice run out; the game's own never do. It goes no further.
                 seat.log.push(format!("the game stopped: {e:#}"));
-            }
+                stopped = true;
+                false
+            });
             seat.keep_said();
             signal.send_modify(|s| {
-                s.thinking = None;
+                if !more {
+                    s.thinking = None;
+                }
                 s.version += 1;
             });
+            loop {
+                match inbox.try_recv() {
+                    Ok(job) => work(&mut seat, job, signal),
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => return,
+                }
+            }
+            continue;
         }
         let Ok(job) = inbox.recv() else {
             return;
         };
-        let before = signal.borrow().version;
-        job(&mut seat);
-        let said_anything = {
-            let said = seat.desk.take_said();
-            let any = !said.is_empty();
-            seat.log.extend(said.lines().map(str::to_owned));
-            any
-        };
-        if said_anything || seat.go_on || std::mem::take(&mut seat.changed) {
-            signal.send_modify(|s| {
-                if s.version == before {
-                    s.version += 1;
-                }
-            });
-        }
+        work(&mut seat, job, signal);
+    }
+}
+
+/// Does a job, and tells the pages if it changed what they see.
+fn work(seat: &mut Seat<'_>, job: Job, signal: &watch::Sender<Signal>) {
+    let before = signal.borrow().version;
+    job(seat);
+    let said = seat.desk.take_said();
+    let said_anything = !said.is_empty();
+    seat.log.extend(said.lines().map(str::to_owned));
+    if said_anything || seat.go_on || std::mem::take(&mut seat.changed) {
+        signal.send_modify(|s| {
+            if s.version == before {
+                s.version += 1;
+            }
+        });
     }
 }

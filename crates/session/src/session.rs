@@ -131,10 +131,25 @@ impl<'r> Session<'r> {
     /// # Errors
     /// Only [`OutOfDice`], with scripted dice.
     pub fn advance(&mut self) -> Result<Waiting, OutOfDice> {
+        self.advance_by(Game::advance)
+    }
+
+    /// As [`Session::advance`], a phase at a time: see [`Game::advance_a_phase`].
+    ///
+    /// # Errors
+    /// Only [`OutOfDice`], with scripted dice.
+    pub fn advance_a_phase(&mut self) -> Result<Waiting, OutOfDice> {
+        self.advance_by(Game::advance_a_phase)
+    }
+
+    fn advance_by(
+        &mut self,
+        advance: impl FnOnce(&mut Game<'r>) -> Result<Waiting, OutOfDice>,
+    ) -> Result<Waiting, OutOfDice> {
         if matches!(self.game.waiting(), Some(Waiting::Commands { .. })) {
             self.undo.clear();
         }
-        let w = self.game.advance();
+        let w = advance(&mut self.game);
         self.scan();
         w
     }

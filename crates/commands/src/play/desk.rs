@@ -214,11 +214,23 @@ impl<'r> Desk<'r> {
     /// # Errors
     /// Only with scripted dice that run out.
     pub fn go_on(&mut self) -> anyhow::Result<()> {
+        while self.go_on_a_phase()? {}
+        Ok(())
+    }
+
+    /// Runs the game on by one phase of a side played by its AI, or to the next wait of a side
+    /// commanded from outside if that comes first: whether there is more to run. The game is
+    /// the one [`Desk::go_on`] plays (`Game::advance_a_phase`).
+    ///
+    /// # Errors
+    /// Only with scripted dice that run out.
+    pub fn go_on_a_phase(&mut self) -> anyhow::Result<bool> {
         if self.waiting.is_some() {
-            return Ok(());
+            return Ok(false);
         }
-        let w = self.front.advance()?;
-        self.arrive(w, true)
+        let w = self.front.advance_a_phase()?;
+        self.arrive(w, true)?;
+        Ok(self.waiting.is_none())
     }
 
     /// The game waits for `w`: a question is asked (its words said, unless `settle` is false
@@ -234,6 +246,14 @@ impl<'r> Desk<'r> {
                     // Nobody answers for the person: the question waits for the next line.
                     Answered::Ended | Answered::Left { .. } => self.game_waits(),
                 };
+            }
+            // The phase of a side its AI plays: the game runs on ([`Desk::go_on_a_phase`]).
+            if let Waiting::Commands { side, .. } = w
+                && !self.front.session.outside(side)
+            {
+                self.front.asking = false;
+                self.waiting = None;
+                return Ok(());
             }
             if let Waiting::Commands { turn, side, phase } = w {
                 let side_id = &scenario.sides[side.index()].id;
@@ -255,7 +275,7 @@ impl<'r> Desk<'r> {
                 let acting = self.front.acting(side);
                 if acting.is_empty() {
                     say!(voice; "nothing of {side_id}'s can act in this phase: it passes");
-                    w = self.front.advance()?;
+                    w = self.front.advance_a_phase()?;
                     // A question the game then asks is asked anew.
                     settle = true;
                     continue;

@@ -192,6 +192,14 @@ impl<'r, 's> Front<'r, 's> {
         Ok(w)
     }
 
+    /// As [`Front::advance`], a phase at a time (`Session::advance_a_phase`), for a front end
+    /// that shows the other side's turn as it is played; no spinner.
+    pub(super) fn advance_a_phase(&mut self) -> anyhow::Result<Waiting> {
+        let w = self.session.advance_a_phase()?;
+        self.tell();
+        Ok(w)
+    }
+
     /// A spinner on standard error, at a terminal, if a side nobody commands is played by an
     /// AI that thinks long (the search AI).
     fn thinking(&self) -> Option<indicatif::ProgressBar> {

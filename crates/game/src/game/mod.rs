@@ -101,6 +101,8 @@ pub struct Game<'r> {
     /// Where [`Game::advance_to`] stops the AIs' seats too: the first phase of this side's
     /// player turn of this game turn, or any later phase.
     horizon: Option<(u32, Side)>,
+    /// [`Game::advance_a_phase`] is under way: the AIs' seats stop at their next phase too.
+    stepping: bool,
 }
 
 /// What a game's play changes: the position, the dice, the log, the choices given, and the
@@ -129,6 +131,9 @@ struct Snapshot {
     next: Next,
     recon: ReconTurns,
     waiting: Option<Waiting>,
+    /// Whether the phase waited in was handed to its AI ([`Game::set_seats`], the horizon, a
+    /// phase at a time): a call run again must find it as it began.
+    handed: bool,
 }
 
 /// A call a question stopped: what it was, the game before it, and what a save must hold of
@@ -195,6 +200,7 @@ impl<'r> Game<'r> {
             handed: false,
             given_by: [None, None],
             horizon: None,
+            stepping: false,
         }
     }
 
@@ -237,6 +243,7 @@ impl<'r> Game<'r> {
             handed: false,
             given_by: [None, None],
             horizon: None,
+            stepping: false,
         }
     }
 
@@ -403,6 +410,20 @@ impl<'r> Game<'r> {
         waiting
     }
 
+    /// As [`Game::advance`], but a phase at a time: a seat played by its AI stops at its next
+    /// phase too, the phase not begun, as at the horizon of [`Game::advance_to`]; the next call
+    /// has the AI play it and goes on to the phase after. A front end shows the other side's
+    /// turn as it is played this way; the game is the one `advance` plays, event for event.
+    ///
+    /// # Errors
+    /// As [`Game::advance`].
+    pub fn advance_a_phase(&mut self) -> Result<Waiting, OutOfDice> {
+        self.stepping = true;
+        let waiting = self.advance();
+        self.stepping = false;
+        waiting
+    }
+
     /// Whether a seat's phase of `side` in game turn `turn` lies at or beyond the horizon.
     fn beyond_horizon(&self, turn: u32, side: Side) -> bool {
         let order = engine::turn_order(&self.rules);
@@ -519,6 +540,7 @@ impl<'r> Game<'r> {
             next: self.next,
             recon: self.recon.clone(),
             waiting: self.waiting.clone(),
+            handed: self.handed,
         })
     }
 
@@ -531,6 +553,7 @@ impl<'r> Game<'r> {
         self.next = s.next;
         self.recon.clone_from(&s.recon);
         self.waiting.clone_from(&s.waiting);
+        self.handed = s.handed;
     }
 
     /// Runs a call from its start.
@@ -627,7 +650,7 @@ impl<'r> Game<'r> {
                     if seat.waits() {
                         return Ok(());
                     }
-                    if self.beyond_horizon(turn, side) {
+                    if self.stepping || self.beyond_horizon(turn, side) {
                         self.handed = true;
                         return Ok(());
                     }
