@@ -3,9 +3,10 @@
 //! words (`status`, `odds`, `legal`, `undo`, `end`, the commands and orders, the answers to the
 //! rules' questions), the same narration and the same saves, said into a buffer the front end
 //! reads. Where the terminal blocks on the person's next line, a desk returns: the game waits
-//! ([`Desk::waiting`]) until the next [`Desk::line`], and an ended phase runs on to the next
-//! wait of a side commanded from outside in [`Desk::go_on`], which the caller may run after
-//! answering the line (the AI's turn takes a second or two).
+//! ([`Desk::waiting`]) until the next [`Desk::line`], and an ended phase runs on, a phase of
+//! the AI's at a time, to the next wait of a side commanded from outside in
+//! [`Desk::go_on_a_phase`], which the caller runs after answering the line (the AI's turn
+//! takes a second or two), telling its pages between phases.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -157,7 +158,7 @@ pub enum Said {
     Done,
     /// Refused or not understood: nothing changed; the words say why.
     Refused,
-    /// The phase ends: [`Desk::go_on`] runs the game on.
+    /// The phase ends: [`Desk::go_on_a_phase`] runs the game on.
     EndsPhase,
 }
 
@@ -165,13 +166,13 @@ pub enum Said {
 pub struct Desk<'r> {
     front: Front<'r, 'r>,
     said: Rc<RefCell<String>>,
-    /// What the game waits for; `None` before the first [`Desk::go_on`] and after an ended
+    /// What the game waits for; `None` before the first [`Desk::go_on_a_phase`] and after an ended
     /// phase until the next.
     waiting: Option<Waiting>,
 }
 
 impl<'r> Desk<'r> {
-    /// What the game waits for: `None` while it must run on ([`Desk::go_on`]).
+    /// What the game waits for: `None` while it must run on ([`Desk::go_on_a_phase`]).
     #[must_use]
     pub const fn waiting(&self) -> Option<&Waiting> {
         self.waiting.as_ref()
@@ -207,20 +208,10 @@ impl<'r> Desk<'r> {
         std::mem::take(&mut *self.said.borrow_mut())
     }
 
-    /// Runs the game on to the next wait of a side commanded from outside: the other side's
-    /// turn played by its AI, told as it goes. Phases in which nothing of the side waited for
-    /// can act pass by themselves, as at a terminal.
-    ///
-    /// # Errors
-    /// Only with scripted dice that run out.
-    pub fn go_on(&mut self) -> anyhow::Result<()> {
-        while self.go_on_a_phase()? {}
-        Ok(())
-    }
-
     /// Runs the game on by one phase of a side played by its AI, or to the next wait of a side
-    /// commanded from outside if that comes first: whether there is more to run. The game is
-    /// the one [`Desk::go_on`] plays (`Game::advance_a_phase`).
+    /// commanded from outside if that comes first (`Game::advance_a_phase`: the same game as
+    /// run on at once), told as it goes: whether there is more to run. Phases in which nothing
+    /// of the side waited for can act pass by themselves, as at a terminal.
     ///
     /// # Errors
     /// Only with scripted dice that run out.
