@@ -379,6 +379,17 @@ fn http(host: &str, method: &str, path: &str, body: &[u8]) -> (u16, Value) {
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// A game started (the answer of `POST /api/games` or `/api/resume`): its id and first link's
+/// token.
+fn started(answer: &Value) -> (String, String) {
+    let link = answer["links"][0]["url"].as_str().unwrap();
+    let (path, token) = link.split_once("#t=").unwrap();
+    (
+        path.trim_start_matches("/game/").to_owned(),
+        token.to_owned(),
+    )
+}
+
 /// A game begun at the prompt goes on in the browser: its save, uploaded, waits where the prompt
 /// stopped, on the same scenario built into hexwar.
 #[test]
@@ -419,9 +430,7 @@ fn a_game_saved_at_the_prompt_resumes_in_the_server() {
         .to_owned();
     let (status, answer) = http(&host, "POST", "/api/resume", &std::fs::read(&save).unwrap());
     assert_eq!(status, 201, "{answer}");
-    let link = answer["links"][0]["url"].as_str().unwrap();
-    let (path, token) = link.split_once("#t=").unwrap();
-    let id = path.trim_start_matches("/game/");
+    let (id, token) = started(&answer);
     let start = Instant::now();
     let view = loop {
         let (_, v) = http(
@@ -471,9 +480,7 @@ fn sigterm_stops_the_server_within_a_second() {
         "/api/games",
         br#"{"scenario":"meeting_engagement","side":"soviet","opponent":"doctrine"}"#,
     );
-    let link = answer["links"][0]["url"].as_str().unwrap();
-    let (path, token) = link.split_once("#t=").unwrap();
-    let id = path.trim_start_matches("/game/");
+    let (id, token) = started(&answer);
     let mut stream = std::net::TcpStream::connect(&host).unwrap();
     write!(
         stream,

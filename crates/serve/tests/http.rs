@@ -110,12 +110,14 @@ impl Server {
 
     /// A new game: its id and first link's token.
     fn new_game(&self, body: &Value) -> (String, String) {
-        let (status, text) = self.post("/api/games", &body.to_string());
-        assert_eq!(status, 201, "{text}");
-        let v: Value = serde_json::from_str(&text).unwrap();
-        let url = v["links"][0]["url"].as_str().unwrap();
-        let token = url.split("#t=").nth(1).unwrap().to_owned();
-        (v["id"].as_str().unwrap().to_owned(), token)
+        let (id, tokens) = started(self.post("/api/games", &body.to_string()));
+        (id, tokens[0].clone())
+    }
+
+    /// A saved game resumed: its id and link's token.
+    fn resume(&self, save: &str) -> (String, String) {
+        let (id, tokens) = started(self.call("POST", "/api/resume", &[], save.as_bytes()));
+        (id, tokens[0].clone())
     }
 
     fn view(&self, id: &str, token: &str) -> Value {
@@ -151,6 +153,22 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A game started (201): its id and each link's token.
+fn started((status, text): (u16, String)) -> (String, Vec<String>) {
+    assert_eq!(status, 201, "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let tokens = v["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let url = l["url"].as_str().unwrap();
+            url.split_once("#t=").unwrap().1.to_owned()
+        })
+        .collect();
+    (v["id"].as_str().unwrap().to_owned(), tokens)
 }
 
 /// The message of a refusal.
@@ -288,26 +306,13 @@ fn bad_input_is_answered_with_a_4xx_and_a_message() {
 #[test]
 fn units_held_in_ambush_are_kept_from_the_other_side_until_placed() {
     let server = Server::start(Limits::default());
-    let (soviet, nato) = {
-        let (s, text) = server.post(
-            "/api/games",
-            &json!({ "scenario": "night_recon", "side": "soviet", "opponent": "person", "seed": 1 })
-                .to_string(),
-        );
-        assert_eq!(s, 201);
-        let v: Value = serde_json::from_str(&text).unwrap();
-        let id2 = v["id"].as_str().unwrap().to_owned();
-        let t = |i: usize| {
-            v["links"][i]["url"]
-                .as_str()
-                .unwrap()
-                .split("#t=")
-                .nth(1)
-                .unwrap()
-                .to_owned()
-        };
-        ((id2.clone(), t(0)), (id2, t(1)))
-    };
+    let (id, tokens) = started(server.post(
+        "/api/games",
+        &json!({ "scenario": "night_recon", "side": "soviet", "opponent": "person", "seed": 1 })
+            .to_string(),
+    ));
+    let soviet = (id.clone(), tokens[0].clone());
+    let nato = (id, tokens[1].clone());
     let held = |v: &Value| -> Vec<String> {
         v["units"]
             .as_array()
@@ -421,17 +426,8 @@ fn fifty_games_against_the_doctrine_ai_at_once_finish_and_replay_byte_for_byte()
             save.contains("do = "),
             "{id}: the save holds the game's lines"
         );
-        let (s, text) = other.call("POST", "/api/resume", &[], save.as_bytes());
-        assert_eq!(s, 201, "{text}");
-        let v: Value = serde_json::from_str(&text).unwrap();
-        let again_id = v["id"].as_str().unwrap();
-        let token = v["links"][0]["url"]
-            .as_str()
-            .unwrap()
-            .split("#t=")
-            .nth(1)
-            .unwrap();
-        let view = other.settled(again_id, token);
+        let (again_id, token) = other.resume(save);
+        let view = other.settled(&again_id, &token);
         assert_eq!(view["waiting"]["kind"], "over", "{id}");
         let (_, again) = other.get(&format!("/api/games/{again_id}/save?t={token}"));
         assert_eq!(&again, save, "{id}: the save replays byte for byte");
@@ -491,17 +487,8 @@ fn a_game_saved_at_a_question_resumes_at_it() {
     );
     let (_, save) = server.get(&format!("/api/games/{id}/save?t={token}"));
     let other = Server::start(Limits::default());
-    let (s, started) = other.call("POST", "/api/resume", &[], save.as_bytes());
-    assert_eq!(s, 201, "{started}");
-    let v: Value = serde_json::from_str(&started).unwrap();
-    let again = v["id"].as_str().unwrap();
-    let t = v["links"][0]["url"]
-        .as_str()
-        .unwrap()
-        .split("#t=")
-        .nth(1)
-        .unwrap();
-    let resumed = other.settled(again, t);
+    let (again, t) = other.resume(&save);
+    let resumed = other.settled(&again, &t);
     assert_eq!(
         resumed["waiting"], asked["waiting"],
         "resumed at the same question"
@@ -520,9 +507,9 @@ fn a_game_saved_at_a_question_resumes_at_it() {
         .unwrap()
         .to_owned();
     assert_eq!(server.line(&id, &token, &answer).0, 200);
-    assert_eq!(other.line(again, t, &answer).0, 200);
+    assert_eq!(other.line(&again, &t, &answer).0, 200);
     let a = server.settled(&id, &token);
-    let b = other.settled(again, t);
+    let b = other.settled(&again, &t);
     assert_eq!(a["layout"], b["layout"]);
     assert_eq!(a["waiting"], b["waiting"]);
 }
