@@ -14,6 +14,7 @@ mod modules;
 mod pictures;
 mod play;
 mod reliability;
+mod saves;
 mod scenarios;
 mod search;
 mod serve;

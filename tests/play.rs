@@ -1585,3 +1585,243 @@ fn a_game_saved_at_a_question_in_the_ais_turn_resumes_there() {
         "{so}"
     );
 }
+
+/// The lines of a saved game (its `[[commands]]`).
+fn saved_lines(path: &std::path::Path) -> Vec<toml::Value> {
+    let text = std::fs::read_to_string(path).expect("the save");
+    let doc: toml::Table = toml::from_str(&text).expect("a save");
+    doc["commands"].as_array().expect("lines").clone()
+}
+
+/// Plays `scenario` with `args` to `before` (which stops at a question asked while the AI plays
+/// its turn, saved there) and on with `after`, once played through and once resumed from the
+/// save: the two games' lines must be the same (issue 64).
+fn resumed_as_played_through(name: &str, args: &[&str], before: &str, question: &str, after: &str) {
+    let dir = folder(name);
+    let (full, part, resumed) = (
+        dir.join("full.toml"),
+        dir.join("part.toml"),
+        dir.join("resumed.toml"),
+    );
+    let with = |extra: &[&str]| -> Vec<String> {
+        args.iter().chain(extra).map(|&a| a.to_owned()).collect()
+    };
+    let run = |args: Vec<String>, input: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = hexwar(&args, input);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    run(
+        with(&["--save", full.to_str().unwrap()]),
+        &format!("{before}{after}"),
+    );
+    let so = run(
+        with(&[]),
+        &format!("{before}save {}\nquit\n", part.display()),
+    );
+    assert!(
+        so.contains(question),
+        "the save is made at the question: {so}"
+    );
+    let saved = std::fs::read_to_string(&part).unwrap();
+    assert!(saved.contains("resume_from = "), "{saved}");
+    let so = run(
+        vec![
+            "play".into(),
+            "--resume".into(),
+            part.display().to_string(),
+            "--save".into(),
+            resumed.display().to_string(),
+        ],
+        after,
+    );
+    assert!(so.contains(question), "asked again on resuming: {so}");
+    let (a, b) = (saved_lines(&full), saved_lines(&resumed));
+    assert!(
+        a.len() > saved_lines(&part).len() + 10,
+        "the game goes on well after the save"
+    );
+    assert_eq!(
+        a, b,
+        "the resumed game's lines part from the game played through"
+    );
+}
+
+#[test]
+fn a_game_resumed_at_a_question_in_the_ais_turn_plays_on_as_played_through() {
+    // The issue's case: the search AI's assault in turn 3 asks where brdm_2 breaks off.
+    resumed_as_played_through(
+        "resumed-break-off",
+        &[
+            "play",
+            "meeting_engagement",
+            "--side",
+            "soviet",
+            "--seed",
+            "4",
+        ],
+        &"end\n".repeat(5),
+        "brdm_2 breaks off (R11.6): to which hex?",
+        &"\nend\n".repeat(80),
+    );
+}
+
+#[test]
+fn a_game_saved_at_the_second_question_of_a_melee_goes_on() {
+    // Saved at the second counterattack question of one melee in the AI's turn: resumed, it
+    // asked the first again after every answer, forever.
+    resumed_as_played_through(
+        "second-question",
+        &[
+            "play",
+            "dawn_assault",
+            "--side",
+            "nato",
+            "--ai",
+            "soviet=doctrine",
+            "--seed",
+            "1",
+        ],
+        &format!("{}yes\n", "end\n".repeat(10)),
+        "m1_c1 passed its test. Counterattack? (yes or no)",
+        &format!("yes\n{}", "\nend\n".repeat(80)),
+    );
+}
+
+/// A finished game's save, edited by `edit`, is refused by `replay`, `play --resume` and `run
+/// --resume` with a message that contains `says`.
+fn edited_save_refused(name: &str, edit: impl Fn(&str) -> String, says: &str) {
+    let dir = folder(name);
+    let save = dir.join("game.toml");
+    let out = hexwar(
+        &[
+            "run",
+            "night_recon",
+            "--seed",
+            "3",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let edited = dir.join("edited.toml");
+    std::fs::write(&edited, edit(&std::fs::read_to_string(&save).unwrap())).unwrap();
+    let path = edited.to_str().unwrap();
+    for args in [
+        vec!["replay", path],
+        vec!["play", "--resume", path],
+        vec!["run", "--resume", path],
+    ] {
+        let out = hexwar(&args, "quit\n");
+        let se = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?} refuses it: {se}");
+        assert!(se.contains(says), "{args:?}: {se}");
+    }
+}
+
+#[test]
+fn a_save_by_an_ai_that_does_not_exist_is_refused() {
+    let by = |ai: &'static str| {
+        move |s: &str| {
+            let at = s.find("by = \"").expect("a line by the AI");
+            let end = at + s[at..].find('\n').unwrap();
+            format!("{}by = \"{ai}\"{}", &s[..at], &s[end..])
+        }
+    };
+    edited_save_refused(
+        "by-nosuch",
+        by("nosuch"),
+        "by = \"nosuch\": unknown AI `nosuch`: use doctrine, doctrine@1, exploiter, passive, random or search",
+    );
+    edited_save_refused(
+        "by-huge",
+        by("search:999999999"),
+        "search budget 999999999 must lie between",
+    );
+    // The message names the line.
+    edited_save_refused("by-line", by("nosuch"), "edited.toml: command ");
+}
+
+#[test]
+fn a_save_that_lists_a_player_turn_twice_says_so() {
+    edited_save_refused(
+        "turn-twice",
+        |s| {
+            let first = s.find("[[turns]]").unwrap();
+            let second = first + 1 + s[first + 1..].find("[[turns]]").unwrap();
+            format!("{}{}{}", &s[..second], &s[first..second], &s[second..])
+        },
+        "a player turn listed twice, left out or out of order",
+    );
+}
+
+#[test]
+fn a_folder_named_like_the_built_in_prefix_is_a_folder() {
+    // A scenario file under a folder literally named `<built-in>` is a file: an input no save
+    // may replace, whose own `catalog =` is read.
+    let dir = folder("built-in-folder");
+    let inner = dir.join("<built-in>");
+    std::fs::create_dir_all(&inner).unwrap();
+    let scenario = inner.join("dawn_assault.toml");
+    let bundled = std::fs::read_to_string(
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("scenarios/dawn_assault.toml"),
+    )
+    .unwrap();
+    std::fs::write(&scenario, &bundled).unwrap();
+    let path = scenario.to_str().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "play",
+            "<built-in>/dawn_assault.toml",
+            "--side",
+            "nato",
+            "--save",
+            "<built-in>/dawn_assault.toml",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let se = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{se}");
+    assert!(se.contains("--save"), "the scenario file is an input: {se}");
+    assert_eq!(
+        std::fs::read_to_string(&scenario).unwrap(),
+        bundled,
+        "left whole"
+    );
+    // Its own catalog is the one it names.
+    let own = format!("catalog = \"no_such_catalog\"\n{bundled}");
+    std::fs::write(&scenario, own).unwrap();
+    let out = hexwar(&["check", path], "");
+    let se = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{se}");
+    assert!(
+        se.contains("no_such_catalog"),
+        "its catalog is looked for: {se}"
+    );
+    // And a save of it names it as a file, not as the bundled scenario.
+    std::fs::write(&scenario, &bundled).unwrap();
+    let save = dir.join("game.toml");
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .args([
+            "run",
+            "<built-in>/dawn_assault.toml",
+            "--seed",
+            "1",
+            "--save",
+            "game.toml",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = std::fs::read_to_string(save).unwrap();
+    assert!(
+        saved.contains("scenario_name = \"./<built-in>/dawn_assault.toml\""),
+        "{saved}"
+    );
+}

@@ -132,6 +132,7 @@ fn replay(c: &mut Criterion) {
             turn_limit: None,
             ai_took_over: false,
             ai_rng: None,
+            resume_from: None,
             commands: Vec::new(),
             turns: Vec::new(),
         };

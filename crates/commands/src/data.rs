@@ -204,6 +204,8 @@ pub struct Loaded {
     pub name: String,
     /// Its text, as read (a save keeps it).
     pub text: String,
+    /// Where it came from.
+    pub origin: Origin,
 }
 
 /// FNV-1a, 64 bits, of texts in order: a content hash that is the same on every machine.
@@ -238,18 +240,68 @@ pub fn bundled_scenario(arg: &Path) -> Option<(&'static str, &'static str)> {
         .copied()
 }
 
+/// Where a scenario's text came from, as it was loaded (never guessed from its name: a folder
+/// may be called `<built-in>`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Built into hexwar: it plays with the built-in catalog and terrain table, and no file of
+    /// it may be written over.
+    Bundled,
+    /// A file: its folder places the catalog and terrain table it names.
+    File(PathBuf),
+}
+
+impl Origin {
+    /// The scenario a save names (`scenario_name`): a bundled one as hexwar names them,
+    /// `<built-in>/NAME.toml` (a file under a folder of that name is saved as
+    /// `./<built-in>/...`), else the file.
+    #[must_use]
+    pub fn of_saved(name: &str) -> Self {
+        let bundled = name
+            .strip_prefix(BUILT_IN)
+            .and_then(|n| n.strip_prefix('/'))
+            .and_then(|n| n.strip_suffix(".toml"))
+            .is_some_and(|n| model::bundled::SCENARIOS.iter().any(|(b, _)| *b == n));
+        if bundled {
+            Self::Bundled
+        } else {
+            Self::File(PathBuf::from(name))
+        }
+    }
+
+    /// The file, if it is one (an input no output may replace).
+    #[must_use]
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Self::Bundled => None,
+            Self::File(p) => Some(p),
+        }
+    }
+}
+
+/// A file's name as messages and saves show it: its path, with `./` before a path that begins
+/// with a folder named `<built-in>`, so that a save never takes it for a bundled scenario.
+#[must_use]
+pub fn file_shown(path: &Path) -> String {
+    if path.starts_with(BUILT_IN) {
+        format!("./{}", path.display())
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// The text of the scenario a command-line word names: a file, or the name of a scenario built
-/// into hexwar (`dawn_assault`), whose path is then under [`BUILT_IN`]. A file of that name in
-/// the current folder wins, and standard error says which was used. Returns the path (which
-/// places the data the scenario names), the name shown in messages, and the text.
-pub fn scenario_text(path: &Path) -> Result<(PathBuf, String, String), BadInput> {
+/// into hexwar (`dawn_assault`), shown as `<built-in>/NAME.toml`. A file of that name in the
+/// current folder wins, and standard error says which was used. Returns where it came from,
+/// the name shown in messages, and the text.
+pub fn scenario_text(path: &Path) -> Result<(Origin, String, String), BadInput> {
     let bundled = bundled_scenario(path);
     if let Some((name, text)) = bundled
         && !path.exists()
     {
         errln!("{}: the scenario built into hexwar", path.display());
         let shown = format!("{BUILT_IN}/{name}.toml");
-        return Ok((PathBuf::from(&shown), shown, text.to_owned()));
+        return Ok((Origin::Bundled, shown, text.to_owned()));
     }
     if bundled.is_some() {
         errln!(
@@ -266,50 +318,51 @@ pub fn scenario_text(path: &Path) -> Result<(PathBuf, String, String), BadInput>
             ))
         }
     })?;
-    Ok((path.to_owned(), path.display().to_string(), text))
+    Ok((Origin::File(path.to_owned()), file_shown(path), text))
 }
 
 /// Reads and checks a scenario with its catalog and terrain table. Every problem is rendered
 /// with file, line and column. `path` is a file or a bundled scenario's name
 /// ([`scenario_text`]).
 pub fn load_scenario(path: &Path, catalog_override: Option<&Path>) -> Result<Loaded, BadInput> {
-    let (path, shown, text) = scenario_text(path)?;
+    let (origin, shown, text) = scenario_text(path)?;
     let mut texts = Texts::default();
     texts.add(shown.clone(), text.clone());
-    if !path.starts_with(BUILT_IN) {
-        texts.1.push(path.clone());
+    if let Some(f) = origin.file() {
+        texts.1.push(f.to_owned());
     }
-    load_scenario_text(&path, &shown, &text, texts, catalog_override)
+    load_scenario_text(&origin, &shown, &text, texts, catalog_override)
 }
 
 /// As [`load_scenario`], for a scenario's text already read (a saved game carries its
-/// scenario): `path` places the data it refers to, `shown` names it in messages.
+/// scenario): `origin` places the data it refers to, `shown` names it in messages.
 pub fn load_scenario_from(
-    path: &Path,
+    origin: &Origin,
     shown: &str,
     text: &str,
     catalog_override: Option<&Path>,
 ) -> Result<Loaded, BadInput> {
     let mut texts = Texts::default();
     texts.add(shown.to_owned(), text.to_owned());
-    load_scenario_text(path, shown, text, texts, catalog_override)
+    load_scenario_text(origin, shown, text, texts, catalog_override)
 }
 
 fn load_scenario_text(
-    path: &Path,
+    origin: &Origin,
     name: &str,
     text: &str,
     mut texts: Texts,
     catalog_override: Option<&Path>,
 ) -> Result<Loaded, BadInput> {
     let file = ScenarioFile::parse(name, text);
-    let dir = path
-        .parent()
+    let dir = origin
+        .file()
+        .and_then(Path::parent)
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
 
     // A bundled scenario reads the built-in data, wherever hexwar runs.
-    let built_in = path.starts_with(BUILT_IN);
+    let built_in = *origin == Origin::Bundled;
     let catalog_dir = match (catalog_override, &file.catalog) {
         (Some(p), _) => CatalogDir::Dir(p.to_owned()),
         (None, _) if built_in => CatalogDir::Builtin,
@@ -352,6 +405,7 @@ fn load_scenario_text(
         files,
         name: name.to_owned(),
         text: text.to_owned(),
+        origin: origin.clone(),
     })
 }
 

@@ -105,6 +105,7 @@ fn save_corpus(root: &Path) -> Vec<String> {
             turn_limit: Some(2),
             ai_took_over: false,
             ai_rng: None,
+            resume_from: None,
             commands: [
                 "move t72_4 0503",
                 "assault 0604 with t72_4",

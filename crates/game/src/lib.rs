@@ -9,7 +9,8 @@ mod summary;
 mod tally;
 
 pub use game::{
-    Act, Advisors, Ai, AnswerError, DiceMark, Entry, Game, Referee, Seat, Waiting, start_turn,
+    Act, Advisors, Ai, AnswerError, DiceMark, Entry, Game, Referee, Seat, TakeUp, Waiting,
+    start_turn,
 };
 pub use summary::{
     GameRecord, Identity, Measures, MergeError, ObjectiveStats, SideStats, Summary,

@@ -34,8 +34,7 @@ impl Offered {
         let mut offers = Vec::new();
         for (name, text) in model::bundled::SCENARIOS {
             let shown = format!("{}/{name}.toml", data::BUILT_IN);
-            let loaded =
-                data::load_scenario_from(std::path::Path::new(&shown), &shown, text, None)?;
+            let loaded = data::load_scenario_from(&data::Origin::Bundled, &shown, text, None)?;
             offers.push(offer(name.to_owned(), "built-in".to_owned(), loaded));
         }
         for path in data::scenario_files(files)? {
@@ -50,7 +49,7 @@ impl Offered {
                 name = format!("{stem}-{n}");
                 n += 1;
             }
-            offers.push(offer(name, path.display().to_string(), loaded));
+            offers.push(offer(name, data::file_shown(&path), loaded));
         }
         Ok(Self(offers))
     }

@@ -10,8 +10,13 @@ use serde::{Deserialize, Serialize};
 /// being computed again. 3 and 4 hash each player turn's position at the end of that turn by an
 /// explicit encoding of the position (`State::position_hash`); 2 hashed the same moment by the
 /// text of the engine's types, which changed with them; 1 (without the field) hashed another
-/// moment and recorded no terrain hash. Only the hashes of formats 3 and 4 are compared.
-pub const SAVE_FORMAT: u32 = 4;
+/// moment and recorded no terrain hash. Only the hashes of formats 3 to 5 are compared. 5 adds
+/// `resume_from`: a game saved at a question asked while the AIs played takes up their play
+/// where it began, so that it goes on as the game played through.
+pub const SAVE_FORMAT: u32 = 5;
+
+/// The first format that may say where a stopped call is taken up (`resume_from`).
+pub const TAKE_UP: u32 = 5;
 
 /// The first format that records the AIs' lines as well as the people's.
 pub const EVERY_LINE: u32 = 4;
@@ -59,6 +64,12 @@ pub struct SavedGame {
     /// goes on as the game would have: its whole state, as JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai_rng: Option<String>,
+    /// Saved at a question asked while the turn engine ran on, the AIs playing their phases
+    /// (format 5): how many lines come before that run. `ai_rng` is then the AIs' generator
+    /// as it stood when the run began, and the lines after these are the run's, which the game
+    /// resumed plays again as it first played them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_from: Option<usize>,
     /// Every line that changed the game, in order: from format 4 both sides', each AI's with
     /// its name; before, only the people's.
     #[serde(default)]
@@ -154,15 +165,36 @@ impl SavedGame {
         {
             return Err("ai_rng: not the state of the AIs' generator".to_owned());
         }
-        if let Some(g) = self.commands.iter().find(|g| {
-            g.by.as_deref()
-                .is_some_and(|b| model::check_ai_name(b).is_err())
-        }) {
-            return Err(format!(
-                "command `{}`: by = {:?}: not an AI's name",
-                g.line,
-                g.by.as_deref().unwrap_or_default()
-            ));
+        // Each `by` names an AI this hexwar has (with a setting it takes): a line an AI that
+        // does not exist gave is not a line of any game.
+        for (i, g) in self.commands.iter().enumerate() {
+            if let Some(why) = g.by.as_deref().and_then(|b| ai::check_name(b).err()) {
+                return Err(format!(
+                    "command {} (`{}`, turn {}, {}): by = {:?}: {why}",
+                    i + 1,
+                    model::shown(&g.line),
+                    g.turn,
+                    model::shown(&g.side),
+                    model::shown(g.by.as_deref().unwrap_or_default())
+                ));
+            }
+        }
+        if let Some(n) = self.resume_from {
+            if self.format < TAKE_UP {
+                return Err(format!(
+                    "resume_from: a field of save format {TAKE_UP}, and this save is format {}",
+                    self.format
+                ));
+            }
+            if n > self.commands.len() {
+                return Err(format!(
+                    "resume_from = {n}: the save has {} lines",
+                    self.commands.len()
+                ));
+            }
+            if self.ai_rng.is_none() {
+                return Err("resume_from without ai_rng: the AIs' generator where their run began is needed to take it up".to_owned());
+            }
         }
         if !hash(&self.catalog_hash) || self.terrain_hash.as_deref().is_some_and(|h| !hash(h)) {
             return Err("a content hash is 16 lower-case hexadecimal digits".to_owned());

@@ -12,7 +12,7 @@ use game::{AnswerError, DiceMark, Game, Waiting};
 use model::{Command, Event, OrderAction, OutOfDice, Phase, UnitId};
 
 use crate::lines::{Line, given, parse_answer, parse_line};
-use crate::save::{EVERY_LINE, Given, HASHED, SavedGame, TurnHash};
+use crate::save::{EVERY_LINE, Given, HASHED, SavedGame, TAKE_UP, TurnHash};
 
 /// Why a saved game could not be played again, or a command taken back: in words, naming the
 /// turn and side where the replay parted from the save.
@@ -117,10 +117,15 @@ impl<'r> Session<'r> {
     #[must_use]
     pub fn saved(&self) -> SavedGame {
         let scenario = self.rules.scenario;
+        // At a question asked while the AIs played, the save takes their run up from its
+        // start, with the generator they began it with.
+        let take_up = self.game.take_up();
+        let ai_rng = take_up.as_ref().map_or(self.game.ai_rng(), |t| &t.ai_rng);
         SavedGame {
             commands: self.game.transcript().map(|e| given(scenario, e)).collect(),
             turns: self.save.turns.clone(),
-            ai_rng: serde_json::to_string(self.game.ai_rng()).ok(),
+            ai_rng: serde_json::to_string(ai_rng).ok(),
+            resume_from: take_up.map(|t| t.lines),
             ..self.save.clone()
         }
     }
@@ -226,6 +231,7 @@ impl<'r> Session<'r> {
         let taken = saved.commands.get(mark.lines).map(|g| g.line.clone());
         saved.commands.truncate(mark.lines);
         saved.turns.clear();
+        saved.resume_from = None;
         let ai_rng = self.game.ai_rng().clone();
         let marks = std::mem::take(&mut self.undo);
         let mut again = Self::new(
@@ -254,6 +260,88 @@ impl<'r> Session<'r> {
     /// # Errors
     /// [`ReplayError`], saying where the replay parts from the save.
     pub fn replay(&mut self, saved: &SavedGame) -> Result<(), ReplayError> {
+        // Saved at a question asked while the AIs played (format 5): their run is played
+        // again from its start, so that they play on as in the game played through. Should
+        // they play it otherwise now (another hexwar's AIs), the lines replay as given, and
+        // the AI plays the rest of its phase from where they leave it.
+        if let Some(from) = saved.resume_from.filter(|_| saved.format >= TAKE_UP) {
+            let fresh = Self::new(
+                self.rules,
+                self.players.clone(),
+                self.outside,
+                self.header(),
+            );
+            match self.take_up(saved, from) {
+                Err(TakeUpError::Replay(e)) => return Err(e),
+                Err(TakeUpError::PlayedOtherwise) => *self = fresh,
+                Ok(()) => return Ok(()),
+            }
+        }
+        self.replay_all(saved)
+    }
+
+    /// The save's header as it stands, without lines.
+    fn header(&self) -> SavedGame {
+        SavedGame {
+            commands: Vec::new(),
+            turns: Vec::new(),
+            ..self.save.clone()
+        }
+    }
+
+    /// Replays the lines before the run a question stopped, then the run again as it was
+    /// played, the AIs in their seats; the lines after `from` must be those it gives, and
+    /// answer its questions.
+    fn take_up(&mut self, saved: &SavedGame, from: usize) -> Result<(), TakeUpError> {
+        let live = self.players.seats(self.outside);
+        self.game.set_seats(self.players.seats([true, true]));
+        let head = SavedGame {
+            commands: saved.commands[..from].to_vec(),
+            ..saved.clone()
+        };
+        let replayed = self.replay_lines(&head, true);
+        self.game.set_seats(live);
+        for side in model::Side::BOTH {
+            self.game.set_given_by(side, None);
+        }
+        replayed?;
+        if !matches!(self.game.waiting(), Some(Waiting::Commands { .. }) | None) {
+            return Err(TakeUpError::PlayedOtherwise);
+        }
+        if let Some(rng) = saved.ai_generator() {
+            self.game.restore_ai_rng(rng);
+        }
+        let scenario = self.rules.scenario;
+        let mut w = self.advance()?;
+        loop {
+            let got: Vec<Given> = self.game.transcript().map(|e| given(scenario, e)).collect();
+            if got.len() > saved.commands.len() || got[..] != saved.commands[..got.len()] {
+                return Err(TakeUpError::PlayedOtherwise);
+            }
+            let Waiting::Question { side, .. } = w else {
+                return Err(TakeUpError::PlayedOtherwise);
+            };
+            if !self.outside[side.index()] {
+                return Err(TakeUpError::PlayedOtherwise);
+            }
+            let Some(next) = saved.commands.get(got.len()) else {
+                break;
+            };
+            let Some(answer) = parse_answer(scenario, &next.line) else {
+                return Err(TakeUpError::PlayedOtherwise);
+            };
+            w = match self.answer(answer) {
+                Ok(w) => w,
+                Err(AnswerError::Dice(e)) => return Err(ReplayError::from(e).into()),
+                Err(_) => return Err(TakeUpError::PlayedOtherwise),
+            };
+        }
+        self.check_hashes(saved)?;
+        self.all_turns_reached(saved)?;
+        Ok(())
+    }
+
+    fn replay_all(&mut self, saved: &SavedGame) -> Result<(), ReplayError> {
         let every = saved.format >= EVERY_LINE;
         let live = self.players.seats(self.outside);
         if every {
@@ -292,6 +380,11 @@ impl<'r> Session<'r> {
             while self.advance()? != Waiting::Over {}
         }
         self.check_hashes(saved)?;
+        self.all_turns_reached(saved)
+    }
+
+    /// Fails on a player turn the save hashes that the replay never reached.
+    fn all_turns_reached(&self, saved: &SavedGame) -> Result<(), ReplayError> {
         if let Some(missing) = saved.turns.get(self.save.turns.len()) {
             return Err(ReplayError(format!(
                 "replay diverges at turn {}, side {}: the save has a position the replay never reached{}",
@@ -460,9 +553,21 @@ impl<'r> Session<'r> {
             return Ok(());
         }
         for (i, got) in self.save.turns.iter().enumerate() {
-            if let Some(want) = saved.turns.get(i)
-                && want != got
-            {
+            let Some(want) = saved.turns.get(i) else {
+                continue;
+            };
+            if (want.turn, &want.side) != (got.turn, &got.side) {
+                return Err(ReplayError(format!(
+                    "the save's player turns are not the game's: its position {} is after turn {}, side {}, where the game's is after turn {}, side {} (a player turn listed twice, left out or out of order){}",
+                    i + 1,
+                    want.turn,
+                    model::shown(&want.side),
+                    got.turn,
+                    got.side,
+                    saved.provenance()
+                )));
+            }
+            if want != got {
                 return Err(ReplayError(format!(
                     "replay diverges at turn {}, side {}: expected hash {}, got {}{}",
                     want.turn,
@@ -474,6 +579,27 @@ impl<'r> Session<'r> {
             }
         }
         Ok(())
+    }
+}
+
+/// Why a save's stopped run could not be taken up.
+enum TakeUpError {
+    /// The save is wrong, whichever way it is replayed.
+    Replay(ReplayError),
+    /// The AIs play the run otherwise now (or the lines are not a run's): the lines replay as
+    /// given instead.
+    PlayedOtherwise,
+}
+
+impl From<ReplayError> for TakeUpError {
+    fn from(e: ReplayError) -> Self {
+        Self::Replay(e)
+    }
+}
+
+impl From<OutOfDice> for TakeUpError {
+    fn from(e: OutOfDice) -> Self {
+        Self::Replay(e.into())
     }
 }
 

@@ -343,8 +343,8 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         pairs: pairs_file,
     } = args;
     batch::check_runs_threads(1, threads)?;
-    let (file, shown, text) = scenario_text(&file)?;
-    let base = load_scenario_from(&file, &shown, &text, catalog.as_deref())?;
+    let (origin, shown, text) = scenario_text(&file)?;
+    let base = load_scenario_from(&origin, &shown, &text, catalog.as_deref())?;
     let Some(expect) = base.scenario.expect.clone().filter(|e| !e.items.is_empty()) else {
         return Err(BadInput(format!(
             "{shown}: no [expect] section: balance needs the expectations it is to meet (docs/scenario-format.md says how to write them)"
@@ -352,8 +352,8 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         .into());
     };
     let mut files = base.files.clone();
-    if !file.starts_with(crate::data::BUILT_IN) {
-        files.push(file.clone());
+    if let Some(f) = origin.file() {
+        files.push(f.to_owned());
     }
     let out = match &write {
         Some(p) => Some(Output::check(p, "--write", &files)?),
@@ -382,7 +382,7 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
     }
     interrupt::install();
     let mut setup = Setup {
-        file: file.clone(),
+        origin: origin.clone(),
         shown: shown.clone(),
         text: text.clone(),
         doc: doc_with_ai,
@@ -557,7 +557,11 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
             doc["catalog"] = toml_edit::value(dir.to_string_lossy().as_ref());
         }
         let text = change_of(&found.steps).apply(&doc);
-        out.write(rebased(&text, &file, out.path()).as_bytes())?;
+        let text = match origin.file() {
+            Some(f) => rebased(&text, f, out.path()),
+            None => text,
+        };
+        out.write(text.as_bytes())?;
         if !json {
             outln!("wrote {}", out.path().display());
         }

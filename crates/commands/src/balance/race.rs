@@ -112,8 +112,8 @@ impl Entrant {
 
 /// What every change of one balance shares.
 pub struct Setup {
-    /// The scenario file (it places the data the scenario names).
-    pub file: PathBuf,
+    /// Where the scenario came from (a file places the data the scenario names).
+    pub origin: crate::data::Origin,
     /// Its name in messages and diffs.
     pub shown: String,
     /// Its text.
@@ -149,9 +149,12 @@ impl Setup {
     ) -> anyhow::Result<Option<Entrant>> {
         self.tried += 1;
         let text = change.apply(&self.doc);
-        let Ok(mut loaded) =
-            load_scenario_from(&self.file, &self.shown, &text, self.catalog_dir.as_deref())
-        else {
+        let Ok(mut loaded) = load_scenario_from(
+            &self.origin,
+            &self.shown,
+            &text,
+            self.catalog_dir.as_deref(),
+        ) else {
             self.refused += 1;
             return Ok(None);
         };

@@ -241,34 +241,34 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         capture: None,
     };
-    let (name, text, catalog_dir, saved) = match &args.resume {
+    let (name, text, origin, saved) = match &args.resume {
         Some(path) => {
             let saved = read_save(path)?;
             (
                 saved.scenario_name.clone(),
                 saved.scenario.clone(),
-                args.file.clone(),
+                None,
                 Some(saved),
             )
         }
         None => {
             // A file, or a bundled scenario's name (`<built-in>/NAME.toml` from here on).
-            let (path, name, text) = data::scenario_text(&args.file.clone().unwrap_or_default())?;
-            (name, text, Some(path), None)
+            let (origin, name, text) = data::scenario_text(&args.file.clone().unwrap_or_default())?;
+            (name, text, Some(origin), None)
         }
     };
     // The catalog and terrain are those the scenario names, found from where its file was.
-    let mut loaded = match (&args.resume, &saved, &catalog_dir) {
+    let mut loaded = match (&args.resume, &saved, &origin) {
         (Some(path), Some(saved), _) => load_saved_scenario(path, saved)?,
-        (_, _, Some(f)) => {
-            let mut l = data::load_scenario_from(f, &name, &text, None)?;
+        (_, _, Some(origin)) => {
+            let mut l = data::load_scenario_from(origin, &name, &text, None)?;
             // The scenario file is an input: no save may replace it.
-            if !f.starts_with(data::BUILT_IN) {
-                l.files.push(f.clone());
+            if let Some(f) = origin.file() {
+                l.files.push(f.to_owned());
             }
             l
         }
-        _ => data::load_scenario_from(Path::new(&name), &name, &text, None)?,
+        _ => data::load_scenario_from(&data::Origin::of_saved(&name), &name, &text, None)?,
     };
     let (seed, game, sides) = match &saved {
         Some(s) => (s.seed, s.game, s.sides.clone()),
@@ -466,6 +466,7 @@ fn header(
         turn_limit,
         ai_took_over: false,
         ai_rng: None,
+        resume_from: None,
         commands: Vec::new(),
         turns: Vec::new(),
     }
@@ -552,6 +553,7 @@ pub fn run_saving(
         turn_limit: record.turn_limit,
         ai_took_over: false,
         ai_rng: None,
+        resume_from: None,
         commands: Vec::new(),
         turns: Vec::new(),
     };
@@ -636,7 +638,7 @@ fn load_saved_scenario(saved_path: &Path, saved: &SavedGame) -> Result<data::Loa
         saved.scenario_name
     );
     let loaded = data::load_scenario_from(
-        Path::new(&saved.scenario_name),
+        &data::Origin::of_saved(&saved.scenario_name),
         &shown,
         &saved.scenario,
         None,

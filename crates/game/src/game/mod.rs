@@ -143,6 +143,22 @@ struct Pending {
     call: Call,
     before: Snapshot,
     in_flight: Vec<Entry>,
+    /// The transcript's lines before the call's own (the `end` that began it is the call's).
+    from: usize,
+}
+
+/// Where a saved game takes up the call a question stopped, when the turn engine ran it (the
+/// AIs playing their seats on to the question): the lines before the call, and the AIs' own
+/// generator as it stood when the call began. Replayed to those lines, with the generator put
+/// back and the seats their players', the game's next [`Game::advance`] runs the call again
+/// as it first ran, and asks the same questions: the AIs make the same moves up to the
+/// question and after it, as in the game played through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeUp {
+    /// How many of the transcript's lines come before the call.
+    pub lines: usize,
+    /// The AIs' generator when the call began.
+    pub ai_rng: GameRng,
 }
 
 /// A call that may be stopped by a question and run again.
@@ -335,8 +351,16 @@ impl<'r> Game<'r> {
         self.seat(seats);
     }
 
+    /// Seats `seats`. The answers given to the questions of a call under way stay: the call,
+    /// run again, must find its earlier questions answered as they were.
     fn seat(&mut self, seats: [Seat; 2]) {
-        self.asking = Asking::new([seats[0].waits(), seats[1].waits()]);
+        let given = std::mem::replace(
+            &mut self.asking,
+            Asking::new([seats[0].waits(), seats[1].waits()]),
+        );
+        for &a in given.answers() {
+            self.asking.answer(a);
+        }
         self.asking.record = self.table.record;
         self.seats = seats;
     }
@@ -380,6 +404,7 @@ impl<'r> Game<'r> {
                 Err(_) => Ok(self.waiting.clone().unwrap_or(Waiting::Over)),
             };
         }
+        let from = self.table.transcript.len();
         // The phase waited in ends here, unless it was handed to an AI that plays it first.
         if let Some(Waiting::Commands { side, .. }) = self.waiting
             && !self.handed
@@ -392,7 +417,19 @@ impl<'r> Game<'r> {
             };
             self.record(side, Act::End, by);
         }
-        self.call(Call::Advance)
+        self.call(Call::Advance, from)
+    }
+
+    /// Where a saved game takes up the call the question waited for stopped, when the turn
+    /// engine ran it ([`TakeUp`]); `None` when no question waits, or a command stopped (its
+    /// lines replay as they were given).
+    #[must_use]
+    pub fn take_up(&self) -> Option<TakeUp> {
+        let p = self.pending.as_ref()?;
+        matches!(p.call, Call::Advance).then(|| TakeUp {
+            lines: p.from,
+            ai_rng: p.before.ai_rng.clone(),
+        })
     }
 
     /// As [`Game::advance`], but the seats played by their AIs stop too, at the first phase
@@ -444,12 +481,13 @@ impl<'r> Game<'r> {
         let before = self.before();
         self.asking.rewind();
         let by = self.given_by[self.table.state.active().index()].clone();
+        let from = self.table.transcript.len();
         let done = match self.execute(command, by.clone()) {
             Ok(Err(why)) => return Err(why.into()),
             Ok(Ok(())) => Ok(()),
             Err(halt) => Err(halt),
         };
-        self.settle(done, Call::Command(command.clone(), by), before)?;
+        self.settle(done, Call::Command(command.clone(), by), before, from)?;
         Ok(())
     }
 
@@ -468,11 +506,13 @@ impl<'r> Game<'r> {
         let Some(p) = self.pending.take() else {
             return Err(AnswerError::NothingAsked);
         };
-        let Pending { call, before, .. } = *p;
+        let Pending {
+            call, before, from, ..
+        } = *p;
         self.restore(&before);
         self.asking.answer(answer);
         let done = self.run(&call);
-        Ok(self.settle(done, call, Some(before))?)
+        Ok(self.settle(done, call, Some(before), from)?)
     }
 
     /// A choice for the fights of this turn, given as an order is (`melee UNIT break_off`,
@@ -512,7 +552,8 @@ impl<'r> Game<'r> {
             Some(Waiting::Commands { side, .. }) if self.seats[side.index()].waits() => {}
             _ => return Ok(()),
         }
-        self.call(Call::PlayPhase(ai)).map(drop)
+        let from = self.table.transcript.len();
+        self.call(Call::PlayPhase(ai), from).map(drop)
     }
 
     /// Lets `f` play in the phase the game waits in, through a referee, as an AI plays its
@@ -556,11 +597,11 @@ impl<'r> Game<'r> {
         self.handed = s.handed;
     }
 
-    /// Runs a call from its start.
-    fn call(&mut self, call: Call) -> Result<Waiting, OutOfDice> {
+    /// Runs a call from its start (`from`: the transcript's lines before it).
+    fn call(&mut self, call: Call, from: usize) -> Result<Waiting, OutOfDice> {
         let before = self.before();
         let done = self.run(&call);
-        self.settle(done, call, before)
+        self.settle(done, call, before, from)
     }
 
     /// Runs a call, the answers given so far answering its questions.
@@ -585,6 +626,7 @@ impl<'r> Game<'r> {
         done: Result<(), Halt>,
         call: Call,
         before: Option<Snapshot>,
+        from: usize,
     ) -> Result<Waiting, OutOfDice> {
         match done {
             Ok(()) => {
@@ -608,6 +650,7 @@ impl<'r> Game<'r> {
                         call,
                         before,
                         in_flight,
+                        from,
                     })
                 });
             }
