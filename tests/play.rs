@@ -1825,3 +1825,92 @@ fn a_folder_named_like_the_built_in_prefix_is_a_folder() {
         "{saved}"
     );
 }
+
+#[test]
+fn the_prompt_tells_nothing_of_the_enemys_units_held_in_ambush() {
+    // The night recon as bundled, and without NATO's three units held in ambush (the last
+    // three of the file), against an AI that places nothing: the Soviet player, asking of
+    // them by name, by a near name, in commands, `units`, `status`, `legal`, `map`, `odds`, is
+    // told the same in both (issue 65).
+    let dir = folder("known-prompt");
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let text = std::fs::read_to_string(root.join("scenarios/night_recon.toml")).unwrap();
+    let from = text.find("[[units]]\nid = \"tow_a\"").unwrap();
+    let to = text.find("[[objectives]]").unwrap();
+    let variants = [
+        ("with.toml", text.clone()),
+        ("without.toml", format!("{}{}", &text[..from], &text[to..])),
+    ];
+    let looks = [
+        "legal m60_a",
+        "legal m60_x",
+        "legal tow",
+        "units",
+        "units nato",
+        "status",
+        "map m60_a",
+        "odds assault 0807 with brdm_1",
+        "move m60_a 0807",
+        "fire brdm_1 at m60_a",
+        "fire m60_a at brdm_1",
+        "hold m60_a",
+        "move m60_b 0807",
+    ];
+    let mut input = String::new();
+    for _ in 0..6 {
+        for l in looks {
+            input.push_str(l);
+            input.push('\n');
+        }
+        input.push_str("end\n");
+    }
+    let told: Vec<String> = variants
+        .iter()
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+                .args([
+                    "play",
+                    path.to_str().unwrap(),
+                    "--side",
+                    "soviet",
+                    "--ai",
+                    "nato=passive",
+                    "--seed",
+                    "2",
+                ])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .and_then(|mut c| {
+                    let _ = c.stdin.take().unwrap().write_all(input.as_bytes());
+                    c.wait_with_output()
+                })
+                .unwrap();
+            assert!(out.status.success(), "{}", text_of(&out.stderr));
+            text_of(&out.stdout).replace(path.to_str().unwrap(), "SCENARIO")
+        })
+        .collect();
+    assert!(told[0].contains("unknown unit `m60_a`"), "{}", told[0]);
+    assert!(told[0].matches("may act").count() >= 4, "{}", told[0]);
+    if told[0] != told[1] {
+        let (a, b) = (&told[0], &told[1]);
+        let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+        let around = |t: &str| {
+            t.get(at.saturating_sub(300)..(at + 300).min(t.len()))
+                .unwrap_or(t)
+                .to_owned()
+        };
+        panic!(
+            "the prompt tells otherwise with NATO's ambushers held:\n--- with:\n{}\n--- without:\n{}",
+            around(a),
+            around(b)
+        );
+    }
+}
+
+fn text_of(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}

@@ -513,3 +513,86 @@ fn sigterm_stops_the_server_within_a_second() {
     assert!(status.success(), "{status}");
     assert!(took < Duration::from_secs(1), "it took {took:?} to stop");
 }
+
+/// A scenario's names and titles reach the first page as text: a side named with markup, a
+/// title with a tag and a file whose name holds quotes run nothing and show as written; every
+/// page is served under a Content-Security-Policy that allows no inline script (issue 65).
+#[test]
+fn names_with_markup_are_shown_as_text() {
+    let bin = std::env::var("CHROME").unwrap_or_else(|_| "chromium".to_owned());
+    if !outside::have(&bin, "--version", "chromium") {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-markup");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let text = std::fs::read_to_string(root.join("scenarios/meeting_engagement.toml")).unwrap();
+    let side = r#"Advance guard</select><img src=x onerror="document.title='pwned'">"#;
+    let title = r#"Meeting <b>engagement</b><script>document.title='pwned'</script>"#;
+    let text = text
+        .replacen(
+            "name = \"Advance guard, 2nd MR Battalion\"",
+            &format!("name = \"{}\"", side.replace('"', "\\\"")),
+            1,
+        )
+        .replacen(
+            "title = \"Meeting engagement at Hohenroth\"",
+            &format!("title = \"{}\"", title.replace('"', "\\\"")),
+            1,
+        );
+    assert!(
+        text.contains("</select><img src=x") && text.contains("<b>engagement</b>"),
+        "the names were put in"
+    );
+    let file = dir.join("it's \"quoted\".toml");
+    std::fs::write(&file, text).unwrap();
+    let (_server, url) = serve(&[file.to_str().unwrap()]);
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let (_browser, mut dt) = chromium();
+    dt.go_to(&url);
+    dt.wait_until(
+        "document.querySelectorAll('article.scenario').length === 9",
+        30,
+    );
+    let page = dt.eval(&format!(
+        "JSON.stringify({{ title: document.title, imgs: document.querySelectorAll('img[src=x]').length, scripts: document.scripts.length, \
+         side: Array.from(document.querySelectorAll('option')).some((o) => o.textContent === {side:?} + ' (attacker)'), \
+         heading: Array.from(document.querySelectorAll('h2')).some((h) => h.textContent === {title:?}), \
+         meta: Array.from(document.querySelectorAll('.meta')).some((m) => m.textContent.includes('it\\'s \"quoted\".toml')) }})",
+    ));
+    let page: Value = serde_json::from_str(page.as_str().unwrap()).unwrap();
+    assert_ne!(page["title"], "pwned", "{page}");
+    assert_eq!(page["imgs"], 0, "no image of the side's name: {page}");
+    assert_eq!(page["scripts"], 1, "only the page's own script: {page}");
+    assert_eq!(page["side"], true, "the side's name as written: {page}");
+    assert_eq!(page["heading"], true, "the title as written: {page}");
+    assert_eq!(page["meta"], true, "the file's name as written: {page}");
+    let errors = dt.errors();
+    assert!(errors.is_empty(), "the page logged errors: {errors:?}");
+    // The policy is on every page.
+    for path in ["/", "/game/x", "/api/scenarios", "/assets/index.js"] {
+        let answer = head_of(host, path);
+        assert!(
+            answer.contains("content-security-policy: default-src 'self'; script-src 'self';"),
+            "{path}: {answer}"
+        );
+    }
+}
+
+/// The head of a GET's answer, lower-cased.
+fn head_of(host: &str, path: &str) -> String {
+    use std::io::{Read as _, Write as _};
+    let mut s = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    answer
+        .split_once("\r\n\r\n")
+        .map_or(answer.clone(), |(h, _)| h.to_owned())
+        .to_lowercase()
+}

@@ -62,6 +62,7 @@ fn render(c: &mut Criterion) {
     let (end, events) = (played.state(), played.events());
     let header = Header {
         source: "seed 1".to_owned(),
+        scripts: replay::Scripts::Inline,
     };
     group.bench_function("replay_page_night_recon", |b| {
         b.iter(|| {

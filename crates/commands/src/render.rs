@@ -8,7 +8,7 @@ use counters::{Rules, State};
 use model::Event;
 use present::picture::map::{self, Labels, Position};
 use present::picture::png;
-use present::picture::replay::{self, Header};
+use present::picture::replay::{self, Header, Scripts};
 use present::picture::style::Style;
 
 use crate::data::{self, BadInput, load_scenario};
@@ -207,6 +207,7 @@ pub fn replay_page(
             let played = players.play(rules, dice, ai_rng)?;
             let header = Header {
                 source: seed_text(seed, game),
+                scripts: Scripts::Inline,
             };
             (
                 replay::page(
@@ -245,6 +246,7 @@ pub fn replay_page(
                         path.display(),
                         seed_text(saved.seed, saved.game)
                     ),
+                    scripts: Scripts::Inline,
                 };
                 Ok(replay::page(rules, &style, &header, events, end.outcome()))
             })?;

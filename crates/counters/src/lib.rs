@@ -17,6 +17,7 @@ pub mod dispatch;
 pub mod executor;
 pub mod fire;
 pub mod hits;
+pub mod known;
 pub mod legal;
 pub mod melee;
 pub mod movement;
@@ -42,6 +43,7 @@ pub use check::{
 pub use dispatch::{ExecuteWith, PlayError, execute_with};
 pub use fire::{concealed, fire_dice, hit_number, hit_number_against, save_number};
 pub use hits::hit_effect;
+pub use known::{held_in_ambush, known_to, known_to_any};
 pub use legal::{legal_commands, legal_commands_of};
 pub use overrun::{overrun_cost, overruns};
 pub use plan::{AssaultDice, Fighting, SidePlan, plan_side, takes_part};
@@ -52,7 +54,7 @@ pub use state::{Rules, State};
 pub use time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
 pub use transport::cost as transport_cost;
 pub use victory::{
-    attacker_holds, attacker_holds_objective, losses, morale_number, score, starting_units,
+    attacker_holds, attacker_holds_objective, counted, losses, morale_number, score, starting_units,
 };
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use model::scenario::Role;
 use model::unit::Location;
 
 /// Units a side counts for morale and victory points: all but transports (R17.2, R17.3).
-fn counted(rules: &Rules<'_>, u: &model::unit::Unit) -> bool {
+#[must_use]
+pub fn counted(rules: &Rules<'_>, u: &model::unit::Unit) -> bool {
     rules.typ(u).transport.is_none()
 }
 

@@ -30,29 +30,29 @@
     window.location.href = mine.url;
   };
 
+  // Every name, title and text of a scenario reaches the page as text, never as markup: the
+  // card is built node by node (a side named `</select><img onerror=...>` is a side's name).
+  const option = (value, label) => el('option', { value }, label);
   const card = (s, ais) => {
-    const sides = s.sides.map((x) => `<option value="${x.id}">${x.name} (${x.role})</option>`).join('');
-    const opponents = ais.map((a) => `<option value="${a}">${a === 'doctrine' ? 'doctrine AI' : `search AI, ${a.split(':')[1]} playouts`}</option>`).join('');
-    const c = el('article', { class: 'scenario', 'data-name': s.name });
-    c.innerHTML = `
-      <img src="${s.picture}" alt="the map of ${s.name} at the start" loading="lazy">
-      <div class="about">
-        <h2></h2>
-        <p class="meta"></p>
-        <p class="briefing"></p>
-        <form>
-          <label>Your side <select name="side">${sides}<option value="both">both sides (hot-seat)</option></select></label>
-          <label>Opponent <select name="opponent">${opponents}<option value="person">another person (a link to send)</option></select></label>
-          <label>Seed <input name="seed" type="number" min="0" step="1" placeholder="any" size="6"></label>
-          <button type="submit">Play</button>
-          <span class="error" role="alert"></span>
-        </form>
-      </div>`;
-    c.querySelector('h2').textContent = s.title;
-    c.querySelector('.meta').textContent = `${s.name} · ${s.turns} turns · ${s.source}`;
-    // The briefing's paragraphs, its lines joined as a reader's eye would.
-    c.querySelector('.briefing').textContent = s.description.replace(/([^\n])\n(?!\n)/g, '$1 ');
-    const form = c.querySelector('form');
+    const opponentName = (a) => (a === 'doctrine' ? 'doctrine AI' : `search AI, ${a.split(':')[1]} playouts`);
+    const form = el('form', {},
+      el('label', {}, 'Your side ', el('select', { name: 'side' },
+        ...s.sides.map((x) => option(x.id, `${x.name} (${x.role})`)),
+        option('both', 'both sides (hot-seat)'))),
+      el('label', {}, 'Opponent ', el('select', { name: 'opponent' },
+        ...ais.map((a) => option(a, opponentName(a))),
+        option('person', 'another person (a link to send)'))),
+      el('label', {}, 'Seed ', el('input', { name: 'seed', type: 'number', min: '0', step: '1', placeholder: 'any', size: '6' })),
+      el('button', { type: 'submit' }, 'Play'),
+      el('span', { class: 'error', role: 'alert' }));
+    const c = el('article', { class: 'scenario', 'data-name': s.name },
+      el('img', { src: s.picture, alt: `the map of ${s.name} at the start`, loading: 'lazy' }),
+      el('div', { class: 'about' },
+        el('h2', {}, s.title),
+        el('p', { class: 'meta' }, `${s.name} · ${s.turns} turns · ${s.source}`),
+        // The briefing's paragraphs, its lines joined as a reader's eye would.
+        el('p', { class: 'briefing' }, s.description.replace(/([^\n])\n(?!\n)/g, '$1 ')),
+        form));
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       const error = form.querySelector('.error');

@@ -25,6 +25,9 @@ pub struct Limits {
     pub body: usize,
     /// The largest save uploaded.
     pub save: usize,
+    /// How long a client has to send a request's headers (once it has begun, or after the
+    /// last answer on a kept-alive connection): one that never finishes them is closed.
+    pub headers: Duration,
 }
 
 impl Default for Limits {
@@ -34,6 +37,7 @@ impl Default for Limits {
             idle: Duration::from_secs(2 * 60 * 60),
             body: 16 * 1024,
             save: 4 * 1024 * 1024,
+            headers: Duration::from_secs(10),
         }
     }
 }

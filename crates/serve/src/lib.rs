@@ -44,6 +44,12 @@ pub struct ServeArgs {
     /// A game nobody looked at for this many minutes is dropped (download its save to keep it).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=10_080))]
     pub idle_minutes: u64,
+    /// A host name the server answers to besides its own address (127.0.0.1, localhost, `[::1]`
+    /// and the `--bind` address): the name other machines reach it by, with `--bind`. Every
+    /// request naming another host is refused, so that no other site can reach it through a
+    /// name of its own (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM: prints its URL as the first line of standard
@@ -71,15 +77,23 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         println!("{}", url_of(address));
         if !args.bind.is_loopback() {
             eprintln!(
-                "warning: listening on {}, not the loopback: other machines can reach this server (each game still needs its link)",
-                args.bind
+                "warning: listening on {}, not the loopback: other machines can reach this server (each game still needs its link); it answers to {} and the names given with --allow-host",
+                args.bind,
+                if args.bind.is_unspecified() { "127.0.0.1".to_owned() } else { args.bind.to_string() }
             );
         }
         eprintln!(
             "hexwar serve: {} scenarios; Ctrl-C stops it",
             offered.len()
         );
-        serve(listener, Arc::new(offered), limits, shutdown_signal()).await
+        serve_allowing(
+            listener,
+            Arc::new(offered),
+            limits,
+            &args.allow_host,
+            shutdown_signal(),
+        )
+        .await
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -95,7 +109,8 @@ fn url_of(address: SocketAddr) -> String {
 }
 
 /// Serves on `listener` until `stop` completes; then every open stream is ended and the
-/// server closes within a second.
+/// server closes within a second. It answers only to its own address (see
+/// [`serve_allowing`]).
 ///
 /// # Errors
 /// An I/O error of the listener.
@@ -105,20 +120,53 @@ pub async fn serve(
     limits: Limits,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_allowing(listener, offered, limits, &[], stop).await
+}
+
+/// As [`serve`], answering to the host names `allowed` too (`--allow-host`) besides its own
+/// address: 127.0.0.1, localhost and `[::1]` at its port, and the address it listens on.
+///
+/// # Errors
+/// An I/O error of the listener.
+pub async fn serve_allowing(
+    listener: tokio::net::TcpListener,
+    offered: Arc<offer::Offered>,
+    limits: Limits,
+    allowed: &[String],
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
     let (stopping, stopped) = tokio::sync::watch::channel(false);
-    let state = routes::App::new(offered, limits, stopped);
+    let hosts = routes::Hosts::of(listener.local_addr()?, allowed);
+    let headers = limits.headers;
+    let state = routes::App::new(offered, limits, stopped, hosts);
     let sweeper = tokio::spawn(games::sweep(state.games()));
     let app = routes::router(state);
-    let graceful = async move {
-        stop.await;
-        // Ends the open event streams, which graceful shutdown would otherwise wait for.
-        let _ = stopping.send(true);
-    };
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(graceful)
-        .await;
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(headers);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        tokio::select! {
+            () = &mut stop => break,
+            accepted = listener.accept() => {
+                // Out of descriptors, say: wait a little rather than spin.
+                let Ok((tcp, _)) = accepted else {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
+                let service = hyper_util::service::TowerToHyperService::new(app.clone());
+                let connection = graceful.watch(http.serve_connection(TokioIo::new(tcp), service));
+                tokio::spawn(connection);
+            }
+        }
+    }
+    drop(listener);
+    // Ends the open event streams, which a graceful shutdown would otherwise wait for.
+    let _ = stopping.send(true);
+    let _ = tokio::time::timeout(Duration::from_millis(800), graceful.shutdown()).await;
     sweeper.abort();
-    result.map_err(Into::into)
+    Ok(())
 }
 
 /// Completes at Ctrl-C or SIGTERM; a second of grace follows, then the process ends whatever

@@ -36,21 +36,78 @@ const CSS: &str = include_str!("../assets/style.css");
 /// The longest line a seat may send.
 const MAX_LINE: usize = 2_000;
 
+/// The Content-Security-Policy of every answer: scripts and fonts only from the server's own
+/// files (no inline script, so a name that slipped into a page as markup could run nothing),
+/// pictures from there or drawn by the page, no frames, no plugins, no other site to talk to.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+                   img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; \
+                   object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The host names (with the port) a request may be sent to: the server's own.
+#[derive(Clone, Debug)]
+pub struct Hosts(Vec<String>);
+
+impl Hosts {
+    /// A server listening at `address`: 127.0.0.1, localhost and `[::1]`, the address itself
+    /// (unless it is every address), and the names `allowed`, each at the port (a name given
+    /// with a port keeps its own); at port 80 the names without it too.
+    pub fn of(address: std::net::SocketAddr, allowed: &[String]) -> Self {
+        let port = address.port();
+        let mut names: Vec<String> = vec!["127.0.0.1".into(), "localhost".into(), "[::1]".into()];
+        let ip = address.ip();
+        if !ip.is_unspecified() && !ip.is_loopback() {
+            names.push(match ip {
+                std::net::IpAddr::V4(v4) => v4.to_string(),
+                std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+            });
+        }
+        let mut hosts = Vec::new();
+        for name in names.iter().chain(allowed) {
+            let name = name.trim().to_ascii_lowercase();
+            let has_port = name.rsplit_once(':').is_some_and(|(h, p)| {
+                !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':')
+            });
+            if has_port && !name.starts_with('[') || name.starts_with('[') && name.contains("]:") {
+                hosts.push(name);
+            } else {
+                hosts.push(format!("{name}:{port}"));
+                if port == 80 {
+                    hosts.push(name);
+                }
+            }
+        }
+        Self(hosts)
+    }
+
+    /// Whether a request's `Host` names this server.
+    fn allow(&self, host: &str) -> bool {
+        let host = host.to_ascii_lowercase();
+        self.0.contains(&host)
+    }
+}
+
 /// What every handler shares.
 #[derive(Clone)]
 pub struct App {
     offered: Arc<Offered>,
     games: Arc<Games>,
     stopped: watch::Receiver<bool>,
+    hosts: Arc<Hosts>,
 }
 
 impl App {
     /// The server's state.
-    pub fn new(offered: Arc<Offered>, limits: Limits, stopped: watch::Receiver<bool>) -> Self {
+    pub fn new(
+        offered: Arc<Offered>,
+        limits: Limits,
+        stopped: watch::Receiver<bool>,
+        hosts: Hosts,
+    ) -> Self {
         Self {
             offered,
             games: Arc::new(Games::new(limits)),
             stopped,
+            hosts: Arc::new(hosts),
         }
     }
 
@@ -84,7 +141,88 @@ pub fn router(app: App) -> Router {
         .fallback(|| async { fail(StatusCode::NOT_FOUND, "no such page").into_response() })
         .layer(middleware::from_fn(same_origin))
         .layer(DefaultBodyLimit::max(limits.body))
+        .layer(middleware::from_fn(as_json))
+        .layer(middleware::from_fn(guarded))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&app.hosts),
+            own_host,
+        ))
         .with_state(app)
+}
+
+/// Before anything else: a request whose `Host` is not this server's is refused, GETs too, so
+/// that a site whose name was made to point at this machine (DNS rebinding) reaches nothing.
+async fn own_host(State(hosts): State<Arc<Hosts>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !hosts.allow(host) {
+        return fail(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server answers to {} only (`hexwar serve --allow-host NAME` adds a name), not to `{}`",
+                hosts.0.join(", "),
+                model::shown(host)
+            ),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// Every answer carries the Content-Security-Policy and asks the browser not to guess types,
+/// frame the page or send its address elsewhere.
+async fn guarded(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+/// A refusal that is not JSON yet (axum's own: a body too large, a method an endpoint does not
+/// take) becomes `{"error": ...}`, as docs/serve.md promises of every refusal.
+async fn as_json(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "the body is too large for this endpoint".to_owned(),
+        StatusCode::METHOD_NOT_ALLOWED => format!("this endpoint does not take {method}"),
+        _ => {
+            let body = axum::body::to_bytes(response.into_body(), 4096)
+                .await
+                .unwrap_or_default();
+            let text = String::from_utf8_lossy(&body).trim().to_owned();
+            if text.is_empty() {
+                status.canonical_reason().unwrap_or("refused").to_owned()
+            } else {
+                text
+            }
+        }
+    };
+    fail(status, message).into_response()
 }
 
 /// A refusal: its status and message, sent as JSON (`{"error": ...}`).
@@ -144,6 +282,10 @@ async fn asset(Path(file): Path<String>) -> Response {
         "board.js" => (
             "text/javascript; charset=utf-8",
             present::picture::replay::BOARD_SCRIPT.as_bytes(),
+        ),
+        "replay.js" => (
+            "text/javascript; charset=utf-8",
+            present::picture::replay::SCRIPT.as_bytes(),
         ),
         "dejavu.ttf" => ("font/ttf", present::picture::fonts::REGULAR),
         "dejavu-bold.ttf" => ("font/ttf", present::picture::fonts::BOLD),
@@ -504,6 +646,7 @@ async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> A
         ));
     }
     let (held, sides) = seat_of(&app, &id, &asked.t)?;
+    let two_people = held.players.len() > 1;
     let (said, words) = held
         .ask(move |seat| {
             let waited = seat.desk.waiting().cloned();
@@ -527,8 +670,21 @@ async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> A
             );
             let ends = matches!(said, Ok(Said::EndsPhase));
             // What changed the game is the narrative of both seats; a look is the asker's.
+            // The end of a start phase, in which a side places units held in ambush, is not
+            // told to the other person: the phase is there only while it holds some (R15.3).
+            let start_ended = ends
+                && two_people
+                && matches!(
+                    waited,
+                    Some(game::Waiting::Commands {
+                        phase: model::Phase::Start,
+                        ..
+                    })
+                );
             if ends || before != after || seat.desk.waiting() != waited.as_ref() {
-                seat.log.push(format!("> {}", asked.line.trim()));
+                if !start_ended {
+                    seat.log.push(format!("> {}", asked.line.trim()));
+                }
                 seat.log.extend(words.lines().map(str::to_owned));
                 seat.changed = true;
             }
@@ -553,9 +709,12 @@ async fn line(State(app): State<App>, Path(id): Path<String>, bytes: Bytes) -> A
 async fn stream(Seated { held, .. }: Seated, State(app): State<App>) -> Answer {
     let signal = held.signal.clone();
     let stopped = app.stopped.clone();
+    // Each update is numbered on its stream, not by the game's count of changes, which would
+    // tell a seat how much the other side did between its looks.
     let events = futures_util::stream::unfold(
-        (signal, stopped, true),
-        |(mut signal, mut stopped, first)| async move {
+        (signal, stopped, 0_u64),
+        |(mut signal, mut stopped, sent)| async move {
+            let first = sent == 0;
             if !first {
                 tokio::select! {
                     changed = signal.changed() => changed.ok()?,
@@ -566,11 +725,11 @@ async fn stream(Seated { held, .. }: Seated, State(app): State<App>) -> Answer {
                 return None;
             }
             let s = signal.borrow_and_update().clone();
-            let data = json!({ "version": s.version, "thinking": s.thinking }).to_string();
+            let data = json!({ "version": sent + 1, "thinking": s.thinking }).to_string();
             let event = SseEvent::default().event("update").data(data);
             Some((
                 Ok::<_, std::convert::Infallible>(event),
-                (signal, stopped, false),
+                (signal, stopped, sent + 1),
             ))
         },
     );
@@ -579,12 +738,35 @@ async fn stream(Seated { held, .. }: Seated, State(app): State<App>) -> Answer {
         .into_response())
 }
 
-async fn save(Seated { id, held, .. }: Seated) -> Answer {
+async fn save(Seated { id, held, sides }: Seated) -> Answer {
+    // A save holds the whole scenario, where the other side's ambushes lie among it: in a game
+    // between two people it waits until that side has placed them, or the battle is over
+    // (R15.3); the other player, who knows them, may save meanwhile.
+    let other_person = held.players.len() > 1;
     let text = held
-        .ask(|seat| seat.desk.save_text().map_err(|e| format!("{e:#}")))
+        .ask(move |seat| {
+            let session = seat.desk.session();
+            let s = session.rules().scenario;
+            let state = session.game().state();
+            let hidden = other_person
+                && state.outcome().is_none()
+                && state
+                    .units()
+                    .iter()
+                    .any(|u| !counters::known_to_any(s, &sides, u));
+            if hidden {
+                return Err((
+                    StatusCode::CONFLICT,
+                    "the save would show where the other side's units wait in ambush: it can be downloaded once they are placed or the battle is over (the other player may save now)".to_owned(),
+                ));
+            }
+            seat.desk
+                .save_text()
+                .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}")))
+        })
         .await
         .map_err(gone)?
-        .map_err(|e| fail(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        .map_err(|(status, e)| fail(status, e))?;
     let mut headers = HeaderMap::new();
     headers.insert(
         header::CONTENT_TYPE,
@@ -615,6 +797,8 @@ async fn replay(Seated { held, .. }: Seated) -> Answer {
                 &Style::bundled(),
                 &present::picture::replay::Header {
                     source: format!("seed {}, played in the browser", saved.seed),
+                    // The page is served under a policy that allows no inline script.
+                    scripts: present::picture::replay::Scripts::At("/assets/".to_owned()),
                 },
                 session.game().events(),
                 Some(outcome),

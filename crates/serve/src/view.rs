@@ -12,9 +12,9 @@ use serde_json::{Value, json};
 
 use crate::games::Seat;
 
-/// Whether a seat commanding `sides` may know of unit `u` now.
+/// Whether a seat commanding `sides` may know of unit `u` now (R15.3, `counters::known_to`).
 pub fn known(rules: &Rules<'_>, sides: &[Side], u: &Unit) -> bool {
-    sides.contains(&u.side) || !commands::play::held_in_ambush(rules.scenario, u)
+    counters::known_to_any(rules.scenario, sides, u)
 }
 
 fn label(rules: &Rules<'_>, h: Hex) -> String {
@@ -43,7 +43,7 @@ pub fn view(seat: &Seat<'_>, sides: &[Side], log_from: usize, events_from: usize
             "side": side_id(*side),
             "phase": phase.name(),
             "yours": sides.contains(side),
-            "acting": desk.acting(*side).iter().map(|&u| s.unit_name(u)).collect::<Vec<_>>(),
+            "acting": desk.acting(*side, sides).iter().map(|&u| s.unit_name(u)).collect::<Vec<_>>(),
         }),
         Some(Waiting::Question { side, question }) => {
             let asked = session::questions::words(s, question);
@@ -79,7 +79,7 @@ pub fn view(seat: &Seat<'_>, sides: &[Side], log_from: usize, events_from: usize
         "active": side_id(state.active()),
         "night": state.time().is_night(),
         "waiting": waiting,
-        "status": desk.status(),
+        "status": desk.status(sides),
         "units": units,
         "board": known_count,
         "layout": present::picture::replay::layout_of(&rules, state),
@@ -110,7 +110,7 @@ fn unit_json(rules: &Rules<'_>, state: &State, u: &Unit) -> Value {
         "aboard": aboard,
         "alive": u.alive(),
         "marks": marks,
-        "held": commands::play::held_in_ambush(s, u),
+        "held": counters::held_in_ambush(s, u),
         "passengers": state.units().iter().filter(|p| p.location == model::Location::Aboard(u.id)).count(),
     })
 }
@@ -165,8 +165,10 @@ pub fn reach(seat: &Seat<'_>, sides: &[Side], name: &str) -> Result<Value, Strin
     let rules = session.rules();
     let s = rules.scenario;
     let state = seat.desk.state();
+    // A unit the seat may not know of is answered as a name no unit has (R15.3).
     let unit = s
         .unit_id(name)
+        .filter(|&u| known(&rules, sides, state.unit(u)))
         .ok_or_else(|| format!("no unit `{}` in this scenario", model::shown(name)))?;
     let u = state.unit(unit);
     if !sides.contains(&u.side) {

@@ -20,7 +20,12 @@ struct Server {
 
 impl Server {
     fn start(limits: Limits) -> Self {
-        let offered = serve::offered(&[]).expect("the bundled scenarios load");
+        Self::offering(limits, &[])
+    }
+
+    /// A server offering the scenario files `files` besides the bundled ones.
+    fn offering(limits: Limits, files: &[std::path::PathBuf]) -> Self {
+        let offered = serve::offered(files).expect("the scenarios load");
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
@@ -67,11 +72,28 @@ impl Server {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> (u16, String) {
+        let (status, _, body) = self.exchange(method, path, headers, body);
+        (status, body)
+    }
+
+    /// A request: its status, its answer's headers (lower-cased) and body.
+    fn exchange(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, String, String) {
         let mut s = TcpStream::connect(self.url.trim_start_matches("http://")).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        // The server's own Host, unless the request names another.
+        let host = if headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            String::new()
+        } else {
+            format!("Host: {}\r\n", self.url.trim_start_matches("http://"))
+        };
         let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            self.url.trim_start_matches("http://"),
+            "{method} {path} HTTP/1.1\r\n{host}Connection: close\r\nContent-Length: {}\r\n",
             body.len()
         );
         for (k, v) in headers {
@@ -89,10 +111,11 @@ impl Server {
             .nth(1)
             .and_then(|c| c.parse().ok())
             .unwrap_or_else(|| panic!("no status in {text:?}"));
-        let body = text
-            .split_once("\r\n\r\n")
-            .map_or_else(String::new, |(_, b)| b.to_owned());
-        (status, body)
+        let (head, body) = text.split_once("\r\n\r\n").map_or_else(
+            || (text.clone(), String::new()),
+            |(h, b)| (h.to_lowercase(), b.to_owned()),
+        );
+        (status, head, body)
     }
 
     fn get(&self, path: &str) -> (u16, String) {
@@ -443,14 +466,16 @@ fn the_server_stops_within_a_second_with_an_event_stream_open() {
     let mut s = TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
     write!(
         s,
-        "GET /api/games/{id}/stream?t={token} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+        "GET /api/games/{id}/stream?t={token} HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+        server.url.trim_start_matches("http://")
     )
     .unwrap();
     let mut reader = BufReader::new(s.try_clone().unwrap());
     let mut line = String::new();
     while !line.starts_with("event: update") {
         line.clear();
-        reader.read_line(&mut line).unwrap();
+        let read = reader.read_line(&mut line).unwrap();
+        assert!(read > 0, "the stream ended before its first update");
     }
     let took = server.stop();
     assert!(
@@ -512,4 +537,364 @@ fn a_game_saved_at_a_question_resumes_at_it() {
     let b = other.settled(&again, &t);
     assert_eq!(a["layout"], b["layout"]);
     assert_eq!(a["waiting"], b["waiting"]);
+}
+
+/// Every endpoint, with a real game's id and token, as `(method, path, body)`.
+fn endpoints(id: &str, token: &str) -> Vec<(&'static str, String, String)> {
+    let line = json!({ "t": token, "line": "status" }).to_string();
+    let game = json!({ "scenario": "night_recon", "side": "soviet" }).to_string();
+    vec![
+        ("GET", "/".into(), String::new()),
+        ("GET", format!("/game/{id}"), String::new()),
+        ("GET", "/assets/index.js".into(), String::new()),
+        ("GET", "/api/scenarios".into(), String::new()),
+        (
+            "GET",
+            "/api/scenarios/night_recon/picture.svg".into(),
+            String::new(),
+        ),
+        ("POST", "/api/games".into(), game),
+        ("POST", "/api/resume".into(), "format = 5".into()),
+        (
+            "GET",
+            format!("/api/games/{id}/view?t={token}"),
+            String::new(),
+        ),
+        (
+            "GET",
+            format!("/api/games/{id}/board.svg?t={token}"),
+            String::new(),
+        ),
+        (
+            "GET",
+            format!("/api/games/{id}/reach?t={token}&unit=brdm_1"),
+            String::new(),
+        ),
+        ("POST", format!("/api/games/{id}/line"), line),
+        (
+            "GET",
+            format!("/api/games/{id}/save?t={token}"),
+            String::new(),
+        ),
+        (
+            "GET",
+            format!("/api/games/{id}/replay?t={token}"),
+            String::new(),
+        ),
+        ("GET", "/nothing".into(), String::new()),
+    ]
+}
+
+#[test]
+fn a_request_for_another_host_is_refused_at_every_endpoint() {
+    let server = Server::start(Limits::default());
+    let (id, token) = server
+        .new_game(&json!({ "scenario": "night_recon", "side": "soviet", "opponent": "doctrine" }));
+    let port = server.url.rsplit(':').next().unwrap().to_owned();
+    let foreign = format!("evil.example:{port}");
+    let origin = format!("http://{foreign}");
+    let games_before = server.view(&id, &token)["events"].clone();
+    for (method, path, body) in endpoints(&id, &token) {
+        // DNS rebinding: the page of another site, its name pointed at this machine, sends
+        // the Host and Origin of its own name.
+        let (status, head, text) = server.exchange(
+            method,
+            &path,
+            &[
+                ("Host", &foreign),
+                ("Origin", &origin),
+                ("Content-Type", "application/json"),
+            ],
+            body.as_bytes(),
+        );
+        assert_eq!(status, 421, "{method} {path}: {text}");
+        assert!(
+            head.contains("content-type: application/json"),
+            "{method} {path}: {head}"
+        );
+        assert!(error(&text).contains("answers to 127.0.0.1:"), "{text}");
+        assert!(
+            !text.contains("night_recon"),
+            "nothing offered is told: {text}"
+        );
+        // No Host at all is not this server's either.
+        let (status, _, _) = server.exchange(method, &path, &[("Host", "")], body.as_bytes());
+        assert_eq!(status, 421, "{method} {path} without a Host");
+    }
+    // Its own names are answered: localhost and [::1] at its port, any case.
+    for own in [
+        format!("localhost:{port}"),
+        format!("LOCALHOST:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let (status, _, text) = server.exchange("GET", "/api/scenarios", &[("Host", &own)], b"");
+        assert_eq!(status, 200, "{own}: {text}");
+    }
+    assert_eq!(
+        server.view(&id, &token)["events"],
+        games_before,
+        "nothing was played"
+    );
+}
+
+#[test]
+fn every_refusal_is_json_and_every_answer_carries_the_policy() {
+    let server = Server::start(Limits {
+        body: 256,
+        ..Limits::default()
+    });
+    let (id, token) = server
+        .new_game(&json!({ "scenario": "night_recon", "side": "soviet", "opponent": "doctrine" }));
+    // axum's own refusals: a body too large, a method an endpoint does not take.
+    let big = json!({ "t": token, "line": "x".repeat(300) }).to_string();
+    let (status, head, text) = server.exchange(
+        "POST",
+        &format!("/api/games/{id}/line"),
+        &[("Content-Type", "application/json")],
+        big.as_bytes(),
+    );
+    assert_eq!(status, 413, "{text}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert!(error(&text).contains("too large"), "{text}");
+    for (method, path) in [
+        ("DELETE", "/api/games"),
+        ("PUT", "/"),
+        ("POST", "/api/scenarios"),
+    ] {
+        let (status, head, text) = server.exchange(method, path, &[], b"");
+        assert_eq!(status, 405, "{method} {path}: {text}");
+        assert!(head.contains("content-type: application/json"), "{head}");
+        assert!(
+            error(&text).contains(&format!("does not take {method}")),
+            "{text}"
+        );
+    }
+    // The policy allows no inline script, on pages and answers alike.
+    for (method, path, body) in endpoints(&id, &token) {
+        let (_, head, _) = server.exchange(
+            method,
+            &path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        );
+        assert!(
+            head.contains("content-security-policy: default-src 'self'; script-src 'self';"),
+            "{method} {path}: {head}"
+        );
+        assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+    }
+}
+
+#[test]
+fn a_client_that_never_finishes_its_headers_is_closed() {
+    let server = Server::start(Limits {
+        headers: Duration::from_millis(500),
+        ..Limits::default()
+    });
+    let mut s = TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: ").unwrap();
+    let start = Instant::now();
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(5), "held for {took:?}");
+    assert!(
+        took >= Duration::from_millis(400),
+        "closed at once: {took:?}"
+    );
+}
+
+/// The night recon as bundled, and without NATO's three units held in ambush (the last three
+/// units of the file): the same game to a player who may not know of them.
+fn night_recon_with_and_without_ambushers(dir: &std::path::Path) -> [std::path::PathBuf; 2] {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/night_recon.toml"
+    ))
+    .unwrap();
+    let from = text
+        .find("[[units]]\nid = \"tow_a\"")
+        .expect("tow_a is held in ambush");
+    let to = text.find("[[objectives]]").unwrap();
+    assert!(
+        text[from..to].matches("ambush = ").count() == 3 && text[to..].find("[[units]]").is_none()
+    );
+    let without = format!("{}{}", &text[..from], &text[to..]);
+    std::fs::create_dir_all(dir).unwrap();
+    let a = dir.join("with.toml");
+    let b = dir.join("without.toml");
+    std::fs::write(&a, &text).unwrap();
+    std::fs::write(&b, without).unwrap();
+    [a, b]
+}
+
+/// Everything the Soviet seat is told now: its view, board, stream's first event, the answers
+/// to its looks and to lines naming NATO's units, and `reach`.
+fn told_to(server: &Server, id: &str, token: &str) -> Vec<String> {
+    let mut told = Vec::new();
+    let mut view = server.view(id, token);
+    view["thinking"] = Value::Null;
+    told.push(view.to_string());
+    told.push(
+        server
+            .get(&format!("/api/games/{id}/board.svg?t={token}"))
+            .1,
+    );
+    for unit in [
+        "m60_a", "tow_a", "tow_b", "m60_x", "brdm_1", "m3_1", "mortars",
+    ] {
+        let (status, text) = server.get(&format!("/api/games/{id}/reach?t={token}&unit={unit}"));
+        told.push(format!("reach {unit}: {status} {text}"));
+    }
+    for line in [
+        "status",
+        "units",
+        "units nato",
+        "legal m60_a",
+        "legal m60_x",
+        "legal tow",
+        "map m60_a",
+        "odds assault 0807 with brdm_1",
+        "move m60_a 0807",
+        "fire m60_a at brdm_1",
+        "fire brdm_1 at m60_a",
+        "move m60_b 0807",
+        "hold m60_a",
+        "log",
+    ] {
+        let (status, v) = server.line(id, token, line);
+        told.push(format!("{line}: {status} {v}"));
+    }
+    // The stream's first event.
+    let mut s = TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "GET /api/games/{id}/stream?t={token} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.url.trim_start_matches("http://")
+    )
+    .unwrap();
+    let mut r = BufReader::new(s);
+    let mut first = String::new();
+    while !first.contains("data:") {
+        let mut l = String::new();
+        if r.read_line(&mut l).unwrap() == 0 {
+            break;
+        }
+        if l.starts_with("data:") || l.starts_with("event:") {
+            first.push_str(&l);
+        }
+    }
+    let first = first.replace(|c: char| c.is_ascii_digit(), "#");
+    told.push(first);
+    told
+}
+
+#[test]
+fn a_seat_is_told_nothing_of_the_enemys_units_held_in_ambush() {
+    let dir = std::env::temp_dir().join(format!("hexwar-serve-known-{}", std::process::id()));
+    let files = night_recon_with_and_without_ambushers(&dir);
+    let server = Server::offering(Limits::default(), &files);
+    let start = |name: &str| {
+        let (id, tokens) = started(
+            server.post(
+                "/api/games",
+                &json!({ "scenario": name, "side": "soviet", "opponent": "person", "seed": 5 })
+                    .to_string(),
+            ),
+        );
+        (id, tokens[0].clone(), tokens[1].clone())
+    };
+    let with = start("with");
+    let without = start("without");
+    // The Soviet seat's save waits: it would hold the ambushes' zones; NATO's is given.
+    let (status, text) = server.get(&format!("/api/games/{}/save?t={}", with.0, with.1));
+    assert_eq!(status, 409, "{text}");
+    assert!(error(&text).contains("in ambush"), "{text}");
+    let (status, text) = server.get(&format!("/api/games/{}/save?t={}", with.0, with.2));
+    assert_eq!(status, 200, "{text}");
+    let mut compared = 0;
+    // Both games played alike, NATO placing nothing, each side ending its phases: at every
+    // wait the Soviet seat is told the same in both.
+    for _ in 0..40 {
+        // NATO's start phase, in which it may place them, is there only while it holds some:
+        // the game waits in it for NATO alone (docs/serve.md says what that tells).
+        let v = server.view(&with.0, &with.1);
+        let w = &v["waiting"];
+        let starting = w["phase"] == "start" && w["yours"] == false;
+        if starting {
+            let (status, answer) = server.line(&with.0, &with.2, "end");
+            assert_eq!(status, 200, "{answer}");
+            let start = Instant::now();
+            while server.view(&with.0, &with.1)["waiting"]["kind"] == "running" {
+                assert!(start.elapsed() < Duration::from_secs(60));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            continue;
+        }
+        let a = told_to(&server, &with.0, &with.1);
+        let b = told_to(&server, &without.0, &without.1);
+        for (x, y) in a.iter().zip(&b) {
+            if x != y {
+                let at = x.bytes().zip(y.bytes()).take_while(|(p, q)| p == q).count();
+                let around = |t: &str| {
+                    t.get(at.saturating_sub(200)..(at + 200).min(t.len()))
+                        .unwrap_or(t)
+                        .to_owned()
+                };
+                panic!(
+                    "the Soviet seat is told otherwise with NATO's ambushers held:\n  with:    {}\n  without: {}",
+                    around(x),
+                    around(y)
+                );
+            }
+        }
+        compared += a.len();
+        let v = server.view(&with.0, &with.1);
+        if v["waiting"]["kind"] == "over" {
+            break;
+        }
+        for game in [&with, &without] {
+            let v = server.view(&game.0, &game.1);
+            let (token, line) = match (&v["waiting"]["kind"], v["waiting"]["yours"] == true) {
+                (k, true) if k == "question" => (
+                    &game.1,
+                    v["waiting"]["choices"][0]["answer"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                ),
+                (_, true) => (&game.1, "end".to_owned()),
+                (k, false) if k == "question" => (
+                    &game.2,
+                    server.view(&game.0, &game.2)["waiting"]["choices"][0]["answer"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                ),
+                _ => (&game.2, "end".to_owned()),
+            };
+            let (status, answer) = server.line(&game.0, token, &line);
+            assert_eq!(status, 200, "{line}: {answer}");
+        }
+        for game in [&with, &without] {
+            let start = Instant::now();
+            while server.view(&game.0, &game.1)["waiting"]["kind"] == "running" {
+                assert!(start.elapsed() < Duration::from_secs(60));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+    assert!(compared > 200, "{compared} answers compared");
+    // Over, the battle's save is anyone's.
+    assert_eq!(server.view(&with.0, &with.1)["waiting"]["kind"], "over");
+    let (status, _) = server.get(&format!("/api/games/{}/save?t={}", with.0, with.1));
+    assert_eq!(status, 200);
+    // And NATO itself is told of its own.
+    let (_, v) = server.line(&with.0, &with.2, "legal m60_a");
+    assert!(
+        v["said"].as_str().unwrap().contains("held in ambush"),
+        "{v}"
+    );
 }

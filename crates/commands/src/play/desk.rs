@@ -190,17 +190,24 @@ impl<'r> Desk<'r> {
         self.front.state()
     }
 
-    /// The prompt's `status`: the turn, losses and morale, the objectives, and how the battle
-    /// would end now.
+    /// The prompt's `status` told to a player commanding `sides`: the turn, losses and
+    /// morale, the objectives, and how the battle would end now.
     #[must_use]
-    pub fn status(&self) -> String {
-        self.front.status()
+    pub fn status(&self, sides: &[Side]) -> String {
+        self.front.status(sides)
     }
 
-    /// The units of `side` that may still act in this phase.
+    /// The units of `side` that may still act in this phase, as a player commanding `sides`
+    /// may know of them (R15.3).
     #[must_use]
-    pub fn acting(&self, side: Side) -> Vec<model::UnitId> {
-        self.front.acting(side)
+    pub fn acting(&self, side: Side, sides: &[Side]) -> Vec<model::UnitId> {
+        let s = self.front.scenario();
+        let state = self.front.state();
+        self.front
+            .acting(side)
+            .into_iter()
+            .filter(|&u| counters::known_to_any(s, sides, state.unit(u)))
+            .collect()
     }
 
     /// The words said since they were last taken.
@@ -253,6 +260,10 @@ impl<'r> Desk<'r> {
                     Phase::Deployment => say!(voice;
                         "\n-- recon deployment, {name} ({side_id}): move one recon unit (R15.4), or end the phase to move none this time."
                     ),
+                    // Between two people the narrative is both players': the other learns
+                    // nothing of units held in ambush from it (R15.3); the page of the side
+                    // that holds them says what the phase is for.
+                    Phase::Start if Side::BOTH.iter().all(|&x| self.front.session.outside(x)) => {}
                     Phase::Start => say!(voice;
                         "\n-- turn {turn} of {}, {name} ({side_id}), start: units held in ambush may be placed now (R15.3).",
                         scenario.turns
@@ -271,8 +282,10 @@ impl<'r> Desk<'r> {
                     settle = true;
                     continue;
                 }
-                let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
-                say!(voice; "may act: {}", names.join(" "));
+                let between_two = Side::BOTH.iter().all(|&x| self.front.session.outside(x));
+                if !(phase == Phase::Start && between_two) {
+                    self.say_acting(&acting);
+                }
             }
             if w == Waiting::Over
                 && let Some(o) = self.front.state().outcome()
@@ -285,6 +298,25 @@ impl<'r> Desk<'r> {
             self.waiting = Some(w);
             return Ok(());
         }
+    }
+
+    /// `may act: ...` in the narrative, which is every outside player's: it names only the
+    /// units each of them may know of (R15.3: not those a side holds in ambush, in a game
+    /// between two people).
+    fn say_acting(&self, acting: &[model::UnitId]) {
+        let scenario = self.front.scenario();
+        let state = self.front.state();
+        let names: Vec<&str> = acting
+            .iter()
+            .filter(|&&u| {
+                Side::BOTH
+                    .into_iter()
+                    .filter(|&x| self.front.session.outside(x))
+                    .all(|x| counters::known_to(scenario, x, state.unit(u)))
+            })
+            .map(|&u| scenario.unit_name(u))
+            .collect();
+        say!(self.front.voice; "may act: {}", names.join(" "));
     }
 
     /// One line of the side `side`, as typed at the prompt: a command, an order, a word that

@@ -486,7 +486,7 @@ impl<'r, 's> Front<'r, 's> {
         match word {
             "help" => say!(self.voice; "{HELP}"),
             "map" => self.map(rest, side),
-            "status" => say_raw!(self.voice; "{}", self.status()),
+            "status" => say_raw!(self.voice; "{}", self.status(&[side])),
             "log" => {
                 if self.log.is_empty() {
                     say!(self.voice; "the other side has not played a turn yet");
@@ -516,8 +516,8 @@ impl<'r, 's> Front<'r, 's> {
                     }
                 }
             }
-            "odds" => self.odds(rest),
-            "legal" => self.legal(rest),
+            "odds" => self.odds(rest, side),
+            "legal" => self.legal(rest, side),
             _ => return false,
         }
         true
@@ -547,8 +547,16 @@ impl<'r, 's> Front<'r, 's> {
                 Err(e) => say!(self.voice; "{e}"),
             },
             "hold" | "melee" | "lead" | "break_off" => {
+                let hidden = |unit: model::UnitId| {
+                    !counters::known_to(self.scenario(), side, self.state().unit(unit))
+                };
                 match model::parse_order_of(self.scenario(), line) {
                     Err(e) => say!(self.voice; "? {e}"),
+                    // A unit the side may not know of is named as no unit (R15.3).
+                    Ok((unit, _)) if hidden(unit) => say!(self.voice;
+                        "? {}",
+                        model::GrammarError::UnknownUnit(self.scenario().unit_name(unit).to_owned())
+                    ),
                     Ok((unit, _)) if self.state().unit(unit).side != side => {
                         say!(self.voice;
                             "refused: R4.4: {} is not yours to command",
@@ -562,9 +570,9 @@ impl<'r, 's> Front<'r, 's> {
                     }
                 }
             }
-            _ => match model::parse_command(self.scenario(), line) {
+            _ => match self.parse_known(line, side) {
                 Err(e) => {
-                    say!(self.voice; "? {e}{} (`help` lists the commands)", self.did_you_mean(&e));
+                    say!(self.voice; "? {e}{} (`help` lists the commands)", self.did_you_mean(&e, side));
                 }
                 Ok(c) => {
                     let c = self.by_destination(c);

@@ -67,7 +67,7 @@ use crate::data::{self, BadInput, load_scenario};
 pub use desk::{Desk, Said, Table};
 use front::{Answered, Front, Prompt, Read};
 use present::events_json;
-pub use words::{held_in_ambush, marks};
+pub use words::marks;
 
 /// The arguments of `hexwar play`.
 #[derive(clap::Args)]

@@ -4,7 +4,7 @@
 //! `moves`, `melee_odds` ...), never re-implements it.
 
 use counters::State;
-use model::{Event, Phase, Scenario, Side, UnitId, parse_command};
+use model::{Event, Phase, Side, UnitId, parse_command};
 use odds::assault_odds;
 
 use super::front::Front;
@@ -17,8 +17,10 @@ pub(super) const PROMPT_WORDS: [&str; 12] = [
 
 impl Front<'_, '_> {
     /// `status`: the turn, the time of day, each side's losses and morale, each objective and
-    /// who holds it, and how the battle would end if it ended now.
-    pub(super) fn status(&self) -> String {
+    /// who holds it, and how the battle would end if it ended now; told to a player
+    /// commanding `viewers`, who knows of the other side's units only what R15.3 lets it
+    /// (its units held in ambush are not counted until placed).
+    pub(super) fn status(&self, viewers: &[Side]) -> String {
         use std::fmt::Write as _;
         let s = self.scenario();
         let state = self.state();
@@ -48,13 +50,35 @@ impl Front<'_, '_> {
             )
         };
         for side in model::Side::BOTH {
-            let start = counters::starting_units(rules, side);
-            let lost = counters::losses(state, rules, side);
+            let ours = viewers.contains(&side);
+            let (start, lost) = if ours {
+                (
+                    counters::starting_units(rules, side),
+                    counters::losses(state, rules, side),
+                )
+            } else {
+                // The other side's units as the viewer knows of them.
+                let seen: Vec<&model::Unit> = state
+                    .units()
+                    .iter()
+                    .filter(|u| u.side == side && counters::counted(rules, u))
+                    .filter(|u| counters::known_to_any(s, viewers, u))
+                    .collect();
+                let lost = seen
+                    .iter()
+                    .filter(|u| u.location == model::Location::Destroyed)
+                    .count();
+                (
+                    u32::try_from(seen.len()).unwrap_or(u32::MAX),
+                    u32::try_from(lost).unwrap_or(u32::MAX),
+                )
+            };
             let _ = writeln!(
                 out,
-                "  {} ({:?}): {lost} of {start} units lost (transports not counted); {}",
+                "  {} ({:?}){}: {lost} of {start} units lost (transports not counted); {}",
                 s.sides[side.index()].id,
                 s.sides[side.index()].role,
+                if ours { "" } else { ", as far as you know" },
                 if (start - lost) * 2 < start {
                     format!(
                         "below half: tests company morale on {}+ at the start of its turns (R17.2)",
@@ -133,11 +157,11 @@ impl Front<'_, '_> {
                     threats = Some(super::threats::threats(state, &self.rules(), side));
                 }
                 _ => {
-                    let Some(unit) = s.unit_id(word) else {
+                    let Some(unit) = self.known_unit(word, side) else {
                         say!(self.voice;
                             "? unknown unit `{}`{} (`map`, `map UNIT`, `map threats`, `map --legend`)",
                             model::shown(word),
-                            did_you_mean_unit(s, word)
+                            self.did_you_mean_known(word, side)
                         );
                         return;
                     };
@@ -245,7 +269,7 @@ impl Front<'_, '_> {
             .units()
             .iter()
             .filter(|u| side.is_empty() || s.sides[u.side.index()].id == side)
-            .filter(|u| !(u.side != viewer && held_in_ambush(s, u)))
+            .filter(|u| counters::known_to(s, viewer, u))
             .map(|u| {
                 let at = match u.location {
                     model::Location::Map(h) => s.map.label(h).to_string(),
@@ -292,10 +316,12 @@ impl Front<'_, '_> {
 
     /// What `check` accepts for a unit now: its moves (at a walk and at the double), assaults
     /// and overruns in the movement phase, its targets in the fire phase.
-    pub(super) fn legal(&self, name: &str) {
+    /// A unit of the other side held in ambush is unknown to `viewer`, as a name no unit has
+    /// (R15.3).
+    pub(super) fn legal(&self, name: &str, viewer: Side) {
         let s = self.scenario();
-        let Some(unit) = s.unit_id(name) else {
-            say!(self.voice; "? unknown unit `{}`{}", model::shown(name), did_you_mean_unit(s, name));
+        let Some(unit) = self.known_unit(name, viewer) else {
+            say!(self.voice; "? unknown unit `{}`{}", model::shown(name), self.did_you_mean_known(name, viewer));
             return;
         };
         let lines = self.options(unit);
@@ -583,7 +609,7 @@ impl Front<'_, '_> {
     /// counterattacks are on (R11), with the units that are not next to the hex yet moved
     /// there first by their cheapest legal move (bog checks not rolled); `odds overrun HEX
     /// with UNIT`: the overrun's (R10).
-    pub(super) fn odds(&self, rest: &str) {
+    pub(super) fn odds(&self, rest: &str, viewer: Side) {
         // `--units`: each unit's fate too, as `hexwar odds` tells it.
         let per_unit = rest.split_whitespace().any(|w| w == "--units");
         let kept: Vec<&str> = rest
@@ -596,8 +622,8 @@ impl Front<'_, '_> {
         let rules = &self.rules();
         let words: Vec<&str> = line.split_whitespace().collect();
         if let ["overrun", hex, "with", unit] = words.as_slice() {
-            let Some(u) = s.unit_id(unit) else {
-                say!(self.voice; "? unknown unit `{}`{}", model::shown(unit), did_you_mean_unit(s, unit));
+            let Some(u) = self.known_unit(unit, viewer) else {
+                say!(self.voice; "? unknown unit `{}`{}", model::shown(unit), self.did_you_mean_known(unit, viewer));
                 return;
             };
             let Some(h) = hex.parse::<hexmap::Label>().ok().and_then(|l| s.map.hex(l)) else {
@@ -640,14 +666,14 @@ impl Front<'_, '_> {
             }
             return;
         }
-        let (units, hex) = match parse_command(s, line) {
+        let (units, hex) = match self.parse_known(line, viewer) {
             Ok(model::Command::Assault { units, hex }) => (units, hex),
             Ok(_) => {
                 say!(self.voice; "odds: `odds assault HEX with UNIT...` or `odds overrun HEX with UNIT`");
                 return;
             }
             Err(e) => {
-                say!(self.voice; "? {e}{}", self.did_you_mean(&e));
+                say!(self.voice; "? {e}{}", self.did_you_mean(&e, viewer));
                 return;
             }
         };
@@ -914,9 +940,9 @@ impl Front<'_, '_> {
     }
 
     /// ` (did you mean t72_4?)` for a word the grammar did not know, if one is close.
-    pub(super) fn did_you_mean(&self, e: &model::GrammarError) -> String {
+    pub(super) fn did_you_mean(&self, e: &model::GrammarError, viewer: Side) -> String {
         match e {
-            model::GrammarError::UnknownUnit(w) => did_you_mean_unit(self.scenario(), w),
+            model::GrammarError::UnknownUnit(w) => self.did_you_mean_known(w, viewer),
             model::GrammarError::UnknownVerb(w) => {
                 let words = model::VERBS
                     .iter()
@@ -928,6 +954,65 @@ impl Front<'_, '_> {
             _ => String::new(),
         }
     }
+}
+
+impl Front<'_, '_> {
+    /// The unit `word` names, if `viewer` may know of it: a unit of the other side held in
+    /// ambush is unknown to it, as a name no unit has (R15.3).
+    pub(super) fn known_unit(&self, word: &str, viewer: Side) -> Option<model::UnitId> {
+        let s = self.scenario();
+        s.unit_id(word)
+            .filter(|&u| counters::known_to(s, viewer, self.state().unit(u)))
+    }
+
+    /// ` (did you mean t72_4?)` among the units `viewer` may know of.
+    pub(super) fn did_you_mean_known(&self, typed: &str, viewer: Side) -> String {
+        let s = self.scenario();
+        let known = self
+            .state()
+            .units()
+            .iter()
+            .filter(|u| counters::known_to(s, viewer, u))
+            .map(|u| s.unit_name(u.id));
+        closest(typed, known).map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
+    }
+
+    /// A command in the grammar of orders, as `viewer` may give or ask about it: one that names
+    /// a unit `viewer` may not know of is refused as if no unit had that name.
+    ///
+    /// # Errors
+    /// The grammar's error.
+    pub(super) fn parse_known(
+        &self,
+        line: &str,
+        viewer: Side,
+    ) -> Result<model::Command, model::GrammarError> {
+        let s = self.scenario();
+        let c = parse_command(s, line)?;
+        match named(&c)
+            .into_iter()
+            .find(|&u| !counters::known_to(s, viewer, self.state().unit(u)))
+        {
+            Some(u) => Err(model::GrammarError::UnknownUnit(s.unit_name(u).to_owned())),
+            None => Ok(c),
+        }
+    }
+}
+
+/// Every unit a command names: those that act, and the transport, target, spotter or caller.
+fn named(c: &model::Command) -> Vec<model::UnitId> {
+    use model::Command as C;
+    let mut units = c.units().to_vec();
+    match c {
+        C::Mount { transport, .. } => units.push(*transport),
+        C::Fire { target, .. } | C::EyesAndEars { target, .. } => units.push(*target),
+        C::Bombard {
+            spotter: Some(s), ..
+        } => units.push(*s),
+        C::AirStrike { caller, .. } => units.push(*caller),
+        _ => {}
+    }
+    units
 }
 
 /// The word of `words` nearest `typed`, if it is within two edits (one for a word of five
@@ -948,17 +1033,6 @@ pub fn marks(u: &model::Unit) -> Vec<&'static str> {
     .filter(|(on, _)| *on && u.alive())
     .map(|(_, w)| *w)
     .collect()
-}
-
-/// Whether a unit is held off the map in ambush, not placed yet (R15.3): the other side does not
-/// know of it.
-#[must_use]
-pub fn held_in_ambush(s: &Scenario, u: &model::Unit) -> bool {
-    u.location == model::Location::OffMap
-        && matches!(
-            s.arrivals.get(u.id.index()),
-            Some(model::Arrival::Ambush { .. })
-        )
 }
 
 pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
@@ -1006,12 +1080,6 @@ pub(super) fn edits(a: &str, b: &str) -> usize {
         std::mem::swap(&mut one, &mut row);
     }
     one[b.len()]
-}
-
-/// ` (did you mean t72_4?)` for a unit id not in the scenario, if one is close.
-pub(super) fn did_you_mean_unit(s: &Scenario, typed: &str) -> String {
-    closest(typed, s.unit_names.iter().map(String::as_str))
-        .map_or_else(String::new, |c| format!(" (did you mean {c}?)"))
 }
 
 /// What a person reads before the first turn: the scenario's briefing, the sides, and how the

@@ -82,7 +82,14 @@ pub fn svg(rules: &Rules<'_>, style: &Style, position: &Position<'_>, labels: La
     smoke(&mut body, &geo, position.smoke);
     still_counters(&mut body, &geo, rules, style, position);
     objective_names(&mut body, &geo, rules);
-    let mut legend_height = legend(&mut body, geo.width, rules, style, &position.caption);
+    let mut legend_height = legend(
+        &mut body,
+        geo.width,
+        rules,
+        style,
+        &position.caption,
+        &|_| true,
+    );
     if labels == Labels::TooSmall {
         for line in wrap(
             "Hex labels (CCRR) are left out at this size: render as SVG, or as PNG with --scale 1.",
@@ -409,7 +416,14 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// The legend, in a column from `x`: title, caption, sides, terrain, symbols and markers.
 /// Returns the height it takes.
-pub fn legend(out: &mut String, x: f32, rules: &Rules<'_>, style: &Style, caption: &str) -> f32 {
+pub fn legend(
+    out: &mut String,
+    x: f32,
+    rules: &Rules<'_>,
+    style: &Style,
+    caption: &str,
+    known: &dyn Fn(&model::Unit) -> bool,
+) -> f32 {
     let s = rules.scenario;
     let mut y = 28.0;
     let _ = write!(
@@ -504,7 +518,13 @@ pub fn legend(out: &mut String, x: f32, rules: &Rules<'_>, style: &Style, captio
     );
     y += 24.0;
     heading(out, &mut y, "Unit symbols (NATO)");
-    let mut used: Vec<Symbol> = s.units.iter().map(|u| style.symbol(rules.typ(u))).collect();
+    // The symbols of the units drawn: a page leaves out those its side may not know of.
+    let mut used: Vec<Symbol> = s
+        .units
+        .iter()
+        .filter(|u| known(u))
+        .map(|u| style.symbol(rules.typ(u)))
+        .collect();
     used.sort();
     used.dedup();
     for sym in used {

@@ -18,7 +18,8 @@ use super::svg::escape;
 use crate::narrate::Narrator;
 
 const CSS: &str = include_str!("replay.css");
-const SCRIPT: &str = include_str!("replay.js");
+/// The replay page's own script (beside [`BOARD_SCRIPT`]).
+pub const SCRIPT: &str = include_str!("replay.js");
 /// The board's drawing (counters, scenes, dice), shared with the game page of `hexwar serve`.
 pub const BOARD_SCRIPT: &str = include_str!("board.js");
 /// What hexwar's pages share of their look: the board, counters and dice.
@@ -30,6 +31,8 @@ pub use super::map::PUFFS;
 pub struct Header {
     /// `seed 1`, `seed 1, game 4`, or the save's name.
     pub source: String,
+    /// Where the page's scripts are.
+    pub scripts: Scripts,
 }
 
 /// What an event points at on the map, and its dice.
@@ -353,7 +356,7 @@ pub fn board(rules: &Rules<'_>, style: &Style, known: impl Fn(&model::Unit) -> b
     body.push_str("</g>");
     map::objective_names(&mut body, &geo, rules);
     body.push_str(r#"<g id="overlay"></g>"#);
-    let legend_height = map::legend(&mut body, geo.width, rules, style, "");
+    let legend_height = map::legend(&mut body, geo.width, rules, style, "", &known);
     let mut svg = map::open(geo.width + LEGEND_WIDTH, geo.height.max(legend_height));
     map::defs(&mut svg);
     svg.push_str(&body);
@@ -481,16 +484,35 @@ pub fn page(
 </aside>
 </main>
 <script id="data" type="application/json">{data}</script>
-<script>{BOARD_SCRIPT}</script>
-<script>{SCRIPT}</script>
+{scripts}
 </body>
 </html>
 "#,
         version = env!("CARGO_PKG_VERSION"),
         title = escape(&rules.scenario.title),
         source = escape(&header.source),
+        scripts = match &header.scripts {
+            Scripts::Inline =>
+                format!("<script>{BOARD_SCRIPT}</script>\n<script>{SCRIPT}</script>"),
+            Scripts::At(dir) => format!(
+                "<script src=\"{dir}board.js\"></script>\n<script src=\"{dir}replay.js\"></script>",
+                dir = escape(dir)
+            ),
+        },
     );
     out
+}
+
+/// Where a replay page's scripts are: in the page (a file that stands alone), or at a folder
+/// of the site that serves it (`/assets/`: a page under a Content-Security-Policy that allows
+/// no inline script).
+#[derive(Clone, Debug, Default)]
+pub enum Scripts {
+    /// In the page.
+    #[default]
+    Inline,
+    /// `board.js` and `replay.js` at this URL path.
+    At(String),
 }
 
 #[cfg(test)]
@@ -539,6 +561,7 @@ mod tests {
                 assert_eq!(state, end, "{}: seed {seed}", scenario.title);
                 let header = Header {
                     source: format!("seed {seed}"),
+                    scripts: Scripts::Inline,
                 };
                 let page = page(&rules, &style, &header, &events, end.outcome());
                 if page.len() > largest.0 {
@@ -568,6 +591,7 @@ mod tests {
             &Style::bundled(),
             &Header {
                 source: String::new(),
+                scripts: Scripts::Inline,
             },
             &events,
             end.outcome(),
