@@ -44,7 +44,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("benches", &[]),
     (
         "hexwar-fuzz",
-        &["session", "ai", "odds", "counters", "model", "hexmap"],
+        &[
+            "session", "ai", "game", "odds", "counters", "model", "hexmap",
+        ],
     ),
 ];
 

@@ -7,7 +7,9 @@ use hexmap::TerrainTable;
 use model::{Catalog, Location, ScenarioFile, Source, bundled};
 
 /// The targets: what kind of text an input is.
-pub const TARGETS: [&str; 6] = ["scenario", "catalog", "terrain", "odds", "save", "line"];
+pub const TARGETS: [&str; 7] = [
+    "scenario", "catalog", "terrain", "odds", "save", "line", "resume",
+];
 
 /// Checks one input of a target: broken text is fine when it is refused cleanly.
 ///
@@ -27,6 +29,7 @@ pub fn check(target: &str, text: &str) -> Result<(), String> {
         "odds" => odds(text),
         "save" => save(text),
         "line" => line(text),
+        "resume" => resume(text),
         other => Err(format!("unknown target {other}")),
     }
 }
@@ -299,4 +302,188 @@ fn legal(rules: &Rules<'_>, state: &State) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A game the input chooses (its hash: a bundled scenario, the dice, the person's side and
+/// whims), a person's side played at random against the doctrine AI and saved at random waits:
+/// each save, resumed as `hexwar play --resume` resumes it, plays on with the person's lines
+/// event for event and line for line as the game played through (docs/saved-games.md; the
+/// suite's `tests/saves.rs` holds 2,000 such saves, this target as many as a run makes).
+fn resume(text: &str) -> Result<(), String> {
+    use game::Waiting;
+    use session::Session;
+    use session::lines::{Line, parse_line};
+    let mut whim = Whim(text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }));
+    let catalog = bundled::catalog();
+    let (name, scenario_text) = bundled::SCENARIOS[whim.below(bundled::SCENARIOS.len())];
+    let mut scenario = ScenarioFile::parse(name, scenario_text)
+        .validate(&catalog, &bundled::terrain())
+        .map_err(|_| format!("{name} does not load"))?;
+    let person = model::Side::BOTH[whim.below(2)];
+    scenario.sides[person.other().index()].ai = model::AiName::new("doctrine".to_owned());
+    let rules = Rules::new(&scenario, &catalog);
+    let mut outside = [false, false];
+    outside[person.index()] = true;
+    let header = session::save::SavedGame {
+        format: session::save::SAVE_FORMAT,
+        hexwar: env!("CARGO_PKG_VERSION").to_owned(),
+        scenario_name: format!("<built-in>/{name}.toml"),
+        scenario: scenario_text.to_owned(),
+        catalog_hash: "0000000000000000".to_owned(),
+        terrain_hash: None,
+        seed: whim.next(),
+        game: 0,
+        sides: vec![scenario.sides[person.index()].id.clone()],
+        counterattacks: None,
+        ai: Vec::new(),
+        turn_limit: None,
+        ai_took_over: false,
+        ai_rng: None,
+        resume_from: None,
+        commands: Vec::new(),
+        turns: Vec::new(),
+    };
+    let players = || ai::Players::of(&scenario).map_err(|e| e.to_string());
+    // Played through, saved at random waits.
+    let mut played = Session::new(rules, players()?, outside, header.clone());
+    let mut saves = Vec::new();
+    let mut in_phase = 0;
+    for step in 0.. {
+        if step > 50_000 {
+            return Err("the game never ended".to_owned());
+        }
+        let w = match played.game().waiting().cloned() {
+            None => played.advance().map_err(|e| e.to_string())?,
+            Some(w) => w,
+        };
+        if w == Waiting::Over {
+            break;
+        }
+        if whim.chance(100) {
+            saves.push(played.saved());
+        }
+        match w {
+            Waiting::Question { question, .. } => {
+                let mut answers = every_answer(&question);
+                answers.push(question.suggested());
+                let a = answers[whim.below(answers.len())];
+                played.answer(a).map_err(|e| format!("{a:?}: {e}"))?;
+            }
+            Waiting::Commands { .. } => {
+                let legal = counters::legal_commands_of(played.game().state(), &rules, person);
+                if in_phase < 3 && !legal.is_empty() && whim.chance(600) {
+                    in_phase += 1;
+                    let _ = played.command(&legal[whim.below(legal.len())]);
+                } else {
+                    in_phase = 0;
+                    played.advance().map_err(|e| e.to_string())?;
+                }
+            }
+            Waiting::Over => {}
+        }
+    }
+    let whole = played.saved().commands;
+    let events = played.game().events().to_vec();
+    // Each save resumed and played on with the person's lines.
+    for (k, saved) in saves.iter().enumerate() {
+        let text = toml::to_string(saved).map_err(|e| e.to_string())?;
+        let saved = session::save::SavedGame::read(&text)?;
+        let mut again = Session::new(rules, players()?, outside, saved.clone());
+        again.replay(&saved).map_err(|e| format!("save {k}: {e}"))?;
+        for step in 0.. {
+            if step > 50_000 {
+                return Err(format!("save {k}: the resumed game never ended"));
+            }
+            let w = match again.game().waiting().cloned() {
+                None => again.advance().map_err(|e| e.to_string())?,
+                Some(w) => w,
+            };
+            if w == Waiting::Over {
+                break;
+            }
+            let mine = again.saved().commands;
+            if whole.get(..mine.len()) != Some(&mine[..]) {
+                return Err(format!(
+                    "save {k}: the resumed game's lines part from the game played through at line {}",
+                    mine.len()
+                ));
+            }
+            let Some(g) = whole.get(mine.len()).filter(|g| g.by.is_none()) else {
+                return Err(format!(
+                    "save {k}: the resumed game waits for the person where the game played through did not"
+                ));
+            };
+            let done = match (w, parse_line(&scenario, &g.line)?) {
+                (Waiting::Question { .. }, Line::Answer(a)) => {
+                    again.answer(a).map(drop).map_err(|e| e.to_string())
+                }
+                (Waiting::Commands { .. }, Line::End) => {
+                    again.advance().map(drop).map_err(|e| e.to_string())
+                }
+                (Waiting::Commands { .. }, Line::Command(c)) => {
+                    again.command(&c).map_err(|e| e.to_string())
+                }
+                (Waiting::Commands { .. }, Line::Choice(u, a)) => {
+                    if again.give(u, a) {
+                        Ok(())
+                    } else {
+                        Err("a choice refused".to_owned())
+                    }
+                }
+                (w, line) => Err(format!("{line:?} where the game waits for {w:?}")),
+            };
+            done.map_err(|e| format!("save {k}, `{}`: {e}", g.line))?;
+        }
+        if again.saved().commands != whole || again.game().events() != events.as_slice() {
+            return Err(format!(
+                "save {k}: the resumed game ends otherwise than the game played through"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every answer a question allows.
+fn every_answer(q: &counters::Question) -> Vec<counters::Answer> {
+    use counters::{Answer, Question};
+    match q {
+        Question::Counterattack { unit, .. } => [true, false]
+            .map(|yes| Answer::Counterattack { unit: *unit, yes })
+            .to_vec(),
+        Question::Disengage { unit, .. } => [true, false]
+            .map(|yes| Answer::Disengage { unit: *unit, yes })
+            .to_vec(),
+        Question::Lead { hq, units, .. } => units
+            .iter()
+            .map(|&unit| Answer::Lead { hq: *hq, unit })
+            .collect(),
+        Question::BreakOff { unit, hexes, .. } => hexes
+            .iter()
+            .map(|&hex| Answer::BreakOff { unit: *unit, hex })
+            .collect(),
+    }
+}
+
+/// A person's whims: splitmix64.
+struct Whim(u64);
+
+impl Whim {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// True with chance `per_mille` in a thousand.
+    fn chance(&mut self, per_mille: u64) -> bool {
+        self.next() % 1000 < per_mille
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap_or(0)
+    }
 }

@@ -60,6 +60,8 @@ fn corpus(root: &Path, target: &str) -> Vec<String> {
         "odds" => return odds_corpus(),
         "save" => return save_corpus(root),
         "line" => return line_corpus(),
+        // Any text chooses a game: a few seeds to mutate.
+        "resume" => return (0..16).map(|i| format!("game {i}")).collect(),
         _ => &["data"],
     };
     let mut out = Vec::new();
