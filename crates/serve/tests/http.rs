@@ -25,6 +25,11 @@ impl Server {
 
     /// A server offering the scenario files `files` besides the bundled ones.
     fn offering(limits: Limits, files: &[std::path::PathBuf]) -> Self {
+        Self::answering(limits, files, Vec::new())
+    }
+
+    /// A server that answers to the host names `allowed` too (`--allow-host`).
+    fn answering(limits: Limits, files: &[std::path::PathBuf], allowed: Vec<String>) -> Self {
         let offered = serve::offered(files).expect("the scenarios load");
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
@@ -38,7 +43,7 @@ impl Server {
                 .unwrap();
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                serve::serve(listener, offered, limits, async {
+                serve::serve_allowing(listener, offered, limits, &allowed, async {
                     let _ = stopped.await;
                 })
                 .await
@@ -897,4 +902,33 @@ fn a_seat_is_told_nothing_of_the_enemys_units_held_in_ambush() {
         v["said"].as_str().unwrap().contains("held in ambush"),
         "{v}"
     );
+}
+
+#[test]
+fn a_name_allowed_on_the_command_line_is_answered() {
+    // `hexwar serve --bind 0.0.0.0 --allow-host game.lan`: two people on a LAN reach it by a
+    // name of their own; any other name is still refused.
+    let server = Server::answering(Limits::default(), &[], vec!["Game.LAN".to_owned()]);
+    let port = server.url.rsplit(':').next().unwrap().to_owned();
+    let (status, _, text) = server.exchange(
+        "GET",
+        "/api/scenarios",
+        &[("Host", &format!("game.lan:{port}"))],
+        b"",
+    );
+    assert_eq!(status, 200, "{text}");
+    let (status, _, text) = server.exchange(
+        "GET",
+        "/api/scenarios",
+        &[("Host", &format!("other.lan:{port}"))],
+        b"",
+    );
+    assert_eq!(status, 421, "{text}");
+    assert!(
+        error(&text).contains("game.lan:"),
+        "the names it answers to: {text}"
+    );
+    // The port matters: the same name at another port is another server.
+    let (status, _, _) = server.exchange("GET", "/", &[("Host", "game.lan:1")], b"");
+    assert_eq!(status, 421);
 }
