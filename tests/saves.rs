@@ -7,7 +7,7 @@
 
 use commands::data::{Loaded, Origin, load_scenario_from};
 use commands::play::{Desk, Said, Table};
-use counters::{Answer, Question, Rules};
+use counters::Rules;
 use game::Waiting;
 use model::Side;
 use session::Session;
@@ -16,28 +16,6 @@ use session::save::{Given, SavedGame};
 
 /// The opponent: the doctrine AI, whose turn asks the person most of the rules' questions.
 const OPPONENT: &str = "doctrine";
-
-/// The person's whims: splitmix64, seeded per game.
-struct Whim(u64);
-
-impl Whim {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// True with chance `per_mille` in a thousand.
-    fn chance(&mut self, per_mille: u64) -> bool {
-        self.next() % 1000 < per_mille
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap_or(0)
-    }
-}
 
 /// A save taken during a game, and where.
 struct Taken {
@@ -82,7 +60,9 @@ fn play_through(loaded: &Loaded, seed: u64, per_mille: u64) -> PlayedThrough {
     let rules = table.rules();
     let scenario = table.scenario();
     let mut desk = table.desk().expect("desk");
-    let mut rng = Whim(seed ^ 0x5a5e);
+    let mut rng = model::GameRng::seed_from_u64(seed ^ 0x5a5e);
+    // The person's whims: a number below `n`.
+    let mut below = |n: usize| usize::try_from(rng.next_seed() % n as u64).unwrap_or(0);
     let mut saves = Vec::new();
     let mut in_phase = 0;
     let mut steps = 0;
@@ -95,7 +75,7 @@ fn play_through(loaded: &Loaded, seed: u64, per_mille: u64) -> PlayedThrough {
         };
         let in_ais_turn = matches!(w, Waiting::Question { .. })
             && desk.session().game().state().active() != person;
-        if w != Waiting::Over && (in_ais_turn || rng.chance(per_mille)) {
+        if w != Waiting::Over && (in_ais_turn || (below(1000) as u64) < per_mille) {
             saves.push(Taken {
                 text: desk.save_text().expect("save"),
                 in_ais_turn,
@@ -104,11 +84,11 @@ fn play_through(loaded: &Loaded, seed: u64, per_mille: u64) -> PlayedThrough {
         match w {
             Waiting::Over => break,
             Waiting::Question { question, .. } => {
-                let answers = every_answer(&question);
-                let a = if rng.chance(500) {
+                let answers = question.answers();
+                let a = if below(2) == 0 {
                     question.suggested()
                 } else {
-                    answers[rng.below(answers.len())]
+                    answers[below(answers.len())]
                 };
                 let said = desk
                     .line(person, &answer_text(scenario, &a))
@@ -117,9 +97,9 @@ fn play_through(loaded: &Loaded, seed: u64, per_mille: u64) -> PlayedThrough {
             }
             Waiting::Commands { .. } => {
                 let legal = counters::legal_commands_of(desk.state(), &rules, person);
-                if in_phase < 3 && !legal.is_empty() && rng.chance(600) {
+                if in_phase < 3 && !legal.is_empty() && below(1000) < 600 {
                     in_phase += 1;
-                    let c = &legal[rng.below(legal.len())];
+                    let c = &legal[below(legal.len())];
                     desk.line(person, &model::command_text(scenario, c))
                         .expect("a command");
                 } else {
@@ -137,26 +117,6 @@ fn play_through(loaded: &Loaded, seed: u64, per_mille: u64) -> PlayedThrough {
         events: session.game().events().to_vec(),
         lines: session.saved().commands,
         saves,
-    }
-}
-
-/// Every answer a question allows.
-fn every_answer(q: &Question) -> Vec<Answer> {
-    match q {
-        Question::Counterattack { unit, .. } => [true, false]
-            .map(|yes| Answer::Counterattack { unit: *unit, yes })
-            .to_vec(),
-        Question::Disengage { unit, .. } => [true, false]
-            .map(|yes| Answer::Disengage { unit: *unit, yes })
-            .to_vec(),
-        Question::Lead { hq, units, .. } => units
-            .iter()
-            .map(|&unit| Answer::Lead { hq: *hq, unit })
-            .collect(),
-        Question::BreakOff { unit, hexes, .. } => hexes
-            .iter()
-            .map(|&hex| Answer::BreakOff { unit: *unit, hex })
-            .collect(),
     }
 }
 

@@ -145,6 +145,27 @@ impl Question {
         }
     }
 
+    /// Every answer the question allows (yes and no, each unit led, each hex to break off to).
+    #[must_use]
+    pub fn answers(&self) -> Vec<Answer> {
+        match self {
+            Self::Counterattack { unit, .. } => [true, false]
+                .map(|yes| Answer::Counterattack { unit: *unit, yes })
+                .to_vec(),
+            Self::Disengage { unit, .. } => [true, false]
+                .map(|yes| Answer::Disengage { unit: *unit, yes })
+                .to_vec(),
+            Self::Lead { hq, units, .. } => units
+                .iter()
+                .map(|&unit| Answer::Lead { hq: *hq, unit })
+                .collect(),
+            Self::BreakOff { unit, hexes, .. } => hexes
+                .iter()
+                .map(|&hex| Answer::BreakOff { unit: *unit, hex })
+                .collect(),
+        }
+    }
+
     /// Whether `answer` answers this question with a choice it allows.
     #[must_use]
     pub fn accepts(&self, answer: &Answer) -> bool {

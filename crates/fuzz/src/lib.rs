@@ -313,15 +313,18 @@ fn resume(text: &str) -> Result<(), String> {
     use game::Waiting;
     use session::Session;
     use session::lines::{Line, parse_line};
-    let mut whim = Whim(text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    }));
+    let mut rng =
+        model::GameRng::seed_from_u64(text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        }));
+    // The person's whims: a number below `n`.
+    let mut below = |n: usize| usize::try_from(rng.next_seed() % n as u64).unwrap_or(0);
     let catalog = bundled::catalog();
-    let (name, scenario_text) = bundled::SCENARIOS[whim.below(bundled::SCENARIOS.len())];
+    let (name, scenario_text) = bundled::SCENARIOS[below(bundled::SCENARIOS.len())];
     let mut scenario = ScenarioFile::parse(name, scenario_text)
         .validate(&catalog, &bundled::terrain())
         .map_err(|_| format!("{name} does not load"))?;
-    let person = model::Side::BOTH[whim.below(2)];
+    let person = model::Side::BOTH[below(2)];
     scenario.sides[person.other().index()].ai = model::AiName::new("doctrine".to_owned());
     let rules = Rules::new(&scenario, &catalog);
     let mut outside = [false, false];
@@ -333,7 +336,7 @@ fn resume(text: &str) -> Result<(), String> {
         scenario: scenario_text.to_owned(),
         catalog_hash: "0000000000000000".to_owned(),
         terrain_hash: None,
-        seed: whim.next(),
+        seed: below(usize::MAX) as u64,
         game: 0,
         sides: vec![scenario.sides[person.index()].id.clone()],
         counterattacks: None,
@@ -345,7 +348,7 @@ fn resume(text: &str) -> Result<(), String> {
         commands: Vec::new(),
         turns: Vec::new(),
     };
-    let players = || ai::Players::of(&scenario).map_err(|e| e.to_string());
+    let players = || ai::Players::of(&scenario);
     // Played through, saved at random waits.
     let mut played = Session::new(rules, players()?, outside, header.clone());
     let mut saves = Vec::new();
@@ -361,21 +364,21 @@ fn resume(text: &str) -> Result<(), String> {
         if w == Waiting::Over {
             break;
         }
-        if whim.chance(100) {
+        if below(1000) < 100 {
             saves.push(played.saved());
         }
         match w {
             Waiting::Question { question, .. } => {
-                let mut answers = every_answer(&question);
+                let mut answers = question.answers();
                 answers.push(question.suggested());
-                let a = answers[whim.below(answers.len())];
+                let a = answers[below(answers.len())];
                 played.answer(a).map_err(|e| format!("{a:?}: {e}"))?;
             }
             Waiting::Commands { .. } => {
                 let legal = counters::legal_commands_of(played.game().state(), &rules, person);
-                if in_phase < 3 && !legal.is_empty() && whim.chance(600) {
+                if in_phase < 3 && !legal.is_empty() && below(1000) < 600 {
                     in_phase += 1;
-                    let _ = played.command(&legal[whim.below(legal.len())]);
+                    let _ = played.command(&legal[below(legal.len())]);
                 } else {
                     in_phase = 0;
                     played.advance().map_err(|e| e.to_string())?;
@@ -443,47 +446,4 @@ fn resume(text: &str) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Every answer a question allows.
-fn every_answer(q: &counters::Question) -> Vec<counters::Answer> {
-    use counters::{Answer, Question};
-    match q {
-        Question::Counterattack { unit, .. } => [true, false]
-            .map(|yes| Answer::Counterattack { unit: *unit, yes })
-            .to_vec(),
-        Question::Disengage { unit, .. } => [true, false]
-            .map(|yes| Answer::Disengage { unit: *unit, yes })
-            .to_vec(),
-        Question::Lead { hq, units, .. } => units
-            .iter()
-            .map(|&unit| Answer::Lead { hq: *hq, unit })
-            .collect(),
-        Question::BreakOff { unit, hexes, .. } => hexes
-            .iter()
-            .map(|&hex| Answer::BreakOff { unit: *unit, hex })
-            .collect(),
-    }
-}
-
-/// A person's whims: splitmix64.
-struct Whim(u64);
-
-impl Whim {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// True with chance `per_mille` in a thousand.
-    fn chance(&mut self, per_mille: u64) -> bool {
-        self.next() % 1000 < per_mille
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap_or(0)
-    }
 }
