@@ -265,28 +265,21 @@ impl<'r> Session<'r> {
         // they play it otherwise now (another hexwar's AIs), the lines replay as given, and
         // the AI plays the rest of its phase from where they leave it.
         if let Some(from) = saved.resume_from.filter(|_| saved.format >= TAKE_UP) {
-            let fresh = Self::new(
-                self.rules,
-                self.players.clone(),
-                self.outside,
-                self.header(),
-            );
             match self.take_up(saved, from) {
                 Err(TakeUpError::Replay(e)) => return Err(e),
-                Err(TakeUpError::PlayedOtherwise) => *self = fresh,
+                Err(TakeUpError::PlayedOtherwise) => {
+                    // From the start again, on the same header.
+                    let header = SavedGame {
+                        commands: Vec::new(),
+                        turns: Vec::new(),
+                        ..self.save.clone()
+                    };
+                    *self = Self::new(self.rules, self.players.clone(), self.outside, header);
+                }
                 Ok(()) => return Ok(()),
             }
         }
         self.replay_all(saved)
-    }
-
-    /// The save's header as it stands, without lines.
-    fn header(&self) -> SavedGame {
-        SavedGame {
-            commands: Vec::new(),
-            turns: Vec::new(),
-            ..self.save.clone()
-        }
     }
 
     /// Replays the lines before the run a question stopped, then the run again as it was

@@ -422,7 +422,9 @@ impl<'r> Game<'r> {
 
     /// Where a saved game takes up the call the question waited for stopped, when the turn
     /// engine ran it ([`TakeUp`]); `None` when no question waits, or a command stopped (its
-    /// lines replay as they were given).
+    /// lines replay as they were given), or an AI played a phase for a side answered from
+    /// outside ([`Game::play_phase_by`], which no front end offers a person: its lines replay
+    /// as given too, and the rest of the phase is the side's).
     #[must_use]
     pub fn take_up(&self) -> Option<TakeUp> {
         let p = self.pending.as_ref()?;
