@@ -64,10 +64,14 @@ impl Hosts {
         let mut hosts = Vec::new();
         for name in names.iter().chain(allowed) {
             let name = name.trim().to_ascii_lowercase();
-            let has_port = name.rsplit_once(':').is_some_and(|(h, p)| {
-                !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':')
+            // A name given with its port keeps it: `game.lan:8080`, `[fe80::1]:8080` (a bare
+            // IPv6 address has colons of its own).
+            let with_port = name.rsplit_once(':').is_some_and(|(host, p)| {
+                !p.is_empty()
+                    && p.bytes().all(|b| b.is_ascii_digit())
+                    && (host.ends_with(']') || !host.contains(':'))
             });
-            if has_port && !name.starts_with('[') || name.starts_with('[') && name.contains("]:") {
+            if with_port {
                 hosts.push(name);
             } else {
                 hosts.push(format!("{name}:{port}"));

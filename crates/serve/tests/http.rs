@@ -908,7 +908,11 @@ fn a_seat_is_told_nothing_of_the_enemys_units_held_in_ambush() {
 fn a_name_allowed_on_the_command_line_is_answered() {
     // `hexwar serve --bind 0.0.0.0 --allow-host game.lan`: two people on a LAN reach it by a
     // name of their own; any other name is still refused.
-    let server = Server::answering(Limits::default(), &[], vec!["Game.LAN".to_owned()]);
+    let server = Server::answering(
+        Limits::default(),
+        &[],
+        vec!["Game.LAN".to_owned(), "proxy.lan:9999".to_owned()],
+    );
     let port = server.url.rsplit(':').next().unwrap().to_owned();
     let (status, _, text) = server.exchange(
         "GET",
@@ -928,7 +932,10 @@ fn a_name_allowed_on_the_command_line_is_answered() {
         error(&text).contains("game.lan:"),
         "the names it answers to: {text}"
     );
-    // The port matters: the same name at another port is another server.
+    // The port matters: the same name at another port is another server; a name given with
+    // its port (a proxy in front) keeps it.
     let (status, _, _) = server.exchange("GET", "/", &[("Host", "game.lan:1")], b"");
     assert_eq!(status, 421);
+    let (status, _, _) = server.exchange("GET", "/", &[("Host", "proxy.lan:9999")], b"");
+    assert_eq!(status, 200);
 }
