@@ -20,12 +20,13 @@ use serde_json::{Value, json};
 use tungstenite::{Message, WebSocket, stream::MaybeTlsStream};
 
 /// Chromium, killed when the test ends however it ends.
-pub(crate) struct Browser(Child);
+pub(crate) struct Browser(Child, PathBuf);
 
 impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+        let _ = std::fs::remove_dir_all(&self.1);
     }
 }
 
@@ -139,7 +140,12 @@ impl DevTools {
 
 pub(crate) fn chromium() -> (Browser, DevTools) {
     let bin = std::env::var("CHROME").unwrap_or_else(|_| "chromium".to_owned());
-    let profile = Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-profile");
+    // A profile of its own for each Chromium: the tests that start one run at once, and a
+    // profile removed or locked by another made Chromium fail at start ("Disconnected").
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("chromium-profile-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let mut child = Command::new(&bin)
         .args([
@@ -163,7 +169,7 @@ pub(crate) fn chromium() -> (Browser, DevTools) {
             panic!("{bin} runs ({e}): apt-get install chromium, as .ci/run does, or set CHROME")
         });
     let stderr = child.stderr.take().expect("stderr");
-    let browser = Browser(child);
+    let browser = Browser(child, profile.clone());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
