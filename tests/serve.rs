@@ -359,6 +359,19 @@ fn a_game_is_played_in_chromium_by_clicking() {
     );
     let errors = dt.errors();
     assert!(errors.is_empty(), "the page logged errors: {errors:?}");
+    // Opened, its scripts (the server's own files, under a policy that allows no inline
+    // script) step through the game.
+    let href = dt.eval("document.getElementById('replay').href");
+    dt.go_to(href.as_str().unwrap());
+    dt.wait_until(
+        "/^step 0 of [1-9]/.test(document.getElementById('step').textContent)",
+        30,
+    );
+    let errors = dt.errors();
+    assert!(
+        errors.is_empty(),
+        "the replay page logged errors: {errors:?}"
+    );
 }
 
 /// A request to the server at `host`: its status and body as JSON (`Null` if it is not).

@@ -127,6 +127,8 @@ pub fn router(app: App) -> Router {
     Router::new()
         .route("/", get(|| async { Html(INDEX) }))
         .route("/game/{id}", get(|| async { Html(GAME) }))
+        // A browser asks for it on every page that names none (the replay page): nothing.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/assets/{file}", get(asset))
         .route("/api/scenarios", get(scenarios))
         .route("/api/scenarios/{name}/picture.svg", get(picture))
