@@ -1828,6 +1828,7 @@ fn a_folder_named_like_the_built_in_prefix_is_a_folder() {
 
 #[test]
 fn the_prompt_tells_nothing_of_the_enemys_units_held_in_ambush() {
+    // R15.3: the other side does not know of units held in ambush until they are placed.
     // The night recon as bundled, and without NATO's three units held in ambush (the last
     // three of the file), against an AI that places nothing: the Soviet player, asking of
     // them by name, by a near name, in commands, `units`, `status`, `legal`, `map`, `odds`, is
