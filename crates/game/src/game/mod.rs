@@ -143,8 +143,6 @@ struct Pending {
     call: Call,
     before: Snapshot,
     in_flight: Vec<Entry>,
-    /// The transcript's lines before the call's own (the `end` that began it is the call's).
-    from: usize,
 }
 
 /// Where a saved game takes up the call a question stopped, when the turn engine ran it (the
@@ -164,8 +162,9 @@ pub struct TakeUp {
 /// A call that may be stopped by a question and run again.
 #[derive(Clone)]
 enum Call {
-    /// The turn engine, and the AIs' seats, to the next outside wait.
-    Advance,
+    /// The turn engine, and the AIs' seats, to the next outside wait; `from`, the transcript's
+    /// lines before the call's own (the `end` that began it is the call's).
+    Advance { from: usize },
     /// A command of the side whose phase it is, recorded as given by the AI named (`None`: a
     /// person).
     Command(Command, Option<Arc<str>>),
@@ -417,7 +416,7 @@ impl<'r> Game<'r> {
             };
             self.record(side, Act::End, by);
         }
-        self.call(Call::Advance, from)
+        self.call(Call::Advance { from })
     }
 
     /// Where a saved game takes up the call the question waited for stopped, when the turn
@@ -428,10 +427,13 @@ impl<'r> Game<'r> {
     #[must_use]
     pub fn take_up(&self) -> Option<TakeUp> {
         let p = self.pending.as_ref()?;
-        matches!(p.call, Call::Advance).then(|| TakeUp {
-            lines: p.from,
-            ai_rng: p.before.ai_rng.clone(),
-        })
+        match p.call {
+            Call::Advance { from } => Some(TakeUp {
+                lines: from,
+                ai_rng: p.before.ai_rng.clone(),
+            }),
+            _ => None,
+        }
     }
 
     /// As [`Game::advance`], but the seats played by their AIs stop too, at the first phase
@@ -483,13 +485,12 @@ impl<'r> Game<'r> {
         let before = self.before();
         self.asking.rewind();
         let by = self.given_by[self.table.state.active().index()].clone();
-        let from = self.table.transcript.len();
         let done = match self.execute(command, by.clone()) {
             Ok(Err(why)) => return Err(why.into()),
             Ok(Ok(())) => Ok(()),
             Err(halt) => Err(halt),
         };
-        self.settle(done, Call::Command(command.clone(), by), before, from)?;
+        self.settle(done, Call::Command(command.clone(), by), before)?;
         Ok(())
     }
 
@@ -508,13 +509,11 @@ impl<'r> Game<'r> {
         let Some(p) = self.pending.take() else {
             return Err(AnswerError::NothingAsked);
         };
-        let Pending {
-            call, before, from, ..
-        } = *p;
+        let Pending { call, before, .. } = *p;
         self.restore(&before);
         self.asking.answer(answer);
         let done = self.run(&call);
-        Ok(self.settle(done, call, Some(before), from)?)
+        Ok(self.settle(done, call, Some(before))?)
     }
 
     /// A choice for the fights of this turn, given as an order is (`melee UNIT break_off`,
@@ -554,8 +553,7 @@ impl<'r> Game<'r> {
             Some(Waiting::Commands { side, .. }) if self.seats[side.index()].waits() => {}
             _ => return Ok(()),
         }
-        let from = self.table.transcript.len();
-        self.call(Call::PlayPhase(ai), from).map(drop)
+        self.call(Call::PlayPhase(ai)).map(drop)
     }
 
     /// Lets `f` play in the phase the game waits in, through a referee, as an AI plays its
@@ -599,18 +597,18 @@ impl<'r> Game<'r> {
         self.handed = s.handed;
     }
 
-    /// Runs a call from its start (`from`: the transcript's lines before it).
-    fn call(&mut self, call: Call, from: usize) -> Result<Waiting, OutOfDice> {
+    /// Runs a call from its start.
+    fn call(&mut self, call: Call) -> Result<Waiting, OutOfDice> {
         let before = self.before();
         let done = self.run(&call);
-        self.settle(done, call, before, from)
+        self.settle(done, call, before)
     }
 
     /// Runs a call, the answers given so far answering its questions.
     fn run(&mut self, call: &Call) -> Result<(), Halt> {
         self.asking.rewind();
         match call {
-            Call::Advance => self.run_engine(),
+            Call::Advance { .. } => self.run_engine(),
             Call::Command(c, by) => self.execute(c, by.clone()).map(drop),
             Call::PlayPhase(ai) => {
                 let Some(Waiting::Commands { side, phase, .. }) = self.waiting else {
@@ -628,7 +626,6 @@ impl<'r> Game<'r> {
         done: Result<(), Halt>,
         call: Call,
         before: Option<Snapshot>,
-        from: usize,
     ) -> Result<Waiting, OutOfDice> {
         match done {
             Ok(()) => {
@@ -652,7 +649,6 @@ impl<'r> Game<'r> {
                         call,
                         before,
                         in_flight,
-                        from,
                     })
                 });
             }
