@@ -256,14 +256,17 @@ impl<'r> Desk<'r> {
             if let Waiting::Commands { turn, side, phase } = w {
                 let side_id = &scenario.sides[side.index()].id;
                 let name = &scenario.sides[side.index()].name;
+                // Between two people the narrative is both players': a start phase, in which a
+                // side places units held in ambush and which it has only while it holds some,
+                // is not told in it (R15.3); the page of the side that holds them says what the
+                // phase is for.
+                let told = !(phase == Phase::Start
+                    && Side::BOTH.iter().all(|&x| self.front.session.outside(x)));
                 match phase {
                     Phase::Deployment => say!(voice;
                         "\n-- recon deployment, {name} ({side_id}): move one recon unit (R15.4), or end the phase to move none this time."
                     ),
-                    // Between two people the narrative is both players': the other learns
-                    // nothing of units held in ambush from it (R15.3); the page of the side
-                    // that holds them says what the phase is for.
-                    Phase::Start if Side::BOTH.iter().all(|&x| self.front.session.outside(x)) => {}
+                    Phase::Start if !told => {}
                     Phase::Start => say!(voice;
                         "\n-- turn {turn} of {}, {name} ({side_id}), start: units held in ambush may be placed now (R15.3).",
                         scenario.turns
@@ -282,8 +285,7 @@ impl<'r> Desk<'r> {
                     settle = true;
                     continue;
                 }
-                let between_two = Side::BOTH.iter().all(|&x| self.front.session.outside(x));
-                if !(phase == Phase::Start && between_two) {
+                if told {
                     self.say_acting(&acting);
                 }
             }
