@@ -106,6 +106,9 @@ fn check_mount(
     if state.passengers(transport).count() >= usize::from(capacity) {
         return Err(RuleError::CannotMount("the transport is full"));
     }
+    // R9.11: boarding moves the rider and spends the transport's movement.
+    state.not_stopped(unit)?;
+    state.not_stopped(transport)?;
     let cost = u32::from(crate::transport::cost(state, rules, transport, false));
     afford(state, rules, transport, cost, false, false).map_err(transport_points)
 }
@@ -126,6 +129,9 @@ fn check_dismount(state: &State, rules: &Rules<'_>, unit: UnitId) -> Result<(), 
         return Err(RuleError::NotOnMap);
     };
     let hex = state.own_on_map(t, Phase::Movement)?;
+    // R9.11: dismounting moves the rider and spends the transport's movement.
+    state.not_stopped(unit)?;
+    state.not_stopped(t)?;
     // R3.1: a passenger that dismounts ends its move in the hex (docs/rules.md).
     if !has_room(state, rules, unit, hex, false) {
         return Err(RuleError::Stacking(hex));
@@ -186,6 +192,7 @@ fn check_move(
     if u.state.reorganising {
         return Err(RuleError::Reorganising);
     }
+    state.not_stopped(unit)?;
     if deploying {
         crate::recon::check_deployment_path(state, rules, unit, start, path, double)?;
     }
@@ -398,6 +405,7 @@ fn check_overrun(
     if u.state.bogged {
         return Err(RuleError::Bogged);
     }
+    state.not_stopped(unit)?;
     if from.unsigned_distance_to(hex) != 1 {
         return why("not adjacent");
     }

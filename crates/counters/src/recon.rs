@@ -209,6 +209,7 @@ pub(crate) fn check_dismount_riders(
             "only mounted motorcycle recon dismounts",
         ));
     }
+    state.not_stopped(unit)?;
     if u.state.moved || state.spent()[unit.index()] > 0 {
         return Err(RuleError::Motorcycles(
             "dismount at the start of the unit's movement",
@@ -234,6 +235,7 @@ pub(crate) fn check_remount(
     if rules.catalog.get(u.type_id).sidecar == Some(false) {
         return why("motorcycles without sidecars were abandoned and cannot be remounted");
     }
+    state.not_stopped(unit)?;
     if u.state.moved || state.spent()[unit.index()] > 0 || u.state.reorganising {
         return why("remount at the start of the unit's movement");
     }

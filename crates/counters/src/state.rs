@@ -243,6 +243,19 @@ impl State {
         }
     }
 
+    /// R9.11: a unit that attacked in an assault this phase moves no more (an overrun does not
+    /// stop it, R10): no move, overrun, mounting or dismounting. A condition of those commands.
+    ///
+    /// # Errors
+    /// [`RuleError::AssaultEndedMove`] if it attacked in one.
+    pub(crate) fn not_stopped(&self, unit: UnitId) -> Result<(), RuleError> {
+        if self.unit(unit).state.stopped {
+            Err(RuleError::AssaultEndedMove)
+        } else {
+            Ok(())
+        }
+    }
+
     /// The state at the start of a scenario.
     #[must_use]
     pub fn new(scenario: &Scenario) -> Self {
@@ -597,6 +610,8 @@ impl State {
                 for a in attackers {
                     let s = &mut self.units[a.index()].state;
                     s.assaulted = true;
+                    // R9.11: the assault ends its movement, whatever the outcome.
+                    s.stopped = true;
                     s.gone_to_ground = false;
                 }
             }
@@ -702,6 +717,7 @@ impl State {
                         remounted: false,
                         loaded: false,
                         unloaded: false,
+                        stopped: false,
                         // R12.2: reorganising lasts to the end of the unit's next turn.
                         reorganising: false,
                         ..*s
@@ -818,7 +834,8 @@ impl State {
 ///   `u32` of bits in the order of [`UnitState`]'s fields from bit 0 (weakened, disorganized,
 ///   pinned, gone to ground, bogged, reorganising, dismounted, moved, moved at the double,
 ///   fired, assaulted, fired last turn, spotted, observing, revealed, disengaged, busy last
-///   turn, at the double last turn, remounted, loaded, unloaded; a new mark takes the next bit),
+///   turn, at the double last turn, remounted, loaded, unloaded, stopped by an assault; a new
+///   mark takes the next bit),
 ///   movement points spent, hexes entered, hits this fire phase and night visibility (`u8`s);
 /// - the overruns of this phase (`u32` count, each the vehicle `u16` and the hex), the turn
 ///   each objective was taken (`u32` count, each an option of `u32`), the smoke (`u32` count,
@@ -957,6 +974,7 @@ impl State {
                 remounted,
                 loaded,
                 unloaded,
+                stopped,
             } = u.state;
             let marks = [
                 weakened,
@@ -980,6 +998,7 @@ impl State {
                 remounted,
                 loaded,
                 unloaded,
+                stopped,
             ];
             let bits = marks
                 .iter()

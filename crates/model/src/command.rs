@@ -217,6 +217,9 @@ pub enum RuleError {
     /// R13.1: at most two hexes at night.
     #[error("R13.1: at night no unit enters more than 2 hexes in a turn")]
     NightMove,
+    /// R9.11: the unit attacked in an assault this phase, which ended its movement.
+    #[error("R9.11: the unit attacked in an assault this phase, which ended its movement")]
+    AssaultEndedMove,
     /// R9.10: the unit has no assault factor.
     #[error("R9.10: the unit has no assault factor and cannot attack")]
     NoAssaultFactor,
@@ -316,6 +319,7 @@ impl RuleError {
             Self::MovedAtTheDouble | Self::NoDouble => "R5.2",
             Self::NightMove => "R13.1",
             Self::NoAssaultFactor | Self::NoAssaultDice => "R9.10",
+            Self::AssaultEndedMove => "R9.11",
             Self::NoEnemy(..) | Self::CannotAssault(..) => "R9.1",
             Self::CannotOverrun(..) => "R10.1",
             Self::OverrunTwice(..) => "R10.5",

@@ -77,6 +77,8 @@ pub struct UnitState {
     pub loaded: bool,
     /// This turn: a transport that paid for passengers dismounting (R16.1).
     pub unloaded: bool,
+    /// This turn: attacked in an assault, which ended its movement (R9.11); an overrun does not.
+    pub stopped: bool,
 }
 
 /// One unit of the order of battle: small `Copy` data. Its name is the scenario's
