@@ -10,6 +10,7 @@ mod balance;
 mod browser;
 mod cli;
 mod layers;
+mod legal;
 mod modules;
 mod pictures;
 mod play;

@@ -204,6 +204,9 @@ fn check_move(
     let Some(&end) = path.last() else {
         return Err(RuleError::EmptyPath);
     };
+    if end == start {
+        return Err(RuleError::BackToStart);
+    }
     let enemy = u.side.other();
     let map = rules.map();
     let shaken = u.state.disorganized || u.state.pinned;
@@ -591,8 +594,21 @@ fn moves_searched(
         points: points_left(state, rules, unit, double),
         min_one_hex: true,
     };
+    // The conditions `check_move` puts on each hex of a path (R5.4, R5.3, R3.2), so that the
+    // cheapest path the search finds is one `check` accepts wherever one is.
+    let shaken = u.state.disorganized || u.state.pinned;
     let step = |_: Hex, to: Hex| {
-        if state.occupied_by(to, enemy) {
+        let closing = shaken
+            && map
+                .neighbors(to)
+                .any(|n| n.unsigned_distance_to(at) != 1 && state.occupied_by(n, enemy));
+        let deploying = state.phase() == Phase::Deployment
+            && crate::recon::deployment_hex(state, rules, u.side, at, to).is_err();
+        if state.occupied_by(to, enemy)
+            || closing
+            || deploying
+            || !has_room(state, rules, unit, to, true)
+        {
             None
         } else {
             map.enter_cost(class, to)
@@ -610,18 +626,55 @@ fn moves_searched(
         return Vec::new();
     }
     let reach = map.reachable_until(at, budget, step, &targets);
-    reach
+    let accepted = |path: Vec<Hex>| {
+        let c = Command::Move { unit, path, double };
+        let ok = check(state, rules, &c).is_ok();
+        match c {
+            Command::Move { path, .. } if ok => Some(path),
+            _ => None,
+        }
+    };
+    let mut found: Vec<(Hex, Vec<Hex>)> = reach
         .hexes()
         .iter()
         .filter(|&&h| wanted(h))
-        .filter_map(|&h| {
-            let path = reach.path_to(map, h)?;
-            let c = Command::Move { unit, path, double };
-            let ok = check(state, rules, &c).is_ok();
-            match c {
-                Command::Move { path, .. } if ok => Some((h, path)),
-                _ => None,
+        .filter_map(|&h| Some((h, accepted(reach.path_to(map, h)?)?)))
+        .collect();
+    // R13.1: at night a move enters at most two hexes, and the cheapest path by terrain may
+    // enter more (a road's bend): the hexes within reach it missed are tried by every path of
+    // the hexes the unit has left, the cheapest accepted taken.
+    if let Some(n) = state.hexes_left(unit).filter(|&n| n > 0) {
+        let mut paths: Vec<Vec<Hex>> = map.neighbors(at).map(|h| vec![h]).collect();
+        if n >= 2 {
+            let longer: Vec<Vec<Hex>> = paths
+                .iter()
+                .flat_map(|p| map.neighbors(p[0]).map(move |h| vec![p[0], h]))
+                .collect();
+            paths.extend(longer);
+        }
+        let cost = |p: &[Hex]| -> u32 {
+            p.iter()
+                .map(|&h| map.enter_cost(class, h).unwrap_or(u32::MAX / 4))
+                .sum()
+        };
+        let mut extra: Vec<(Hex, Vec<Hex>)> = Vec::new();
+        for path in paths {
+            let end = path[path.len() - 1];
+            if end == at || !wanted(end) || found.iter().any(|(h, _)| *h == end) {
+                continue;
             }
-        })
-        .collect()
+            let c = cost(&path);
+            match extra.iter_mut().find(|(h, _)| *h == end) {
+                Some((_, best)) if cost(best) <= c => {}
+                _ => {
+                    if let Some(path) = accepted(path) {
+                        extra.retain(|(h, _)| *h != end);
+                        extra.push((end, path));
+                    }
+                }
+            }
+        }
+        found.extend(extra);
+    }
+    found
 }

@@ -126,26 +126,40 @@ pub(crate) fn check_deployment_path(
     if state.passengers(unit).any(|p| !rules.typ(p).recon) {
         return why("not while carrying non-recon passengers");
     }
-    for (e, at) in enemies(state, u.side) {
+    path.iter()
+        .try_for_each(|&h| deployment_hex(state, rules, u.side, start, h))
+}
+
+/// R15.4: the three distance rules for one hex `h` a recon unit of `side` that began its
+/// deployment move at `start` enters; enemy HQs are ignored. The search for the unit's moves
+/// asks it of each hex, so that the path it finds keeps them (`check::moves`).
+///
+/// # Errors
+/// [`RuleError::ReconDeployment`] with the rule the hex breaks.
+pub(crate) fn deployment_hex(
+    state: &State,
+    rules: &Rules<'_>,
+    side: Side,
+    start: Hex,
+    h: Hex,
+) -> Result<(), RuleError> {
+    let why = |w: &'static str| Err(RuleError::ReconDeployment(w));
+    for (e, at) in enemies(state, side) {
         if rules.typ(state.unit(e)).is_hq() {
             continue;
         }
         let d0 = start.unsigned_distance_to(at);
         let seen0 = d0 <= 4 && state.sees(rules, start, at);
-        for &h in path {
-            let d = h.unsigned_distance_to(at);
-            if d <= 2 {
-                return why("no move within 2 hexes of an enemy unit");
-            }
-            let seen = d <= 4 && state.sees(rules, h, at);
-            if !seen0 && seen {
-                return why(
-                    "a unit out of sight may not move into sight of an enemy within 4 hexes",
-                );
-            }
-            if seen0 && seen && d < d0 {
-                return why("a unit in sight of an enemy within 4 hexes may not close in on it");
-            }
+        let d = h.unsigned_distance_to(at);
+        if d <= 2 {
+            return why("no move within 2 hexes of an enemy unit");
+        }
+        let seen = d <= 4 && state.sees(rules, h, at);
+        if !seen0 && seen {
+            return why("a unit out of sight may not move into sight of an enemy within 4 hexes");
+        }
+        if seen0 && seen && d < d0 {
+            return why("a unit in sight of an enemy within 4 hexes may not close in on it");
         }
     }
     Ok(())

@@ -177,6 +177,9 @@ pub enum RuleError {
     /// R5.1: a step to a hex that is not adjacent to the hex it leaves (the step, the hex left).
     #[error("R5.1: {} is not adjacent to {}, the hex the step leaves", At(*.0), At(*.1))]
     NotAdjacent(Hex, Hex),
+    /// R5.1: a move that ends in the hex it began in (it would spend points to go nowhere).
+    #[error("R5.1: a move ends in another hex than the one it began in")]
+    BackToStart,
     /// R5.1: a step to a hex that is not on the map.
     #[error("R5.1: {} is not on the map", At(*.0))]
     OffTheMap(Hex),
@@ -308,6 +311,7 @@ impl RuleError {
             Self::WrongPhase => "R4.2",
             Self::NotOnMap | Self::WrongSide => "R4.4",
             Self::EmptyPath
+            | Self::BackToStart
             | Self::NotAdjacent(..)
             | Self::OffTheMap(..)
             | Self::Impassable(..)

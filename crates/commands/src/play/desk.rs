@@ -279,7 +279,7 @@ impl<'r> Desk<'r> {
                 }
                 let acting = self.front.acting(side);
                 if acting.is_empty() {
-                    say!(voice; "nothing of {side_id}'s can act in this phase: it passes");
+                    say!(voice; "nothing of {side_id}'s can act in this phase ({}): it passes", self.front.why_none_act(side));
                     w = self.front.advance_a_phase()?;
                     // A question the game then asks is asked anew.
                     settle = true;

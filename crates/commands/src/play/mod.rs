@@ -400,10 +400,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             if interactive {
                 // At a terminal a phase with nothing to do passes by itself; a script gives
                 // its `end` as ever, so that its lines stay in step.
-                say!(voice; "nothing of yours can act in this phase: it passes");
+                say!(voice; "nothing of yours can act in this phase ({}): it passes", front.why_none_act(side));
                 continue;
             }
-            say!(voice; "none of your units can act in this phase");
+            say!(voice; "none of your units can act in this phase ({})", front.why_none_act(side));
         } else {
             say!(voice; "may act: {} (`legal UNIT` says how)", names.join(" "));
         }

@@ -339,11 +339,117 @@ impl Front<'_, '_> {
             return;
         }
         if lines.is_empty() {
-            say!(self.voice; "{name} can do nothing more this phase");
+            say!(self.voice; "{name} can do nothing more this phase: {}", self.why_idle(unit));
         }
         for l in lines {
             say!(self.voice; "{name} {l}");
         }
+    }
+
+    /// Why a unit on the map can give no command this phase, with the rule's id: the reason
+    /// `check` gives for the unit itself (a move or an assault next door in the movement
+    /// phase, fire in the fire phase) before any reason of one hex or one target.
+    pub(super) fn why_idle(&self, unit: UnitId) -> String {
+        use model::{Command, RuleError};
+        let state = self.state();
+        let rules = &self.rules();
+        let s = self.scenario();
+        let u = state.unit(unit);
+        let at = match u.location {
+            model::Location::Map(h) => h,
+            model::Location::Aboard(t) => {
+                return format!("it rides aboard {} (R16.1)", s.unit_name(t));
+            }
+            _ => return "it is not on the map".to_owned(),
+        };
+        // Reasons of one hex or one target: another hex or target might do, so they come last.
+        let of_a_hex = |e: &RuleError| {
+            matches!(
+                e,
+                RuleError::NotAdjacent(..)
+                    | RuleError::OffTheMap(..)
+                    | RuleError::Impassable(..)
+                    | RuleError::EnemyHex(..)
+                    | RuleError::Stacking(..)
+                    | RuleError::NoEnemy(..)
+                    | RuleError::ClosingWhileShaken
+                    | RuleError::OutOfReach
+                    | RuleError::NotSeenAtNight
+            )
+        };
+        let tried: Vec<Command> = match state.phase() {
+            Phase::Start => {
+                return "at the start of a turn only units held in ambush act, placed (R15.3)"
+                    .to_owned();
+            }
+            Phase::End => return "nothing is done in the end phase".to_owned(),
+            Phase::Deployment | Phase::Movement => s
+                .map
+                .neighbors(at)
+                .flat_map(|hex| {
+                    [
+                        Command::Move {
+                            unit,
+                            path: vec![hex],
+                            double: false,
+                        },
+                        Command::Assault {
+                            units: vec![unit],
+                            hex,
+                        },
+                    ]
+                })
+                .collect(),
+            Phase::Fire => {
+                return match counters::ready_to_fire(state, rules, unit) {
+                    Err(e) => e.to_string(),
+                    Ok((_, fire)) if fire.indirect => {
+                        "no enemy hex in range that a spotter of its side sees (R14.1)".to_owned()
+                    }
+                    Ok(_) => "no enemy in range and in sight (R6.1)".to_owned(),
+                };
+            }
+        };
+        let errors: Vec<RuleError> = tried
+            .iter()
+            .filter_map(|c| counters::check(state, rules, c).err())
+            .collect();
+        let first = errors
+            .iter()
+            .find(|e| {
+                !of_a_hex(e) && !matches!(e, RuleError::NoAssaultDice | RuleError::NoAssaultFactor)
+            })
+            .or_else(|| errors.first());
+        match first {
+            Some(e) if of_a_hex(e) => {
+                "every hex next to it is closed to it (impassable, enemy-held or full) and no enemy is next to it (R5.1, R5.4, R3.1)".to_owned()
+            }
+            Some(e) => e.to_string(),
+            None => "it has no command to give".to_owned(),
+        }
+    }
+
+    /// Why none of `side`'s units can act this phase, its units on the map grouped by their
+    /// reason ([`Self::why_idle`]): `tank_1 tank_2: R9.11: ...; rhq: ...`.
+    pub(super) fn why_none_act(&self, side: Side) -> String {
+        let state = self.state();
+        let s = self.scenario();
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+        for u in state.units().iter().filter(|u| u.side == side && u.alive()) {
+            if state.hex_of(u.id).is_none() && state.phase() != Phase::Movement {
+                continue;
+            }
+            let why = self.why_idle(u.id);
+            match groups.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, names)) => names.push(s.unit_name(u.id)),
+                None => groups.push((why, vec![s.unit_name(u.id)])),
+            }
+        }
+        groups
+            .iter()
+            .map(|(why, names)| format!("{}: {why}", names.join(" ")))
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// The units of `side` that may still do something this phase.
@@ -409,6 +515,7 @@ impl Front<'_, '_> {
         for (kind, words) in kinds.into_iter().filter(|(_, w)| !w.is_empty()) {
             lines.push(format!("{kind}: {}", words.join(" ")));
         }
+        lines.extend(self.leadership(unit));
         lines.extend(self.bombardments(&legal));
         lines.extend(self.after_a_move(unit, &legal));
         let state = self.state();
@@ -510,6 +617,38 @@ impl Front<'_, '_> {
         lines
     }
 
+    /// An HQ that rolls no dice may not assault alone (R9.10), but may join an assault by units
+    /// that do to lend its leadership (R8.1): the enemy hexes next to it it may join one on.
+    fn leadership(&self, unit: UnitId) -> Vec<String> {
+        let state = self.state();
+        let rules = &self.rules();
+        let s = self.scenario();
+        let Some(at) = state.hex_of(unit) else {
+            return Vec::new();
+        };
+        let mut hexes: Vec<hexmap::Hex> = s
+            .map
+            .neighbors(at)
+            .filter(|&hex| {
+                let alone = model::Command::Assault {
+                    units: vec![unit],
+                    hex,
+                };
+                counters::check(state, rules, &alone) == Err(model::RuleError::NoAssaultDice)
+                    && counters::at_fault(state, rules, &alone).is_none()
+            })
+            .collect();
+        hexes.sort_by_key(|&h| s.map.label(h));
+        if hexes.is_empty() {
+            return Vec::new();
+        }
+        let labels: Vec<String> = hexes.iter().map(|&h| s.map.label(h).to_string()).collect();
+        vec![format!(
+            "joins an assault to lend its leadership (R8.1; not alone, R9.10): {}",
+            labels.join(" ")
+        )]
+    }
+
     /// In a movement phase, the assaults and overruns the unit may make after a move this
     /// phase (to the cheapest hex next to the enemy from which it still may, as `odds` moves
     /// it up): `assaults after a move: 0604 (by 0503)`.
@@ -545,10 +684,7 @@ impl Front<'_, '_> {
                 Command::Overrun { unit, hex },
             ];
             for (k, c) in commands.iter().enumerate() {
-                let fits = |trial: &State| match c {
-                    Command::Assault { .. } => counters::at_fault(trial, rules, c).is_none(),
-                    _ => counters::check(trial, rules, c).is_ok(),
-                };
+                let fits = |trial: &State| counters::check(trial, rules, c).is_ok();
                 if let Some((to, _)) = self.moved_up(state, unit, hex, fits) {
                     found[k].push(format!("{} (by {})", s.map.label(hex), s.map.label(to)));
                 }
