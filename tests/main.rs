@@ -12,6 +12,7 @@ mod cli;
 mod layers;
 mod legal;
 mod modules;
+mod narrative;
 mod pictures;
 mod play;
 mod reliability;

@@ -84,6 +84,8 @@ pub struct Narrator<'r> {
     armor_rolled: bool,
     /// The armored vehicle whose armor roll was just told, and whether the hit counts.
     armor_roll: Option<(UnitId, bool)>,
+    /// A melee is being fought (R11): its retreats are losers falling back (R11.10).
+    in_melee: bool,
 }
 
 impl<'r> Narrator<'r> {
@@ -97,6 +99,7 @@ impl<'r> Narrator<'r> {
             deploying: None,
             armor_rolled: false,
             armor_roll: None,
+            in_melee: false,
         }
     }
 
@@ -141,6 +144,12 @@ impl<'r> Narrator<'r> {
                 side(&s)
             ));
         }
+        let in_melee = self.in_melee;
+        self.in_melee = match e {
+            Event::AssaultResult { outcome, .. } => *outcome == AssaultOutcome::DefendersHold,
+            Event::MeleeEnded { .. } | Event::TurnStarted { .. } => false,
+            _ => in_melee,
+        };
         let line = match e {
             Event::TurnStarted { turn, side: s } => {
                 format!(
@@ -470,6 +479,12 @@ impl<'r> Narrator<'r> {
                     AssaultOutcome::DefendersHold => "the defenders hold",
                 }
             ),
+            Event::Retreated { unit, from, to } if in_melee => format!(
+                "  {} falls back {} -> {} (R11.10: a loser next to a winner)",
+                name(unit),
+                hex(from),
+                hex(to)
+            ),
             Event::Retreated { unit, from, to } => {
                 format!("  {} retreats {} -> {}", name(unit), hex(from), hex(to))
             }
@@ -586,7 +601,8 @@ impl<'r> Narrator<'r> {
                 name(unit),
                 break_off_words(*reason),
                 if path.is_empty() {
-                    " but cannot move".to_owned()
+                    // R11.6 found no hex for it; it stays, to be captured (R11.7) or spared.
+                    " but finds no way out (R11.6)".to_owned()
                 } else {
                     format!(
                         ": {} -> {}",
