@@ -389,8 +389,17 @@ fn a_person_at_a_terminal_in_tmux() {
         wait_for("How to win (R17): soviet wins");
         wait_for("before the first turn: recon deployment");
         wait_for("soviet deployment>");
-        keys("end");
+        // One answer ends the whole recon deployment (R15.4): not asked again after the
+        // Americans' steps.
+        keys("end all");
+        wait_for("you move no more recon units in this deployment");
         wait_for("soviet movement>");
+        assert_eq!(
+            screen().matches("soviet deployment>").count(),
+            1,
+            "{}",
+            screen()
+        );
         keys("status");
         wait_for("If the battle ended now: us wins, victory points soviet 1, us 6");
         keys("move t72_4 0403");
@@ -416,12 +425,12 @@ fn a_person_at_a_terminal_in_tmux() {
         let fire_phases = std::cell::Cell::new(0);
         let passed = std::cell::Cell::new(0);
         let end_turn = || {
-            keys("end");
+            keys("end!");
             for _ in 0..150 {
                 let now = screen();
                 if now.matches("soviet fire>").count() > fire_phases.get() {
                     fire_phases.set(now.matches("soviet fire>").count());
-                    keys("end");
+                    keys("end!");
                     return;
                 }
                 if now.matches("it passes").count() > passed.get() {
@@ -441,6 +450,12 @@ fn a_person_at_a_terminal_in_tmux() {
         // when the line editor takes the terminal again.
         keys("move t72_5 0304 0404");
         wait_for("t72_5 moves 0205 -> 0304 -> 0404");
+        // `end` with units that can still act asks first; `no` keeps the phase.
+        keys("end");
+        wait_for("units can still act (");
+        wait_for("end the phase? (yes/no)");
+        keys("no");
+        wait_for("the movement phase goes on");
         end_turn();
         // The Americans' turn, at a glance.
         wait_for("== Turn 2: Team B, TF 1-41 Infantry (us) at a glance");
@@ -449,9 +464,9 @@ fn a_person_at_a_terminal_in_tmux() {
         keys("odds assault 0604 with t72_4");
         wait_for("as they would arrive: t72_4 by 0503 (bog checks not rolled)");
         wait_for("whole melee (R9, R11): attackers win");
-        keys("move t72_4 0503");
-        wait_for("t72_4 moves 0403 -> 0503 (1 MP)");
+        // The assault moves the tank up by the odds' move, then goes in.
         keys("assault 0604 with t72_4");
+        wait_for("t72_4 moves 0403 -> 0503 (1 MP)");
         wait_for("ASSAULT on 0604: t72_4 against m2_b");
         wait_for("t72_4 occupies 0604");
         end_turn();
@@ -926,13 +941,16 @@ fn units_table_and_the_unit_at_fault() {
     let out = hexwar(
         &["play", MEETING, "--side", "soviet", "--seed", "25"],
         "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n\
-         move t72_4 0503\nassault 0604 with t72_4 t72_5\nassault 0604 with t72_4\nunits us\nquit\n",
+         move t72_4 0503\nassault 0604 with t72_4 2mrb_hq\nassault 0604 with t72_4\nunits us\nquit\n",
     );
     let so = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(so.contains("m2_b is destroyed"), "{so}");
+    // The assault moves its units up (as its odds do); the one that cannot get there is named.
     assert!(
-        so.contains("refused: t72_5: R9.1: the unit cannot assault 0604"),
+        so.contains(
+            "refused: 2mrb_hq: R9.1: it cannot reach a hex next to 0604 and still assault it now"
+        ),
         "{so}"
     );
     let m2 = so
@@ -1313,17 +1331,31 @@ fn legal_for_a_battery_groups_its_targets_by_spotter() {
             "--seed",
             "3",
         ],
-        "end\nend\nend\nyes\nend\nlegal mortars\nquit\n",
+        "end\nend\nend\nyes\nend\nlegal mortars\nlegal mortars smoke\nquit\n",
     );
     let so = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let legal = &so[so.find("> legal mortars").expect("legal is asked")..];
+    let short = &so[so.find("> legal mortars\n").expect("legal is asked")..];
+    let short = &short[..short.find("> legal mortars smoke").unwrap()];
+    // A long list is counted, with how far it reaches, and `legal UNIT smoke` lists it.
+    assert!(
+        short
+            .lines()
+            .any(|l| l.starts_with("mortars smokes, spotted by ")
+                && l.contains("hexes): within ")
+                && l.ends_with("(`legal mortars smoke` lists them)")),
+        "{short}"
+    );
+    assert!(short.lines().all(|l| l.split(' ').count() < 45), "{short}");
+    let smoke = &so[so.find("> legal mortars smoke").unwrap()..];
+    assert!(!smoke.contains("mortars bombards,"), "{smoke}");
+    let legal = short;
     assert!(
         legal.contains("mortars bombards, spotted by m3_1 (3 hexes): 0502 (4+) 0504 (4+) 0505\n"),
         "{legal}"
     );
     // Smoke: counted, grouped by the spotter that sees each hex, no group without a count.
-    let total: usize = legal
+    let total: usize = smoke
         .lines()
         .filter(|l| l.starts_with("mortars smokes, spotted by "))
         .map(|l| {
@@ -1914,4 +1946,59 @@ fn the_prompt_tells_nothing_of_the_enemys_units_held_in_ambush() {
 
 fn text_of(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+/// Issue 66's reproductions at the prompt: `legal` offers only what the rules accept (a plain HQ
+/// is not offered an assault of its own after a move, R9.10, but told it may join one, R8.1);
+/// after an assault the attacker is offered no move (R9.11), and says why; a phase in which
+/// nothing can act says why.
+#[test]
+fn legal_offers_what_the_rules_accept_and_says_why_not() {
+    let dir = folder("legal-check");
+    let scenario = dir.join("f.toml");
+    std::fs::write(
+        &scenario,
+        open_field()
+            + &field_unit("tank", "t72", "r", "0302", "")
+            + &field_unit("inf", "mech_inf", "b", "0303", ""),
+    )
+    .unwrap();
+    let out = hexwar(
+        &[
+            "play",
+            scenario.to_str().unwrap(),
+            "--side",
+            "red",
+            "--seed",
+            "3",
+        ],
+        "legal rhq\nassault 0303 with rhq\nmove rhq 0203\nlegal rhq\n\
+         assault 0303 with tank\nlegal tank\nmove tank 0403\nend\nquit\n",
+    );
+    let so = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = &so[so.find("> legal rhq").unwrap()..so.find("> assault 0303 with rhq").unwrap()];
+    assert!(!first.contains("assaults"), "{first}");
+    assert!(
+        so.contains("refused: R9.10: no unit of the assault rolls assault dice"),
+        "{so}"
+    );
+    assert!(
+        so.contains("rhq joins an assault to lend its leadership (R8.1; not alone, R9.10): 0303"),
+        "{so}"
+    );
+    assert!(so.contains("ASSAULT on 0303: tank against inf"), "{so}");
+    assert!(
+        so.contains("tank can do nothing more this phase: R9.11: the unit attacked in an assault this phase, which ended its movement"),
+        "{so}"
+    );
+    assert!(
+        so.contains("refused: R9.11: the unit attacked in an assault this phase"),
+        "{so}"
+    );
+    // The fire phase: nothing can fire, and each unit says why.
+    assert!(
+        so.contains("none of your units can act in this phase (rhq: R6.1: cannot fire: the unit has no ranged weapon; tank: R6.1: cannot fire: it assaulted this turn)"),
+        "{so}"
+    );
 }

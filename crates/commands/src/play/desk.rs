@@ -264,7 +264,7 @@ impl<'r> Desk<'r> {
                     && Side::BOTH.iter().all(|&x| self.front.session.outside(x)));
                 match phase {
                     Phase::Deployment => say!(voice;
-                        "\n-- recon deployment, {name} ({side_id}): move one recon unit (R15.4), or end the phase to move none this time."
+                        "\n-- recon deployment, {name} ({side_id}): move one recon unit (R15.4), end the phase to move none this time, or `end all` to move no more in this deployment."
                     ),
                     Phase::Start if !told => {}
                     Phase::Start => say!(voice;
@@ -278,6 +278,12 @@ impl<'r> Desk<'r> {
                     ),
                 }
                 let acting = self.front.acting(side);
+                if phase == Phase::Deployment && self.front.deployment_done[side.index()] {
+                    // R15.4: `end all` answered for the rest of the deployment.
+                    w = self.front.advance_a_phase()?;
+                    settle = true;
+                    continue;
+                }
                 if acting.is_empty() {
                     say!(voice; "nothing of {side_id}'s can act in this phase ({}): it passes", self.front.why_none_act(side));
                     w = self.front.advance_a_phase()?;

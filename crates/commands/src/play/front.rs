@@ -100,6 +100,11 @@ pub(super) struct Front<'r, 's> {
     ctrl_c: bool,
     /// A question is being asked: the person looks at the fight so far.
     pub(super) asking: bool,
+    /// `end` ends a phase at once, even with units that can still act (`--end-at-once`);
+    /// otherwise it asks first, at a terminal only.
+    pub(super) end_without_asking: bool,
+    /// The side moves no more recon units in this recon deployment (`end all`, R15.4).
+    pub(super) deployment_done: [bool; 2],
 }
 
 /// What a question came to.
@@ -156,6 +161,8 @@ impl<'r, 's> Front<'r, 's> {
             saves_on_exit: false,
             ctrl_c: false,
             asking: false,
+            end_without_asking: false,
+            deployment_done: [false; 2],
         }
     }
 
@@ -537,7 +544,14 @@ impl<'r, 's> Front<'r, 's> {
         }
         match word {
             "" => {}
-            "end" => return Ok(Prompt::EndPhase),
+            "end" if phase == Phase::Deployment && rest == "all" => {
+                // R15.4: one answer for the whole deployment.
+                self.deployment_done[side.index()] = true;
+                say!(self.voice; "you move no more recon units in this deployment");
+                return Ok(Prompt::EndPhase);
+            }
+            "end!" => return Ok(Prompt::EndPhase),
+            "end" => return Ok(self.end_asked(side, phase)),
             "quit" => return Ok(Prompt::Quit),
             "undo" => match self.session.undo() {
                 Ok(taken) => {
@@ -584,6 +598,9 @@ impl<'r, 's> Front<'r, 's> {
                         self.warned = Some(c);
                         return Ok(Prompt::Stay);
                     }
+                    if let Some(stop) = self.move_up(&c)? {
+                        return Ok(stop);
+                    }
                     match self.command(&c)? {
                         Err(why) => {
                             say!(self.voice; "refused: {}{why}{}", self.at_fault(self.state(), &c), self.hint(&c, why));
@@ -608,6 +625,132 @@ impl<'r, 's> Front<'r, 's> {
             },
         }
         Ok(Prompt::Stay)
+    }
+
+    /// `end` with units that can still act asks once, at a terminal, whether to end the phase
+    /// (a turn is not lost to an `end` typed ahead); `end!`, `--end-at-once` and scripts
+    /// (whose lines are given ahead on purpose) end it at once.
+    fn end_asked(&mut self, side: Side, phase: Phase) -> Prompt {
+        if !self.interactive
+            || self.end_without_asking
+            || matches!(phase, Phase::Deployment | Phase::End)
+        {
+            return Prompt::EndPhase;
+        }
+        let acting = self.acting(side);
+        if acting.is_empty() {
+            return Prompt::EndPhase;
+        }
+        let s = self.scenario();
+        let names: Vec<&str> = acting.iter().map(|&u| s.unit_name(u)).collect();
+        let (n, shown) = if names.len() > 6 {
+            (names.len(), format!("{} ...", names[..6].join(" ")))
+        } else {
+            (names.len(), names.join(" "))
+        };
+        say!(self.voice;
+            "{n} {} can still act ({shown}): end the {} phase? (yes or no; `end!` ends without asking)",
+            if n == 1 { "unit" } else { "units" },
+            phase.name()
+        );
+        loop {
+            match self.next_line("end the phase? (yes/no) ") {
+                Read::Line(l) => match l.trim() {
+                    "y" | "yes" | "end" | "end!" => return Prompt::EndPhase,
+                    "n" | "no" | "" => {
+                        say!(self.voice; "the {} phase goes on", phase.name());
+                        return Prompt::Stay;
+                    }
+                    other => say!(self.voice;
+                        "? `{}`: yes or no", model::shown(other)
+                    ),
+                },
+                Read::Ended => return Prompt::InputEnded,
+                Read::Left => return Prompt::Left { interrupted: true },
+            }
+        }
+    }
+
+    /// An assault (or overrun) whose units are not all next to the hex moves them up first, in
+    /// the movement phase, by the moves its odds take (`arrivals`, `moved_up`): each move a
+    /// command of its own, as the save records it. `None` when the assault may now be given; else what the prompt does
+    /// instead: stay (a unit cannot get there, or stopped short, bogged, and the assault is not
+    /// given), or end as the input did.
+    fn move_up(&mut self, c: &model::Command) -> anyhow::Result<Option<Prompt>> {
+        let (units, hex) = match c {
+            model::Command::Assault { units, hex } => (units.clone(), *hex),
+            model::Command::Overrun { unit, hex } => (vec![*unit], *hex),
+            _ => return Ok(None),
+        };
+        let far = |state: &counters::State, u: model::UnitId| {
+            state
+                .hex_of(u)
+                .is_some_and(|at| at.unsigned_distance_to(hex) > 1)
+                && matches!(state.unit(u).location, model::Location::Map(_))
+        };
+        if self.state().phase() != Phase::Movement || !units.iter().any(|&u| far(self.state(), u)) {
+            return Ok(None);
+        }
+        let s = self.scenario();
+        let label = s.map.label(hex);
+        let arrived = match c {
+            model::Command::Overrun { unit, .. } => {
+                let rules = self.rules();
+                self.moved_up(self.state(), *unit, hex, |trial| {
+                    counters::check(trial, &rules, c).is_ok()
+                })
+                .map(|(_, path, _)| vec![(*unit, path)])
+                .ok_or(*unit)
+            }
+            _ => self.arrivals(&units, hex).map(|(_, moves)| moves),
+        };
+        let moves = match arrived {
+            Ok(moves) => moves,
+            Err(u) => {
+                let (rule, what) = match c {
+                    model::Command::Overrun { .. } => ("R10.1", "overrun"),
+                    _ => ("R9.1", "assault"),
+                };
+                say!(self.voice;
+                    "refused: {}: {rule}: it cannot reach a hex next to {label} and still {what} it now",
+                    s.unit_name(u)
+                );
+                return Ok(Some(Prompt::Stay));
+            }
+        };
+        for (unit, path) in moves {
+            let to = path.last().copied();
+            let step = model::Command::Move {
+                unit,
+                path,
+                double: false,
+            };
+            match self.command(&step)? {
+                Err(why) => {
+                    say!(self.voice; "refused: {}: {why}", self.scenario().unit_name(unit));
+                    return Ok(Some(Prompt::Stay));
+                }
+                Ok(Answered::Ended) => {
+                    self.saved = false;
+                    return Ok(Some(Prompt::InputEnded));
+                }
+                Ok(Answered::Left { interrupted }) => {
+                    self.saved = false;
+                    return Ok(Some(Prompt::Left { interrupted }));
+                }
+                Ok(Answered::Waits(_)) => self.saved = false,
+            }
+            if self.state().hex_of(unit) != to {
+                let s = self.scenario();
+                say!(self.voice;
+                    "{} stopped short of {}: the attack is not given (the units stay where they moved; `undo` takes the moves back)",
+                    s.unit_name(unit),
+                    s.map.label(hex)
+                );
+                return Ok(Some(Prompt::Stay));
+            }
+        }
+        Ok(None)
     }
 
     /// The input ended (or failed): the game stops where it stands, saved to `--save` if

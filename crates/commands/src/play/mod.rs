@@ -97,6 +97,10 @@ pub struct PlayArgs {
     /// messages go to standard error.
     #[arg(long)]
     json: bool,
+    /// `end` ends a phase at once even when units can still act (at a terminal it asks
+    /// first; `end!` never asks).
+    #[arg(long)]
+    end_at_once: bool,
     #[command(flatten)]
     play: crate::PlayOptions,
 }
@@ -201,6 +205,7 @@ const HELP: &str = "Commands (units by id, hexes by label):
   move UNIT HEX...              double UNIT HEX...      (at the double)
       a single far hex is a destination: the cheapest path the rules allow
   assault HEX with UNIT...      overrun HEX with UNIT
+      units not yet next to the hex move up first, by the moves `odds` shows
   fire UNIT at UNIT             air HEX by UNIT
   bombard HEX with UNIT [spotter UNIT]   smoke HEX with UNIT [spotter UNIT]
   mount UNIT on UNIT            dismount UNIT
@@ -211,7 +216,9 @@ Also:
   lead HQ UNIT     the HQ's leadership goes to this unit when both fight (R8.1)
   break_off UNIT to HEX   where the unit breaks off to, if it must and can (R11.6)
   hold UNIT        the unit stays put
-  end              end this phase
+  end              end this phase (at a terminal it asks first while units can still act)
+  end!             end this phase without asking
+  end all          in the recon deployment: move no more recon units in it (R15.4)
   undo             take back the last command, if no die was rolled since
   odds assault HEX with UNIT...   the odds of that assault (the whole melee), with units not
                    yet next to the hex moved there first
@@ -334,6 +341,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     text.clone_into(&mut head.scenario);
     let session = Session::new(rules, players, outside, head);
     let mut front = Front::new(session, &loaded.files, voice.clone());
+    front.end_without_asking = args.end_at_once;
     say!(voice; "{}\nseed {seed}, game {game}", scenario.title);
     let resumed = saved.is_some();
     if let Some(saved) = saved {
@@ -376,11 +384,15 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             front.map("", side);
         }
         first = false;
+        if phase == Phase::Deployment && front.deployment_done[side.index()] {
+            // R15.4: `end all` answered for the rest of the deployment.
+            continue;
+        }
         let names: Vec<&str> = acting.iter().map(|&u| scenario.unit_name(u)).collect();
         match phase {
             // R15.4: one recon unit's move, then the other side's.
             Phase::Deployment => say!(voice;
-                "\n-- recon deployment, {} ({side_id}): move one recon unit (R15.4), or `end` to move none this time.",
+                "\n-- recon deployment, {} ({side_id}): move one recon unit (R15.4), `end` to move none this time, or `end all` to move no more in this deployment.",
                 scenario.sides[side.index()].name,
             ),
             // R15.3: units held in ambush may be placed at the start of the side's turn.

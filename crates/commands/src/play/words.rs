@@ -318,8 +318,11 @@ impl Front<'_, '_> {
     /// and overruns in the movement phase, its targets in the fire phase.
     /// A unit of the other side held in ambush is unknown to `viewer`, as a name no unit has
     /// (R15.3).
-    pub(super) fn legal(&self, name: &str, viewer: Side) {
+    pub(super) fn legal(&self, rest: &str, viewer: Side) {
         let s = self.scenario();
+        // `legal UNIT KIND`: one kind of command, its hexes in full.
+        let (name, kind) = rest.split_once(' ').unwrap_or((rest, ""));
+        let kind = kind.trim();
         let Some(unit) = self.known_unit(name, viewer) else {
             say!(self.voice; "? unknown unit `{}`{}", model::shown(name), self.did_you_mean_known(name, viewer));
             return;
@@ -341,8 +344,45 @@ impl Front<'_, '_> {
         if lines.is_empty() {
             say!(self.voice; "{name} can do nothing more this phase: {}", self.why_idle(unit));
         }
-        for l in lines {
-            say!(self.voice; "{name} {l}");
+        let at = self.state().hex_of(unit);
+        let mut shown = 0;
+        for l in &lines {
+            let word = kind_of_line(l);
+            if !kind.is_empty() && word != Some(kind) {
+                continue;
+            }
+            shown += 1;
+            match (l.split_once(": "), word, at) {
+                // A long list of hexes is counted, with how far it reaches; `legal UNIT KIND`
+                // lists it.
+                (Some((head, hexes)), Some(word), Some(at))
+                    if kind.is_empty() && hexes.split(' ').count() > LONG_LIST =>
+                {
+                    let far = hexes
+                        .split(' ')
+                        .filter_map(|h| h.parse::<hexmap::Label>().ok())
+                        .filter_map(|l| s.map.hex(l))
+                        .map(|h| h.unsigned_distance_to(at))
+                        .max()
+                        .unwrap_or(0);
+                    let n = hexes.split(' ').count();
+                    let counted = if head.ends_with("hexes)") {
+                        String::new()
+                    } else {
+                        format!("{n} hexes ")
+                    };
+                    say!(self.voice;
+                        "{name} {head}: {counted}within {far} of it (`legal {name} {word}` lists them)"
+                    );
+                }
+                _ => say!(self.voice; "{name} {l}"),
+            }
+        }
+        if shown == 0 && !kind.is_empty() && !lines.is_empty() {
+            say!(self.voice;
+                "{name} has no `{}` now (kinds: moves, double, bombard, smoke, air, place)",
+                model::shown(kind)
+            );
         }
     }
 
@@ -685,7 +725,7 @@ impl Front<'_, '_> {
             ];
             for (k, c) in commands.iter().enumerate() {
                 let fits = |trial: &State| counters::check(trial, rules, c).is_ok();
-                if let Some((to, _)) = self.moved_up(state, unit, hex, fits) {
+                if let Some((to, ..)) = self.moved_up(state, unit, hex, fits) {
                     found[k].push(format!("{} (by {})", s.map.label(hex), s.map.label(to)));
                 }
             }
@@ -779,7 +819,7 @@ impl Front<'_, '_> {
                 let arrived = self
                     .moved_up(&state, u, h, fits)
                     .or_else(|| self.moved_up(&state, u, h, |_| true));
-                if let Some((to, trial)) = arrived {
+                if let Some((to, _, trial)) = arrived {
                     say!(self.voice;
                         "as it would arrive: {unit} by {} (bog checks not rolled)",
                         s.map.label(to)
@@ -813,37 +853,24 @@ impl Front<'_, '_> {
                 return;
             }
         };
-        let mut state = self.state().clone();
-        let mut arrive = Vec::new();
-        // Units arrive only in a movement phase; in another the assault is judged as it stands.
-        let moving = state.phase() == Phase::Movement;
-        for &u in units.iter().filter(|_| moving) {
-            // A passenger arrives with its transport.
-            let model::Location::Map(at) = state.unit(u).location else {
-                continue;
-            };
-            if at.unsigned_distance_to(hex) <= 1 {
-                continue;
-            }
-            // The cheapest hex next to the target from which the unit may still assault.
-            let alone = model::Command::Assault {
-                units: vec![u],
-                hex,
-            };
-            let arrived = self.moved_up(&state, u, hex, |trial| {
-                counters::at_fault(trial, rules, &alone).is_none()
-            });
-            let Some((to, trial)) = arrived else {
+        let (state, moves) = match self.arrivals(&units, hex) {
+            Ok(arrived) => arrived,
+            Err(u) => {
                 say!(self.voice;
                     "{} cannot reach a hex next to {} and still assault it now",
                     s.unit_name(u),
                     s.map.label(hex)
                 );
                 return;
-            };
-            state = trial;
-            arrive.push(format!("{} by {}", s.unit_name(u), s.map.label(to)));
-        }
+            }
+        };
+        let arrive: Vec<String> = moves
+            .iter()
+            .filter_map(|(u, path)| {
+                let to = path.last()?;
+                Some(format!("{} by {}", s.unit_name(*u), s.map.label(*to)))
+            })
+            .collect();
         let c = model::Command::Assault {
             units: units.clone(),
             hex,
@@ -920,15 +947,55 @@ impl Front<'_, '_> {
         );
     }
 
+    /// The moves that bring the units of an assault on `hex` that are not next to it yet up
+    /// to it, one after another, in a movement phase (in another the assault stands as it is):
+    /// each by the cheapest legal move to a hex next to `hex` from which it may still assault
+    /// (bog checks not rolled). The position they would leave and the moves (unit, path); or
+    /// the unit that cannot get there. The odds of an assault and the assault that moves its
+    /// units up (`assault HEX with UNITS`) both take them.
+    pub(super) fn arrivals(
+        &self,
+        units: &[UnitId],
+        hex: hexmap::Hex,
+    ) -> Result<(State, Vec<Arrival>), UnitId> {
+        let rules = &self.rules();
+        let mut state = self.state().clone();
+        let mut moves = Vec::new();
+        if state.phase() != Phase::Movement {
+            return Ok((state, moves));
+        }
+        for &u in units {
+            // A passenger arrives with its transport.
+            let model::Location::Map(at) = state.unit(u).location else {
+                continue;
+            };
+            if at.unsigned_distance_to(hex) <= 1 {
+                continue;
+            }
+            let alone = model::Command::Assault {
+                units: vec![u],
+                hex,
+            };
+            let (_, path, trial) = self
+                .moved_up(&state, u, hex, |trial| {
+                    counters::at_fault(trial, rules, &alone).is_none()
+                })
+                .ok_or(u)?;
+            state = trial;
+            moves.push((u, path));
+        }
+        Ok((state, moves))
+    }
+
     /// `unit` moved (on a copy of `state`) to the cheapest hex next to `hex` whose position
     /// `fits` accepts (by cost, then label): that hex and the position, if there is one.
-    fn moved_up(
+    pub(super) fn moved_up(
         &self,
         state: &State,
         unit: UnitId,
         hex: hexmap::Hex,
         fits: impl Fn(&State) -> bool,
-    ) -> Option<(hexmap::Hex, State)> {
+    ) -> Option<(hexmap::Hex, Vec<hexmap::Hex>, State)> {
         let s = self.scenario();
         let rules = &self.rules();
         let class = rules.typ(state.unit(unit)).move_class;
@@ -950,7 +1017,7 @@ impl Front<'_, '_> {
                 double: false,
                 gone_to_ground: state.cautious_after_move(rules, unit, Some(to), false),
             });
-            fits(&trial).then_some((to, trial))
+            fits(&trial).then_some((to, path, trial))
         })
     }
 
@@ -1275,6 +1342,28 @@ pub(super) fn briefing(
         }
     );
     out
+}
+
+/// A unit's move up to an assault: the unit and its path.
+pub(super) type Arrival = (UnitId, Vec<hexmap::Hex>);
+
+/// A line of `legal` with more hexes than this is counted, not listed.
+const LONG_LIST: usize = 30;
+
+/// The word that asks `legal UNIT WORD` for the lines of one kind in full, for the kinds whose
+/// lists of hexes may run long.
+fn kind_of_line(line: &str) -> Option<&'static str> {
+    [
+        ("moves to", "moves"),
+        ("also at the double", "double"),
+        ("bombards", "bombard"),
+        ("smokes", "smoke"),
+        ("calls an air strike", "air"),
+        ("is placed in ambush", "place"),
+    ]
+    .into_iter()
+    .find(|(start, _)| line.starts_with(start))
+    .map(|(_, word)| word)
 }
 
 #[cfg(test)]
