@@ -553,7 +553,13 @@ impl Front<'_, '_> {
             }
         }
         for (kind, words) in kinds.into_iter().filter(|(_, w)| !w.is_empty()) {
-            lines.push(format!("{kind}: {}", words.join(" ")));
+            // R15.6: the price of eyes and ears is said where it is offered.
+            let price = if kind == "eyes and ears on" {
+                " (it then neither fires nor spots this turn, R15.6)"
+            } else {
+                ""
+            };
+            lines.push(format!("{kind}: {}{price}", words.join(" ")));
         }
         lines.extend(self.leadership(unit));
         lines.extend(self.bombardments(&legal));
@@ -649,8 +655,10 @@ impl Front<'_, '_> {
         }
         if lines.iter().any(|l| l.contains("+)")) {
             lines.push(
-                "(N+): at night the spotter sees the hex only if its visibility die, rolled when \
-                 it first spots this turn, shows N or more (R13.2, R13.4)"
+                "(N+): at night the spotter sees the hex only if its visibility die shows N or \
+                 more; the die is rolled the first time this turn the spotter fires, spots or \
+                 tries eyes and ears, and a unit that tries eyes and ears spots no more (R13.2, \
+                 R13.4, R15.6)"
                     .to_owned(),
             );
         }
