@@ -474,6 +474,21 @@ fn a_person_at_a_terminal_in_tmux() {
         // Enter takes the choice of the AI named for the person's side: here the frozen
         // doctrine@1, which falls back as far as it can (R11.6, docs/rules-notes.md).
         wait_for("Counterattack? (yes or no)");
+        // The Americans' turn so far is told before the question (issue 75): their turn, the
+        // rally, the assault and its dice.
+        let so_far = screen();
+        let asked = so_far.find("Counterattack? (yes or no)").unwrap();
+        for told in [
+            "== Turn 3: Team B, TF 1-41 Infantry (day) ==",
+            "ASSAULT on 0604: inf_b, m3_scouts against t72_4",
+            "  inf_b: 4 dice [",
+            "the defenders hold",
+        ] {
+            assert!(
+                so_far.find(told).is_some_and(|at| at < asked),
+                "`{told}` is not told before the question:\n{so_far}"
+            );
+        }
         // At the question the person may look, and Ctrl-C drops the line being typed (#46).
         keys("status");
         wait_count("If the battle ended now", 2);

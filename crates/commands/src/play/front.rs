@@ -195,15 +195,26 @@ impl<'r, 's> Front<'r, 's> {
             spinner.finish_and_clear();
         }
         let w = w?;
-        self.tell();
+        self.tell_up_to(&w);
         Ok(w)
+    }
+
+    /// Tells what the game did up to `w`: at a question of the rules, all of it, the other
+    /// side's turn so far included (at a terminal it is otherwise summed up at the turn's end),
+    /// so that a person decides a fight they were shown.
+    fn tell_up_to(&mut self, w: &Waiting) {
+        if matches!(w, Waiting::Question { .. }) {
+            self.tell_so_far();
+        } else {
+            self.tell();
+        }
     }
 
     /// As [`Front::advance`], a phase at a time (`Session::advance_a_phase`), for a front end
     /// that shows the other side's turn as it is played; no spinner.
     pub(super) fn advance_a_phase(&mut self) -> anyhow::Result<Waiting> {
         let w = self.session.advance_a_phase()?;
-        self.tell();
+        self.tell_up_to(&w);
         Ok(w)
     }
 
