@@ -372,13 +372,28 @@ fn a_full_or_closed_stdout_is_an_error_and_a_broken_pipe_ends_quietly() {
                 .output()
                 .unwrap();
             assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+            // The system's words, as the README shows them, without its code.
             assert!(
-                err(&o).contains("cannot write to standard output"),
+                err(&o).contains("cannot write to standard output: No space left on device\n"),
                 "{args:?}: {}",
                 err(&o)
             );
             assert!(!err(&o).contains("panicked"), "{args:?}: {}", err(&o));
         }
+    }
+    // A full file named by a flag: the README's message, to the byte.
+    if std::path::Path::new("/dev/full").exists() {
+        let o = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .args(["batch", "s.toml", "--runs", "5", "-q", "--csv", "/dev/full"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+        assert!(
+            err(&o).contains("/dev/full: --csv: cannot write: No space left on device\n"),
+            "{}",
+            err(&o)
+        );
     }
     // A closed standard output, as `>&-` leaves it.
     let o = Command::new("sh")

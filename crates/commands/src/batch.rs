@@ -550,7 +550,10 @@ impl<'a> CsvOut<'a> {
         let path = self
             .path
             .map_or_else(String::new, |p| p.display().to_string());
-        self.failed = Some(BadInput(format!("{path}: --csv: cannot write: {e}")));
+        self.failed = Some(BadInput(format!(
+            "{path}: --csv: cannot write: {}",
+            crate::output::in_words(e)
+        )));
         // Dropped: the temporary file goes with it, the old file stays as it was.
         self.writer = None;
     }

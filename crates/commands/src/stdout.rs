@@ -76,7 +76,11 @@ fn fail(e: &io::Error) -> ! {
     if e.kind() == io::ErrorKind::BrokenPipe {
         std::process::exit(0);
     }
-    let _ = writeln!(io::stderr(), "hexwar: cannot write to standard output: {e}");
+    let _ = writeln!(
+        io::stderr(),
+        "hexwar: cannot write to standard output: {}",
+        crate::output::in_words(e)
+    );
     std::process::exit(2);
 }
 
