@@ -1820,3 +1820,66 @@ fn blunders_are_counted_per_side_the_same_for_any_threads() {
     );
     assert!(text.contains("  exposed: a unit that moved"), "{text}");
 }
+
+/// Every relative link of the README and the guide names a file of the repository (and a
+/// heading's anchor, where it names one, a heading of that file).
+#[test]
+fn the_readme_and_the_guides_links_resolve() {
+    let root = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs/guide"))
+        .unwrap()
+        .flatten()
+    {
+        pages.push(e.path());
+    }
+    // GitHub's anchor of a heading: lower case, spaces to hyphens, other punctuation dropped.
+    let anchor = |h: &str| -> String {
+        h.trim_start_matches('#')
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut broken = Vec::new();
+    let mut links = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.starts_with("http") || target.contains(' ') {
+                continue;
+            }
+            links += 1;
+            let (file, hash) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            if !path.exists() {
+                broken.push(format!("{}: {target}", page.display()));
+                continue;
+            }
+            if !hash.is_empty() && path.extension().is_some_and(|x| x == "md") {
+                let heads = std::fs::read_to_string(&path).unwrap();
+                let found = heads
+                    .lines()
+                    .filter(|l| l.starts_with('#'))
+                    .any(|l| anchor(l) == hash);
+                if !found {
+                    broken.push(format!("{}: {target} (no such heading)", page.display()));
+                }
+            }
+        }
+    }
+    assert!(links > 20, "only {links} links read");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}

@@ -1484,8 +1484,11 @@ fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
 /// with its commands (the lines typed at a prompt given on standard input).
 #[test]
 fn the_readme_session_is_current() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-        .expect("the README");
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/guide/playing.md"
+    ))
+    .expect("the guide's chapter on playing");
     let from = readme
         .find("A whole session, reproducible")
         .expect("the README's session");
