@@ -552,7 +552,7 @@ impl<'a> CsvOut<'a> {
             .map_or_else(String::new, |p| p.display().to_string());
         self.failed = Some(BadInput(format!(
             "{path}: --csv: cannot write: {}",
-            crate::output::in_words(e)
+            crate::stdout::in_words(e)
         )));
         // Dropped: the temporary file goes with it, the old file stays as it was.
         self.writer = None;

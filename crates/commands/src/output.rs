@@ -206,7 +206,7 @@ impl Output {
         BadInput(format!(
             "{}: cannot write: {}",
             self.given.display(),
-            in_words(e)
+            crate::stdout::in_words(e)
         ))
     }
 }
@@ -326,15 +326,5 @@ pub(crate) fn format_of(path: &Path) -> Result<Format, BadInput> {
             "{}: a picture is written as SVG or PNG; name it NAME.svg or NAME.png",
             path.display()
         ))),
-    }
-}
-
-/// An error as a person reads it: the system's words without the code the system appends
-/// (`No space left on device`, not `... (os error 28)`).
-pub(crate) fn in_words(e: &dyn std::fmt::Display) -> String {
-    let text = e.to_string();
-    match text.rfind(" (os error ") {
-        Some(at) if text.ends_with(')') => text[..at].to_owned(),
-        _ => text,
     }
 }

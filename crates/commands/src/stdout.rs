@@ -79,7 +79,7 @@ fn fail(e: &io::Error) -> ! {
     let _ = writeln!(
         io::stderr(),
         "hexwar: cannot write to standard output: {}",
-        crate::output::in_words(e)
+        in_words(e)
     );
     std::process::exit(2);
 }
@@ -121,5 +121,14 @@ pub fn check_open() -> io::Result<()> {
 pub fn finish() {
     if let Err(e) = io::stdout().lock().flush() {
         fail(&e);
+    }
+}
+/// An error as a person reads it: the system's words without the code the system appends
+/// (`No space left on device`, not `... (os error 28)`).
+pub(crate) fn in_words(e: &dyn std::fmt::Display) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_owned(),
+        _ => text,
     }
 }

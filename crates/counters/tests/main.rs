@@ -1,9 +1,9 @@
-//! The rules' integration tests, one test binary: the legal commands and random commands against
-//! `check`, the odds against the engine (exactly, in any order, with rerolls, and against played
-//! games), the sides' choices, a game stepped by hand, and the hot paths' allocations.
+//! The rules' integration tests, one test binary: random commands against `check` (the legal
+//! commands against `check` are `tests/legal.rs`, over games at a desk), the odds against the
+//! engine (exactly, in any order, with rerolls, and against played games), the sides' choices,
+//! a game stepped by hand, and the hot paths' allocations.
 
 mod allocations;
-mod legal;
 mod odds_exact;
 mod odds_order;
 mod odds_reroll;
