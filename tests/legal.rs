@@ -6,7 +6,7 @@
 //! paths and random walks; assaults alone, with riders and by pairs), `legal_commands` lists in
 //! its one canonical form (`counters/src/legal.rs`). A question's answers are the ones it
 //! accepts. `HEXWAR_LEGAL_POSITIONS=N` asks for N positions a scenario instead of the suite's
-//! 500 (the long run of the note).
+//! 500 (the long run of the note), `HEXWAR_LEGAL_SCENARIOS=a,b` only those scenarios.
 
 use commands::data::{Loaded, Origin, load_scenario_from};
 use commands::play::{Said, Table};
@@ -357,7 +357,12 @@ fn legal_lists_exactly_what_check_accepts_in_every_bundled_scenario() {
         .unwrap_or(500);
     let (mut night, mut day) = (0, 0);
     let mut kinds = std::collections::BTreeSet::new();
+    // `HEXWAR_LEGAL_SCENARIOS=a,b`: only these (a long run split over processes).
+    let only = std::env::var("HEXWAR_LEGAL_SCENARIOS").unwrap_or_default();
     for (k, (name, text)) in model::bundled::SCENARIOS.iter().enumerate() {
+        if !only.is_empty() && !only.split(',').any(|n| n == *name) {
+            continue;
+        }
         let loaded = bundled(name, text);
         let t = play(&loaded, wanted, 1000 * k as u64);
         eprintln!("{name}: {t:?}");
