@@ -9,6 +9,7 @@ mod arena;
 mod balance;
 mod browser;
 mod cli;
+mod examples;
 mod layers;
 mod legal;
 mod modules;
