@@ -1,9 +1,9 @@
-//! The README's and the guide's examples are tests: every ```console block of `README.md` and
+//! The README's and the guide's examples are tests: every `console` code block of `README.md` and
 //! `docs/guide/*.md` is run, from the repository's root, with this build's `hexwar`, and what
 //! it prints must be what the block shows, line for line. In a block, a line `$ COMMAND` is a
 //! command (run by `sh -c`, `hexwar` standing for this build), the lines after it its output
 //! (standard output, then standard error); a line `...` stands for any lines, `[..]` inside a
-//! line for any text. Blocks of other kinds (```sh, ```text) are not run.
+//! line for any text. Blocks of other kinds (`sh`, `text`) are not run.
 //!
 //! Our own runner rather than `trycmd`'s Markdown mode, which runs a case in its file's folder:
 //! the guide lives in `docs/guide/` and its commands name `scenarios/` from the root.
@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One command of a ```console block and the output it shows.
+/// One command of a `console` block and the output it shows.
 struct Example {
     page: PathBuf,
     line: usize,
