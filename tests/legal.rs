@@ -8,23 +8,14 @@
 //! accepts. `HEXWAR_LEGAL_POSITIONS=N` asks for N positions a scenario instead of the suite's
 //! 500 (the long run of the note), `HEXWAR_LEGAL_SCENARIOS=a,b` only those scenarios.
 
-use commands::data::{Loaded, Origin, load_scenario_from};
+use crate::common::bundled;
+use commands::data::Loaded;
 use commands::play::{Said, Table};
 use counters::{Rules, State, check, legal_commands};
 use game::Waiting;
 use hexmap::Hex;
 use model::{Command, GameRng, Location, Side, UnitId};
 use session::lines::answer_text;
-
-fn bundled(name: &str, text: &str) -> Loaded {
-    load_scenario_from(
-        &Origin::Bundled,
-        &format!("<built-in>/{name}.toml"),
-        text,
-        None,
-    )
-    .expect("a bundled scenario loads")
-}
 
 /// A number below `n` from the test's own generator.
 fn below(rng: &mut GameRng, n: usize) -> usize {

@@ -5,7 +5,8 @@
 //! as the game played through. `HEXWAR_SAVES=N` asks for N saves instead of the suite's 2,000
 //! (the longer run of the fuzzing kind).
 
-use commands::data::{Loaded, Origin, load_scenario_from};
+use crate::common::bundled;
+use commands::data::Loaded;
 use commands::play::{Desk, Said, Table};
 use counters::Rules;
 use game::Waiting;
@@ -31,16 +32,6 @@ struct PlayedThrough {
     events: Vec<model::Event>,
     lines: Vec<Given>,
     saves: Vec<Taken>,
-}
-
-fn bundled(name: &str, text: &str) -> Loaded {
-    load_scenario_from(
-        &Origin::Bundled,
-        &format!("<built-in>/{name}.toml"),
-        text,
-        None,
-    )
-    .expect("a bundled scenario loads")
 }
 
 fn waits(desk: &Desk<'_>) -> Option<Waiting> {

@@ -26,3 +26,14 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A bundled scenario loaded as the prompt and the server load it (`<built-in>/NAME.toml`).
+pub fn bundled(name: &str, text: &str) -> commands::data::Loaded {
+    commands::data::load_scenario_from(
+        &commands::data::Origin::Bundled,
+        &format!("<built-in>/{name}.toml"),
+        text,
+        None,
+    )
+    .expect("a bundled scenario loads")
+}
