@@ -654,10 +654,11 @@ impl<'r, 's> Front<'r, 's> {
         }
         let s = self.scenario();
         let names: Vec<&str> = acting.iter().map(|&u| s.unit_name(u)).collect();
-        let (n, shown) = if names.len() > 6 {
-            (names.len(), format!("{} ...", names[..6].join(" ")))
+        let n = names.len();
+        let shown = if n > 6 {
+            format!("{} ...", names[..6].join(" "))
         } else {
-            (names.len(), names.join(" "))
+            names.join(" ")
         };
         say!(self.voice;
             "{n} {} can still act ({shown}): end the {} phase? (yes or no; `end!` ends without asking)",
@@ -684,9 +685,9 @@ impl<'r, 's> Front<'r, 's> {
 
     /// An assault (or overrun) whose units are not all next to the hex moves them up first, in
     /// the movement phase, by the moves its odds take (`arrivals`, `moved_up`): each move a
-    /// command of its own, as the save records it. `None` when the assault may now be given; else what the prompt does
-    /// instead: stay (a unit cannot get there, or stopped short, bogged, and the assault is not
-    /// given), or end as the input did.
+    /// command of its own, as the save records it. `None` when the attack may now be given;
+    /// else what the prompt does instead: stay (a unit cannot get there, or stopped short,
+    /// bogged, and the attack is not given), or end as the input did.
     fn move_up(&mut self, c: &model::Command) -> anyhow::Result<Option<Prompt>> {
         let (units, hex) = match c {
             model::Command::Assault { units, hex } => (units.clone(), *hex),

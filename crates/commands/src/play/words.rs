@@ -358,14 +358,18 @@ impl Front<'_, '_> {
                 (Some((head, hexes)), Some(word), Some(at))
                     if kind.is_empty() && hexes.split(' ').count() > LONG_LIST =>
                 {
-                    let far = hexes
+                    // The hexes of the line (a night spotter's `(N+)` marks are not hexes).
+                    let listed: Vec<hexmap::Hex> = hexes
                         .split(' ')
                         .filter_map(|h| h.parse::<hexmap::Label>().ok())
                         .filter_map(|l| s.map.hex(l))
+                        .collect();
+                    let far = listed
+                        .iter()
                         .map(|h| h.unsigned_distance_to(at))
                         .max()
                         .unwrap_or(0);
-                    let n = hexes.split(' ').count();
+                    let n = listed.len();
                     let counted = if head.ends_with("hexes)") {
                         String::new()
                     } else {
