@@ -366,6 +366,10 @@ fn legal_lists_exactly_what_check_accepts_in_every_bundled_scenario() {
         night += t.at_night;
         day += t.by_day;
     }
+    if !only.is_empty() {
+        // A part of the long run: what holds of all the scenarios together is not asked of it.
+        return;
+    }
     assert!(
         night > 0 && day > 0,
         "positions at night {night}, by day {day}"
