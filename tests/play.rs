@@ -1480,65 +1480,6 @@ fn odds_at_the_prompt_tell_each_units_fate_and_whether_the_winners_move_in() {
     );
 }
 
-/// The README's play session is what hexwar prints: each line of it shows in a game played
-/// with its commands (the lines typed at a prompt given on standard input).
-#[test]
-fn the_readme_session_is_current() {
-    let readme = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/guide/playing.md"
-    ))
-    .expect("the guide's chapter on playing");
-    let from = readme
-        .find("A whole session, reproducible")
-        .expect("the README's session");
-    let block = &readme[from..];
-    let block = &block[block.find("```text\n").unwrap() + 8..];
-    let block = &block[..block.find("```").unwrap()];
-    let dir = folder("readme-session");
-    let save = dir.join("game.toml");
-    let save = save.to_str().unwrap();
-    let mut lines = block.lines();
-    let command = lines.next().unwrap();
-    assert!(command.starts_with("$ hexwar play "), "{command}");
-    let args: Vec<&str> = command["$ hexwar ".len()..].split(' ').collect();
-    // Typed at a prompt: `soviet movement> CMD`, or after a question's `... counterattacks? `.
-    let typed = |l: &str| {
-        ["soviet movement> ", "t72_4 counterattacks? "]
-            .iter()
-            .find_map(|p| l.strip_prefix(p))
-            .map(|c| c.replace("game.toml", save))
-    };
-    let expected: Vec<&str> = lines.filter(|l| l.trim() != "...").collect();
-    let commands: Vec<String> = expected.iter().filter_map(|l| typed(l)).collect();
-    // The turns between are ended (`end` is harmless where the game waits for it).
-    let script = "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\n".to_owned()
-        + &commands[..4].join("\n")
-        + "\nend\n"
-        + &commands[4..].join("\n")
-        + "\nquit\n";
-    // The frozen AIs of the test helper are given by the README's own `--ai`.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexwar"))
-        .args(&args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hexwar runs");
-    let _ = child.stdin.take().unwrap().write_all(script.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    let so = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    for l in &expected {
-        let want = typed(l).map_or_else(|| l.replace("game.toml", save), |c| format!("> {c}"));
-        assert!(
-            so.contains(&want),
-            "the README's line `{l}` is not printed:\n{so}"
-        );
-    }
-}
-
 #[test]
 fn the_other_sides_company_morale_die_is_shown() {
     let dir = folder("morale");
