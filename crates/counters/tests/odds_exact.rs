@@ -258,3 +258,104 @@ fn the_melee_is_the_engine_on_every_face() {
         }
     }
 }
+
+/// A position on a real map for [`the_map_decides_as_the_engine_on_every_face`]: Red's team at
+/// 0302 assaults Blue's at 0303, and `extra` units stand elsewhere.
+fn on_a_map(counterattacks: bool, extra: &str) -> Scenario {
+    let text = format!(
+        "title = \"on a map\"\nturns = 3\nfirst = \"red\"\n\n[rules]\ncounterattacks = {counterattacks}\n\n\
+         [map]\ncolumns = 6\nrows = 6\ndefault = \"clear\"\n\n\
+         [[sides]]\nid = \"red\"\nname = \"Red\"\nnation = \"soviet\"\nrole = \"attacker\"\n\n\
+         [[sides]]\nid = \"blue\"\nname = \"Blue\"\nnation = \"nato\"\nrole = \"defender\"\n\n\
+         [[formations]]\nid = \"r\"\nside = \"red\"\nhq = \"rhq\"\n\n\
+         [[formations]]\nid = \"b\"\nside = \"blue\"\nhq = \"bhq\"\n\n\
+         [[units]]\nid = \"rhq\"\ntype = \"hq_mrb\"\nformation = \"r\"\nat = \"0101\"\n\n\
+         [[units]]\nid = \"bhq\"\ntype = \"hq_tf\"\nformation = \"b\"\nat = \"0606\"\n\n\
+         [[units]]\nid = \"att\"\ntype = \"at5_team\"\nformation = \"r\"\nat = \"0302\"\n\n\
+         [[units]]\nid = \"def\"\ntype = \"tow_team\"\nformation = \"b\"\nat = \"0303\"\n\n\
+         {extra}\n[[objectives]]\nname = \"X\"\nat = \"0303\"\n"
+    );
+    model::ScenarioFile::parse("map.toml", &text)
+        .validate(&bundled::catalog(), &bundled::terrain())
+        .unwrap_or_else(|p| panic!("{p:?}\n{text}"))
+}
+
+/// R9.9 on a real map: the odds of each unit's fate are the engine's on every face, where the
+/// only hex to retreat to, 0304, lies next to a Red unit outside the fight (the defender is
+/// destroyed instead of retreating), and, as a control, where it is free.
+#[test]
+fn the_map_decides_as_the_engine_on_every_face() {
+    const MAX_DICE: usize = 9;
+    let blocker =
+        "[[units]]\nid = \"blocker\"\ntype = \"at5_team\"\nformation = \"r\"\nat = \"0305\"\n";
+    for (what, extra, blocked) in [
+        ("blocked retreat", blocker, true),
+        ("free retreat", "", false),
+    ] {
+        for counterattacks in [false, true] {
+            let what = format!("{what}, counterattacks {counterattacks}");
+            let scenario = on_a_map(counterattacks, extra);
+            let catalog = bundled::catalog();
+            let rules = Rules::new(&scenario, &catalog);
+            let start = matchup_state(&rules);
+            let unit = |id: &str| scenario.unit_id(id).expect("a unit of the scenario");
+            let (attackers, hex) = (
+                vec![unit("att")],
+                "0303".parse::<hexmap::Label>().unwrap().to_hex(),
+            );
+            let odds = melee_odds(
+                &start,
+                &rules,
+                &attackers,
+                hex,
+                &ai::Players::of(&scenario).unwrap().advisors(),
+            );
+            assert!(odds.exact, "{what}");
+            let command = Command::Assault {
+                units: attackers.clone(),
+                hex,
+            };
+            // Each fighting unit's fates, in `played`'s order: destroyed, captured, retreated,
+            // broke off, stayed.
+            let mut fates = [[0.0; 5]; 2];
+            let cut = every_face(&start, &rules, &command, MAX_DICE, |end, events, w| {
+                for (u, f) in played(&start, end, events, &attackers, hex).fates {
+                    fates[usize::from(u != attackers[0])][f] += w;
+                }
+            });
+            assert!(
+                cut < 0.02,
+                "{what}: {cut} of the plays needed more than {MAX_DICE} dice"
+            );
+            for (i, id) in ["att", "def"].into_iter().enumerate() {
+                let line = odds
+                    .units
+                    .iter()
+                    .find(|l| l.units == [unit(id)])
+                    .expect("a line per unit");
+                let want = [
+                    line.destroyed,
+                    line.captured,
+                    line.retreated,
+                    line.broke_off,
+                    line.stayed,
+                ];
+                for (f, (e, o)) in fates[i].iter().zip(want).enumerate() {
+                    assert!(
+                        *e <= o + 1e-12 && o <= e + cut + 1e-12,
+                        "{what}: {id}'s fate {f}: engine {e} (+ up to {cut} cut), odds {o}"
+                    );
+                }
+            }
+            let def = &fates[1];
+            if blocked {
+                assert!(
+                    def[2] == 0.0 && def[0] > 0.05,
+                    "{what}: the engine never retreats it: {def:?}"
+                );
+            } else {
+                assert!(def[2] > 0.05, "{what}: the engine lets it retreat: {def:?}");
+            }
+        }
+    }
+}

@@ -23,7 +23,8 @@ pub struct AssaultOdds {
     pub attacker_wins: f64,
     /// Every defender is destroyed.
     pub defender_destroyed: f64,
-    /// The defenders took more hits and retreat (assuming a legal retreat hex, R9.9).
+    /// The defenders took more hits and retreat (a retreat that leaves every defender without a
+    /// hex to retreat to is counted as destroyed, R9.9).
     pub defender_retreats: f64,
     /// The defenders hold.
     pub defender_holds: f64,
@@ -229,6 +230,15 @@ fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex)
         let f = all_destroyed(&table, count_u32(h));
         destroyed += p * f;
         retreats += p * (1.0 - f) * below[h];
+    }
+    // R9.9: when no defender has a hex to retreat to, a retreat destroys them all.
+    let from: Vec<Hex> = attackers.iter().filter_map(|&a| state.hex_of(a)).collect();
+    if defenders
+        .iter()
+        .all(|&d| counters::assault::retreat_hex(state, rules, d, hex, &from, attackers).is_none())
+    {
+        destroyed += retreats;
+        retreats = 0.0;
     }
     AssaultOdds {
         attacker_wins: destroyed + retreats,

@@ -16,6 +16,7 @@
 use hexmap::Hex;
 use smallvec::SmallVec;
 
+use counters::assault::retreat_hex;
 use counters::melee::counterattacks;
 use counters::state::{Rules, State};
 use model::catalog::{UnitClass, UnitType};
@@ -85,6 +86,10 @@ pub(crate) struct Class {
     pub start: u8,
     /// A gun standing in the assaulted hex: it cannot break off and is captured (R11.7).
     pub trapped: bool,
+    /// A defender with no hex to retreat to on this map (R9.9, `counters::assault::retreat_hex`):
+    /// when the defenders retreat it is destroyed instead. What decides it (the hexes the attack
+    /// came from, the terrain, the units outside the fight) does not change during the fight.
+    pub no_retreat: bool,
 }
 
 /// The lumped fight: who holds which position, and the classes.
@@ -117,6 +122,8 @@ impl<'a, 'r> Lump<'a, 'r> {
         hex: Hex,
     ) -> Option<(Self, Key)> {
         let side = base.unit(attackers[0]).side;
+        let attacked_from: SmallVec<[Hex; 6]> =
+            attackers.iter().filter_map(|&a| base.hex_of(a)).collect();
         let mut fighting: Vec<&Unit> = attackers
             .iter()
             .map(|&a| base.unit(a))
@@ -201,6 +208,8 @@ impl<'a, 'r> Lump<'a, 'r> {
                 hi: lump.ids.len(),
                 start: code_of(u),
                 trapped: rules.typ(u).class == UnitClass::Gun && u.location == Location::Map(hex),
+                no_retreat: u.side != side
+                    && retreat_hex(base, rules, u.id, hex, &attacked_from, attackers).is_none(),
             });
         }
         lump.groups = lump
@@ -242,6 +251,14 @@ impl<'a, 'r> Lump<'a, 'r> {
     /// Whether any unit of `side` is in the fight.
     pub fn any_in(&self, key: Key, side: Side) -> bool {
         key & self.side_mask[side.index()] & IN_BITS != 0
+    }
+
+    /// Whether any unit of `side` in the fight has a hex to retreat to (R9.9).
+    pub fn any_may_retreat(&self, key: Key, side: Side) -> bool {
+        self.classes
+            .iter()
+            .filter(|c| c.side == side && !c.no_retreat)
+            .any(|c| (c.lo..c.hi).any(|p| key & (Key::from(IN) << (4 * p)) != 0))
     }
 
     /// The units at `positions`.

@@ -5,8 +5,10 @@
 //!
 //! Every dice plan and every choice is made by the engine's own functions (`plan_side`,
 //! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `takes_part`) and the sides' AI (`SideAi`);
-//! only the dice are enumerated here. What the map decides is left out: the matchup field is
-//! open, so every retreat and break-off finds room, and only guns in the hex are captured.
+//! only the dice are enumerated here. Of what the map decides, the retreat is the engine's own
+//! (`retreat_hex`: a defender with no hex to retreat to is destroyed, R9.9); a break-off is
+//! taken to find room (R11.6), so only guns in the hex are captured (R11.7): issue 67's
+//! measure (`cargo run --release -p ai --example odds_on_the_map`) finds where that is wrong.
 //!
 //! The chain is solved, not unrolled: every change of the fight (a mark gained, a unit gone)
 //! raises the fight's rank (`Lump::rank`), so positions are settled in order of rank, and the
@@ -199,6 +201,10 @@ pub(crate) fn first_round(
         for &(key, _, p) in &g.defenders {
             match first_round_outcome(lump.any_in(key, def), g.on_defenders, g.on_attackers) {
                 AssaultOutcome::DefendersDestroyed => destroyed += p * total,
+                // R9.9: defenders with no hex to retreat to are destroyed instead.
+                AssaultOutcome::DefendersRetreat if !lump.any_may_retreat(key, def) => {
+                    destroyed += p * total;
+                }
                 AssaultOutcome::DefendersRetreat => retreats += p * total,
                 AssaultOutcome::DefendersHold => {}
             }
@@ -805,8 +811,9 @@ impl Chain<'_, '_, '_> {
     }
 
     /// One side at an end: its units in the fight stay, or leave as `fate` says (a gun in the
-    /// hex that must break off is captured). Adds their fates with probability `p`; returns the
-    /// units captured, the units weakened that survive, and whether any unit stays.
+    /// hex that must break off is captured, a defender with no hex to retreat to destroyed).
+    /// Adds their fates with probability `p`; returns the units lost now (captured or
+    /// destroyed), the units weakened that survive, and whether any unit stays.
     fn settle(
         &mut self,
         side: Side,
@@ -826,6 +833,8 @@ impl Chain<'_, '_, '_> {
         match fate {
             None => STAYED,
             Some(BROKE_OFF) if class.trapped => CAPTURED,
+            // R9.9: no hex to retreat to, and the unit is destroyed.
+            Some(RETREATED) if class.no_retreat => DESTROYED,
             Some(f) => f,
         }
     }
@@ -838,7 +847,7 @@ impl Chain<'_, '_, '_> {
             let class = &lump.classes[usize::from(lump.class_of[q])];
             let how = Self::how(class, fate);
             stays |= how == STAYED;
-            if how == CAPTURED {
+            if how == CAPTURED || how == DESTROYED {
                 captured += 1;
             } else if code(key, q) & WEAK != 0 && class.start & WEAK == 0 {
                 weakened += 1;

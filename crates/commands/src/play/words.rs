@@ -951,8 +951,25 @@ impl Front<'_, '_> {
                 }));
             }
         }
+        // R9.9: a defender with no hex to retreat to is destroyed when the defenders retreat.
+        let from: Vec<hexmap::Hex> = units.iter().filter_map(|&u| state.hex_of(u)).collect();
+        let trapped: Vec<&str> = state
+            .units_in(hex, state.unit(units[0]).side.other())
+            .filter(|d| {
+                counters::assault::retreat_hex(&state, rules, d.id, hex, &from, &units).is_none()
+            })
+            .map(|d| s.unit_name(d.id))
+            .collect();
+        let no_retreat = if trapped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} would find no hex to retreat to and be destroyed, R9.9)",
+                trapped.join(", ")
+            )
+        };
         say!(self.voice;
-            "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%, hold {:.1}%",
+            "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%{no_retreat}, hold {:.1}%",
             first.defender_destroyed * 100.0,
             first.defender_retreats * 100.0,
             first.defender_holds * 100.0
