@@ -357,8 +357,13 @@ fn possible(
             }) else {
                 return Err("an assault without a result".to_owned());
             };
+            // R9.9: defenders with no hex to retreat to are destroyed, which the odds count so.
+            let gone = before
+                .units_in(*hex, before.unit(units[0]).side.other())
+                .all(|d| after.unit(d.id).location == Location::Destroyed);
             let chance = match outcome {
                 model::AssaultOutcome::DefendersDestroyed => odds.defender_destroyed,
+                model::AssaultOutcome::DefendersRetreat if gone => odds.defender_destroyed,
                 model::AssaultOutcome::DefendersRetreat => odds.defender_retreats,
                 model::AssaultOutcome::DefendersHold => odds.defender_holds,
             };

@@ -63,12 +63,16 @@ fn main() {
     let alpha = 1e-3 / tests as f64;
     let mut failed = 0;
     let mut exact = 0;
+    // What each position's odds cost, as a person at the prompt waits for them.
+    let mut took: Vec<(f64, bool)> = Vec::new();
     for p in &found {
         let scenario = &scenarios[p.scenario];
         let rules = Rules::new(scenario, &catalog);
         let players = ai::Players::of(scenario).expect("the scenario's AIs");
         let advisors = players.advisors();
+        let clock = std::time::Instant::now();
         let odds = odds::melee_odds(&p.state, &rules, &p.attackers, p.hex, &advisors);
+        took.push((clock.elapsed().as_secs_f64() * 1e3, odds.exact));
         if !odds.exact {
             // Sampled odds play this very engine: they agree by construction.
             continue;
@@ -133,6 +137,18 @@ fn main() {
         "{failed} of the {exact} positions with exact odds disagree with the engine ({} positions, the others' odds sampled from the engine itself; {plays} plays each, {tests} units tested, overall significance 1e-3)",
         found.len()
     );
+    for (what, exact) in [("exact", true), ("sampled", false)] {
+        let mut ms: Vec<f64> = took.iter().filter(|t| t.1 == exact).map(|t| t.0).collect();
+        ms.sort_by(f64::total_cmp);
+        if let (Some(max), false) = (ms.last(), ms.is_empty()) {
+            println!(
+                "{what} odds of {} positions: median {:.1} ms, 90th percentile {:.1} ms, longest {max:.1} ms",
+                ms.len(),
+                ms[ms.len() / 2],
+                ms[ms.len() * 9 / 10],
+            );
+        }
+    }
 }
 
 /// The units in and around the assaulted hex, for a position that disagrees.

@@ -5,7 +5,7 @@
 //! person commanding the side, or the side's AI (`SideAi`), in that order. Decisions where
 //! RULES.md is silent are in docs/rules.md.
 
-use hexmap::{Budget, Hex, Label};
+use hexmap::{Budget, Hex, Label, Reach, Route};
 use smallvec::SmallVec;
 
 use crate::ask::{Answer, Asking, Halt, Question};
@@ -13,7 +13,8 @@ use crate::executor::Exec;
 use crate::hits::destroy_with;
 use crate::plan::{Fighting, plan_side, takes_part};
 use crate::round::{Strike, strike};
-use crate::state::Rules;
+use crate::side_ai::SideAi;
+use crate::state::{Rules, State};
 use model::catalog::{UnitClass, UnitType};
 use model::dice::passes;
 use model::event::{BreakOffReason, Event, Faces, Path, Units};
@@ -559,6 +560,122 @@ fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut 
     }
 }
 
+/// R11.6: the ways a unit may break off from a melee: every hex it may end in, with the cost of
+/// the way there, and the search that found them (for the route).
+pub struct BreakOffWays {
+    reach: Option<Reach>,
+    /// The hexes it may end in, with the cost of the way to each.
+    pub ends: Vec<(Hex, u32)>,
+}
+
+impl BreakOffWays {
+    /// The way to `end`, one of [`BreakOffWays::ends`].
+    #[must_use]
+    pub fn route(&self, rules: &Rules<'_>, end: Hex) -> Option<Route> {
+        self.reach.as_ref()?.route(rules.map(), end)
+    }
+}
+
+/// R11.6: where `unit` may break off to from the melee in `hex`: up to its full movement (pinned
+/// or not), every step farther from the hex, never into a hex that holds an enemy or is next to
+/// an enemy that took no part in the assault (`ever`: every unit that did), and only to a hex it
+/// may stay in (stacking, R3.1; at night no farther than it may still go, R13.1). The engine
+/// walks one of them; the odds judge by them whether a unit that breaks off gets away (R11.7).
+#[must_use]
+pub fn break_off_ways(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    hex: Hex,
+    ever: &[UnitId],
+) -> BreakOffWays {
+    let u = state.unit(unit);
+    let Some(start) = u.hex() else {
+        return BreakOffWays {
+            reach: None,
+            ends: Vec::new(),
+        };
+    };
+    let typ = rules.typ(u);
+    let enemy = u.side.other();
+    let map = rules.map();
+    // The hexes in or next to enemy units that were not in the fight, found in one pass over
+    // the units.
+    let mut outsider_near_at = vec![false; map.len()];
+    for e in state.units() {
+        if e.side == enemy
+            && !ever.contains(&e.id)
+            && let Some(h) = e.hex()
+        {
+            for n in std::iter::once(h).chain(map.neighbors(h)) {
+                if let Some(i) = map.index(n) {
+                    outsider_near_at[i] = true;
+                }
+            }
+        }
+    }
+    let outsider_near = |h: Hex| map.index(h).is_some_and(|i| outsider_near_at[i]);
+    let budget = Budget {
+        points: u32::from(typ.movement_points(u.state.weakened)),
+        min_one_hex: true,
+    };
+    let step = |to: Hex| {
+        if state.occupied_by(to, enemy) || outsider_near(to) {
+            None
+        } else {
+            map.enter_cost(typ.move_class, to)
+        }
+    };
+    // R13.1: at night no farther than the hexes it may still enter this turn.
+    let room = |end: Hex| {
+        state.may_move_away(unit, start, hex, end)
+            && crate::stacking::has_room(state, rules, unit, end, false)
+    };
+    let reach = map.break_off_reach(start, hex, budget, step);
+    let ends = reach.as_ref().map_or_else(Vec::new, |r| {
+        r.hexes()
+            .iter()
+            .filter(|&&h| room(h))
+            .filter_map(|&h| Some((h, r.cost(map, h)?)))
+            .collect()
+    });
+    BreakOffWays { reach, ends }
+}
+
+/// Who chose the hex a unit breaks off to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BreakOffBy {
+    /// An order of the scenario names it (`break_off_to`).
+    Order,
+    /// The side's AI prefers it; the side's person may choose another of the ends.
+    Choice,
+}
+
+/// R11.6: where `unit` breaks off to from the melee in `hex`, given its `ends`
+/// ([`break_off_ways`]): the hex an order names, if it may end there; else the side's AI's first
+/// choice (`ends` left in the AI's order). `None` when it can go nowhere.
+pub fn break_off_choice(
+    state: &State,
+    rules: &Rules<'_>,
+    ai: &dyn SideAi,
+    unit: UnitId,
+    hex: Hex,
+    ends: &mut [(Hex, u32)],
+) -> Option<(Hex, BreakOffBy)> {
+    let wanted = rules.order_of(state.turn(), unit, |a| match a {
+        OrderAction::BreakOffTo { hex } => Some(*hex),
+        _ => None,
+    });
+    match wanted.filter(|w| ends.iter().any(|&(h, _)| h == *w)) {
+        Some(w) => Some((w, BreakOffBy::Order)),
+        None if ends.is_empty() => None,
+        None => {
+            ai.rank_break_off(state, rules, unit, hex, ends);
+            Some((ends[0].0, BreakOffBy::Choice))
+        }
+    }
+}
+
 /// R11.6: a unit moves up to its full movement, every step farther from the assaulted hex, never
 /// into an enemy hex or next to an enemy that is not in the fight; bog checks apply. Guns in the
 /// assaulted hex cannot break off and are destroyed (R11.7).
@@ -583,77 +700,29 @@ fn break_off(
         capture(x, unit)?;
         return Ok(());
     }
-    let side = u.side;
-    let enemy = side.other();
     let state = &*x.state;
     let map = x.rules.map();
-    // The hexes in or next to enemy units that were not in the fight, found in one pass over
-    // the units.
-    let mut outsider_near_at = vec![false; map.len()];
-    for e in state.units() {
-        if e.side == enemy
-            && !m.ever.contains(&e.id)
-            && let Some(h) = e.hex()
-        {
-            for n in std::iter::once(h).chain(map.neighbors(h)) {
-                if let Some(i) = map.index(n) {
-                    outsider_near_at[i] = true;
-                }
-            }
-        }
-    }
-    let outsider_near = |h: Hex| map.index(h).is_some_and(|i| outsider_near_at[i]);
-    let budget = Budget {
-        points: u32::from(typ.movement_points(u.state.weakened)),
-        min_one_hex: true,
-    };
-    let step = |to: Hex| {
-        if state.occupied_by(to, enemy) || outsider_near(to) {
-            None
-        } else {
-            map.enter_cost(typ.move_class, to)
-        }
-    };
-    // R13.1: at night no farther than the hexes it may still enter this turn.
-    let room = |end: Hex| {
-        state.may_move_away(unit, start, m.hex, end)
-            && crate::stacking::has_room(state, &x.rules, unit, end, false)
-    };
-    // Every hex the unit may end in (R11.6), with the cost of the way there.
-    let reach = map.break_off_reach(start, m.hex, budget, step);
-    let mut ends: Vec<(Hex, u32)> = reach.as_ref().map_or_else(Vec::new, |r| {
-        r.hexes()
-            .iter()
-            .filter(|&&h| room(h))
-            .filter_map(|&h| Some((h, r.cost(map, h)?)))
-            .collect()
-    });
-    // An order may name the hex to break off to, if the unit can legally end there; else the
-    // side chooses among them: its AI's preference first, which the side's person is offered.
-    let wanted = x.rules.order_of(x.state.turn(), unit, |a| match a {
-        OrderAction::BreakOffTo { hex } => Some(*hex),
-        _ => None,
-    });
-    let chosen = match wanted.filter(|w| ends.iter().any(|&(h, _)| h == *w)) {
-        Some(w) => Some(w),
-        None if ends.is_empty() => None,
-        None => {
-            x.ai.rank_break_off(state, &x.rules, unit, m.hex, &mut ends);
-            let best = ends[0].0;
+    let mut ways = break_off_ways(state, &x.rules, unit, m.hex, &m.ever);
+    // An order may name the hex to break off to; else the side chooses among them: its AI's
+    // preference first, which the side's person is offered.
+    let chosen = match break_off_choice(state, &x.rules, x.ai, unit, m.hex, &mut ways.ends) {
+        Some((to, BreakOffBy::Order)) => Some(to),
+        None => None,
+        Some((best, BreakOffBy::Choice)) => {
             let question = || Question::BreakOff {
                 unit,
                 from: m.hex,
                 best,
-                hexes: ends.iter().map(|&(h, _)| h).collect(),
+                hexes: ways.ends.iter().map(|&(h, _)| h).collect(),
             };
             let suggested = Answer::BreakOff { unit, hex: best };
-            match Asking::ask(x.asking.as_deref_mut(), side, suggested, question)? {
+            match Asking::ask(x.asking.as_deref_mut(), u.side, suggested, question)? {
                 Answer::BreakOff { hex, .. } => Some(hex),
                 _ => Some(best),
             }
         }
     };
-    let route = chosen.and_then(|h| reach.as_ref()?.route(map, h));
+    let route = chosen.and_then(|h| ways.route(&x.rules, h));
     // Walk the route with bog checks (R5.6; twice at night, R13.1). A vehicle that bogs stops
     // there.
     let mut path = Path::new();

@@ -260,11 +260,11 @@ fn the_melee_is_the_engine_on_every_face() {
 }
 
 /// A position on a real map for [`the_map_decides_as_the_engine_on_every_face`]: Red's team at
-/// 0302 assaults Blue's at 0303, and `extra` units stand elsewhere.
-fn on_a_map(counterattacks: bool, extra: &str) -> Scenario {
+/// 0302 assaults Blue's at 0303, `extra` units stand elsewhere and `hexes` are the map's.
+fn on_a_map(counterattacks: bool, extra: &str, hexes: &str) -> Scenario {
     let text = format!(
         "title = \"on a map\"\nturns = 3\nfirst = \"red\"\n\n[rules]\ncounterattacks = {counterattacks}\n\n\
-         [map]\ncolumns = 6\nrows = 6\ndefault = \"clear\"\n\n\
+         [map]\ncolumns = 6\nrows = 6\ndefault = \"clear\"\nhexes = {{ {hexes} }}\n\n\
          [[sides]]\nid = \"red\"\nname = \"Red\"\nnation = \"soviet\"\nrole = \"attacker\"\n\n\
          [[sides]]\nid = \"blue\"\nname = \"Blue\"\nnation = \"nato\"\nrole = \"defender\"\n\n\
          [[formations]]\nid = \"r\"\nside = \"red\"\nhq = \"rhq\"\n\n\
@@ -280,21 +280,26 @@ fn on_a_map(counterattacks: bool, extra: &str) -> Scenario {
         .unwrap_or_else(|p| panic!("{p:?}\n{text}"))
 }
 
-/// R9.9 on a real map: the odds of each unit's fate are the engine's on every face, where the
-/// only hex to retreat to, 0304, lies next to a Red unit outside the fight (the defender is
-/// destroyed instead of retreating), and, as a control, where it is free.
+/// The map's part, on a real map: the odds of each unit's fate are the engine's on every face.
+/// R9.9: the only hex to retreat to, 0304, lies next to a Red unit outside the fight, so the
+/// defender is destroyed instead of retreating; as a control, it is free. R11.6, R11.7: water
+/// behind the attacker leaves it no hex to break off to, so it is captured when it loses.
 #[test]
 fn the_map_decides_as_the_engine_on_every_face() {
     const MAX_DICE: usize = 9;
     let blocker =
         "[[units]]\nid = \"blocker\"\ntype = \"at5_team\"\nformation = \"r\"\nat = \"0305\"\n";
-    for (what, extra, blocked) in [
-        ("blocked retreat", blocker, true),
-        ("free retreat", "", false),
+    let behind = ["0301", "0201", "0401", "0202", "0402"]
+        .map(|h| format!("\"{h}\" = \"water\""))
+        .join(", ");
+    for (what, extra, hexes) in [
+        ("blocked retreat", blocker, ""),
+        ("free retreat", "", ""),
+        ("blocked break-off", "", behind.as_str()),
     ] {
         for counterattacks in [false, true] {
             let what = format!("{what}, counterattacks {counterattacks}");
-            let scenario = on_a_map(counterattacks, extra);
+            let scenario = on_a_map(counterattacks, extra, hexes);
             let catalog = bundled::catalog();
             let rules = Rules::new(&scenario, &catalog);
             let start = matchup_state(&rules);
@@ -347,14 +352,20 @@ fn the_map_decides_as_the_engine_on_every_face() {
                     );
                 }
             }
-            let def = &fates[1];
-            if blocked {
-                assert!(
+            let (att, def) = (&fates[0], &fates[1]);
+            match what.split(',').next() {
+                Some("blocked retreat") => assert!(
                     def[2] == 0.0 && def[0] > 0.05,
                     "{what}: the engine never retreats it: {def:?}"
-                );
-            } else {
-                assert!(def[2] > 0.05, "{what}: the engine lets it retreat: {def:?}");
+                ),
+                Some("free retreat") => {
+                    assert!(def[2] > 0.05, "{what}: the engine lets it retreat: {def:?}");
+                }
+                _ if counterattacks => assert!(
+                    att[1] > 0.01 && att[3] == 0.0,
+                    "{what}: the engine captures it when it loses: {att:?}"
+                ),
+                _ => {}
             }
         }
     }

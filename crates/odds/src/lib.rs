@@ -5,6 +5,7 @@
 
 pub mod exchange;
 pub mod first;
+mod linear;
 pub mod lump;
 pub mod matchup;
 pub mod whole_melee;

@@ -10,14 +10,16 @@
 //! R11.2 asks whether a unit's own HQ is in the hex.
 //!
 //! A position packs a unit into four bits of a `u64` ([`Key`]): [`OUT`] once it has left the
-//! fight, else [`IN`] with its marks ([`DIS`], [`WEAK`], [`BOG`]). Positions of a class sit
+//! fight ([`OUT_EXPOSED`] if it broke off to where it may be captured), else [`IN`] with its
+//! marks ([`DIS`], [`WEAK`], [`BOG`]). Positions of a class sit
 //! side by side, sorted ([`Lump::canon`]), so that equal multisets are equal keys.
 
 use hexmap::Hex;
 use smallvec::SmallVec;
 
+use counters::SideAi;
 use counters::assault::retreat_hex;
-use counters::melee::counterattacks;
+use counters::melee::{break_off_choice, break_off_ways, counterattacks};
 use counters::state::{Rules, State};
 use model::catalog::{UnitClass, UnitType};
 use model::event::{Event, HitEffect};
@@ -38,6 +40,9 @@ pub(crate) const MAX_RATING: u8 = 14;
 
 /// A unit that has left the fight (destroyed, captured, retreated or broke off).
 pub(crate) const OUT: u8 = 0;
+/// A unit that broke off and ended next to the assaulted hex, or could not move: it is captured
+/// if its side loses (R11.7).
+pub(crate) const OUT_EXPOSED: u8 = 1;
 /// A unit in the fight; its marks are added to this.
 pub(crate) const IN: u8 = 8;
 /// The [`IN`] bit of every position.
@@ -71,7 +76,39 @@ pub(crate) const fn with(key: Key, p: usize, c: u8) -> Key {
 /// counts the sum by bits.)
 #[cfg(test)]
 const fn progress(c: u8) -> u32 {
-    if c == OUT { 8 } else { (c & 7) as u32 }
+    if c & IN == 0 {
+        8 + (c & 7) as u32
+    } else {
+        (c & 7) as u32
+    }
+}
+
+/// Whether `u`, breaking off from the melee in `hex` (R11.6), ends exposed to capture (R11.7):
+/// next to the hex, or unable to move. `None` when a bog check on the way decides it (a vehicle
+/// leaving the hex through difficult ground, R5.6): the chain does not enumerate those dice.
+fn exposed_breaking_off(
+    rules: &Rules<'_>,
+    base: &State,
+    ai: &dyn SideAi,
+    u: &Unit,
+    hex: Hex,
+    ever: &[UnitId],
+) -> Option<bool> {
+    let typ = rules.typ(u);
+    if typ.class == UnitClass::Gun && u.location == Location::Map(hex) {
+        return Some(false); // captured for another reason: `Class::trapped`
+    }
+    let mut ways = break_off_ways(base, rules, u.id, hex, ever);
+    let Some((to, _)) = break_off_choice(base, rules, ai, u.id, hex, &mut ways.ends) else {
+        return Some(true);
+    };
+    let close = |h: Hex| h.unsigned_distance_to(hex) <= 1;
+    let difficult = |h: Hex| rules.map().terrain(h).is_some_and(|t| t.difficult);
+    let route = ways.route(rules, to)?;
+    if typ.is_vehicle() && route.path.iter().any(|&h| close(h) && difficult(h)) && !close(to) {
+        return None;
+    }
+    Some(close(to))
 }
 
 /// A class: units no rule tells apart.
@@ -90,6 +127,14 @@ pub(crate) struct Class {
     /// when the defenders retreat it is destroyed instead. What decides it (the hexes the attack
     /// came from, the terrain, the units outside the fight) does not change during the fight.
     pub no_retreat: bool,
+    /// A unit that, breaking off, ends next to the assaulted hex or cannot move (R11.6, R11.7:
+    /// `counters::melee::break_off_ways`, the hex an order names or the side's AI's choice),
+    /// judged on the position at the assault's start.
+    pub exposed: bool,
+    /// An armored vehicle: spared capture when every winner is one or a transport (R11.7).
+    pub armored: bool,
+    /// An armored vehicle or a transport: as winners, such units capture no tank (R11.7).
+    pub tank_like: bool,
 }
 
 /// The lumped fight: who holds which position, and the classes.
@@ -120,6 +165,7 @@ impl<'a, 'r> Lump<'a, 'r> {
         base: &'a State,
         attackers: &[UnitId],
         hex: Hex,
+        ai: Option<&dyn SideAi>,
     ) -> Option<(Self, Key)> {
         let side = base.unit(attackers[0]).side;
         let attacked_from: SmallVec<[Hex; 6]> =
@@ -155,10 +201,24 @@ impl<'a, 'r> Lump<'a, 'r> {
                 _ => None,
             })
             .collect();
+        // Where each unit would break off to (with the sides' AI): whether it gets away.
+        let ids: SmallVec<[UnitId; 16]> = fighting.iter().map(|u| u.id).collect();
+        let mut exposed: SmallVec<[bool; 16]> = SmallVec::new();
+        if let Some(ai) = ai {
+            for u in &fighting {
+                exposed.push(exposed_breaking_off(rules, base, ai, u, hex, &ids)?);
+            }
+        }
+        let exposed_of = |u: &Unit| {
+            ids.iter()
+                .position(|&i| i == u.id)
+                .is_some_and(|i| exposed.get(i) == Some(&true))
+        };
         // What tells a unit apart; HQs and units an order names are classes of their own.
         let signature = |u: &Unit| {
             let alone = rules.typ(u).is_hq() || led.contains(&u.id);
             (
+                exposed_of(u),
                 u.side != side,
                 u.type_id,
                 u.state,
@@ -210,6 +270,9 @@ impl<'a, 'r> Lump<'a, 'r> {
                 trapped: rules.typ(u).class == UnitClass::Gun && u.location == Location::Map(hex),
                 no_retreat: u.side != side
                     && retreat_hex(base, rules, u.id, hex, &attacked_from, attackers).is_none(),
+                exposed: exposed_of(u),
+                armored: rules.typ(u).is_armored_vehicle(),
+                tank_like: rules.typ(u).is_armored_vehicle() || rules.typ(u).transport.is_some(),
             });
         }
         lump.groups = lump
@@ -277,7 +340,14 @@ impl<'a, 'r> Lump<'a, 'r> {
 
     /// The most the rank can rise in a fight: the number of changes a fight can go through.
     pub fn max_changes(&self) -> u32 {
+        let exposed = self
+            .classes
+            .iter()
+            .filter(|c| c.exposed)
+            .map(|c| c.hi - c.lo)
+            .sum::<usize>();
         8 * u32::try_from(self.ids.len()).unwrap_or(u32::MAX)
+            + u32::try_from(exposed).unwrap_or(u32::MAX)
     }
 
     /// Sorts each class's codes (highest first), so that equal multisets make equal keys.

@@ -5,10 +5,14 @@
 //!
 //! Every dice plan and every choice is made by the engine's own functions (`plan_side`,
 //! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `takes_part`) and the sides' AI (`SideAi`);
-//! only the dice are enumerated here. Of what the map decides, the retreat is the engine's own
-//! (`retreat_hex`: a defender with no hex to retreat to is destroyed, R9.9); a break-off is
-//! taken to find room (R11.6), so only guns in the hex are captured (R11.7): issue 67's
-//! measure (`cargo run --release -p ai --example odds_on_the_map`) finds where that is wrong.
+//! only the dice are enumerated here. What the map decides is judged by the engine's own
+//! functions on the position at the assault's start: the retreat (`retreat_hex`: a defender
+//! with no hex to retreat to is destroyed, R9.9) and the break-off (`break_off_ways` and
+//! `break_off_choice`: a unit that would end next to the hex or cannot move is captured if its
+//! side loses, unless tanks cannot capture tanks, R11.6, R11.7). Left out, and measured by
+//! issue 67's `cargo run --release -p ai --example odds_on_the_map`: a way that earlier
+//! break-offs fill (stacking), bog checks on the way out (such fights are sampled), and the
+//! losers' fall back after consolidation (R11.10).
 //!
 //! The chain is solved, not unrolled: every change of the fight (a mark gained, a unit gone)
 //! raises the fight's rank (`Lump::rank`), so positions are settled in order of rank, and the
@@ -21,7 +25,8 @@ use hexmap::Hex;
 use smallvec::SmallVec;
 
 use crate::exchange::{Exchanges, FirstRound, Map, shows};
-use crate::lump::{BOG, IN, Key, Lump, OUT, Positions, WEAK, code, with};
+use crate::linear::solve;
+use crate::lump::{BOG, IN, Key, Lump, OUT, OUT_EXPOSED, Positions, WEAK, code, with};
 use counters::assault::first_round_outcome;
 use counters::dispatch::{ExecuteWith, execute_with};
 use counters::melee::{self as rules_melee, Charge, MAX_ROUNDS, MotivationTest, charge_step};
@@ -119,7 +124,8 @@ pub struct UnitFate {
     pub side: Side,
     /// Destroyed by hits.
     pub destroyed: f64,
-    /// Captured (R11.7: a gun in the hex when its side loses).
+    /// Captured (R11.7: a gun in the hex that must break off, or a unit that broke off to next
+    /// to the hex, or could not move, when its side loses).
     pub captured: f64,
     /// Retreated after the first round (R9.8).
     pub retreated: f64,
@@ -188,7 +194,7 @@ pub(crate) fn first_round(
     hex: Hex,
     budget: usize,
 ) -> Option<(f64, f64)> {
-    let (lump, start) = Lump::new(rules, state, attackers, hex)?;
+    let (lump, start) = Lump::new(rules, state, attackers, hex, None)?;
     let mut ex = Exchanges::default();
     let first = FirstRound::new(&lump, start, &mut ex);
     if ex.work > budget {
@@ -424,7 +430,7 @@ fn exact(
     ai: &dyn SideAi,
     budget: (usize, usize),
 ) -> Result<MeleeOdds, TooLarge> {
-    let (lump, start) = Lump::new(rules, state, attackers, hex).ok_or(TooLarge)?;
+    let (lump, start) = Lump::new(rules, state, attackers, hex, Some(ai)).ok_or(TooLarge)?;
     // Passengers would dismount into the fight (R16.2, R16.3), and units of the side holding
     // the hex next to it may join a counterattack (R11.4): the chain models neither.
     let map = rules.map();
@@ -723,18 +729,27 @@ impl Chain<'_, '_, '_> {
         let att = lump.attackers;
         let mass = self.counts.mass(v);
         let mut stays = [false; 2];
+        // R11.7: tanks cannot capture tanks.
+        let tanks_only = lump
+            .in_fight(key, winner)
+            .iter()
+            .all(|&q| lump.classes[usize::from(lump.class_of[q])].tank_like);
         for side in [att, att.other()] {
             let fate = if side == winner { None } else { loser };
-            let (captured, weakened, staying) = self.settle(side, key, fate, mass);
+            let lost = (side != winner).then_some(tanks_only);
+            let (captured, weakened, staying) = self.settle(side, key, fate, lost, mass);
             stays[side.index()] = staying;
             let i = side.index();
+            let captured = isize::try_from(captured).unwrap_or(isize::MAX);
             for (which, extra, dist) in [
                 (0, captured, &mut self.ends.destroyed[i]),
                 (1, weakened, &mut self.ends.weakened[i]),
             ] {
                 let r = self.counts.segment(att, side, which);
                 for (n, c) in r.clone().enumerate() {
-                    dist[(n + extra).min(self.sizes[i])] += v[c];
+                    // `extra` is below 0 only by units counted in `n` (weakened, then captured).
+                    let at = n.checked_add_signed(extra).unwrap_or(0);
+                    dist[at.min(self.sizes[i])] += v[c];
                 }
             }
         }
@@ -750,8 +765,9 @@ impl Chain<'_, '_, '_> {
             return;
         }
         // Every defender destroyed: those on the way and those captured now make them all.
+        let lost = (def != winner).then_some(tanks_only);
         let (captured, _, _) =
-            self.settle_counts(def, key, if def == winner { None } else { loser });
+            self.settle_counts(def, key, if def == winner { None } else { loser }, lost);
         let e = &mut self.ends.defenders;
         let r = self.counts.segment(att, def, 0);
         let all = self.sizes[def.index()];
@@ -783,9 +799,12 @@ impl Chain<'_, '_, '_> {
             let i = side.index();
             for &(key, destroyed, p) in list {
                 let w = p * others;
-                let (captured, weakened, stays) = self.settle(side, key, fate, w);
+                // No side has lost a melee here (R11.5): nobody broke off.
+                let (captured, weakened, stays) = self.settle(side, key, fate, None, w);
                 let destroyed = destroyed + captured;
                 self.ends.destroyed[i][destroyed.min(self.sizes[i])] += w;
+                // Nobody lost here, so nobody is captured later: `weakened` is at least 0.
+                let weakened = usize::try_from(weakened).unwrap_or(0);
                 self.ends.weakened[i][weakened.min(self.sizes[i])] += w;
                 if stays {
                     staying[i] += w;
@@ -812,46 +831,91 @@ impl Chain<'_, '_, '_> {
 
     /// One side at an end: its units in the fight stay, or leave as `fate` says (a gun in the
     /// hex that must break off is captured, a defender with no hex to retreat to destroyed).
-    /// Adds their fates with probability `p`; returns the units lost now (captured or
-    /// destroyed), the units weakened that survive, and whether any unit stays.
+    /// `lost`: the side lost the melee (R11.5), with whether every winner is an armored vehicle
+    /// or a transport; then its units that broke off exposed are captured (R11.7), those that
+    /// left before as well as those leaving now. Adds their fates with probability `p`; returns
+    /// the units lost now (captured or destroyed), the units weakened that survive, and whether
+    /// any unit stays.
     fn settle(
         &mut self,
         side: Side,
         key: Key,
         fate: Option<usize>,
+        lost: Option<bool>,
         p: f64,
-    ) -> (usize, usize, bool) {
+    ) -> (usize, isize, bool) {
         let lump = self.lump;
         for q in lump.in_fight(key, side) {
             let c = usize::from(lump.class_of[q]);
-            self.ends.fates[c][Self::how(&lump.classes[c], fate)] += p;
+            self.ends.fates[c][Self::how(&lump.classes[c], fate, lost)] += p;
         }
-        self.settle_counts(side, key, fate)
+        for q in Self::captured_after(lump, side, key, lost) {
+            // It was counted as broken off when it left.
+            let f = &mut self.ends.fates[usize::from(lump.class_of[q])];
+            f[BROKE_OFF] -= p;
+            f[CAPTURED] += p;
+        }
+        self.settle_counts(side, key, fate, lost)
     }
 
-    fn how(class: &crate::lump::Class, fate: Option<usize>) -> usize {
+    /// How a unit of `class` in the fight at its end leaves it (see [`Chain::settle`]).
+    fn how(class: &crate::lump::Class, fate: Option<usize>, lost: Option<bool>) -> usize {
         match fate {
             None => STAYED,
             Some(BROKE_OFF) if class.trapped => CAPTURED,
+            // R11.7: it ends where the winners take it, unless tanks cannot capture tanks.
+            Some(BROKE_OFF)
+                if class.exposed
+                    && lost.is_some_and(|tanks_only| !(tanks_only && class.armored)) =>
+            {
+                CAPTURED
+            }
             // R9.9: no hex to retreat to, and the unit is destroyed.
             Some(RETREATED) if class.no_retreat => DESTROYED,
             Some(f) => f,
         }
     }
 
+    /// The units of `side` that broke off exposed before the end and are captured now that
+    /// their side has lost (R11.7).
+    fn captured_after<'l>(
+        lump: &'l Lump<'_, '_>,
+        side: Side,
+        key: Key,
+        lost: Option<bool>,
+    ) -> impl Iterator<Item = usize> + 'l {
+        (0..lump.ids.len()).filter(move |&q| {
+            let class = &lump.classes[usize::from(lump.class_of[q])];
+            class.side == side
+                && code(key, q) & (IN | OUT_EXPOSED) == OUT_EXPOSED
+                && lost.is_some_and(|tanks_only| !(tanks_only && class.armored))
+        })
+    }
+
     /// See [`Chain::settle`]: the counts alone.
-    fn settle_counts(&self, side: Side, key: Key, fate: Option<usize>) -> (usize, usize, bool) {
+    fn settle_counts(
+        &self,
+        side: Side,
+        key: Key,
+        fate: Option<usize>,
+        lost: Option<bool>,
+    ) -> (usize, isize, bool) {
         let lump = self.lump;
-        let (mut captured, mut weakened, mut stays) = (0, 0, false);
+        let (mut captured, mut weakened, mut stays) = (0, 0isize, false);
         for q in lump.in_fight(key, side) {
             let class = &lump.classes[usize::from(lump.class_of[q])];
-            let how = Self::how(class, fate);
+            let how = Self::how(class, fate, lost);
             stays |= how == STAYED;
             if how == CAPTURED || how == DESTROYED {
                 captured += 1;
             } else if code(key, q) & WEAK != 0 && class.start & WEAK == 0 {
                 weakened += 1;
             }
+        }
+        for q in Self::captured_after(lump, side, key, lost) {
+            captured += 1;
+            // Counted as a unit weakened when it left; a loss now.
+            weakened -= isize::from(code(key, q) & WEAK != 0);
         }
         (captured, weakened, stays)
     }
@@ -864,11 +928,18 @@ impl Chain<'_, '_, '_> {
         let class = &lump.classes[c];
         left[c] += 1;
         let now = code(*key, p);
-        *key = with(*key, p, OUT);
+        let weakened = now & WEAK != 0 && class.start & WEAK == 0;
+        // An exposed unit keeps whether it left weakened: if it is captured, it is a loss, no
+        // longer a unit weakened.
+        let out = match (class.exposed, weakened) {
+            (false, _) => OUT,
+            (true, false) => OUT_EXPOSED,
+            (true, true) => OUT_EXPOSED | WEAK,
+        };
+        *key = with(*key, p, out);
         if class.trapped {
             tally_add(tally, class.side, 1, 0)
         } else {
-            let weakened = now & WEAK != 0 && class.start & WEAK == 0;
             tally_add(tally, class.side, 0, u32::from(weakened))
         }
     }
@@ -1103,43 +1174,6 @@ impl Chain<'_, '_, '_> {
             }
         }
     }
-}
-
-/// Solves `a x = b` for the `n` x `n` matrix `a`, for `k` right-hand sides at once (`b` holds
-/// them one after another, and receives the solutions), by Gaussian elimination with partial
-/// pivoting; `None` if `a` is singular (a fight that could go on for ever).
-fn solve(a: &mut [[f64; 6]; 6], n: usize, b: &mut [f64], k: usize) -> Option<()> {
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        for c in 0..k {
-            b.swap(col * k + c, pivot * k + c);
-        }
-        for row in 0..n {
-            if row != col {
-                let f = a[row][col] / a[col][col];
-                if f == 0.0 {
-                    continue;
-                }
-                let pivot_row = a[col];
-                for (x, p) in a[row][col..n].iter_mut().zip(&pivot_row[col..n]) {
-                    *x -= f * p;
-                }
-                for c in 0..k {
-                    b[row * k + c] -= f * b[col * k + c];
-                }
-            }
-        }
-    }
-    for i in 0..n {
-        for c in 0..k {
-            b[i * k + c] /= a[i][i];
-        }
-    }
-    Some(())
 }
 
 fn report(lump: &Lump<'_, '_>, ends: &Ends, how: How, rules: &Rules<'_>) -> MeleeOdds {
