@@ -65,6 +65,8 @@ fn main() {
     let mut exact = 0;
     // What each position's odds cost, as a person at the prompt waits for them.
     let mut took: Vec<(f64, bool)> = Vec::new();
+    // Why the others are sampled: [units that could join, passengers, too large].
+    let mut why = [0usize; 3];
     for p in &found {
         let scenario = &scenarios[p.scenario];
         let rules = Rules::new(scenario, &catalog);
@@ -75,6 +77,24 @@ fn main() {
         took.push((clock.elapsed().as_secs_f64() * 1e3, odds.exact));
         if !odds.exact {
             // Sampled odds play this very engine: they agree by construction.
+            let def = side_of(p).other();
+            let map = rules.map();
+            if map
+                .neighbors(p.hex)
+                .any(|n| p.state.units_in(n, def).next().is_some())
+            {
+                why[0] += 1;
+            } else if p
+                .attackers
+                .iter()
+                .copied()
+                .chain(p.state.units_in(p.hex, def).map(|u| u.id))
+                .any(|u| p.state.passengers(u).next().is_some())
+            {
+                why[1] += 1;
+            } else {
+                why[2] += 1;
+            }
             continue;
         }
         exact += 1;
@@ -136,6 +156,10 @@ fn main() {
     println!(
         "{failed} of the {exact} positions with exact odds disagree with the engine ({} positions, the others' odds sampled from the engine itself; {plays} plays each, {tests} units tested, overall significance 1e-3)",
         found.len()
+    );
+    println!(
+        "sampled: {} with units of the defenders' side next to the hex (they may join, R11.4), {} with passengers aboard, {} too large or with a bog check on the way out",
+        why[0], why[1], why[2]
     );
     for (what, exact) in [("exact", true), ("sampled", false)] {
         let mut ms: Vec<f64> = took.iter().filter(|t| t.1 == exact).map(|t| t.0).collect();
