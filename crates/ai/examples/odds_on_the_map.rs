@@ -79,10 +79,13 @@ fn main() {
             // Sampled odds play this very engine: they agree by construction.
             let def = side_of(p).other();
             let map = rules.map();
-            if map
-                .neighbors(p.hex)
-                .any(|n| p.state.units_in(n, def).next().is_some())
-            {
+            let formations: Vec<_> = p.state.units_in(p.hex, def).map(|u| u.formation).collect();
+            if map.neighbors(p.hex).any(|n| {
+                p.state.units_in(n, def).any(|u| {
+                    formations.contains(&u.formation)
+                        && counters::melee::may_join(&p.state, &rules, u.id)
+                })
+            }) {
                 why[0] += 1;
             } else if p
                 .attackers
@@ -158,7 +161,7 @@ fn main() {
         found.len()
     );
     println!(
-        "sampled: {} with units of the defenders' side next to the hex (they may join, R11.4), {} with passengers aboard, {} too large or with a bog check on the way out",
+        "sampled: {} with units next to the hex that may join the defenders' counterattack (R11.4), {} with passengers aboard, {} too large or with a bog check on the way out",
         why[0], why[1], why[2]
     );
     for (what, exact) in [("exact", true), ("sampled", false)] {

@@ -527,37 +527,52 @@ fn join(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side, counterattackers: &mut 
     let mut joiners: Units = Units::new();
     for n in map.neighbors(m.hex) {
         for u in x.state.units_in(n, side) {
-            let t = x.rules.typ(u);
-            let urban_infantry =
-                t.class == UnitClass::Infantry && map.terrain(n).is_some_and(|t| t.urban);
-            let choice = melee_choice(x, u.id);
-            let stays = match choice {
-                Some(MeleeChoice::Stay | MeleeChoice::BreakOff) => true,
-                Some(MeleeChoice::Counterattack) => false,
-                None => urban_infantry,
-            };
             if formations.contains(&u.formation)
                 && !m.in_fight[side.index()].contains(&u.id)
                 && !m.broke.iter().any(|&(b, _)| b == u.id)
-                && t.class != UnitClass::Gun
-                && t.assault.is_some()
-                && !stays
-                && !u.state.assaulted
+                && may_join(x.state, &x.rules, u.id)
             {
                 joiners.push(u.id);
             }
         }
     }
     for unit in joiners {
-        // R13.1: joining enters the hex.
-        if x.state.hexes_left(unit) == Some(0) {
-            continue;
-        }
         x.emit(Event::Joined { unit, hex: m.hex });
         m.in_fight[side.index()].push(unit);
         m.ever.push(unit);
         counterattackers.push(unit);
     }
+}
+
+/// R11.4: whether `unit`, next to the hex of a melee, joins a counterattack of its formation
+/// there: not a gun, with an assault factor, not declared non-assaulting (an order to stay or
+/// break off), not infantry in an urban hex choosing to stay (it stays unless ordered in), not
+/// a unit that assaulted this phase, and at night one that may still enter a hex (R13.1).
+/// The engine joins by it; the odds, which do not model joining, are exact only where no unit
+/// next to the hex would.
+#[must_use]
+pub fn may_join(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
+    let u = state.unit(unit);
+    let t = rules.typ(u);
+    let urban_infantry = t.class == UnitClass::Infantry
+        && u.hex()
+            .and_then(|h| rules.map().terrain(h))
+            .is_some_and(|t| t.urban);
+    let choice = rules.order_of(state.turn(), unit, |a| match a {
+        OrderAction::Melee { choice } => Some(*choice),
+        _ => None,
+    });
+    let stays = match choice {
+        Some(MeleeChoice::Stay | MeleeChoice::BreakOff) => true,
+        Some(MeleeChoice::Counterattack) => false,
+        None => urban_infantry,
+    };
+    t.class != UnitClass::Gun
+        && t.assault.is_some()
+        && !stays
+        && !u.state.assaulted
+        // R13.1: joining enters the hex.
+        && state.hexes_left(unit) != Some(0)
 }
 
 /// R11.6: the ways a unit may break off from a melee: every hex it may end in, with the cost of

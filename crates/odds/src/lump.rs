@@ -346,8 +346,10 @@ impl<'a, 'r> Lump<'a, 'r> {
             .filter(|c| c.exposed)
             .map(|c| c.hi - c.lo)
             .sum::<usize>();
+        // A unit's progress is at most 8 (out), or 11 for one that left exposed and weakened
+        // (`OUT_EXPOSED | WEAK`).
         8 * u32::try_from(self.ids.len()).unwrap_or(u32::MAX)
-            + u32::try_from(exposed).unwrap_or(u32::MAX)
+            + 3 * u32::try_from(exposed).unwrap_or(u32::MAX)
     }
 
     /// Sorts each class's codes (highest first), so that equal multisets make equal keys.
@@ -444,6 +446,12 @@ mod tests {
         // A mark gained, or leaving the fight from any condition, raises the unit's progress.
         for c in IN..=IN + 7 {
             assert!(progress(OUT) > progress(c));
+            // Leaving exposed, weakened or not: above any condition in the fight, and within
+            // what `max_changes` allows such a unit (8 + 3).
+            for out in [OUT_EXPOSED, OUT_EXPOSED | WEAK] {
+                assert!(progress(out) > progress(c));
+                assert!(progress(out) <= 8 + 3);
+            }
             for mark in [DIS, WEAK, BOG] {
                 if c & mark == 0 {
                     assert!(progress(c | mark) > progress(c));

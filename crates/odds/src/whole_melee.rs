@@ -432,11 +432,16 @@ fn exact(
 ) -> Result<MeleeOdds, TooLarge> {
     let (lump, start) = Lump::new(rules, state, attackers, hex, Some(ai)).ok_or(TooLarge)?;
     // Passengers would dismount into the fight (R16.2, R16.3), and units of the side holding
-    // the hex next to it may join a counterattack (R11.4): the chain models neither.
+    // the hex next to it may join a counterattack (R11.4, `may_join`): the chain models
+    // neither.
     let map = rules.map();
-    let joiners = map
-        .neighbors(hex)
-        .any(|n| state.units_in(n, lump.attackers.other()).next().is_some());
+    let def = lump.attackers.other();
+    let formations: SmallVec<[_; 4]> = state.units_in(hex, def).map(|u| u.formation).collect();
+    let joiners = map.neighbors(hex).any(|n| {
+        state
+            .units_in(n, def)
+            .any(|u| formations.contains(&u.formation) && rules_melee::may_join(state, rules, u.id))
+    });
     if joiners
         || lump
             .ids
