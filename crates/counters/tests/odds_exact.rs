@@ -283,7 +283,8 @@ fn on_a_map(counterattacks: bool, extra: &str, hexes: &str) -> Scenario {
 /// The map's part, on a real map: the odds of each unit's fate are the engine's on every face.
 /// R9.9: the only hex to retreat to, 0304, lies next to a Red unit outside the fight, so the
 /// defender is destroyed instead of retreating; as a control, it is free. R11.6, R11.7: water
-/// behind the attacker leaves it no hex to break off to, so it is captured when it loses.
+/// behind the attacker leaves it no hex to break off to, so it is captured when it loses. R11.4:
+/// a team of the defenders' formation next to the hex joins their counterattack.
 #[test]
 fn the_map_decides_as_the_engine_on_every_face() {
     const MAX_DICE: usize = 9;
@@ -292,10 +293,13 @@ fn the_map_decides_as_the_engine_on_every_face() {
     let behind = ["0301", "0201", "0401", "0202", "0402"]
         .map(|h| format!("\"{h}\" = \"water\""))
         .join(", ");
+    let helper =
+        "[[units]]\nid = \"helper\"\ntype = \"tow_team\"\nformation = \"b\"\nat = \"0403\"\n";
     for (what, extra, hexes) in [
         ("blocked retreat", blocker, ""),
         ("free retreat", "", ""),
         ("blocked break-off", "", behind.as_str()),
+        ("a joiner", helper, ""),
     ] {
         for counterattacks in [false, true] {
             let what = format!("{what}, counterattacks {counterattacks}");
@@ -320,19 +324,33 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 units: attackers.clone(),
                 hex,
             };
-            // Each fighting unit's fates, in `played`'s order: destroyed, captured, retreated,
-            // broke off, stayed.
-            let mut fates = [[0.0; 5]; 2];
+            // Each unit's fates, in `played`'s order: destroyed, captured, retreated, broke off,
+            // stayed. A unit next to the hex that never joined is in no play's fates: it stayed.
+            let ids: Vec<&str> = ["att", "def", "helper"]
+                .into_iter()
+                .filter(|id| scenario.unit_id(id).is_some())
+                .collect();
+            let mut fates = vec![[0.0; 5]; ids.len()];
+            let mut joined = 0.0;
             let cut = every_face(&start, &rules, &command, MAX_DICE, |end, events, w| {
-                for (u, f) in played(&start, end, events, &attackers, hex).fates {
-                    fates[usize::from(u != attackers[0])][f] += w;
+                let these = played(&start, end, events, &attackers, hex).fates;
+                for (i, id) in ids.iter().enumerate() {
+                    let f = these
+                        .iter()
+                        .find(|(u, _)| *u == unit(id))
+                        .map_or(4, |x| x.1);
+                    fates[i][f] += w;
+                }
+                if events.iter().any(|e| matches!(e, Event::Joined { .. })) {
+                    joined += w;
                 }
             });
+            // (Each figure is held within the weight of the cut plays, below.)
             assert!(
-                cut < 0.02,
+                cut < 0.03,
                 "{what}: {cut} of the plays needed more than {MAX_DICE} dice"
             );
-            for (i, id) in ["att", "def"].into_iter().enumerate() {
+            for (i, id) in ids.iter().enumerate() {
                 let line = odds
                     .units
                     .iter()
@@ -360,6 +378,9 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 ),
                 Some("free retreat") => {
                     assert!(def[2] > 0.05, "{what}: the engine lets it retreat: {def:?}");
+                }
+                Some("a joiner") if counterattacks => {
+                    assert!(joined > 0.05, "{what}: the helper joins at times: {joined}");
                 }
                 _ if counterattacks => assert!(
                     att[1] > 0.01 && att[3] == 0.0,

@@ -1,13 +1,15 @@
 //! The odds, computed from the rules' own functions: the first round of an assault and an
 //! overrun in closed form (`first.rs`), the whole melee as an absorbing Markov chain (`whole_melee.rs`)
 //! over the lumped fight (`lump.rs`) with each exchange of dice computed once (`exchange.rs`), and
-//! the matchup battlefield of `hexwar odds` (`matchup.rs`).
+//! the matchup battlefield of `hexwar odds` (`matchup.rs`); `played.rs` reads one assault the
+//! engine played into the same figures.
 
 pub mod exchange;
 pub mod first;
 mod linear;
 pub mod lump;
 pub mod matchup;
+pub mod played;
 pub mod whole_melee;
 
 pub use first::{
@@ -18,7 +20,8 @@ pub use matchup::{
     Choices, Combatant, MATCHUP_ATTACKERS, MATCHUP_DEFENDERS, matchup, matchup_attackers,
     matchup_state, set_choices,
 };
+pub use played::{Played, attacker_won, played};
 pub use whole_melee::{
-    DefendersEnd, FALLBACK_SAMPLES, Losses, MeleeOdds, OUTCOME_BUDGET, Played, STATE_BUDGET,
-    UnitFate, attacker_won, exact_melee_odds, melee_odds, played,
+    DefendersEnd, FALLBACK_SAMPLES, Losses, MeleeOdds, OUTCOME_BUDGET, STATE_BUDGET, UnitFate,
+    exact_melee_odds, melee_odds,
 };

@@ -19,6 +19,7 @@ use smallvec::SmallVec;
 
 use counters::SideAi;
 use counters::assault::retreat_hex;
+use counters::melee::may_join;
 use counters::melee::{break_off_choice, break_off_ways, counterattacks};
 use counters::state::{Rules, State};
 use model::catalog::{UnitClass, UnitType};
@@ -43,6 +44,8 @@ pub(crate) const OUT: u8 = 0;
 /// A unit that broke off and ended next to the assaulted hex, or could not move: it is captured
 /// if its side loses (R11.7).
 pub(crate) const OUT_EXPOSED: u8 = 1;
+/// A unit next to the hex that may join its side's counterattack and has not (R11.4).
+pub(crate) const WAITING: u8 = 4;
 /// A unit in the fight; its marks are added to this.
 pub(crate) const IN: u8 = 8;
 /// The [`IN`] bit of every position.
@@ -135,6 +138,9 @@ pub(crate) struct Class {
     pub armored: bool,
     /// An armored vehicle or a transport: as winners, such units capture no tank (R11.7).
     pub tank_like: bool,
+    /// Units next to the hex that join the defenders' counterattack when a unit of their
+    /// formation counterattacks (R11.4, `counters::melee::may_join`); [`WAITING`] until then.
+    pub joiner: bool,
 }
 
 /// The lumped fight: who holds which position, and the classes.
@@ -148,6 +154,8 @@ pub(crate) struct Lump<'a, 'r> {
     /// The class of each position.
     pub class_of: SmallVec<[u8; 16]>,
     pub classes: SmallVec<[Class; 16]>,
+    /// The positions of the units that may join (see [`Class::joiner`]).
+    pub joiners: SmallVec<[usize; 4]>,
     /// Every position of a side, as a nibble mask.
     pub side_mask: [Key; 2],
     /// By striking side: whether the units it strikes stand in a difficult hex (R11.4 bog
@@ -175,6 +183,22 @@ impl<'a, 'r> Lump<'a, 'r> {
             .map(|&a| base.unit(a))
             .chain(base.units_in(hex, side.other()))
             .collect();
+        // R11.4: with the whole melee (the sides' AI given), the units next to the hex that may
+        // join the defenders' counterattack.
+        let formations: SmallVec<[_; 4]> = base
+            .units_in(hex, side.other())
+            .map(|u| u.formation)
+            .collect();
+        if ai.is_some() {
+            for n in rules.map().neighbors(hex) {
+                fighting.extend(
+                    base.units_in(n, side.other()).filter(|u| {
+                        formations.contains(&u.formation) && may_join(base, rules, u.id)
+                    }),
+                );
+            }
+        }
+        let is_joiner = |u: &Unit| u.side != side && u.location != Location::Map(hex);
         // Larger fights, and numbers beyond what the packed hits hold, are left to sampling.
         let too_big = |u: &&Unit| {
             let t = rules.typ(u);
@@ -201,12 +225,33 @@ impl<'a, 'r> Lump<'a, 'r> {
                 _ => None,
             })
             .collect();
-        // Where each unit would break off to (with the sides' AI): whether it gets away.
+        // Where each unit would break off to (with the sides' AI): whether it gets away. A
+        // joiner breaks off from the hex it joined; the attackers keep clear of joiners that
+        // have not joined (outsiders, R11.6), so their answer must not depend on who joined.
         let ids: SmallVec<[UnitId; 16]> = fighting.iter().map(|u| u.id).collect();
+        let before: SmallVec<[UnitId; 16]> = fighting
+            .iter()
+            .filter(|u| !is_joiner(u))
+            .map(|u| u.id)
+            .collect();
         let mut exposed: SmallVec<[bool; 16]> = SmallVec::new();
         if let Some(ai) = ai {
             for u in &fighting {
-                exposed.push(exposed_breaking_off(rules, base, ai, u, hex, &ids)?);
+                let e = if is_joiner(u) {
+                    let mut joined = base.clone();
+                    joined.apply(&Event::Joined { unit: u.id, hex });
+                    exposed_breaking_off(rules, &joined, ai, joined.unit(u.id), hex, &ids)?
+                } else {
+                    let e = exposed_breaking_off(rules, base, ai, u, hex, &ids)?;
+                    if before.len() < ids.len()
+                        && u.side == side
+                        && exposed_breaking_off(rules, base, ai, u, hex, &before)? != e
+                    {
+                        return None;
+                    }
+                    e
+                };
+                exposed.push(e);
             }
         }
         let exposed_of = |u: &Unit| {
@@ -219,6 +264,7 @@ impl<'a, 'r> Lump<'a, 'r> {
             let alone = rules.typ(u).is_hq() || led.contains(&u.id);
             (
                 exposed_of(u),
+                is_joiner(u),
                 u.side != side,
                 u.type_id,
                 u.state,
@@ -237,6 +283,7 @@ impl<'a, 'r> Lump<'a, 'r> {
             ids: SmallVec::new(),
             class_of: SmallVec::new(),
             classes: SmallVec::new(),
+            joiners: SmallVec::new(),
             side_mask: [0; 2],
             difficult: [false; 2],
             groups: SmallVec::new(),
@@ -258,7 +305,12 @@ impl<'a, 'r> Lump<'a, 'r> {
                     lump.class_of
                         .push(u8::try_from(lump.classes.len()).unwrap_or(u8::MAX));
                     lump.side_mask[u.side.index()] |= 0xF << (4 * p);
-                    key = with(key, p, code_of(u));
+                    if is_joiner(u) {
+                        lump.joiners.push(p);
+                        key = with(key, p, WAITING);
+                    } else {
+                        key = with(key, p, code_of(u));
+                    }
                 }
             }
             let u = fighting[i];
@@ -269,10 +321,12 @@ impl<'a, 'r> Lump<'a, 'r> {
                 start: code_of(u),
                 trapped: rules.typ(u).class == UnitClass::Gun && u.location == Location::Map(hex),
                 no_retreat: u.side != side
+                    && !is_joiner(u)
                     && retreat_hex(base, rules, u.id, hex, &attacked_from, attackers).is_none(),
                 exposed: exposed_of(u),
                 armored: rules.typ(u).is_armored_vehicle(),
                 tank_like: rules.typ(u).is_armored_vehicle() || rules.typ(u).transport.is_some(),
+                joiner: is_joiner(u),
             });
         }
         lump.groups = lump
@@ -282,7 +336,8 @@ impl<'a, 'r> Lump<'a, 'r> {
             .map(|c| (c.lo, c.hi))
             .collect();
         let map = rules.map();
-        for u in &fighting {
+        // (A joiner fights from the hex, which the defenders' hexes already count.)
+        for u in fighting.iter().filter(|u| !is_joiner(u)) {
             if base
                 .hex_of(u.id)
                 .and_then(|h| map.terrain(h))
@@ -335,7 +390,26 @@ impl<'a, 'r> Lump<'a, 'r> {
         let k = key & all;
         let bits = |m: u64| (k & m).count_ones();
         let out = u32::try_from(self.ids.len()).unwrap_or(0) - bits(IN_BITS);
-        8 * out + bits(IN_BITS >> 3) + 2 * bits(IN_BITS >> 2) + 4 * bits(IN_BITS >> 1)
+        // Joining takes a unit from WAITING (12) into the fight (below 8): 16 for each that has
+        // joined keeps every change a rise.
+        let joined = self
+            .joiners
+            .iter()
+            .filter(|&&p| code(key, p) != WAITING)
+            .count();
+        8 * out
+            + bits(IN_BITS >> 3)
+            + 2 * bits(IN_BITS >> 2)
+            + 4 * bits(IN_BITS >> 1)
+            + 16 * u32::try_from(joined).unwrap_or(0)
+    }
+
+    /// The number of units of `side` that may still join (R11.4).
+    pub fn waiting(&self, key: Key, side: Side) -> usize {
+        self.joiners
+            .iter()
+            .filter(|&&p| self.side(p) == side && code(key, p) == WAITING)
+            .count()
     }
 
     /// The most the rank can rise in a fight: the number of changes a fight can go through.
@@ -350,6 +424,7 @@ impl<'a, 'r> Lump<'a, 'r> {
         // (`OUT_EXPOSED | WEAK`).
         8 * u32::try_from(self.ids.len()).unwrap_or(u32::MAX)
             + 3 * u32::try_from(exposed).unwrap_or(u32::MAX)
+            + 16 * u32::try_from(self.joiners.len()).unwrap_or(u32::MAX)
     }
 
     /// Sorts each class's codes (highest first), so that equal multisets make equal keys.
@@ -376,11 +451,18 @@ impl<'a, 'r> Lump<'a, 'r> {
         let mut s = self.base.clone();
         for p in 0..self.ids.len() {
             let now = code(key, p);
-            let was = self.classes[usize::from(self.class_of[p])].start;
+            let class = &self.classes[usize::from(self.class_of[p])];
+            let was = class.start;
+            let unit = self.ids[p];
+            if class.joiner && now >= IN {
+                s.apply(&Event::Joined {
+                    unit,
+                    hex: self.hex,
+                });
+            }
             if now < IN || now == was {
                 continue;
             }
-            let unit = self.ids[p];
             let gained = |mark: u8| now & mark != 0 && was & mark == 0;
             if gained(DIS) {
                 let effect = HitEffect::Disorganized;

@@ -9,7 +9,9 @@
 //! functions on the position at the assault's start: the retreat (`retreat_hex`: a defender
 //! with no hex to retreat to is destroyed, R9.9) and the break-off (`break_off_ways` and
 //! `break_off_choice`: a unit that would end next to the hex or cannot move is captured if its
-//! side loses, unless tanks cannot capture tanks, R11.6, R11.7). Left out, and measured by
+//! side loses, unless tanks cannot capture tanks, R11.6, R11.7). Units next to the hex that may
+//! join the defenders' counterattack (`may_join`, R11.4) wait in the key and join as the
+//! engine's `join` has them. Left out, and measured by
 //! issue 67's `cargo run --release -p ai --example odds_on_the_map`: a way that earlier
 //! break-offs fill (stacking), bog checks on the way out (such fights are sampled), and the
 //! losers' fall back after consolidation (R11.10).
@@ -26,7 +28,8 @@ use smallvec::SmallVec;
 
 use crate::exchange::{Exchanges, FirstRound, Map, shows};
 use crate::linear::solve;
-use crate::lump::{BOG, IN, Key, Lump, OUT, OUT_EXPOSED, Positions, WEAK, code, with};
+use crate::lump::{BOG, IN, Key, Lump, OUT, OUT_EXPOSED, Positions, WAITING, WEAK, code, with};
+use crate::played::{BROKE_OFF, CAPTURED, DESTROYED, RETREATED, STAYED, played};
 use counters::assault::first_round_outcome;
 use counters::dispatch::{ExecuteWith, execute_with};
 use counters::melee::{self as rules_melee, Charge, MAX_ROUNDS, MotivationTest, charge_step};
@@ -36,7 +39,7 @@ use counters::side_ai::SideAi;
 use counters::state::{Rules, State};
 use model::command::Command;
 use model::dice::{GameRng, mean};
-use model::event::{AssaultOutcome, Event};
+use model::event::AssaultOutcome;
 use model::ids::{Side, UnitId};
 
 /// By default the chain gives up on exactness beyond this much work (enumerated dice
@@ -131,16 +134,10 @@ pub struct UnitFate {
     pub retreated: f64,
     /// Broke off (R11.1, R11.2, R11.5).
     pub broke_off: f64,
-    /// In the fight at its end: holding, or taking the hex.
+    /// In the fight at its end: holding, or taking the hex (a unit next to the hex that could
+    /// have joined the defenders' counterattack and never did stayed where it was).
     pub stayed: f64,
 }
-
-/// The fates of [`UnitFate`], as indices.
-const DESTROYED: usize = 0;
-const CAPTURED: usize = 1;
-const RETREATED: usize = 2;
-const BROKE_OFF: usize = 3;
-const STAYED: usize = 4;
 
 /// Why the exact computation gave up.
 #[derive(Debug)]
@@ -431,22 +428,12 @@ fn exact(
     budget: (usize, usize),
 ) -> Result<MeleeOdds, TooLarge> {
     let (lump, start) = Lump::new(rules, state, attackers, hex, Some(ai)).ok_or(TooLarge)?;
-    // Passengers would dismount into the fight (R16.2, R16.3), and units of the side holding
-    // the hex next to it may join a counterattack (R11.4, `may_join`): the chain models
-    // neither.
-    let map = rules.map();
-    let def = lump.attackers.other();
-    let formations: SmallVec<[_; 4]> = state.units_in(hex, def).map(|u| u.formation).collect();
-    let joiners = map.neighbors(hex).any(|n| {
-        state
-            .units_in(n, def)
-            .any(|u| formations.contains(&u.formation) && rules_melee::may_join(state, rules, u.id))
-    });
-    if joiners
-        || lump
-            .ids
-            .iter()
-            .any(|&u| state.passengers(u).next().is_some())
+    // Passengers would dismount into the fight (R16.2, R16.3): the chain does not model it.
+    // (Units next to the hex that may join the defenders' counterattack, R11.4, are in it.)
+    if lump
+        .ids
+        .iter()
+        .any(|&u| state.passengers(u).next().is_some())
     {
         return Err(TooLarge);
     }
@@ -775,7 +762,8 @@ impl Chain<'_, '_, '_> {
             self.settle_counts(def, key, if def == winner { None } else { loser }, lost);
         let e = &mut self.ends.defenders;
         let r = self.counts.segment(att, def, 0);
-        let all = self.sizes[def.index()];
+        // Units that never joined were never in the fight.
+        let all = self.sizes[def.index()] - lump.waiting(key, def);
         let destroyed: f64 = r
             .clone()
             .enumerate()
@@ -820,7 +808,7 @@ impl Chain<'_, '_, '_> {
                     let e = &mut self.ends.defenders;
                     if stays {
                         e.held += w;
-                    } else if destroyed == self.sizes[i] {
+                    } else if destroyed == self.sizes[i] - self.lump.waiting(key, side) {
                         e.destroyed += w;
                     } else if fate == Some(RETREATED) {
                         e.retreated += w;
@@ -853,6 +841,12 @@ impl Chain<'_, '_, '_> {
         for q in lump.in_fight(key, side) {
             let c = usize::from(lump.class_of[q]);
             self.ends.fates[c][Self::how(&lump.classes[c], fate, lost)] += p;
+        }
+        // A unit that could have joined and did not stayed where it was (R11.4).
+        for &q in &lump.joiners {
+            if lump.side(q) == side && code(key, q) == WAITING {
+                self.ends.fates[usize::from(lump.class_of[q])][STAYED] += p;
+            }
         }
         for q in Self::captured_after(lump, side, key, lost) {
             // It was counted as broken off when it left.
@@ -1049,6 +1043,7 @@ impl Chain<'_, '_, '_> {
                 out.push(over(lump.canon(k), tl, lf, p));
                 continue;
             }
+            let k = if t == def { self.join(k) } else { k };
             for (k2, pb) in self.charge(k, t, lump.base.time().is_night()) {
                 out.push(Move {
                     to: To::Node {
@@ -1061,6 +1056,30 @@ impl Chain<'_, '_, '_> {
                 });
             }
         }
+    }
+
+    /// R11.4, as `melee::join`: the units waiting next to the hex whose formation has a unit
+    /// counterattacking (the defenders' units in the fight that roll dice) join it.
+    fn join(&self, key: Key) -> Key {
+        let lump = self.lump;
+        if lump.joiners.is_empty() {
+            return key;
+        }
+        let def = lump.attackers.other();
+        let formations: SmallVec<[_; 8]> = lump
+            .in_fight(key, def)
+            .iter()
+            .filter(|&&p| takes_part(lump.typ(p)))
+            .map(|&p| lump.base.unit(lump.ids[p]).formation)
+            .collect();
+        let mut k = key;
+        for &p in &lump.joiners {
+            if code(k, p) == WAITING && formations.contains(&lump.base.unit(lump.ids[p]).formation)
+            {
+                k = with(k, p, lump.classes[usize::from(lump.class_of[p])].start);
+            }
+        }
+        lump.canon(k)
     }
 
     /// R11.2, R11.4: who of the side's units that passed (those in the fight at `key`) breaks
@@ -1266,101 +1285,6 @@ impl Ends {
     }
 }
 
-/// How one assault played by the engine ended, read from its events: the same figures the
-/// chain computes, for the sampled fallback and for the tests that hold the chain to play.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
-    /// 0 attacker wins, 1 defender holds, 2 both broken.
-    pub outcome: usize,
-    /// 0 held, 1 destroyed, 2 retreated, 3 broke off.
-    pub defenders_end: usize,
-    /// Per side (index), units destroyed or captured, and units weakened that survived.
-    pub destroyed: [usize; 2],
-    /// See `destroyed`.
-    pub weakened: [usize; 2],
-    /// Each fighting unit's fate: 0 destroyed, 1 captured, 2 retreated, 3 broke off, 4 stayed.
-    pub fates: Vec<(UnitId, usize)>,
-}
-
-/// Reads an assault of `attackers` on `hex` from `start` to `end` through its `events`.
-#[must_use]
-pub fn played(
-    start: &State,
-    end: &State,
-    events: &[Event],
-    attackers: &[UnitId],
-    hex: Hex,
-) -> Played {
-    let att = start.unit(attackers[0]).side;
-    let fighting: Vec<UnitId> = attackers
-        .iter()
-        .copied()
-        .chain(start.units_in(hex, att.other()).map(|u| u.id))
-        .collect();
-    let mut winner = att;
-    for e in events {
-        match e {
-            Event::AssaultResult { outcome, .. } if *outcome == AssaultOutcome::DefendersHold => {
-                winner = att.other();
-            }
-            Event::MeleeEnded { winner: w, .. } => winner = *w,
-            _ => {}
-        }
-    }
-    let fate = |u: UnitId| {
-        let has = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
-        if has(&|e| matches!(e, Event::Captured { unit } if *unit == u)) {
-            CAPTURED
-        } else if !end.unit(u).alive() {
-            DESTROYED
-        } else if has(&|e| matches!(e, Event::BrokeOff { unit, .. } if *unit == u)) {
-            BROKE_OFF
-        } else if has(&|e| matches!(e, Event::Retreated { unit, .. } if *unit == u)) {
-            RETREATED
-        } else {
-            STAYED
-        }
-    };
-    let fates: Vec<(UnitId, usize)> = fighting.iter().map(|&u| (u, fate(u))).collect();
-    let of = |side: Side| {
-        fates
-            .iter()
-            .filter(move |(u, _)| start.unit(*u).side == side)
-    };
-    let outcome = if !of(winner).any(|&(_, f)| f == STAYED) {
-        2
-    } else if winner == att {
-        0
-    } else {
-        1
-    };
-    let def = att.other();
-    let defenders_end = if of(def).any(|&(_, f)| f == STAYED) {
-        0
-    } else if of(def).all(|&(_, f)| f == DESTROYED || f == CAPTURED) {
-        1
-    } else if of(def).any(|&(_, f)| f == RETREATED) {
-        2
-    } else {
-        3
-    };
-    let count =
-        |side: Side, f: &dyn Fn(UnitId, usize) -> bool| of(side).filter(|&&(u, k)| f(u, k)).count();
-    let destroyed = [Side::A, Side::B].map(|s| count(s, &|_, k| k == DESTROYED || k == CAPTURED));
-    let weakened = [Side::A, Side::B].map(|s| {
-        count(s, &|u, _| {
-            end.unit(u).alive() && end.unit(u).state.weakened && !start.unit(u).state.weakened
-        })
-    });
-    Played {
-        outcome,
-        defenders_end,
-        destroyed,
-        weakened,
-        fates,
-    }
-}
-
 /// Samples the real rules code (the fallback for large fights).
 fn sampled(
     state: &State,
@@ -1418,9 +1342,17 @@ fn sampled(
             &mut d.retreated,
             &mut d.broke_off,
         ][p.defenders_end] += 1.0;
-        for (i, &size) in sizes.iter().enumerate() {
-            ends.destroyed[i][p.destroyed[i].min(size)] += 1.0;
-            ends.weakened[i][p.weakened[i].min(size)] += 1.0;
+        // Units that joined the defenders' counterattack (R11.4) add to their side's count.
+        for i in 0..2 {
+            for (dist, k) in [
+                (&mut ends.destroyed[i], p.destroyed[i]),
+                (&mut ends.weakened[i], p.weakened[i]),
+            ] {
+                if dist.len() <= k {
+                    dist.resize(k + 1, 0.0);
+                }
+                dist[k] += 1.0;
+            }
         }
         for (u, f) in p.fates {
             per_unit.entry(u).or_default()[f] += 1.0;
@@ -1442,6 +1374,11 @@ fn sampled(
         *x /= n;
     }
     let won = ends.outcome[0];
+    // A unit next to the hex is in the fates of the plays it joined; in the others it stayed.
+    for f in per_unit.values_mut() {
+        let seen: f64 = f.iter().sum();
+        f[STAYED] += f64::from(played_n) - seen;
+    }
     let mut units: Vec<(UnitId, [f64; 5])> = per_unit.into_iter().collect();
     units.sort_by_key(|(u, _)| (state.unit(*u).side != att, *u));
     let units = units
@@ -1464,18 +1401,4 @@ fn sampled(
         samples: played_n,
     };
     ends.odds(att, units, how, counterattacks)
-}
-
-/// Whether the attackers won an assault, from its events.
-#[must_use]
-pub fn attacker_won(events: &[Event], attackers: Side) -> bool {
-    let mut won = false;
-    for e in events {
-        match e {
-            Event::AssaultResult { outcome, .. } => won = *outcome != AssaultOutcome::DefendersHold,
-            Event::MeleeEnded { winner, .. } => won = *winner == attackers,
-            _ => {}
-        }
-    }
-    won
 }
