@@ -43,10 +43,14 @@ enum CliCommand {
         after_help = "Examples:\n  hexwar run scenarios/dawn_assault.toml --seed 7\n  hexwar run scenarios/meeting_engagement.toml --json > game.jsonl"
     )]
     Run(play::RunArgs),
-    /// Exact odds of an assault (or an overrun) between two stacks, by dynamic programming.
+    /// Exact odds of an assault (or an overrun) between two stacks on an open field, by dynamic
+    /// programming.
     ///
     /// Units are catalog ids, comma-separated, each with optional states `:weakened` and
-    /// `:disorganized`. HQ leadership goes to the attacking unit it helps most (R8.1).
+    /// `:disorganized`. HQ leadership goes to the attacking unit it helps most (R8.1). The field
+    /// is open: every retreat and break-off finds room, so these are a matchup's odds; a
+    /// position's own (its map, the units around it) are the prompt's `odds assault HEX with
+    /// UNIT...` in `hexwar play`.
     #[command(
         after_help = "Examples:\n  hexwar odds btr70,hq_mrr vs m2:disorganized\n  hexwar odds mr_coy vs t72 --terrain city --json\n  hexwar odds t72,t72,mr_coy,hq_mrr vs mech_inf,m2,tow_team,hq_tf --terrain city\n  hexwar odds t72 vs mech_inf --overrun"
     )]

@@ -15,6 +15,11 @@ use odds::{
 use crate::Switch;
 use crate::data::{BadInput, CatalogDir};
 
+/// What the matchup's field is, said under each assault's header: its odds are a matchup's,
+/// not a position's (issue 67).
+const OPEN_FIELD: &str = "  on an open field      every retreat and break-off finds room; for a position's own odds \
+     (its map, the units around it) use `odds assault HEX with UNIT...` in `hexwar play`\n";
+
 /// `hexwar odds`.
 #[derive(clap::Args)]
 pub struct OddsArgs {
@@ -238,8 +243,8 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         let m = if req.exact {
             odds::exact_melee_odds(&state, &rules, &ids, hex, &ai).ok_or_else(|| {
                 BadInput(format!(
-                    "{head}: beyond the exact chain (it holds up to 16 units, and no passengers \
-                     or units that could join from next to the hex); leave out --exact to sample it"
+                    "{head}: beyond the exact chain (it holds up to 16 units, and no passengers); \
+                     leave out --exact to sample it"
                 ))
             })?
         } else {
@@ -254,7 +259,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
             });
             return Ok(serde_json::to_string_pretty(&v).unwrap_or_default());
         }
-        let mut out = format!("ASSAULT with counterattacks: {head}\n");
+        let mut out = format!("ASSAULT with counterattacks: {head}\n{OPEN_FIELD}");
         let _ = writeln!(
             out,
             "  choices assumed       attacker {}, defender {}{}",
@@ -333,7 +338,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         v["counterattacks"] = serde_json::Value::Bool(false);
         return Ok(serde_json::to_string_pretty(&v).unwrap_or_default());
     }
-    let mut out = format!("ASSAULT: {head}\n");
+    let mut out = format!("ASSAULT: {head}\n{OPEN_FIELD}");
     let _ = writeln!(out, "  attacker wins         {}", pct(o.attacker_wins));
     let _ = writeln!(out, "    defender destroyed  {}", pct(o.defender_destroyed));
     let _ = writeln!(out, "    defender retreats   {}", pct(o.defender_retreats));
