@@ -284,7 +284,9 @@ fn on_a_map(counterattacks: bool, extra: &str, hexes: &str) -> Scenario {
 /// R9.9: the only hex to retreat to, 0304, lies next to a Red unit outside the fight, so the
 /// defender is destroyed instead of retreating; as a control, it is free. R11.6, R11.7: water
 /// behind the attacker leaves it no hex to break off to, so it is captured when it loses. R11.4:
-/// a team of the defenders' formation next to the hex joins their counterattack.
+/// a team of the defenders' formation next to the hex joins their counterattack. R9.9 with R3.1:
+/// a retreat ignores stacking (docs/rules.md), so a defender retreats into a hex already holding
+/// three units of its side, and the odds count it so.
 #[test]
 fn the_map_decides_as_the_engine_on_every_face() {
     const MAX_DICE: usize = 9;
@@ -295,9 +297,19 @@ fn the_map_decides_as_the_engine_on_every_face() {
         .join(", ");
     let helper =
         "[[units]]\nid = \"helper\"\ntype = \"tow_team\"\nformation = \"b\"\nat = \"0403\"\n";
+    // Three teams of another Blue formation fill 0304, the retreat hex, to the stacking limit.
+    let mut full = "[[formations]]\nid = \"b2\"\nside = \"blue\"\nhq = \"bhq2\"\n\n\
+                    [[units]]\nid = \"bhq2\"\ntype = \"hq_tf\"\nformation = \"b2\"\nat = \"0605\"\n\n"
+        .to_owned();
+    for i in 0..3 {
+        full.push_str(&format!(
+            "[[units]]\nid = \"full{i}\"\ntype = \"tow_team\"\nformation = \"b2\"\nat = \"0304\"\n\n"
+        ));
+    }
     for (what, extra, hexes) in [
         ("blocked retreat", blocker, ""),
         ("free retreat", "", ""),
+        ("retreat into a full hex", full.as_str(), ""),
         ("blocked break-off", "", behind.as_str()),
         ("a joiner", helper, ""),
     ] {
@@ -376,7 +388,7 @@ fn the_map_decides_as_the_engine_on_every_face() {
                     def[2] == 0.0 && def[0] > 0.05,
                     "{what}: the engine never retreats it: {def:?}"
                 ),
-                Some("free retreat") => {
+                Some("free retreat" | "retreat into a full hex") => {
                     assert!(def[2] > 0.05, "{what}: the engine lets it retreat: {def:?}");
                 }
                 Some("a joiner") if counterattacks => {
