@@ -363,18 +363,15 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 "{what}: {cut} of the plays needed more than {MAX_DICE} dice"
             );
             for (i, id) in ids.iter().enumerate() {
-                let line = odds
-                    .units
-                    .iter()
-                    .find(|l| l.units == [unit(id)])
-                    .expect("a line per unit");
-                let want = [
-                    line.destroyed,
-                    line.captured,
-                    line.retreated,
-                    line.broke_off,
-                    line.stayed,
-                ];
+                // Without counterattacks nobody joins: a unit next to the hex has no line.
+                let line = odds.units.iter().find(|l| l.units == [unit(id)]);
+                assert!(
+                    line.is_some() || *id == "helper" && !counterattacks,
+                    "{what}: {id}"
+                );
+                let want = line.map_or([0.0, 0.0, 0.0, 0.0, 1.0], |l| {
+                    [l.destroyed, l.captured, l.retreated, l.broke_off, l.stayed]
+                });
                 for (f, (e, o)) in fates[i].iter().zip(want).enumerate() {
                     assert!(
                         *e <= o + 1e-12 && o <= e + cut + 1e-12,

@@ -183,13 +183,13 @@ impl<'a, 'r> Lump<'a, 'r> {
             .map(|&a| base.unit(a))
             .chain(base.units_in(hex, side.other()))
             .collect();
-        // R11.4: with the whole melee (the sides' AI given), the units next to the hex that may
-        // join the defenders' counterattack.
+        // R11.4: with the whole melee (the sides' AI given) and counterattacks, the units next
+        // to the hex that may join the defenders' counterattack.
         let formations: SmallVec<[_; 4]> = base
             .units_in(hex, side.other())
             .map(|u| u.formation)
             .collect();
-        if ai.is_some() {
+        if ai.is_some() && rules.scenario.rules.counterattacks {
             for n in rules.map().neighbors(hex) {
                 fighting.extend(
                     base.units_in(n, side.other()).filter(|u| {
