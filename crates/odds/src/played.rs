@@ -8,7 +8,7 @@ use counters::state::State;
 use model::event::{AssaultOutcome, Event};
 use model::ids::{Side, UnitId};
 
-/// The fates of [`crate::UnitFate`], as indices.
+/// The five fates of a unit in an assault (the fields of the odds' per-unit lines), as indices.
 pub(crate) const DESTROYED: usize = 0;
 pub(crate) const CAPTURED: usize = 1;
 pub(crate) const RETREATED: usize = 2;
