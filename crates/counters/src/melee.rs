@@ -434,7 +434,7 @@ fn choose(
     for &u in &candidates {
         // Orders decide first; then the side: its AI's choice, or the answer of whoever
         // commands it (R11.4).
-        let ordered = melee_choice(x, u).is_some_and(|c| c != MeleeChoice::Stay);
+        let ordered = melee_choice(x.state, &x.rules, u).is_some_and(|c| c != MeleeChoice::Stay);
         let goes_in = if ordered {
             counterattacks(&x.rules, x.state.turn(), u, ai_says)
         } else {
@@ -491,8 +491,8 @@ pub fn counterattacks(rules: &Rules<'_>, turn: u32, unit: UnitId, ai_says: bool)
 }
 
 /// The unit's melee choice in this turn's orders, if any.
-fn melee_choice(x: &Exec<'_, '_>, unit: UnitId) -> Option<MeleeChoice> {
-    x.rules.order_of(x.state.turn(), unit, |a| match a {
+fn melee_choice(state: &State, rules: &Rules<'_>, unit: UnitId) -> Option<MeleeChoice> {
+    rules.order_of(state.turn(), unit, |a| match a {
         OrderAction::Melee { choice } => Some(*choice),
         _ => None,
     })
@@ -558,11 +558,7 @@ pub fn may_join(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
         && u.hex()
             .and_then(|h| rules.map().terrain(h))
             .is_some_and(|t| t.urban);
-    let choice = rules.order_of(state.turn(), unit, |a| match a {
-        OrderAction::Melee { choice } => Some(*choice),
-        _ => None,
-    });
-    let stays = match choice {
+    let stays = match melee_choice(state, rules, unit) {
         Some(MeleeChoice::Stay | MeleeChoice::BreakOff) => true,
         Some(MeleeChoice::Counterattack) => false,
         None => urban_infantry,

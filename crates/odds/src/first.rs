@@ -173,7 +173,13 @@ pub fn assault_odds(
         hex,
         crate::whole_melee::OUTCOME_BUDGET,
     ) else {
-        return closed_form(state, rules, attackers, hex);
+        return no_retreat_destroys(
+            closed_form(state, rules, attackers, hex),
+            state,
+            rules,
+            attackers,
+            hex,
+        );
     };
     let side = state.unit(attackers[0]).side;
     let defenders: Vec<UnitId> = state.units_in(hex, side.other()).map(|u| u.id).collect();
@@ -204,6 +210,27 @@ pub fn quick_attacker_wins(
     closed_form(state, rules, attackers, hex).attacker_wins
 }
 
+/// R9.9: when no defender has a hex to retreat to, a retreat destroys them all. (Kept out of
+/// `closed_form`, which `quick_attacker_wins` calls on the AI's hot path for `attacker_wins`
+/// alone, which this does not change.)
+fn no_retreat_destroys(
+    mut odds: AssaultOdds,
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+) -> AssaultOdds {
+    let side = state.unit(attackers[0]).side;
+    let from: Vec<Hex> = attackers.iter().filter_map(|&a| state.hex_of(a)).collect();
+    if state.units_in(hex, side.other()).all(|d| {
+        counters::assault::retreat_hex(state, rules, d.id, hex, &from, attackers).is_none()
+    }) {
+        odds.defender_destroyed += odds.defender_retreats;
+        odds.defender_retreats = 0.0;
+    }
+    odds
+}
+
 /// The first round without tank assault, in closed form: exact when no infantry hit can land
 /// on an armored vehicle; used only when the full exchange is too large to enumerate.
 fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex) -> AssaultOdds {
@@ -230,15 +257,6 @@ fn closed_form(state: &State, rules: &Rules<'_>, attackers: &[UnitId], hex: Hex)
         let f = all_destroyed(&table, count_u32(h));
         destroyed += p * f;
         retreats += p * (1.0 - f) * below[h];
-    }
-    // R9.9: when no defender has a hex to retreat to, a retreat destroys them all.
-    let from: Vec<Hex> = attackers.iter().filter_map(|&a| state.hex_of(a)).collect();
-    if defenders
-        .iter()
-        .all(|&d| counters::assault::retreat_hex(state, rules, d, hex, &from, attackers).is_none())
-    {
-        destroyed += retreats;
-        retreats = 0.0;
     }
     AssaultOdds {
         attacker_wins: destroyed + retreats,
