@@ -206,8 +206,11 @@ fn transports_make_way(x: &mut Exec<'_, '_>, m: &mut Melee, side: Side) {
                 hex: at,
                 cost: 0,
             });
-            m.in_fight[side.index()].push(p);
-            m.ever.push(p);
+            // A passenger of a mounted-assault transport may be in the fight already (R16.1).
+            if !m.in_fight[side.index()].contains(&p) {
+                m.in_fight[side.index()].push(p);
+                m.ever.push(p);
+            }
         }
     }
 }
