@@ -133,11 +133,13 @@ fn a_battle_played_from_standard_input_to_its_end() {
         so.contains("-- turn 1 of 6, Advance guard, 2nd MR Battalion (soviet), movement phase"),
         "{so}"
     );
-    // The whole melee (inf_b aboard m2_b makes it a sampled one), then the first round.
+    // The whole melee (exact, inf_b aboard m2_b in the chain: R16.2, R16.3), then the first
+    // round.
     assert!(
-        so.contains("whole melee (R9, R11): attackers win 84.3% (the defenders leave the hex, "),
+        so.contains("whole melee (R9, R11): attackers win 84.4% (the defenders leave the hex, "),
         "{so}"
     );
+    assert!(so.contains("both broken 0.0% (exact)\n"), "{so}");
     assert!(
         so.contains("first round (R9.8): defenders destroyed 50.0%, retreat 18.8%, hold 31.2%"),
         "{so}"

@@ -167,7 +167,7 @@ fn main() {
         found.len()
     );
     println!(
-        "sampled: {} with passengers aboard (R16.2), {} too large (over 16 units with those that may join, or past the budget), with a bog check on the way out, or with a break-off that depends on who joins",
+        "sampled: {} with passengers aboard (a unit that may join, R11.4, or one that breaks off at once, R11.1, carries them; or too large with them), {} too large (over 16 units with those that may join, or past the budget), with a bog check on the way out, or with a break-off that depends on who joins",
         why[0], why[1]
     );
     for (what, exact) in [("exact", true), ("sampled", false)] {

@@ -14,7 +14,9 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
-use crate::lump::{BOG, DIS, IN, Key, Lump, MAX_RATING, OUT, Positions, WEAK, code, with};
+use crate::lump::{
+    ABOARD, ASIDE, BOG, DIS, IN, Key, Lump, MAX_RATING, MOUNTED, OUT, Positions, WEAK, code, with,
+};
 use counters::hits::{deal, dealing_order, hit_chances, shares, sort_hits};
 use counters::plan::{Fighting, SidePlan, plan_side, takes_part};
 use model::catalog::UnitClass;
@@ -468,13 +470,22 @@ fn land(
             }
             joint = next;
         }
+        let joint = dismount_the_wrecked(lump, t, joint);
         *work += joint.len();
         for (k, q) in joint {
             *out.entry(lump.canon(k)).or_default() += q;
         }
     }
+    // The side's units the hits may take: the targets, and the riders aboard them.
+    let aboard: SmallVec<[usize; 4]> = lump
+        .riders
+        .iter()
+        .filter(|&&(r, tr, _)| code(t.part, r) == ABOARD && t.targets.contains(&tr))
+        .map(|&(r, _, _)| r)
+        .collect();
     let alive = |key: Key| {
-        let n = t.targets.iter().filter(|&&p| code(key, p) >= IN).count();
+        let n = t.targets.iter().filter(|&&p| code(key, p) >= IN).count()
+            + aboard.iter().filter(|&&r| code(key, r) != OUT).count();
         u8::try_from(n).unwrap_or(u8::MAX)
     };
     let before = alive(t.part);
@@ -483,10 +494,51 @@ fn land(
         .collect()
 }
 
+/// R16.2: the riders of the transports these hits destroyed dismount with a hit each
+/// (`hits::destroy_with`): a defender's into the assaulted hex and the fight, as the engine's
+/// survivors of the first round (the defenders' riders are off before any later round); an
+/// attacker's into its own hex, outside the fight ([`ASIDE`]), unless it was fighting mounted
+/// (R16.1): that one fights on, on foot, after its own hits of the round.
+fn dismount_the_wrecked(
+    lump: &Lump<'_, '_>,
+    t: &Targets,
+    mut joint: SmallVec<[(Key, f64); 8]>,
+) -> SmallVec<[(Key, f64); 8]> {
+    for &(r, tr, mounted) in &lump.riders {
+        if !lump.riding(t.part, r) || !t.targets.contains(&tr) {
+            continue;
+        }
+        let into_fight = mounted || lump.side(r) != lump.attackers;
+        let mut next: SmallVec<[(Key, f64); 8]> = SmallVec::new();
+        for &(k, q) in &joint {
+            let now = code(k, r);
+            if code(k, tr) != OUT || now == OUT {
+                next.push((k, q));
+                continue;
+            }
+            let now = if now == ABOARD {
+                lump.classes[usize::from(lump.class_of[r])].start
+            } else {
+                now & !MOUNTED
+            };
+            for (c, w) in after_hits(lump, r, now, &[None]) {
+                let c = match c {
+                    OUT => OUT,
+                    c if into_fight => c,
+                    c => ASIDE | (c & WEAK),
+                };
+                next.push((with(k, r, c), q * w));
+            }
+        }
+        joint = next;
+    }
+    joint
+}
+
 /// The distribution of one unit's code after a list of hits, each by the rules' own step
 /// (`hits::hit_chances`: R6.6, R8.2 for an HQ, the R11.12 armor test for rated hits on armored
 /// vehicles), as the engine deals them one at a time.
-fn after_hits(
+pub(crate) fn after_hits(
     lump: &Lump<'_, '_>,
     p: usize,
     start: u8,

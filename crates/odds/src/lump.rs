@@ -10,7 +10,8 @@
 //! R11.2 asks whether a unit's own HQ is in the hex.
 //!
 //! A position packs a unit into four bits of a `u64` ([`Key`]): [`OUT`] once it has left the
-//! fight ([`OUT_EXPOSED`] if it broke off to where it may be captured), else [`IN`] with its
+//! fight ([`OUT_EXPOSED`] if it broke off to where it may be captured), [`WAITING`] next to the
+//! hex, [`ABOARD`] or [`ASIDE`] for a passenger, else [`IN`] with its
 //! marks ([`DIS`], [`WEAK`], [`BOG`]). Positions of a class sit
 //! side by side, sorted ([`Lump::canon`]), so that equal multisets are equal keys.
 
@@ -20,7 +21,7 @@ use smallvec::SmallVec;
 use counters::SideAi;
 use counters::assault::retreat_hex;
 use counters::melee::may_join;
-use counters::melee::{break_off_choice, break_off_ways, counterattacks};
+use counters::melee::{break_off_choice, break_off_ways, breaks_off_at_once, counterattacks};
 use counters::state::{Rules, State};
 use model::catalog::{UnitClass, UnitType};
 use model::event::{Event, HitEffect};
@@ -46,6 +47,14 @@ pub(crate) const OUT: u8 = 0;
 pub(crate) const OUT_EXPOSED: u8 = 1;
 /// A unit next to the hex that may join its side's counterattack and has not (R11.4).
 pub(crate) const WAITING: u8 = 4;
+/// A passenger that left its destroyed transport with a hit outside the fight (R16.2: an
+/// attacker's transport, whose riders dismount in its own hex); [`WEAK`] added if the hit
+/// weakened it. (It shares [`OUT_EXPOSED`]'s bit, and is never captured: `captured_after` tells
+/// them apart.)
+pub(crate) const ASIDE: u8 = 5;
+/// A passenger still aboard its transport: it dismounts into the fight when its side tests
+/// (R16.3, `melee::transports_make_way`), or with a hit when the transport is destroyed (R16.2).
+pub(crate) const ABOARD: u8 = 6;
 /// A unit in the fight; its marks are added to this.
 pub(crate) const IN: u8 = 8;
 /// The [`IN`] bit of every position.
@@ -56,6 +65,9 @@ pub(crate) const DIS: u8 = 1;
 pub(crate) const WEAK: u8 = 2;
 /// Bogged (R11.4).
 pub(crate) const BOG: u8 = 4;
+/// A passenger fighting aboard its mounted-assault transport (R16.1) till its side tests or the
+/// transport is destroyed: the [`BOG`] bit, which a passenger, being infantry, never needs.
+pub(crate) const MOUNTED: u8 = BOG;
 
 /// The condition code of a unit as it stands.
 pub(crate) fn code_of(unit: &Unit) -> u8 {
@@ -114,6 +126,17 @@ fn exposed_breaking_off(
     Some(close(to))
 }
 
+/// The event of `rider` dismounting from `transport` into the transport's hex, as
+/// `melee::transports_make_way` has it; `None` when the transport is off the map.
+fn dismounting(base: &State, rider: UnitId, transport: UnitId) -> Option<Event> {
+    Some(Event::Dismounted {
+        unit: rider,
+        transport,
+        hex: base.hex_of(transport)?,
+        cost: 0,
+    })
+}
+
 /// A class: units no rule tells apart.
 #[derive(Clone, Debug)]
 pub(crate) struct Class {
@@ -156,6 +179,10 @@ pub(crate) struct Lump<'a, 'r> {
     pub classes: SmallVec<[Class; 16]>,
     /// The positions of the units that may join (see [`Class::joiner`]).
     pub joiners: SmallVec<[usize; 4]>,
+    /// Passengers of the units in the fight, as (rider's position, transport's position,
+    /// mounted: assaulting aboard, [`MOUNTED`]); each is a class of its own, and so is its
+    /// transport, so that sorting never parts them.
+    pub riders: SmallVec<[(usize, usize, bool); 4]>,
     /// Every position of a side, as a nibble mask.
     pub side_mask: [Key; 2],
     /// By striking side: whether the units it strikes stand in a difficult hex (R11.4 bog
@@ -198,7 +225,32 @@ impl<'a, 'r> Lump<'a, 'r> {
                 );
             }
         }
-        let is_joiner = |u: &Unit| u.side != side && u.location != Location::Map(hex);
+        let stands_off = |u: &Unit| u.side != side && u.location != Location::Map(hex);
+        // R16.2, R16.3: with the whole melee, the passengers of the units in the fight, as
+        // (rider, transport). Left to sampling: riders of a unit that may join, or of one that
+        // breaks off at once (R11.1) and takes them away.
+        // A passenger of a mounted-assault transport may assault aboard it (R16.1): it is among
+        // the attackers already, and is mounted till its side tests.
+        let mut carried: SmallVec<[(UnitId, UnitId); 4]> = SmallVec::new();
+        if ai.is_some() {
+            for u in &fighting {
+                for r in base.passengers(u.id) {
+                    if stands_off(u) || breaks_off_at_once(rules.typ(u), u.side != side) {
+                        return None;
+                    }
+                    carried.push((r.id, u.id));
+                }
+            }
+            fighting.extend(
+                carried
+                    .iter()
+                    .filter(|&&(r, _)| !attackers.contains(&r))
+                    .map(|&(r, _)| base.unit(r)),
+            );
+        }
+        let rider_of = |u: &Unit| carried.iter().find(|c| c.0 == u.id).map(|c| c.1);
+        let mounted = |u: &Unit| rider_of(u).is_some() && attackers.contains(&u.id);
+        let is_joiner = |u: &Unit| stands_off(u) && rider_of(u).is_none();
         // Larger fights, and numbers beyond what the packed hits hold, are left to sampling.
         let too_big = |u: &&Unit| {
             let t = rules.typ(u);
@@ -241,6 +293,11 @@ impl<'a, 'r> Lump<'a, 'r> {
                     let mut joined = base.clone();
                     joined.apply(&Event::Joined { unit: u.id, hex });
                     exposed_breaking_off(rules, &joined, ai, joined.unit(u.id), hex, &ids)?
+                } else if let Some(transport) = rider_of(u) {
+                    // A rider breaks off from where it dismounted: its transport's hex.
+                    let mut off = base.clone();
+                    off.apply(&dismounting(base, u.id, transport)?);
+                    exposed_breaking_off(rules, &off, ai, off.unit(u.id), hex, &ids)?
                 } else {
                     let e = exposed_breaking_off(rules, base, ai, u, hex, &ids)?;
                     if before.len() < ids.len()
@@ -261,7 +318,9 @@ impl<'a, 'r> Lump<'a, 'r> {
         };
         // What tells a unit apart; HQs and units an order names are classes of their own.
         let signature = |u: &Unit| {
-            let alone = rules.typ(u).is_hq() || led.contains(&u.id);
+            let alone = rules.typ(u).is_hq()
+                || led.contains(&u.id)
+                || carried.iter().any(|c| c.0 == u.id || c.1 == u.id);
             (
                 exposed_of(u),
                 is_joiner(u),
@@ -284,6 +343,7 @@ impl<'a, 'r> Lump<'a, 'r> {
             class_of: SmallVec::new(),
             classes: SmallVec::new(),
             joiners: SmallVec::new(),
+            riders: SmallVec::new(),
             side_mask: [0; 2],
             difficult: [false; 2],
             groups: SmallVec::new(),
@@ -308,6 +368,10 @@ impl<'a, 'r> Lump<'a, 'r> {
                     if is_joiner(u) {
                         lump.joiners.push(p);
                         key = with(key, p, WAITING);
+                    } else if mounted(u) {
+                        key = with(key, p, code_of(u) | MOUNTED);
+                    } else if rider_of(u).is_some() {
+                        key = with(key, p, ABOARD);
                     } else {
                         key = with(key, p, code_of(u));
                     }
@@ -318,8 +382,11 @@ impl<'a, 'r> Lump<'a, 'r> {
                 side: u.side,
                 lo,
                 hi: lump.ids.len(),
-                start: code_of(u),
-                trapped: rules.typ(u).class == UnitClass::Gun && u.location == Location::Map(hex),
+                start: code_of(u) | if mounted(u) { MOUNTED } else { 0 },
+                trapped: rules.typ(u).class == UnitClass::Gun
+                    && (u.location == Location::Map(hex)
+                        || rider_of(u)
+                            .is_some_and(|t| base.unit(t).location == Location::Map(hex))),
                 no_retreat: u.side != side
                     && !is_joiner(u)
                     && retreat_hex(base, rules, u.id, hex, &attacked_from, attackers).is_none(),
@@ -329,6 +396,11 @@ impl<'a, 'r> Lump<'a, 'r> {
                 joiner: is_joiner(u),
             });
         }
+        let at = |id: UnitId| lump.ids.iter().position(|&i| i == id);
+        lump.riders = carried
+            .iter()
+            .filter_map(|&(r, t)| Some((at(r)?, at(t)?, attackers.contains(&r))))
+            .collect();
         lump.groups = lump
             .classes
             .iter()
@@ -392,16 +464,29 @@ impl<'a, 'r> Lump<'a, 'r> {
         let out = u32::try_from(self.ids.len()).unwrap_or(0) - bits(IN_BITS);
         // Joining takes a unit from WAITING (12) into the fight (below 8): 16 for each that has
         // joined keeps every change a rise.
+        // So does a rider's leaving its transport, from ABOARD (14) or MOUNTED (4 and marks).
         let joined = self
             .joiners
             .iter()
             .filter(|&&p| code(key, p) != WAITING)
-            .count();
+            .count()
+            + self
+                .riders
+                .iter()
+                .filter(|&&(p, _, _)| !self.riding(key, p))
+                .count();
         8 * out
             + bits(IN_BITS >> 3)
             + 2 * bits(IN_BITS >> 2)
             + 4 * bits(IN_BITS >> 1)
             + 16 * u32::try_from(joined).unwrap_or(0)
+    }
+
+    /// Whether the rider at `p` is still aboard its transport: [`ABOARD`], or in the fight
+    /// [`MOUNTED`].
+    pub fn riding(&self, key: Key, p: usize) -> bool {
+        let c = code(key, p);
+        c == ABOARD || c >= IN && c & MOUNTED != 0 && self.riders.iter().any(|r| r.0 == p && r.2)
     }
 
     /// The number of units of `side` that may still join (R11.4).
@@ -424,7 +509,7 @@ impl<'a, 'r> Lump<'a, 'r> {
         // (`OUT_EXPOSED | WEAK`).
         8 * u32::try_from(self.ids.len()).unwrap_or(u32::MAX)
             + 3 * u32::try_from(exposed).unwrap_or(u32::MAX)
-            + 16 * u32::try_from(self.joiners.len()).unwrap_or(u32::MAX)
+            + 16 * u32::try_from(self.joiners.len() + self.riders.len()).unwrap_or(u32::MAX)
     }
 
     /// Sorts each class's codes (highest first), so that equal multisets make equal keys.
@@ -459,6 +544,13 @@ impl<'a, 'r> Lump<'a, 'r> {
                     unit,
                     hex: self.hex,
                 });
+            }
+            if now >= IN
+                && let Some(&(_, t, mounted)) = self.riders.iter().find(|r| r.0 == p)
+                && !(mounted && now & MOUNTED != 0)
+                && let Some(e) = dismounting(self.base, unit, self.ids[t])
+            {
+                s.apply(&e);
             }
             if now < IN || now == was {
                 continue;

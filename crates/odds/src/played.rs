@@ -7,6 +7,7 @@ use hexmap::Hex;
 use counters::state::State;
 use model::event::{AssaultOutcome, Event};
 use model::ids::{Side, UnitId};
+use model::unit::Location;
 
 /// The five fates of a unit in an assault (the fields of the odds' per-unit lines), as indices.
 pub(crate) const DESTROYED: usize = 0;
@@ -43,10 +44,48 @@ pub fn played(
     let att = start.unit(attackers[0]).side;
     // The units in the fight at any time: those that joined the defenders' counterattack too
     // (R11.4). A unit that could have joined and did not is not among them: it stayed.
-    let fighting: Vec<UnitId> = attackers
+    let first: Vec<UnitId> = attackers
         .iter()
         .copied()
         .chain(start.units_in(hex, att.other()).map(|u| u.id))
+        .collect();
+    // Their passengers (R16.2, R16.3), who dismount into the fight or with their transport's
+    // wreck; a rider still aboard at the end went where its transport went.
+    let riders: Vec<(UnitId, UnitId)> = first
+        .iter()
+        .flat_map(|&t| start.passengers(t).map(move |r| (r.id, t)))
+        .collect();
+    // A passenger assaulting aboard its transport (R16.1) is among the attackers already.
+    let on_foot: Vec<UnitId> = riders
+        .iter()
+        .map(|&(r, _)| r)
+        .filter(|r| !first.contains(r))
+        .collect();
+    // Riders set down by a wreck outside the assaulted hex: out of the fight, though alive
+    // (an attacker's transport destroyed in its own hex), unless they were assaulting aboard.
+    let mut aside: Vec<UnitId> = Vec::new();
+    if !on_foot.is_empty() {
+        let mut now = start.clone();
+        for e in events {
+            if let Event::Dismounted {
+                unit,
+                transport,
+                hex: h,
+                ..
+            } = e
+                && !now.unit(*transport).alive()
+                && *h != hex
+                && on_foot.contains(unit)
+            {
+                aside.push(*unit);
+            }
+            now.apply(e);
+        }
+    }
+    let fighting: Vec<UnitId> = first
+        .iter()
+        .copied()
+        .chain(on_foot.iter().copied())
         .chain(events.iter().filter_map(|e| match e {
             Event::Joined { unit, .. } => Some(*unit),
             _ => None,
@@ -62,7 +101,7 @@ pub fn played(
             _ => {}
         }
     }
-    let fate = |u: UnitId| {
+    let own = |u: UnitId| {
         let has = |f: &dyn Fn(&Event) -> bool| events.iter().any(f);
         if has(&|e| matches!(e, Event::Captured { unit } if *unit == u)) {
             CAPTURED
@@ -76,13 +115,17 @@ pub fn played(
             STAYED
         }
     };
+    let fate = |u: UnitId| match end.unit(u).location {
+        Location::Aboard(t) if riders.contains(&(u, t)) => own(t),
+        _ => own(u),
+    };
     let fates: Vec<(UnitId, usize)> = fighting.iter().map(|&u| (u, fate(u))).collect();
     let of = |side: Side| {
         fates
             .iter()
             .filter(move |(u, _)| start.unit(*u).side == side)
     };
-    let outcome = if !of(winner).any(|&(_, f)| f == STAYED) {
+    let outcome = if !of(winner).any(|&(u, f)| f == STAYED && !aside.contains(&u)) {
         2
     } else if winner == att {
         0

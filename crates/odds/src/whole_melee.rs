@@ -11,7 +11,9 @@
 //! `break_off_choice`: a unit that would end next to the hex or cannot move is captured if its
 //! side loses, unless tanks cannot capture tanks, R11.6, R11.7). Units next to the hex that may
 //! join the defenders' counterattack (`may_join`, R11.4) wait in the key and join as the
-//! engine's `join` has them. Left out, and measured by
+//! engine's `join` has them. Passengers dismount into the fight when their side tests
+//! (`transports_make_way`, R16.3), or with a hit when their transport is destroyed (R16.2);
+//! one that assaulted aboard (R16.1) fights from the start. Left out, and measured by
 //! issue 67's `cargo run --release -p ai --example odds_on_the_map`: a way that earlier
 //! break-offs fill (stacking), bog checks on the way out (such fights are sampled), and the
 //! losers' fall back after consolidation (R11.10).
@@ -28,7 +30,10 @@ use smallvec::SmallVec;
 
 use crate::exchange::{Exchanges, FirstRound, Map, shows};
 use crate::linear::solve;
-use crate::lump::{BOG, IN, Key, Lump, OUT, OUT_EXPOSED, Positions, WAITING, WEAK, code, with};
+use crate::lump::{
+    ABOARD, ASIDE, BOG, IN, Key, Lump, MOUNTED, OUT, OUT_EXPOSED, Positions, WAITING, WEAK, code,
+    with,
+};
 use crate::played::{BROKE_OFF, CAPTURED, DESTROYED, RETREATED, STAYED, played};
 use counters::assault::first_round_outcome;
 use counters::dispatch::{ExecuteWith, execute_with};
@@ -169,7 +174,8 @@ pub fn melee_odds(
 }
 
 /// The exact odds however long they take; `None` for a fight the chain does not hold (more
-/// than 16 units, passengers aboard, units next to the hex that could join).
+/// than 16 units, passengers aboard a unit that may join or breaks off at once, a vehicle whose
+/// way out a bog check decides).
 #[must_use]
 pub fn exact_melee_odds(
     state: &State,
@@ -428,15 +434,6 @@ fn exact(
     budget: (usize, usize),
 ) -> Result<MeleeOdds, TooLarge> {
     let (lump, start) = Lump::new(rules, state, attackers, hex, Some(ai)).ok_or(TooLarge)?;
-    // Passengers would dismount into the fight (R16.2, R16.3): the chain does not model it.
-    // (Units next to the hex that may join the defenders' counterattack, R11.4, are in it.)
-    if lump
-        .ids
-        .iter()
-        .any(|&u| state.passengers(u).next().is_some())
-    {
-        return Err(TooLarge);
-    }
     let sizes =
         [Side::A, Side::B].map(|s| (0..lump.ids.len()).filter(|&p| lump.side(p) == s).count());
     let mut chain = Chain {
@@ -515,6 +512,7 @@ impl Chain<'_, '_, '_> {
             self.end_product(&every_a, &d_gone, att, None);
             let outcome = first_round_outcome(true, g.on_defenders, g.on_attackers);
             if outcome == AssaultOutcome::DefendersRetreat {
+                let d_alive = self.stranded(&d_alive);
                 self.end_product(&every_a, &d_alive, att, Some(RETREATED));
             } else if !counterattacks {
                 self.end_product(&every_a, &d_alive, def, None);
@@ -848,6 +846,20 @@ impl Chain<'_, '_, '_> {
                 self.ends.fates[usize::from(lump.class_of[q])][STAYED] += p;
             }
         }
+        // A rider still aboard goes where its transport goes; one set down outside the fight
+        // by its transport's wreck stays there (R16.2).
+        for &(r, tr, _) in &lump.riders {
+            let c = code(key, r);
+            if lump.side(r) == side && (c == ABOARD || c & !WEAK == ASIDE) {
+                let transport = &lump.classes[usize::from(lump.class_of[tr])];
+                let how = if c == ABOARD {
+                    Self::how(transport, fate, lost)
+                } else {
+                    STAYED
+                };
+                self.ends.fates[usize::from(lump.class_of[r])][how] += p;
+            }
+        }
         for q in Self::captured_after(lump, side, key, lost) {
             // It was counted as broken off when it left.
             let f = &mut self.ends.fates[usize::from(lump.class_of[q])];
@@ -855,6 +867,40 @@ impl Chain<'_, '_, '_> {
             f[CAPTURED] += p;
         }
         self.settle_counts(side, key, fate, lost)
+    }
+
+    /// R9.9 with R16.2: a transport with no hex to retreat to is destroyed, and its riders
+    /// dismount with a hit each (`hits::destroy_with`), to retreat on their own or be destroyed:
+    /// the defenders' parts with those riders dismounted into the fight, each way with its
+    /// chance.
+    fn stranded(&self, parts: &[EndPart]) -> Vec<EndPart> {
+        let lump = self.lump;
+        let mut parts = parts.to_vec();
+        for &(r, tr, _) in &lump.riders {
+            let (transport, rider) = (
+                &lump.classes[usize::from(lump.class_of[tr])],
+                &lump.classes[usize::from(lump.class_of[r])],
+            );
+            if !transport.no_retreat || rider.side == lump.attackers {
+                continue;
+            }
+            let dist = crate::exchange::after_hits(lump, r, rider.start, &[None]);
+            parts = parts
+                .into_iter()
+                .flat_map(|(k, d, p)| {
+                    let aboard = code(k, r) == ABOARD && code(k, tr) >= IN;
+                    let ways: SmallVec<[EndPart; 4]> = if aboard {
+                        dist.iter()
+                            .map(|&(c, w)| (with(k, r, c), d + usize::from(c == OUT), p * w))
+                            .collect()
+                    } else {
+                        SmallVec::from_slice(&[(k, d, p)])
+                    };
+                    ways
+                })
+                .collect();
+        }
+        parts
     }
 
     /// How a unit of `class` in the fight at its end leaves it (see [`Chain::settle`]).
@@ -885,8 +931,10 @@ impl Chain<'_, '_, '_> {
     ) -> impl Iterator<Item = usize> + 'l {
         (0..lump.ids.len()).filter(move |&q| {
             let class = &lump.classes[usize::from(lump.class_of[q])];
+            let c = code(key, q);
             class.side == side
-                && code(key, q) & (IN | OUT_EXPOSED) == OUT_EXPOSED
+                && c & (IN | OUT_EXPOSED) == OUT_EXPOSED
+                && c & !WEAK != ASIDE
                 && lost.is_some_and(|tanks_only| !(tanks_only && class.armored))
         })
     }
@@ -908,6 +956,12 @@ impl Chain<'_, '_, '_> {
             if how == CAPTURED || how == DESTROYED {
                 captured += 1;
             } else if code(key, q) & WEAK != 0 && class.start & WEAK == 0 {
+                weakened += 1;
+            }
+        }
+        for &(r, _, _) in &lump.riders {
+            let class = &lump.classes[usize::from(lump.class_of[r])];
+            if class.side == side && code(key, r) == ASIDE | WEAK && class.start & WEAK == 0 {
                 weakened += 1;
             }
         }
@@ -965,6 +1019,19 @@ impl Chain<'_, '_, '_> {
                     tally = self.leave(&mut key, tally, p, &mut left);
                 }
             }
+        }
+        // R16.3 (`melee::transports_make_way`): the side's riders dismount into the fight.
+        for &(r, tr, mounted) in &lump.riders {
+            let c = code(key, r);
+            if lump.side(r) != t || !lump.riding(key, r) || code(key, tr) < IN {
+                continue;
+            }
+            let on_foot = if mounted {
+                c & !MOUNTED
+            } else {
+                lump.classes[usize::from(lump.class_of[r])].start
+            };
+            key = with(key, r, on_foot);
         }
         let eligible = lump.in_fight(key, t);
         let present = first_present.unwrap_or_else(|| lump.units(&eligible));
