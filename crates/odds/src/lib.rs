@@ -5,13 +5,16 @@
 //! engine played into the same figures.
 
 pub mod exchange;
+pub mod figures;
 pub mod first;
 mod linear;
 pub mod lump;
 pub mod matchup;
 pub mod played;
+mod sampled;
 pub mod whole_melee;
 
+pub use figures::{DefendersEnd, Losses, MeleeOdds, UnitFate};
 pub use first::{
     AssaultOdds, OverrunOdds, assault_odds, overrun_break_through, overrun_odds,
     quick_attacker_wins,
@@ -21,7 +24,5 @@ pub use matchup::{
     matchup_state, set_choices,
 };
 pub use played::{Played, attacker_won, played};
-pub use whole_melee::{
-    DefendersEnd, FALLBACK_SAMPLES, Losses, MeleeOdds, OUTCOME_BUDGET, STATE_BUDGET, UnitFate,
-    exact_melee_odds, melee_odds,
-};
+pub use sampled::FALLBACK_SAMPLES;
+pub use whole_melee::{OUTCOME_BUDGET, STATE_BUDGET, exact_melee_odds, melee_odds};

@@ -23,27 +23,24 @@
 //! only cycles (rounds in which nothing changes) stay within one position's handful of nodes,
 //! solved as a small linear system.
 
-use std::collections::HashMap;
-
 use hexmap::Hex;
 use smallvec::SmallVec;
 
 use crate::exchange::{Exchanges, FirstRound, Map, shows};
+use crate::figures::{DefendersEnd, Ends, How, MeleeOdds, UnitFate, as_chance};
 use crate::linear::solve;
 use crate::lump::{
     ABOARD, ASIDE, BOG, IN, Key, Lump, MOUNTED, OUT, OUT_EXPOSED, Positions, WAITING, WEAK, code,
     with,
 };
-use crate::played::{BROKE_OFF, CAPTURED, DESTROYED, RETREATED, STAYED, played};
+use crate::played::{BROKE_OFF, CAPTURED, DESTROYED, RETREATED, STAYED};
+use crate::sampled::sampled;
 use counters::assault::first_round_outcome;
-use counters::dispatch::{ExecuteWith, execute_with};
 use counters::melee::{self as rules_melee, Charge, MAX_ROUNDS, MotivationTest, charge_step};
 use counters::movement::bog_chance;
 use counters::plan::{Fighting, plan_side, takes_part};
 use counters::side_ai::SideAi;
 use counters::state::{Rules, State};
-use model::command::Command;
-use model::dice::{GameRng, mean};
 use model::event::AssaultOutcome;
 use model::ids::{Side, UnitId};
 
@@ -54,95 +51,9 @@ pub const OUTCOME_BUDGET: usize = 20_000_000;
 /// second or two on one core; the largest full stacks of the bench table take 35,000);
 /// [`exact_melee_odds`] goes on.
 pub const STATE_BUDGET: usize = 60_000;
-/// Samples drawn when the fight is too large for the chain.
-pub const FALLBACK_SAMPLES: u32 = 100_000;
 /// Positions of the fight less likely than this are not followed; their probability is added
 /// to the error bound.
 const PRUNE: f64 = 1e-16;
-
-/// The odds of a whole assault, melee included.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct MeleeOdds {
-    /// The attackers take the hex: the defenders are destroyed or retreat in the first round,
-    /// or lose the melee, and attackers remain in the fight.
-    pub attacker_wins: f64,
-    /// The defenders hold the hex: the attackers fail in the first round (counterattacks off),
-    /// or lose the melee.
-    pub defender_holds: f64,
-    /// Neither side is left in the fight: the winners were destroyed too (in the same round as
-    /// the last of the losers, or by their own improvised tank assault).
-    pub both_broken: f64,
-    /// How the defenders end: they hold, or leave the hex destroyed, retreating or breaking
-    /// off.
-    pub defenders_end: DefendersEnd,
-    /// The attackers' losses.
-    pub attacker_losses: Losses,
-    /// The defenders' losses.
-    pub defender_losses: Losses,
-    /// Each unit's fate. Units no rule tells apart (same side, type, state and orders) share
-    /// one line: its figures are those of each of them, on average.
-    pub units: Vec<UnitFate>,
-    /// Whether the figures are computed (true) or sampled (false).
-    pub exact: bool,
-    /// Exact: a bound on every figure's error (the chance of a fight outlasting the engine's
-    /// cap on rounds; rounding aside). Sampled: the standard error of `attacker_wins`.
-    pub error_bound: f64,
-    /// Positions of the fight the chain settled (exact), or 0.
-    pub states: usize,
-    /// Assaults played (sampled), or 0.
-    pub samples: u32,
-    /// Counterattacks (R11) were played.
-    pub counterattacks: bool,
-}
-
-/// How the defenders end an assault (the four sum to 1).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-pub struct DefendersEnd {
-    /// Some defenders are still in the hex, holding it.
-    pub held: f64,
-    /// Every defender was destroyed or captured.
-    pub destroyed: f64,
-    /// They retreated after the first round (R9.8, R9.9).
-    pub retreated: f64,
-    /// They lost the melee, or all failed or chose to break off (R11).
-    pub broke_off: f64,
-}
-
-/// A side's losses: distributions (index = units) and means.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-pub struct Losses {
-    /// Units destroyed or captured.
-    pub destroyed: Vec<f64>,
-    /// Mean units destroyed or captured.
-    pub destroyed_mean: f64,
-    /// Units that lost a step and survived (weakened during the assault).
-    pub weakened: Vec<f64>,
-    /// Mean units weakened.
-    pub weakened_mean: f64,
-}
-
-/// One unit's fate, or that of each of several units no rule tells apart: the five sum to 1.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct UnitFate {
-    /// The units.
-    pub units: Vec<UnitId>,
-    /// Their type's id.
-    pub kind: String,
-    /// Their side.
-    pub side: Side,
-    /// Destroyed by hits.
-    pub destroyed: f64,
-    /// Captured (R11.7: a gun in the hex that must break off, or a unit that broke off to next
-    /// to the hex, or could not move, when its side loses).
-    pub captured: f64,
-    /// Retreated after the first round (R9.8).
-    pub retreated: f64,
-    /// Broke off (R11.1, R11.2, R11.5).
-    pub broke_off: f64,
-    /// In the fight at its end: holding, or taking the hex (a unit next to the hex that could
-    /// have joined the defenders' counterattack and never did stayed where it was).
-    pub stayed: f64,
-}
 
 /// Why the exact computation gave up.
 #[derive(Debug)]
@@ -360,17 +271,6 @@ impl Counts {
             }
         }
     }
-}
-
-/// What the assault's ends add up to.
-struct Ends {
-    /// Attacker wins, defender holds, both broken.
-    outcome: [f64; 3],
-    defenders: DefendersEnd,
-    destroyed: [Vec<f64>; 2],
-    weakened: [Vec<f64>; 2],
-    /// Per class, expected units by fate (destroyed: what the others leave).
-    fates: Vec<[f64; 5]>,
 }
 
 /// A side's part at an end of the first round: its key, units destroyed, and probability.
@@ -1294,178 +1194,4 @@ fn report(lump: &Lump<'_, '_>, ends: &Ends, how: How, rules: &Rules<'_>) -> Mele
         how,
         rules.scenario.rules.counterattacks,
     )
-}
-
-/// A sum of chances as a chance: rounding can leave it a hair outside [0, 1] (or at -0), which
-/// no figure shows.
-fn as_chance(p: f64) -> f64 {
-    p.clamp(0.0, 1.0) + 0.0
-}
-
-/// How the figures were made: computed (with the chain's positions and its error bound) or
-/// sampled (with the games played and the standard error of `attacker_wins`).
-#[derive(Clone, Copy)]
-struct How {
-    exact: bool,
-    error_bound: f64,
-    states: usize,
-    samples: u32,
-}
-
-impl Ends {
-    fn losses(&self, i: usize) -> Losses {
-        Losses {
-            destroyed_mean: mean(&self.destroyed[i]),
-            destroyed: self.destroyed[i].clone(),
-            weakened_mean: mean(&self.weakened[i]),
-            weakened: self.weakened[i].clone(),
-        }
-    }
-
-    fn odds(
-        &self,
-        attackers: Side,
-        units: Vec<UnitFate>,
-        how: How,
-        counterattacks: bool,
-    ) -> MeleeOdds {
-        let d = &self.defenders;
-        MeleeOdds {
-            attacker_wins: as_chance(self.outcome[0]),
-            defender_holds: as_chance(self.outcome[1]),
-            both_broken: as_chance(self.outcome[2]),
-            defenders_end: DefendersEnd {
-                held: as_chance(d.held),
-                destroyed: as_chance(d.destroyed),
-                retreated: as_chance(d.retreated),
-                broke_off: as_chance(d.broke_off),
-            },
-            attacker_losses: self.losses(attackers.index()),
-            defender_losses: self.losses(attackers.other().index()),
-            units,
-            exact: how.exact,
-            error_bound: how.error_bound,
-            states: how.states,
-            samples: how.samples,
-            counterattacks,
-        }
-    }
-}
-
-/// Samples the real rules code (the fallback for large fights).
-fn sampled(
-    state: &State,
-    rules: &Rules<'_>,
-    attackers: &[UnitId],
-    hex: Hex,
-    ai: &dyn SideAi,
-    counterattacks: bool,
-) -> MeleeOdds {
-    let att = state.unit(attackers[0]).side;
-    let command = Command::Assault {
-        units: attackers.to_vec(),
-        hex,
-    };
-    let sizes = [Side::A, Side::B].map(|s| {
-        attackers
-            .iter()
-            .map(|&a| state.unit(a))
-            .chain(state.units_in(hex, att.other()))
-            .filter(|u| u.side == s)
-            .count()
-    });
-    let mut ends = Ends {
-        outcome: [0.0; 3],
-        defenders: DefendersEnd::default(),
-        destroyed: sizes.map(|n| vec![0.0; n + 1]),
-        weakened: sizes.map(|n| vec![0.0; n + 1]),
-        fates: Vec::new(),
-    };
-    let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
-    let mut rng = GameRng::seed_from_u64(0x0dd5);
-    let mut ai_rng = GameRng::seed_from_u64(0);
-    let mut s = state.clone();
-    let mut events = Vec::new();
-    let mut played_n = 0u32;
-    for _ in 0..FALLBACK_SAMPLES {
-        s.clone_from(state);
-        events.clear();
-        let with = ExecuteWith {
-            dice: &mut rng,
-            ai,
-            ai_rng: &mut ai_rng,
-            asking: None,
-        };
-        if execute_with(&mut s, rules, &command, with, &mut events).is_err() {
-            continue;
-        }
-        played_n += 1;
-        let p = played(state, &s, &events, attackers, hex);
-        ends.outcome[p.outcome] += 1.0;
-        let d = &mut ends.defenders;
-        *[
-            &mut d.held,
-            &mut d.destroyed,
-            &mut d.retreated,
-            &mut d.broke_off,
-        ][p.defenders_end] += 1.0;
-        // Units that joined the defenders' counterattack (R11.4) add to their side's count.
-        for i in 0..2 {
-            for (dist, k) in [
-                (&mut ends.destroyed[i], p.destroyed[i]),
-                (&mut ends.weakened[i], p.weakened[i]),
-            ] {
-                if dist.len() <= k {
-                    dist.resize(k + 1, 0.0);
-                }
-                dist[k] += 1.0;
-            }
-        }
-        for (u, f) in p.fates {
-            per_unit.entry(u).or_default()[f] += 1.0;
-        }
-    }
-    let n = f64::from(played_n.max(1));
-    let scale = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x /= n);
-    ends.outcome.iter_mut().for_each(|x| *x /= n);
-    for v in ends.destroyed.iter_mut().chain(ends.weakened.iter_mut()) {
-        scale(v);
-    }
-    let d = &mut ends.defenders;
-    for x in [
-        &mut d.held,
-        &mut d.destroyed,
-        &mut d.retreated,
-        &mut d.broke_off,
-    ] {
-        *x /= n;
-    }
-    let won = ends.outcome[0];
-    // A unit next to the hex is in the fates of the plays it joined; in the others it stayed.
-    for f in per_unit.values_mut() {
-        let seen: f64 = f.iter().sum();
-        f[STAYED] += f64::from(played_n) - seen;
-    }
-    let mut units: Vec<(UnitId, [f64; 5])> = per_unit.into_iter().collect();
-    units.sort_by_key(|(u, _)| (state.unit(*u).side != att, *u));
-    let units = units
-        .into_iter()
-        .map(|(u, f)| UnitFate {
-            units: vec![u],
-            kind: rules.typ(state.unit(u)).id.clone(),
-            side: state.unit(u).side,
-            destroyed: f[DESTROYED] / n,
-            captured: f[CAPTURED] / n,
-            retreated: f[RETREATED] / n,
-            broke_off: f[BROKE_OFF] / n,
-            stayed: f[STAYED] / n,
-        })
-        .collect();
-    let how = How {
-        exact: false,
-        error_bound: (won * (1.0 - won) / n).sqrt(),
-        states: 0,
-        samples: played_n,
-    };
-    ends.odds(att, units, how, counterattacks)
 }

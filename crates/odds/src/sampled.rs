@@ -1,0 +1,137 @@
+//! The odds of an assault the chain does not hold: the engine plays it many times on the
+//! position, its own rules and dice, and each play is read as the chain reads a fight
+//! (`played`).
+
+use std::collections::HashMap;
+
+use hexmap::Hex;
+
+use crate::figures::{DefendersEnd, Ends, How, MeleeOdds, UnitFate};
+use crate::played::{BROKE_OFF, CAPTURED, DESTROYED, RETREATED, STAYED, played};
+use counters::dispatch::{ExecuteWith, execute_with};
+use counters::side_ai::SideAi;
+use counters::state::{Rules, State};
+use model::command::Command;
+use model::dice::GameRng;
+use model::ids::{Side, UnitId};
+
+/// Samples drawn when the fight is too large for the chain.
+pub const FALLBACK_SAMPLES: u32 = 100_000;
+
+/// Samples the real rules code (the fallback for large fights).
+pub(crate) fn sampled(
+    state: &State,
+    rules: &Rules<'_>,
+    attackers: &[UnitId],
+    hex: Hex,
+    ai: &dyn SideAi,
+    counterattacks: bool,
+) -> MeleeOdds {
+    let att = state.unit(attackers[0]).side;
+    let command = Command::Assault {
+        units: attackers.to_vec(),
+        hex,
+    };
+    let sizes = [Side::A, Side::B].map(|s| {
+        attackers
+            .iter()
+            .map(|&a| state.unit(a))
+            .chain(state.units_in(hex, att.other()))
+            .filter(|u| u.side == s)
+            .count()
+    });
+    let mut ends = Ends {
+        outcome: [0.0; 3],
+        defenders: DefendersEnd::default(),
+        destroyed: sizes.map(|n| vec![0.0; n + 1]),
+        weakened: sizes.map(|n| vec![0.0; n + 1]),
+        fates: Vec::new(),
+    };
+    let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
+    let mut rng = GameRng::seed_from_u64(0x0dd5);
+    let mut ai_rng = GameRng::seed_from_u64(0);
+    let mut s = state.clone();
+    let mut events = Vec::new();
+    let mut played_n = 0u32;
+    for _ in 0..FALLBACK_SAMPLES {
+        s.clone_from(state);
+        events.clear();
+        let with = ExecuteWith {
+            dice: &mut rng,
+            ai,
+            ai_rng: &mut ai_rng,
+            asking: None,
+        };
+        if execute_with(&mut s, rules, &command, with, &mut events).is_err() {
+            continue;
+        }
+        played_n += 1;
+        let p = played(state, &s, &events, attackers, hex);
+        ends.outcome[p.outcome] += 1.0;
+        let d = &mut ends.defenders;
+        *[
+            &mut d.held,
+            &mut d.destroyed,
+            &mut d.retreated,
+            &mut d.broke_off,
+        ][p.defenders_end] += 1.0;
+        // Units that joined the defenders' counterattack (R11.4) add to their side's count.
+        for i in 0..2 {
+            for (dist, k) in [
+                (&mut ends.destroyed[i], p.destroyed[i]),
+                (&mut ends.weakened[i], p.weakened[i]),
+            ] {
+                if dist.len() <= k {
+                    dist.resize(k + 1, 0.0);
+                }
+                dist[k] += 1.0;
+            }
+        }
+        for (u, f) in p.fates {
+            per_unit.entry(u).or_default()[f] += 1.0;
+        }
+    }
+    let n = f64::from(played_n.max(1));
+    let scale = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x /= n);
+    ends.outcome.iter_mut().for_each(|x| *x /= n);
+    for v in ends.destroyed.iter_mut().chain(ends.weakened.iter_mut()) {
+        scale(v);
+    }
+    let d = &mut ends.defenders;
+    for x in [
+        &mut d.held,
+        &mut d.destroyed,
+        &mut d.retreated,
+        &mut d.broke_off,
+    ] {
+        *x /= n;
+    }
+    let won = ends.outcome[0];
+    // A unit next to the hex is in the fates of the plays it joined; in the others it stayed.
+    for f in per_unit.values_mut() {
+        let seen: f64 = f.iter().sum();
+        f[STAYED] += f64::from(played_n) - seen;
+    }
+    let mut units: Vec<(UnitId, [f64; 5])> = per_unit.into_iter().collect();
+    units.sort_by_key(|(u, _)| (state.unit(*u).side != att, *u));
+    let units = units
+        .into_iter()
+        .map(|(u, f)| UnitFate {
+            units: vec![u],
+            kind: rules.typ(state.unit(u)).id.clone(),
+            side: state.unit(u).side,
+            destroyed: f[DESTROYED] / n,
+            captured: f[CAPTURED] / n,
+            retreated: f[RETREATED] / n,
+            broke_off: f[BROKE_OFF] / n,
+            stayed: f[STAYED] / n,
+        })
+        .collect();
+    let how = How {
+        exact: false,
+        error_bound: (won * (1.0 - won) / n).sqrt(),
+        states: 0,
+        samples: played_n,
+    };
+    ends.odds(att, units, how, counterattacks)
+}
