@@ -362,8 +362,11 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 .collect();
             let mut fates = vec![[0.0; 5]; ids.len()];
             let mut joined = 0.0;
+            let mut first = [0.0; 3];
             let cut = every_face(&start, &rules, &command, MAX_DICE, |end, events, w| {
-                let these = played(&start, end, events, &attackers, hex).fates;
+                let this = played(&start, end, events, &attackers, hex);
+                first[this.first_round] += w;
+                let these = this.fates;
                 for (i, id) in ids.iter().enumerate() {
                     let f = these
                         .iter()
@@ -413,6 +416,18 @@ fn the_map_decides_as_the_engine_on_every_face() {
                         "{what}: {id}'s fate {f}: engine {e} (+ up to {cut} cut), odds {o}"
                     );
                 }
+            }
+            // How the first round ends, riders counted (R9.8, R9.9, R16.2).
+            let f = &odds.first_round;
+            for (i, (e, o)) in first
+                .iter()
+                .zip([f.destroyed, f.retreat, f.hold])
+                .enumerate()
+            {
+                assert!(
+                    *e <= o + 1e-10 && o <= e + cut + 1e-10,
+                    "{what}: first round's end {i}: engine {e} (+ up to {cut} cut), odds {o}"
+                );
             }
             let (att, def) = (&fates[0], &fates[1]);
             let of = |id: &str| fates[ids.iter().position(|i| *i == id).unwrap()];

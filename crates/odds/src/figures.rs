@@ -19,6 +19,9 @@ pub struct MeleeOdds {
     /// How the defenders end: they hold, or leave the hex destroyed, retreating or breaking
     /// off.
     pub defenders_end: DefendersEnd,
+    /// How the first round ends (R9.8), passengers counted (R16.2): the melee follows a hold
+    /// when counterattacks are on.
+    pub first_round: FirstRoundEnd,
     /// The attackers' losses.
     pub attacker_losses: Losses,
     /// The defenders' losses.
@@ -50,6 +53,18 @@ pub struct DefendersEnd {
     pub retreated: f64,
     /// They lost the melee, or all failed or chose to break off (R11).
     pub broke_off: f64,
+}
+
+/// How the first round ends (R9.8, R9.9; the three sum to 1).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct FirstRoundEnd {
+    /// No defender is left in the hex: all destroyed by the round's hits, or for want of a hex
+    /// to retreat to (R9.9).
+    pub destroyed: f64,
+    /// The defenders retreat (those with no hex to retreat to are destroyed).
+    pub retreat: f64,
+    /// The defenders hold.
+    pub hold: f64,
 }
 
 /// A side's losses: distributions (index = units) and means.
@@ -97,6 +112,8 @@ pub(crate) struct Ends {
     pub(crate) weakened: [Vec<f64>; 2],
     /// Per class, expected units by fate (destroyed: what the others leave).
     pub(crate) fates: Vec<[f64; 5]>,
+    /// How the first round ends: destroyed, retreat, hold (see [`FirstRoundEnd`]).
+    pub(crate) first: [f64; 3],
 }
 
 /// A sum of chances as a chance: rounding can leave it a hair outside [0, 1] (or at -0), which
@@ -142,6 +159,11 @@ impl Ends {
                 destroyed: as_chance(d.destroyed),
                 retreated: as_chance(d.retreated),
                 broke_off: as_chance(d.broke_off),
+            },
+            first_round: FirstRoundEnd {
+                destroyed: as_chance(self.first[0]),
+                retreat: as_chance(self.first[1]),
+                hold: as_chance(self.first[2]),
             },
             attacker_losses: self.losses(attackers.index()),
             defender_losses: self.losses(attackers.other().index()),

@@ -14,7 +14,7 @@ pub mod played;
 mod sampled;
 pub mod whole_melee;
 
-pub use figures::{DefendersEnd, Losses, MeleeOdds, UnitFate};
+pub use figures::{DefendersEnd, FirstRoundEnd, Losses, MeleeOdds, UnitFate};
 pub use first::{
     AssaultOdds, OverrunOdds, assault_odds, overrun_break_through, overrun_odds,
     quick_attacker_wins,

@@ -24,6 +24,9 @@ pub struct Played {
     pub outcome: usize,
     /// 0 held, 1 destroyed, 2 retreated, 3 broke off.
     pub defenders_end: usize,
+    /// How the first round ended: 0 no defender left (destroyed, or with no hex to retreat to,
+    /// R9.9), 1 they retreated, 2 they held.
+    pub first_round: usize,
     /// Per side (index), units destroyed or captured, and units weakened that survived.
     pub destroyed: [usize; 2],
     /// See `destroyed`.
@@ -92,11 +95,17 @@ pub fn played(
         }))
         .collect();
     let mut winner = att;
+    let mut first_round = 0;
     for e in events {
         match e {
             Event::AssaultResult { outcome, .. } if *outcome == AssaultOutcome::DefendersHold => {
                 winner = att.other();
+                first_round = 2;
             }
+            Event::AssaultResult {
+                outcome: AssaultOutcome::DefendersRetreat,
+                ..
+            } => first_round = 1,
             Event::MeleeEnded { winner: w, .. } => winner = *w,
             _ => {}
         }
@@ -150,9 +159,15 @@ pub fn played(
             end.unit(u).alive() && end.unit(u).state.weakened && !start.unit(u).state.weakened
         })
     });
+    // R9.9: defenders that retreat with nowhere to go are destroyed; none retreating, none is
+    // left.
+    if first_round == 1 && !events.iter().any(|e| matches!(e, Event::Retreated { .. })) {
+        first_round = 0;
+    }
     Played {
         outcome,
         defenders_end,
+        first_round,
         destroyed,
         weakened,
         fates,

@@ -46,6 +46,7 @@ pub(crate) fn sampled(
         destroyed: sizes.map(|n| vec![0.0; n + 1]),
         weakened: sizes.map(|n| vec![0.0; n + 1]),
         fates: Vec::new(),
+        first: [0.0; 3],
     };
     let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
     let mut rng = GameRng::seed_from_u64(0x0dd5);
@@ -68,6 +69,7 @@ pub(crate) fn sampled(
         played_n += 1;
         let p = played(state, &s, &events, attackers, hex);
         ends.outcome[p.outcome] += 1.0;
+        ends.first[p.first_round] += 1.0;
         let d = &mut ends.defenders;
         *[
             &mut d.held,
@@ -93,7 +95,9 @@ pub(crate) fn sampled(
     }
     let n = f64::from(played_n.max(1));
     let scale = |v: &mut Vec<f64>| v.iter_mut().for_each(|x| *x /= n);
-    ends.outcome.iter_mut().for_each(|x| *x /= n);
+    for x in ends.outcome.iter_mut().chain(ends.first.iter_mut()) {
+        *x /= n;
+    }
     for v in ends.destroyed.iter_mut().chain(ends.weakened.iter_mut()) {
         scale(v);
     }

@@ -346,6 +346,7 @@ fn exact(
             destroyed: sizes.map(|n| vec![0.0; n + 1]),
             weakened: sizes.map(|n| vec![0.0; n + 1]),
             fates: vec![[0.0; 5]; lump.classes.len()],
+            first: [0.0; 3],
         },
         sizes,
         counts: Counts::new(sizes, lump.attackers),
@@ -407,16 +408,26 @@ impl Chain<'_, '_, '_> {
                 part(&g.attackers, false, att),
             );
             let every_a: Vec<EndPart> = a_alive.iter().chain(&a_gone).copied().collect();
+            let mass = |parts: &[EndPart]| parts.iter().map(|x| x.2).sum::<f64>();
+            let ta = mass(&every_a);
             // R9.8 (`first_round_outcome`): every defender destroyed, the attackers take the hex;
             // else the defenders retreat or hold.
             self.end_product(&every_a, &d_gone, att, None);
+            self.ends.first[0] += ta * mass(&d_gone);
             let outcome = first_round_outcome(true, g.on_defenders, g.on_attackers);
             if outcome == AssaultOutcome::DefendersRetreat {
                 let d_alive = self.stranded(&d_alive);
+                // R9.9: with nobody who has a hex to retreat to, none is left.
+                for &(k, _, p) in &d_alive {
+                    let i = usize::from(lump.any_may_retreat(k, def));
+                    self.ends.first[i] += ta * p;
+                }
                 self.end_product(&every_a, &d_alive, att, Some(RETREATED));
             } else if !counterattacks {
+                self.ends.first[2] += ta * mass(&d_alive);
                 self.end_product(&every_a, &d_alive, def, None);
             } else {
+                self.ends.first[2] += ta * mass(&d_alive);
                 // With every attacker gone there is nobody left to fight.
                 self.end_product(&a_gone, &d_alive, def, None);
                 let node = test_node(def, g.on_defenders > 0) | FIRST;

@@ -897,8 +897,26 @@ impl Front<'_, '_> {
                 arrive.join(", ")
             );
         }
-        let first = assault_odds(&state, rules, &units, hex);
-        if rules.scenario.rules.counterattacks || per_unit {
+        // The position's odds: the whole melee's (with or without counterattacks), which count
+        // passengers (R16.2, R16.3), and the first round's ends from them; the first round's
+        // closed form where no whole melee is asked for and nobody rides.
+        let riding = units
+            .iter()
+            .copied()
+            .chain(
+                state
+                    .units_in(hex, state.unit(units[0]).side.other())
+                    .map(|u| u.id),
+            )
+            .any(|u| state.passengers(u).next().is_some());
+        let ends = if !(rules.scenario.rules.counterattacks || per_unit || riding) {
+            let first = assault_odds(&state, rules, &units, hex);
+            (
+                first.defender_destroyed,
+                first.defender_retreats,
+                first.defender_holds,
+            )
+        } else {
             let ai = self.session.players().advisors();
             let m = odds::melee_odds(&state, rules, &units, hex, &ai);
             let how = if m.exact {
@@ -950,7 +968,12 @@ impl Front<'_, '_> {
                     }
                 }));
             }
-        }
+            (
+                m.first_round.destroyed,
+                m.first_round.retreat,
+                m.first_round.hold,
+            )
+        };
         // R9.9: a defender with no hex to retreat to is destroyed when the defenders retreat.
         let from: Vec<hexmap::Hex> = units.iter().filter_map(|&u| state.hex_of(u)).collect();
         let trapped: Vec<&str> = state
@@ -970,9 +993,9 @@ impl Front<'_, '_> {
         };
         say!(self.voice;
             "first round (R9.8): defenders destroyed {:.1}%, retreat {:.1}%{no_retreat}, hold {:.1}%",
-            first.defender_destroyed * 100.0,
-            first.defender_retreats * 100.0,
-            first.defender_holds * 100.0
+            ends.0 * 100.0,
+            ends.1 * 100.0,
+            ends.2 * 100.0
         );
     }
 
