@@ -412,9 +412,10 @@ fn odds_of_a_large_melee_are_sampled_and_say_so() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["exact"], false);
-    assert!(v["samples"].as_u64().unwrap() >= 100_000);
+    assert!(v["samples"].as_u64().unwrap() >= u64::from(odds::FALLBACK_SAMPLES));
+    // Half a point at most, as every sampled figure.
     let se = v["error_bound"].as_f64().unwrap();
-    assert!(se > 0.0 && se < 0.01, "standard error {se}");
+    assert!(se > 0.0 && se <= 0.005, "standard error {se}");
 }
 
 fn batch_json(extra: &[&str]) -> String {

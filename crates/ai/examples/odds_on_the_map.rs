@@ -77,7 +77,7 @@ fn main() {
     let mut exact = 0;
     // What each position's odds cost, as a person at the prompt waits for them.
     let mut took: Vec<(f64, bool)> = Vec::new();
-    // Why the others are sampled: [passengers, the rest].
+    // The others, sampled: [with passengers, without].
     let mut why = [0usize; 2];
     for p in &found {
         let scenario = &scenarios[p.scenario];
@@ -167,7 +167,7 @@ fn main() {
         found.len()
     );
     println!(
-        "sampled: {} with passengers aboard (a unit that may join, R11.4, or one that breaks off at once, R11.1, carries them; or too large with them), {} too large (over 16 units with those that may join, or past the budget), with a bog check on the way out, or with a break-off that depends on who joins",
+        "sampled ({} of them with passengers, {} without): too large (over 16 units with those that may join and the passengers, or past the chain's budget), a bog check on the way out, a break-off that depends on who joins, or riders aboard a unit that breaks off at once (R11.1)",
         why[0], why[1]
     );
     for (what, exact) in [("exact", true), ("sampled", false)] {

@@ -314,6 +314,9 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 [[units]]\nid = \"rider\"\ntype = \"at5_team\"\nformation = \"r\"\naboard = \"ride\"\n";
     let carrier_stranded = format!("{carrier}\n{blocker}");
     let mounted = ride.replace("btr70", "bmp2");
+    // A carrier of the defenders' formation next to the hex, with a team aboard, that may join.
+    let helper_carrier = "[[units]]\nid = \"helper\"\ntype = \"m113\"\nformation = \"b\"\nat = \"0403\"\n\n\
+                          [[units]]\nid = \"hriders\"\ntype = \"tow_team\"\nformation = \"b\"\naboard = \"helper\"\n";
     for (what, extra, hexes) in [
         ("riders of the defenders", carrier, ""),
         ("riders with no retreat", carrier_stranded.as_str(), ""),
@@ -324,6 +327,7 @@ fn the_map_decides_as_the_engine_on_every_face() {
         ("retreat into a full hex", full.as_str(), ""),
         ("blocked break-off", "", behind.as_str()),
         ("a joiner", helper, ""),
+        ("a joiner with riders", helper_carrier, ""),
     ] {
         for counterattacks in [false, true] {
             let what = format!("{what}, counterattacks {counterattacks}");
@@ -356,10 +360,12 @@ fn the_map_decides_as_the_engine_on_every_face() {
             };
             // Each unit's fates, in `played`'s order: destroyed, captured, retreated, broke off,
             // stayed. A unit next to the hex that never joined is in no play's fates: it stayed.
-            let ids: Vec<&str> = ["att", "def", "helper", "carrier", "riders", "ride", "rider"]
-                .into_iter()
-                .filter(|id| scenario.unit_id(id).is_some())
-                .collect();
+            let ids: Vec<&str> = [
+                "att", "def", "helper", "hriders", "carrier", "riders", "ride", "rider",
+            ]
+            .into_iter()
+            .filter(|id| scenario.unit_id(id).is_some())
+            .collect();
             let mut fates = vec![[0.0; 5]; ids.len()];
             let mut joined = 0.0;
             let mut first = [0.0; 3];
@@ -403,7 +409,7 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 let line = odds.units.iter().find(|l| l.units == [unit(id)]);
                 assert!(
                     line.is_some()
-                        || *id == "helper" && !counterattacks
+                        || (*id == "helper" || *id == "hriders") && !counterattacks
                         || *id == "att" && !attackers.contains(&unit("att")),
                     "{what}: {id}"
                 );
@@ -469,8 +475,15 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 Some("free retreat" | "retreat into a full hex") => {
                     assert!(def[2] > 0.05, "{what}: the engine lets it retreat: {def:?}");
                 }
-                Some("a joiner") if counterattacks => {
+                Some("a joiner" | "a joiner with riders") if counterattacks => {
                     assert!(joined > 0.05, "{what}: the helper joins at times: {joined}");
+                    if what.contains("riders") {
+                        let riders = of("hriders");
+                        assert!(
+                            riders[0] + riders[3] > 0.001,
+                            "{what}: the riders dismount into the fight at times: {riders:?}"
+                        );
+                    }
                 }
                 _ if counterattacks => assert!(
                     att[1] > 0.01 && att[3] == 0.0,

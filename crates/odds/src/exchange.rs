@@ -498,7 +498,8 @@ fn land(
 /// (`hits::destroy_with`): a defender's into the assaulted hex and the fight, as the engine's
 /// survivors of the first round (the defenders' riders are off before any later round); an
 /// attacker's into its own hex, outside the fight ([`ASIDE`]), unless it was fighting mounted
-/// (R16.1): that one fights on, on foot, after its own hits of the round.
+/// (R16.1): that one fights on, on foot, after its own hits of the round; a joiner's into the
+/// hex, outside the fight.
 fn dismount_the_wrecked(
     lump: &Lump<'_, '_>,
     t: &Targets,
@@ -508,7 +509,11 @@ fn dismount_the_wrecked(
         if !lump.riding(t.part, r) || !t.targets.contains(&tr) {
             continue;
         }
-        let into_fight = mounted || lump.side(r) != lump.attackers;
+        // (A joiner's riders are aboard when it strikes after joining: the engine sets them
+        // down in the hex, out of the fight, as an attacker's.)
+        let into_fight = mounted
+            || lump.side(r) != lump.attackers
+                && !lump.classes[usize::from(lump.class_of[tr])].joiner;
         let mut next: SmallVec<[(Key, f64); 8]> = SmallVec::new();
         for &(k, q) in &joint {
             let now = code(k, r);

@@ -126,15 +126,15 @@ fn exposed_breaking_off(
     Some(close(to))
 }
 
-/// The event of `rider` dismounting from `transport` into the transport's hex, as
-/// `melee::transports_make_way` has it; `None` when the transport is off the map.
-fn dismounting(base: &State, rider: UnitId, transport: UnitId) -> Option<Event> {
-    Some(Event::Dismounted {
+/// The event of `rider` dismounting from `transport` into the transport's hex, `hex`, as
+/// `melee::transports_make_way` has it.
+fn dismounting(rider: UnitId, transport: UnitId, hex: Hex) -> Event {
+    Event::Dismounted {
         unit: rider,
         transport,
-        hex: base.hex_of(transport)?,
+        hex,
         cost: 0,
-    })
+    }
 }
 
 /// A class: units no rule tells apart.
@@ -226,8 +226,8 @@ impl<'a, 'r> Lump<'a, 'r> {
             }
         }
         let stands_off = |u: &Unit| u.side != side && u.location != Location::Map(hex);
-        // R16.2, R16.3: with the whole melee, the passengers of the units in the fight, as
-        // (rider, transport). Left to sampling: riders of a unit that may join, or of one that
+        // R16.2, R16.3: with the whole melee, the passengers of the units in the fight and of
+        // those that may join, as (rider, transport). Left to sampling: riders of a unit that
         // breaks off at once (R11.1) and takes them away.
         // A passenger of a mounted-assault transport may assault aboard it (R16.1): it is among
         // the attackers already, and is mounted till its side tests.
@@ -235,7 +235,7 @@ impl<'a, 'r> Lump<'a, 'r> {
         if ai.is_some() {
             for u in &fighting {
                 for r in base.passengers(u.id) {
-                    if stands_off(u) || breaks_off_at_once(rules.typ(u), u.side != side) {
+                    if breaks_off_at_once(rules.typ(u), u.side != side) {
                         return None;
                     }
                     carried.push((r.id, u.id));
@@ -294,9 +294,19 @@ impl<'a, 'r> Lump<'a, 'r> {
                     joined.apply(&Event::Joined { unit: u.id, hex });
                     exposed_breaking_off(rules, &joined, ai, joined.unit(u.id), hex, &ids)?
                 } else if let Some(transport) = rider_of(u) {
-                    // A rider breaks off from where it dismounted: its transport's hex.
+                    // A rider breaks off from where it dismounted: its transport's hex, the
+                    // assaulted one for a transport that joined.
                     let mut off = base.clone();
-                    off.apply(&dismounting(base, u.id, transport)?);
+                    let at = if stands_off(base.unit(transport)) {
+                        off.apply(&Event::Joined {
+                            unit: transport,
+                            hex,
+                        });
+                        hex
+                    } else {
+                        base.hex_of(transport)?
+                    };
+                    off.apply(&dismounting(u.id, transport, at));
                     exposed_breaking_off(rules, &off, ai, off.unit(u.id), hex, &ids)?
                 } else {
                     let e = exposed_breaking_off(rules, base, ai, u, hex, &ids)?;
@@ -489,12 +499,17 @@ impl<'a, 'r> Lump<'a, 'r> {
         c == ABOARD || c >= IN && c & MOUNTED != 0 && self.riders.iter().any(|r| r.0 == p && r.2)
     }
 
-    /// The number of units of `side` that may still join (R11.4).
+    /// The number of units of `side` that may still join (R11.4), their riders counted.
     pub fn waiting(&self, key: Key, side: Side) -> usize {
         self.joiners
             .iter()
             .filter(|&&p| self.side(p) == side && code(key, p) == WAITING)
             .count()
+            + self
+                .riders
+                .iter()
+                .filter(|&&(r, t, _)| self.side(r) == side && code(key, t) == WAITING)
+                .count()
     }
 
     /// The most the rank can rise in a fight: the number of changes a fight can go through.
@@ -548,9 +563,16 @@ impl<'a, 'r> Lump<'a, 'r> {
             if now >= IN
                 && let Some(&(_, t, mounted)) = self.riders.iter().find(|r| r.0 == p)
                 && !(mounted && now & MOUNTED != 0)
-                && let Some(e) = dismounting(self.base, unit, self.ids[t])
             {
-                s.apply(&e);
+                // A joiner's riders dismount where it joined: the assaulted hex.
+                let at = if self.classes[usize::from(self.class_of[t])].joiner {
+                    Some(self.hex)
+                } else {
+                    self.base.hex_of(self.ids[t])
+                };
+                if let Some(at) = at {
+                    s.apply(&dismounting(unit, self.ids[t], at));
+                }
             }
             if now < IN || now == was {
                 continue;

@@ -52,10 +52,18 @@ pub fn played(
         .copied()
         .chain(start.units_in(hex, att.other()).map(|u| u.id))
         .collect();
+    let joined: Vec<UnitId> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Joined { unit, .. } => Some(*unit),
+            _ => None,
+        })
+        .collect();
     // Their passengers (R16.2, R16.3), who dismount into the fight or with their transport's
     // wreck; a rider still aboard at the end went where its transport went.
     let riders: Vec<(UnitId, UnitId)> = first
         .iter()
+        .chain(&joined)
         .flat_map(|&t| start.passengers(t).map(move |r| (r.id, t)))
         .collect();
     // A passenger assaulting aboard its transport (R16.1) is among the attackers already.
@@ -64,35 +72,35 @@ pub fn played(
         .map(|&(r, _)| r)
         .filter(|r| !first.contains(r))
         .collect();
-    // Riders set down by a wreck outside the assaulted hex: out of the fight, though alive
-    // (an attacker's transport destroyed in its own hex), unless they were assaulting aboard.
+    // Riders set down by a wreck out of the fight, though alive: an attacker's transport
+    // destroyed in its own hex, or a transport of the defenders after the first round (one
+    // that joined), unless they were assaulting aboard. (A defender's riders set down in the
+    // first round are among the survivors who fight on.)
     let mut aside: Vec<UnitId> = Vec::new();
     if !on_foot.is_empty() {
         let mut now = start.clone();
+        let mut melee = false;
         for e in events {
-            if let Event::Dismounted {
-                unit,
-                transport,
-                hex: h,
-                ..
-            } = e
-                && !now.unit(*transport).alive()
-                && *h != hex
-                && on_foot.contains(unit)
-            {
-                aside.push(*unit);
+            match e {
+                Event::AssaultResult { .. } => melee = true,
+                Event::Dismounted {
+                    unit, transport, ..
+                } if !now.unit(*transport).alive()
+                    && (now.unit(*unit).side == att || melee)
+                    && on_foot.contains(unit) =>
+                {
+                    aside.push(*unit);
+                }
+                _ => {}
             }
             now.apply(e);
         }
     }
     let fighting: Vec<UnitId> = first
         .iter()
+        .chain(&on_foot)
+        .chain(&joined)
         .copied()
-        .chain(on_foot.iter().copied())
-        .chain(events.iter().filter_map(|e| match e {
-            Event::Joined { unit, .. } => Some(*unit),
-            _ => None,
-        }))
         .collect();
     let mut winner = att;
     let mut first_round = 0;
@@ -142,7 +150,7 @@ pub fn played(
         1
     };
     let def = att.other();
-    let defenders_end = if of(def).any(|&(_, f)| f == STAYED) {
+    let defenders_end = if of(def).any(|&(u, f)| f == STAYED && !aside.contains(&u)) {
         0
     } else if of(def).all(|&(_, f)| f == DESTROYED || f == CAPTURED) {
         1

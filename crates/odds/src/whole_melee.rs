@@ -763,7 +763,8 @@ impl Chain<'_, '_, '_> {
             let c = code(key, r);
             if lump.side(r) == side && (c == ABOARD || c & !WEAK == ASIDE) {
                 let transport = &lump.classes[usize::from(lump.class_of[tr])];
-                let how = if c == ABOARD {
+                // (Aboard a unit that never joined, it stayed with it.)
+                let how = if c == ABOARD && code(key, tr) != WAITING {
                     Self::how(transport, fate, lost)
                 } else {
                     STAYED
