@@ -25,4 +25,4 @@ pub use matchup::{
 };
 pub use played::{Played, attacker_won, played};
 pub use sampled::FALLBACK_SAMPLES;
-pub use whole_melee::{OUTCOME_BUDGET, STATE_BUDGET, exact_melee_odds, melee_odds};
+pub use whole_melee::{MOVE_BUDGET, OUTCOME_BUDGET, STATE_BUDGET, exact_melee_odds, melee_odds};

@@ -47,10 +47,16 @@ use model::ids::{Side, UnitId};
 /// By default the chain gives up on exactness beyond this much work (enumerated dice
 /// outcomes, dealings and landings: a few seconds on one core), and samples instead.
 pub const OUTCOME_BUDGET: usize = 20_000_000;
-/// By default the chain gives up on exactness beyond this many positions of the fight (a
-/// second or two on one core; the largest full stacks of the bench table take 35,000);
+/// By default the chain gives up on exactness beyond this many positions of the fight (the
+/// largest full stacks of the bench table take 35,000, and meet [`MOVE_BUDGET`] first);
 /// [`exact_melee_odds`] goes on.
 pub const STATE_BUDGET: usize = 60_000;
+/// By default the chain gives up on exactness beyond this much of its own work (the counts of
+/// losses carried along each move of each position settled: about 300 ms on one core), and
+/// samples instead (10,000 fights of the largest positions take 20 to 150 ms). Measured by
+/// issue 67's `odds_on_the_map`: the chain's time follows this work, 50,000 to the
+/// millisecond.
+pub const MOVE_BUDGET: usize = 15_000_000;
 /// Positions of the fight less likely than this are not followed; their probability is added
 /// to the error bound.
 const PRUNE: f64 = 1e-16;
@@ -77,7 +83,7 @@ pub fn melee_odds(
         attackers,
         hex,
         ai,
-        (STATE_BUDGET, OUTCOME_BUDGET),
+        (STATE_BUDGET, OUTCOME_BUDGET, MOVE_BUDGET),
     ) {
         Ok(odds) => odds,
         Err(TooLarge) => sampled(state, rules, attackers, hex, ai, counterattacks),
@@ -95,7 +101,15 @@ pub fn exact_melee_odds(
     hex: Hex,
     ai: &dyn SideAi,
 ) -> Option<MeleeOdds> {
-    exact(state, rules, attackers, hex, ai, (usize::MAX, usize::MAX)).ok()
+    exact(
+        state,
+        rules,
+        attackers,
+        hex,
+        ai,
+        (usize::MAX, usize::MAX, usize::MAX),
+    )
+    .ok()
 }
 
 /// The first round (R9.8) computed by the exchange, exact with tank assault too: the chances
@@ -290,8 +304,10 @@ struct Chain<'l, 'a, 'r> {
     /// (side's part, what the other shows, side) -> (units that break off by choice, whether
     /// the counterattackers have dice).
     choices: Map<(Key, u8, Side), (u16, bool)>,
-    /// The most positions and work before giving up.
-    budget: (usize, usize),
+    /// The most positions, exchange work and moves' work before giving up.
+    budget: (usize, usize, usize),
+    /// The moves' work so far (see [`MOVE_BUDGET`]).
+    moved: usize,
 }
 
 /// Positions waiting to be settled, by rank, with their nodes' counts in one arena per rank
@@ -331,7 +347,7 @@ fn exact(
     attackers: &[UnitId],
     hex: Hex,
     ai: &dyn SideAi,
-    budget: (usize, usize),
+    budget: (usize, usize, usize),
 ) -> Result<MeleeOdds, TooLarge> {
     let (lump, start) = Lump::new(rules, state, attackers, hex, Some(ai)).ok_or(TooLarge)?;
     let sizes =
@@ -353,6 +369,7 @@ fn exact(
         pruned: 0.0,
         choices: Map::default(),
         budget,
+        moved: 0,
     };
     let (states, stay) = chain.solve(start)?;
     // A fight still going after `MAX_ROUNDS` rounds is ended by the engine's cap, which the
@@ -464,10 +481,14 @@ impl Chain<'_, '_, '_> {
                     continue;
                 }
                 settled += 1;
-                if settled > self.budget.0 || self.ex.work > self.budget.1 {
+                if settled > self.budget.0
+                    || self.ex.work > self.budget.1
+                    || self.moved > self.budget.2
+                {
                     return Err(TooLarge);
                 }
                 let (ranges, kept) = self.position(key, &mut m, &mut moves)?;
+                self.moved += moves.len() * len;
                 stay = stay.max(kept);
                 for (node, range) in ranges.iter().enumerate() {
                     let v = &m[node * len..][..len];
