@@ -51,7 +51,9 @@ pub struct OddsArgs {
     /// distribution by number of units, and `destroyed_mean`, `weakened_mean`); units (per
     /// unit, or per line of units no rule tells apart: units, kind, side, and its chances:
     /// destroyed, captured, retreated, `broke_off`, stayed); exact, `error_bound`, states,
-    /// samples, counterattacks, choices, and the first round under `first_round`. With `--counterattacks off`, the first round:
+    /// samples, counterattacks, choices, how the first round ends (`first_round_ends`:
+    /// destroyed, retreat, hold), and the first round under `first_round`. With
+    /// `--counterattacks off`, the first round:
     /// `attacker_wins`, `defender_destroyed`, `defender_retreats`, `defender_holds`, `attacker_hits`,
     /// `defender_hits`, `attacker_hits_mean`, `defender_hits_mean`, exact, counterattacks. With
     /// `--overrun`: `all_break_through`, `defenders_destroyed`, `attacker_hits`, `defender_hits`,
@@ -244,7 +246,7 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
         let m = if req.exact {
             odds::exact_melee_odds(&state, &rules, &ids, hex, &ai).ok_or_else(|| {
                 BadInput(format!(
-                    "{head}: beyond the exact chain (it holds up to 16 units, and no passengers); \
+                    "{head}: beyond the exact chain (it holds up to 16 units); \
                      leave out --exact to sample it"
                 ))
             })?

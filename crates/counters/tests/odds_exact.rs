@@ -424,7 +424,7 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 }
             }
             // How the first round ends, riders counted (R9.8, R9.9, R16.2).
-            let f = &odds.first_round;
+            let f = &odds.first_round_ends;
             for (i, (e, o)) in first
                 .iter()
                 .zip([f.destroyed, f.retreat, f.hold])

@@ -20,8 +20,9 @@ pub struct MeleeOdds {
     /// off.
     pub defenders_end: DefendersEnd,
     /// How the first round ends (R9.8), passengers counted (R16.2): the melee follows a hold
-    /// when counterattacks are on.
-    pub first_round: FirstRoundEnd,
+    /// when counterattacks are on. (`hexwar odds --json` puts the first round's closed form,
+    /// hit distributions and all, under `first_round`.)
+    pub first_round_ends: FirstRoundEnd,
     /// The attackers' losses.
     pub attacker_losses: Losses,
     /// The defenders' losses.
@@ -160,7 +161,7 @@ impl Ends {
                 retreated: as_chance(d.retreated),
                 broke_off: as_chance(d.broke_off),
             },
-            first_round: FirstRoundEnd {
+            first_round_ends: FirstRoundEnd {
                 destroyed: as_chance(self.first[0]),
                 retreat: as_chance(self.first[1]),
                 hold: as_chance(self.first[2]),

@@ -969,9 +969,9 @@ impl Front<'_, '_> {
                 }));
             }
             (
-                m.first_round.destroyed,
-                m.first_round.retreat,
-                m.first_round.hold,
+                m.first_round_ends.destroyed,
+                m.first_round_ends.retreat,
+                m.first_round_ends.hold,
             )
         };
         // R9.9: a defender with no hex to retreat to is destroyed when the defenders retreat.
