@@ -494,3 +494,77 @@ fn the_map_decides_as_the_engine_on_every_face() {
         }
     }
 }
+
+/// Past the chain's budget (`odds::MOVE_BUDGET`, about 300 ms of its work) the odds sample the
+/// engine instead, and say so: the largest line of the bench table, whose chain
+/// `exact_melee_odds` still computes, every figure within four of the sample's standard errors
+/// (at most half a point each).
+#[test]
+fn past_the_chains_budget_the_odds_are_sampled_and_agree_with_the_chain() {
+    let scenario = field(
+        "t72,t72,mr_coy,mr_coy,btr70,bmp2,hq_mrr,hq_mrb",
+        "mech_inf,m2,tow_team,hq_tf",
+        "city",
+        true,
+    );
+    let catalog = bundled::catalog();
+    let rules = Rules::new(&scenario, &catalog);
+    let start = matchup_state(&rules);
+    let attackers = matchup_attackers(&start);
+    let hex = MATCHUP_DEFENDERS.to_hex();
+    let players = ai::Players::of(&scenario).unwrap();
+    let advisors = players.advisors();
+    let sampled = melee_odds(&start, &rules, &attackers, hex, &advisors);
+    assert!(
+        !sampled.exact,
+        "the chain's budget holds it: {}",
+        sampled.states
+    );
+    assert_eq!(sampled.samples, odds::FALLBACK_SAMPLES);
+    assert!(sampled.error_bound > 0.0 && sampled.error_bound <= 0.005);
+    let exact = odds::exact_melee_odds(&start, &rules, &attackers, hex, &advisors)
+        .expect("a fight the chain holds");
+    assert!(exact.exact);
+    // Half a point is the largest standard error any sampled chance has.
+    let within = 4.0 * 0.005;
+    for (what, s, e) in [
+        ("attacker wins", sampled.attacker_wins, exact.attacker_wins),
+        (
+            "defender holds",
+            sampled.defender_holds,
+            exact.defender_holds,
+        ),
+        (
+            "first round: retreat",
+            sampled.first_round_ends.retreat,
+            exact.first_round_ends.retreat,
+        ),
+    ] {
+        assert!(close(s, e, within), "{what}: sampled {s}, exact {e}");
+    }
+    // The chain gives a line to units no rule tells apart (each unit's chance); the sample, a
+    // line to each unit: a lumped line's figure is the mean of its units'.
+    for e in &exact.units {
+        let line = |u| {
+            sampled
+                .units
+                .iter()
+                .find(|s| s.units == [u])
+                .expect("a unit's line")
+        };
+        let n = e.units.len() as f64;
+        let mean =
+            |f: fn(&odds::UnitFate) -> f64| e.units.iter().map(|&u| f(line(u))).sum::<f64>() / n;
+        for (f, a, b) in [
+            ("destroyed", mean(|l| l.destroyed), e.destroyed),
+            ("broke off", mean(|l| l.broke_off), e.broke_off),
+            ("stayed", mean(|l| l.stayed), e.stayed),
+        ] {
+            assert!(
+                close(a, b, within),
+                "{:?} {f}: sampled {a}, exact {b}",
+                e.units
+            );
+        }
+    }
+}
