@@ -48,8 +48,8 @@ pub(crate) const OUT_EXPOSED: u8 = 1;
 /// A unit next to the hex that may join its side's counterattack and has not (R11.4).
 pub(crate) const WAITING: u8 = 4;
 /// A passenger that left its destroyed transport with a hit outside the fight (R16.2: an
-/// attacker's transport, whose riders dismount in its own hex); [`WEAK`] added if the hit
-/// weakened it. (It shares [`OUT_EXPOSED`]'s bit, and is never captured: `captured_after` tells
+/// attacker's transport, whose riders dismount in its own hex, or one that joined, whose riders
+/// are set down in the hex before their side tests); [`WEAK`] added if the hit weakened it. (It shares [`OUT_EXPOSED`]'s bit, and is never captured: `captured_after` tells
 /// them apart.)
 pub(crate) const ASIDE: u8 = 5;
 /// A passenger still aboard its transport: it dismounts into the fight when its side tests

@@ -91,8 +91,8 @@ pub fn melee_odds(
 }
 
 /// The exact odds however long they take; `None` for a fight the chain does not hold (more
-/// than 16 units, passengers aboard a unit that may join or breaks off at once, a vehicle whose
-/// way out a bog check decides).
+/// than 16 units, passengers aboard a unit that breaks off at once, a vehicle whose way out a
+/// bog check decides).
 #[must_use]
 pub fn exact_melee_odds(
     state: &State,
