@@ -1969,3 +1969,79 @@ fn legal_offers_what_the_rules_accept_and_says_why_not() {
         "{so}"
     );
 }
+
+/// Issue 67: `hexwar odds --position SAVE HEX with UNIT...` gives a saved position's odds on its
+/// own map, the same figures as `odds assault` at the prompt in that position (`inf_b` aboard
+/// `m2_b` in the chain); and says what is wrong with a bad request.
+#[test]
+fn the_odds_of_a_saved_position_are_the_prompts() {
+    let dir = folder("position");
+    let save = dir.join("position.toml");
+    let script = format!(
+        "end\nend\nend\nmove t72_4 0303 0403\nmove t72_5 0304 0404\nend\nend\nmove t72_4 0503\n\
+         odds assault 0604 with t72_4 --units\nsave {}\n",
+        save.display()
+    );
+    let out = hexwar(&["play", MEETING, "--side", "soviet"], &script);
+    let prompt = text(&out.stdout);
+    assert!(save.exists(), "{prompt}\n{}", text(&out.stderr));
+    let odds = hexwar(
+        &[
+            "odds",
+            "--position",
+            save.to_str().unwrap(),
+            "0604",
+            "with",
+            "t72_4",
+        ],
+        "",
+    );
+    let said = text(&odds.stdout);
+    assert!(odds.status.success(), "{}", text(&odds.stderr));
+    assert!(
+        said.starts_with("ASSAULT on 0604: t72_4 against m2_b ("),
+        "{said}"
+    );
+    // Each unit's line and the first round, as the prompt gave them.
+    let lines = |t: &str, from: &str| -> Vec<String> {
+        t.lines()
+            .skip_while(|l| !l.contains("each unit"))
+            .take_while(|l| !l.contains(from))
+            .map(|l| l.trim().to_owned())
+            .collect()
+    };
+    let at_prompt = lines(&prompt, "first round");
+    assert!(
+        at_prompt.iter().any(|l| l.starts_with("inf_b ")),
+        "{prompt}"
+    );
+    assert_eq!(lines(&said, "first round"), at_prompt, "{said}\n{prompt}");
+    let first = |t: &str| {
+        t.lines()
+            .find(|l| l.contains("first round (R9.8)"))
+            .map(|l| l.trim().to_owned())
+    };
+    assert_eq!(first(&said), first(&prompt));
+    for (args, says) in [
+        (
+            vec!["0604", "t72_4"],
+            "give the assault as `HEX with UNIT...`",
+        ),
+        (
+            vec!["9999", "with", "t72_4"],
+            "`9999` is no hex of this map",
+        ),
+        (vec!["0604", "with", "nobody"], "unknown unit `nobody`"),
+        (vec!["0604", "with", "t72_5"], "refused: R9.1"),
+    ] {
+        let mut all = vec!["odds", "--position", save.to_str().unwrap()];
+        all.extend(args);
+        let bad = hexwar(&all, "");
+        assert_eq!(bad.status.code(), Some(2), "{all:?}");
+        assert!(
+            text(&bad.stderr).contains(says),
+            "{all:?}: {}",
+            text(&bad.stderr)
+        );
+    }
+}

@@ -50,9 +50,10 @@ enum CliCommand {
     /// `:disorganized`. HQ leadership goes to the attacking unit it helps most (R8.1). The field
     /// is open: every retreat and break-off finds room, so these are a matchup's odds; a
     /// position's own (its map, the units around it) are the prompt's `odds assault HEX with
-    /// UNIT...` in `hexwar play`.
+    /// UNIT...` in `hexwar play`, or, for a saved game, `hexwar odds --position SAVE HEX with
+    /// UNIT...`.
     #[command(
-        after_help = "Examples:\n  hexwar odds btr70,hq_mrr vs m2:disorganized\n  hexwar odds mr_coy vs t72 --terrain city --json\n  hexwar odds t72,t72,mr_coy,hq_mrr vs mech_inf,m2,tow_team,hq_tf --terrain city\n  hexwar odds t72 vs mech_inf --overrun"
+        after_help = "Examples:\n  hexwar odds btr70,hq_mrr vs m2:disorganized\n  hexwar odds mr_coy vs t72 --terrain city --json\n  hexwar odds t72,t72,mr_coy,hq_mrr vs mech_inf,m2,tow_team,hq_tf --terrain city\n  hexwar odds t72 vs mech_inf --overrun\n  hexwar odds --position game.toml 0604 with t72_4"
     )]
     Odds(odds::OddsArgs),
     /// Play a scenario many times in parallel and summarize: win rates with Wilson 95%

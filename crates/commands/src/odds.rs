@@ -1,7 +1,7 @@
 //! `hexwar odds`: exact probabilities of an assault or an overrun between two stacks.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use counters::{Rules, check};
@@ -18,7 +18,8 @@ use crate::data::{BadInput, CatalogDir};
 /// What the matchup's field is, said under each assault's header: its odds are a matchup's,
 /// not a position's (issue 67).
 const OPEN_FIELD: &str = "  on an open field      every retreat and break-off finds room; for a position's own odds \
-     (its map, the units around it) use `odds assault HEX with UNIT...` in `hexwar play`\n";
+     (its map, the units around it) use `odds assault HEX with UNIT...` in `hexwar play`, or \
+     `hexwar odds --position SAVE HEX with UNIT...`\n";
 
 /// `hexwar odds`.
 #[derive(clap::Args)]
@@ -63,10 +64,22 @@ pub struct OddsArgs {
     /// Unit catalog folder.
     #[arg(long, value_name = "DIR")]
     pub catalog: Option<PathBuf>,
+    /// A saved game: the odds of an assault in its position, on its map, given as `HEX with
+    /// UNIT...` (e.g. `hexwar odds --position game.toml 0604 with t72_4`); the whole melee as its
+    /// sides' AIs would choose, each unit's fate (passengers too), and the first round.
+    #[arg(long, value_name = "SAVE")]
+    pub position: Option<PathBuf>,
 }
 
 /// Runs `hexwar odds` on the catalog found from the working folder and the bundled terrain.
 pub fn command(args: &OddsArgs) -> anyhow::Result<ExitCode> {
+    if let Some(save) = &args.position {
+        outln!(
+            "{}",
+            of_position(save, &args.matchup.join(" "), args.json)?.trim_end()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let catalog = CatalogDir::load_from_cwd(args.catalog.as_deref())?;
     let table = model::bundled::terrain();
     let text = args.matchup.join(" ");
@@ -81,6 +94,105 @@ pub fn command(args: &OddsArgs) -> anyhow::Result<ExitCode> {
     };
     outln!("{}", run(&catalog, &table, &request)?.trim_end());
     Ok(ExitCode::SUCCESS)
+}
+
+/// `hexwar odds --position SAVE HEX with UNIT...`: the odds of that assault in the saved
+/// game's position, as the prompt's `odds assault HEX with UNIT... --units` gives them (issue
+/// 67: a position's odds are taken on its own map).
+fn of_position(save: &Path, what: &str, json: bool) -> anyhow::Result<String> {
+    let opened = crate::play::OpenedSave::open(save)?;
+    opened.replay(|rules, _, _, state| {
+        let s = rules.scenario;
+        let Some((at, with)) = what.split_once(" with ") else {
+            return Err(BadInput(format!(
+                "`{what}`: give the assault as `HEX with UNIT...`, e.g. `0604 with t72_4`"
+            ))
+            .into());
+        };
+        let hex = at
+            .trim()
+            .parse::<hexmap::Label>()
+            .ok()
+            .map(hexmap::Label::to_hex)
+            .filter(|&h| s.map.contains(h))
+            .ok_or_else(|| BadInput(format!("`{}` is no hex of this map", at.trim())))?;
+        let units = with
+            .split([',', ' '])
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                s.unit_id(w)
+                    .ok_or_else(|| BadInput(format!("unknown unit `{w}`")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if units.is_empty() {
+            return Err(BadInput(format!("`{what}`: no unit named after `with`")).into());
+        }
+        let command = Command::Assault {
+            units: units.clone(),
+            hex,
+        };
+        check(state, rules, &command).map_err(|e| BadInput(format!("refused: {e}")))?;
+        let players = ai::Players::of(s).map_err(BadInput)?;
+        let m = melee_odds(state, rules, &units, hex, &players.advisors());
+        if json {
+            return Ok(serde_json::to_string_pretty(&m).unwrap_or_default());
+        }
+        let names = |ids: &[model::UnitId]| {
+            ids.iter()
+                .map(|&u| s.unit_name(u))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let defenders: Vec<model::UnitId> = state
+            .units_in(hex, state.unit(units[0]).side.other())
+            .map(|u| u.id)
+            .collect();
+        let mut out = format!(
+            "ASSAULT on {}: {} against {} ({}, turn {}, as saved)\n",
+            s.map.label(hex),
+            names(&units),
+            names(&defenders),
+            s.title,
+            state.turn()
+        );
+        // As the prompt says them.
+        let one = |p: f64| format!("{:.1}%", p * 100.0);
+        let how = if m.exact {
+            "exact".to_owned()
+        } else {
+            format!(
+                "sampled, {} fights, standard error {:.1} points",
+                m.samples,
+                m.error_bound * 100.0
+            )
+        };
+        if m.counterattacks {
+            let _ = writeln!(
+                out,
+                "  whole melee (R9, R11): attackers win {}, defenders hold {}, both broken {} ({how})",
+                one(m.attacker_wins),
+                one(m.defender_holds),
+                one(m.both_broken)
+            );
+        }
+        out.push_str(&fates(&m, |u| {
+            let n: Vec<&str> = u.units.iter().map(|&id| s.unit_name(id)).collect();
+            if n.len() > 1 {
+                format!("{} (each)", n.join(" "))
+            } else {
+                n.concat()
+            }
+        }));
+        let f = &m.first_round_ends;
+        let _ = writeln!(
+            out,
+            "  first round (R9.8): defenders destroyed {}, retreat {}, hold {}",
+            one(f.destroyed),
+            one(f.retreat),
+            one(f.hold)
+        );
+        Ok(out)
+    })
 }
 
 /// What the user asked for.
