@@ -24,7 +24,8 @@ const OPEN_FIELD: &str = "  on an open field      every retreat and break-off fi
 /// `hexwar odds`.
 #[derive(clap::Args)]
 pub struct OddsArgs {
-    /// `ATTACKERS vs DEFENDERS`, e.g. `btr70,hq_mrr vs m2:disorganized`.
+    /// `ATTACKERS vs DEFENDERS`, e.g. `btr70,hq_mrr vs m2:disorganized`; with `--position`,
+    /// `HEX with UNIT...`.
     #[arg(required = true, num_args = 1.., value_name = "ATTACKERS vs DEFENDERS")]
     pub matchup: Vec<String>,
     /// Terrain of the defended hex.
@@ -67,7 +68,11 @@ pub struct OddsArgs {
     /// A saved game: the odds of an assault in its position, on its map, given as `HEX with
     /// UNIT...` (e.g. `hexwar odds --position game.toml 0604 with t72_4`); the whole melee as its
     /// sides' AIs would choose, each unit's fate (passengers too), and the first round.
-    #[arg(long, value_name = "SAVE")]
+    #[arg(
+        long,
+        value_name = "SAVE",
+        conflicts_with_all = ["terrain", "overrun", "counterattacks", "choices", "exact", "catalog"]
+    )]
     pub position: Option<PathBuf>,
 }
 
