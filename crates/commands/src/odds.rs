@@ -162,15 +162,7 @@ fn of_position(save: &Path, what: &str, json: bool) -> anyhow::Result<String> {
         );
         // As the prompt says them.
         let one = |p: f64| format!("{:.1}%", p * 100.0);
-        let how = if m.exact {
-            "exact".to_owned()
-        } else {
-            format!(
-                "sampled, {} fights, standard error {:.1} points",
-                m.samples,
-                m.error_bound * 100.0
-            )
-        };
+        let how = made(&m);
         if m.counterattacks {
             let _ = writeln!(
                 out,
@@ -198,6 +190,20 @@ fn of_position(save: &Path, what: &str, json: bool) -> anyhow::Result<String> {
         );
         Ok(out)
     })
+}
+
+/// How whole-melee odds were made, as the prompt and `--position` say it: "exact", or
+/// "sampled, N fights, standard error E points".
+pub(crate) fn made(m: &odds::MeleeOdds) -> String {
+    if m.exact {
+        "exact".to_owned()
+    } else {
+        format!(
+            "sampled, {} fights, standard error {:.1} points",
+            m.samples,
+            m.error_bound * 100.0
+        )
+    }
 }
 
 /// What the user asked for.

@@ -919,15 +919,7 @@ impl Front<'_, '_> {
         } else {
             let ai = self.session.players().advisors();
             let m = odds::melee_odds(&state, rules, &units, hex, &ai);
-            let how = if m.exact {
-                "exact".to_owned()
-            } else {
-                format!(
-                    "sampled, {} fights, standard error {:.1} points",
-                    m.samples,
-                    m.error_bound * 100.0
-                )
-            };
+            let how = crate::odds::made(&m);
             // R9.8: the attackers take a hex whose defenders fall or retreat in the first round;
             // R11.9: after counterattacks, only when no other enemy is next to it.
             let defenders = state.unit(units[0]).side.other();
