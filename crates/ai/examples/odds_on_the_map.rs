@@ -167,7 +167,7 @@ fn main() {
         found.len()
     );
     println!(
-        "sampled ({} of them with passengers, {} without): too large (over 16 units with those that may join and the passengers, or past the chain's budget), a bog check on the way out, a break-off that depends on who joins, or riders aboard a unit that breaks off at once (R11.1)",
+        "sampled ({} of them with passengers, {} without): too large (over 16 units with those that may join and the passengers, or past the chain's budget), a bog check on the way out, or a break-off that depends on who joins",
         why[0], why[1]
     );
     for (what, exact) in [("exact", true), ("sampled", false)] {

@@ -313,12 +313,23 @@ fn the_map_decides_as_the_engine_on_every_face() {
     let ride = "[[units]]\nid = \"ride\"\ntype = \"btr70\"\nformation = \"r\"\nat = \"0302\"\n\n\
                 [[units]]\nid = \"rider\"\ntype = \"at5_team\"\nformation = \"r\"\naboard = \"ride\"\n";
     let carrier_stranded = format!("{carrier}\n{blocker}");
+    // An unarmored truck of the defenders with a team aboard: it breaks off at once (R11.1) and
+    // takes its riders; on a map of water it can go nowhere, and is captured with them.
+    let truck = carrier.replace("m113", "m35");
+    let sea = (1..=6)
+        .flat_map(|c| (1..=6).map(move |r| format!("{c:02}{r:02}")))
+        .filter(|h| !["0302", "0303", "0101", "0606"].contains(&h.as_str()))
+        .map(|h| format!("\"{h}\" = \"water\""))
+        .collect::<Vec<_>>()
+        .join(", ");
     let mounted = ride.replace("btr70", "bmp2");
     // A carrier of the defenders' formation next to the hex, with a team aboard, that may join.
     let helper_carrier = "[[units]]\nid = \"helper\"\ntype = \"m113\"\nformation = \"b\"\nat = \"0403\"\n\n\
                           [[units]]\nid = \"hriders\"\ntype = \"tow_team\"\nformation = \"b\"\naboard = \"helper\"\n";
     for (what, extra, hexes) in [
         ("riders of the defenders", carrier, ""),
+        ("riders of a truck", truck.as_str(), ""),
+        ("riders of a truck at sea", truck.as_str(), sea.as_str()),
         ("riders with no retreat", carrier_stranded.as_str(), ""),
         ("riders of the attackers", ride, ""),
         ("mounted riders", mounted.as_str(), ""),
@@ -445,6 +456,20 @@ fn the_map_decides_as_the_engine_on_every_face() {
                             && riders[4] > 0.01
                             && (riders[3] > 0.01 || !counterattacks),
                         "{what}: the riders retreat, hold, or (dismounted) break off: {riders:?}"
+                    );
+                }
+                Some("riders of a truck") if counterattacks => {
+                    let (riders, truck) = (of("riders"), of("carrier"));
+                    assert!(
+                        riders[3] > 0.05 && (riders[3] - truck[3]).abs() < 1e-9,
+                        "{what}: the riders break off with the truck (R11.1): {riders:?} {truck:?}"
+                    );
+                }
+                Some("riders of a truck at sea") if counterattacks => {
+                    let riders = of("riders");
+                    assert!(
+                        riders[1] > 0.01,
+                        "{what}: the truck is captured with its riders: {riders:?}"
                     );
                 }
                 Some("riders with no retreat") => {

@@ -227,17 +227,14 @@ impl<'a, 'r> Lump<'a, 'r> {
         }
         let stands_off = |u: &Unit| u.side != side && u.location != Location::Map(hex);
         // R16.2, R16.3: with the whole melee, the passengers of the units in the fight and of
-        // those that may join, as (rider, transport). Left to sampling: riders of a unit that
-        // breaks off at once (R11.1) and takes them away.
-        // A passenger of a mounted-assault transport may assault aboard it (R16.1): it is among
-        // the attackers already, and is mounted till its side tests.
+        // those that may join, as (rider, transport); the riders of a unit that breaks off at
+        // once (R11.1) leave with it. A passenger of a mounted-assault transport may assault
+        // aboard it (R16.1): it is among the attackers already, and is mounted till its side
+        // tests.
         let mut carried: SmallVec<[(UnitId, UnitId); 4]> = SmallVec::new();
         if ai.is_some() {
             for u in &fighting {
                 for r in base.passengers(u.id) {
-                    if breaks_off_at_once(rules.typ(u), u.side != side) {
-                        return None;
-                    }
                     carried.push((r.id, u.id));
                 }
             }
@@ -249,6 +246,12 @@ impl<'a, 'r> Lump<'a, 'r> {
             );
         }
         let rider_of = |u: &Unit| carried.iter().find(|c| c.0 == u.id).map(|c| c.1);
+        // A rider whose transport breaks off at once (R11.1) goes where it goes, aboard.
+        let leaves_with = |u: &Unit| {
+            rider_of(u)
+                .map(|t| base.unit(t))
+                .filter(|t| breaks_off_at_once(rules.typ(t), t.side != side))
+        };
         let mounted = |u: &Unit| rider_of(u).is_some() && attackers.contains(&u.id);
         let is_joiner = |u: &Unit| stands_off(u) && rider_of(u).is_none();
         // Larger fights, and numbers beyond what the packed hits hold, are left to sampling.
@@ -293,6 +296,8 @@ impl<'a, 'r> Lump<'a, 'r> {
                     let mut joined = base.clone();
                     joined.apply(&Event::Joined { unit: u.id, hex });
                     exposed_breaking_off(rules, &joined, ai, joined.unit(u.id), hex, &ids)?
+                } else if let Some(transport) = leaves_with(u) {
+                    exposed_breaking_off(rules, base, ai, transport, hex, &ids)?
                 } else if let Some(transport) = rider_of(u) {
                     // A rider breaks off from where it dismounted: its transport's hex, the
                     // assaulted one for a transport that joined.
@@ -401,7 +406,8 @@ impl<'a, 'r> Lump<'a, 'r> {
                     && !is_joiner(u)
                     && retreat_hex(base, rules, u.id, hex, &attacked_from, attackers).is_none(),
                 exposed: exposed_of(u),
-                armored: rules.typ(u).is_armored_vehicle(),
+                // (Spared as its transport is, R11.7.)
+                armored: rules.typ(leaves_with(u).unwrap_or(u)).is_armored_vehicle(),
                 tank_like: rules.typ(u).is_armored_vehicle() || rules.typ(u).transport.is_some(),
                 joiner: is_joiner(u),
             });

@@ -91,8 +91,8 @@ pub fn melee_odds(
 }
 
 /// The exact odds however long they take; `None` for a fight the chain does not hold (more
-/// than 16 units, passengers aboard a unit that breaks off at once, a vehicle whose way out a
-/// bog check decides).
+/// than 16 units, a vehicle whose way out a bog check decides, an attacker whose way out
+/// depends on who joins).
 #[must_use]
 pub fn exact_melee_odds(
     state: &State,
@@ -794,10 +794,28 @@ impl Chain<'_, '_, '_> {
             }
         }
         for q in Self::captured_after(lump, side, key, lost) {
-            // It was counted as broken off when it left.
+            // It was counted as broken off when it left. A rider that left aboard is set down
+            // by its captured transport with a hit (R16.2, `melee::capture`): captured if it
+            // lives, else destroyed (the rest).
+            let aboard = lump.riders.iter().any(|&(r, t, _)| {
+                r == q
+                    && code(key, t) & (IN | OUT_EXPOSED) == OUT_EXPOSED
+                    && rules_melee::breaks_off_at_once(lump.typ(t), lump.side(t) != lump.attackers)
+            });
+            let kept = if aboard {
+                let start = lump.classes[usize::from(lump.class_of[q])].start;
+                let (weak, dis) = (start & WEAK != 0, start & crate::lump::DIS != 0);
+                counters::hits::hit_chances(lump.typ(q), weak, dis, None)
+                    .iter()
+                    .filter(|(e, _)| *e != model::event::HitEffect::Destroyed)
+                    .map(|(_, w)| w)
+                    .sum()
+            } else {
+                1.0
+            };
             let f = &mut self.ends.fates[usize::from(lump.class_of[q])];
             f[BROKE_OFF] -= p;
-            f[CAPTURED] += p;
+            f[CAPTURED] += p * kept;
         }
         self.settle_counts(side, key, fate, lost)
     }
@@ -950,6 +968,13 @@ impl Chain<'_, '_, '_> {
                     && rules_melee::breaks_off_at_once(lump.typ(p), lump.side(p) == def)
                 {
                     tally = self.leave(&mut key, tally, p, &mut left);
+                    // Its riders leave aboard it (R16.3 comes after R11.1).
+                    for &(r, _, _) in lump.riders.iter().filter(|x| x.1 == p) {
+                        if code(key, r) == ABOARD {
+                            key = with(key, r, lump.classes[usize::from(lump.class_of[r])].start);
+                            tally = self.leave(&mut key, tally, r, &mut left);
+                        }
+                    }
                 }
             }
         }
