@@ -786,38 +786,85 @@ fn consolidate(
     winner: Side,
     winners: &[UnitId],
 ) -> Result<(), Halt> {
-    let enemy = winner.other();
-    let map = x.rules.map();
-    if x.state.occupied_by(m.hex, enemy) {
-        return Ok(());
-    }
-    let outsider_next_to_hex = map
-        .neighbors(m.hex)
-        .any(|n| x.state.units_in(n, enemy).any(|e| !m.ever.contains(&e.id)));
-    if outsider_next_to_hex {
+    if consolidation_held(x.state, &x.rules, m.hex, winner, &m.ever) {
         return Ok(());
     }
     for &w in winners {
-        let u = x.state.unit(w);
-        let typ = x.rules.typ(u);
-        let hq = x.rules.scenario.formations[u.formation.index()].hq;
-        let Some(at) = x.state.hex_of(w) else {
-            continue;
-        };
-        if at == m.hex
-            || hq.is_some_and(|h| !x.state.unit(h).alive())
-            || map.enter_cost(typ.move_class, m.hex).is_none()
-            || !matches!(u.location, Location::Map(_))
-            || at.unsigned_distance_to(m.hex) != 1
-            || u.state.bogged
-            || x.state.hexes_left(w) == Some(0)
-        {
+        if !may_consolidate(x.state, &x.rules, w, m.hex) {
             continue;
         }
         x.emit(Event::Consolidated { unit: w, to: m.hex });
         crate::movement::entered(x, w, m.hex)?;
     }
     Ok(())
+}
+
+/// R11.9: whether no winner of `winner`'s side may consolidate into the melee's `hex`: an enemy
+/// still stands in it, or one outside the fight stands next to it ([`watched`]). The engine
+/// consolidates by it.
+#[must_use]
+pub fn consolidation_held(
+    state: &State,
+    rules: &Rules<'_>,
+    hex: Hex,
+    winner: Side,
+    ever: &[UnitId],
+) -> bool {
+    state.occupied_by(hex, winner.other()) || watched(state, rules, hex, winner, ever)
+}
+
+/// R11.9: whether an enemy of `winner`'s side that took no part in the assault (`ever`: every
+/// unit that did) stands next to the melee's `hex`, which keeps the winners out of it. The
+/// engine consolidates by it and the odds judge R11.10 by it.
+#[must_use]
+pub fn watched(state: &State, rules: &Rules<'_>, hex: Hex, winner: Side, ever: &[UnitId]) -> bool {
+    let enemy = winner.other();
+    rules
+        .map()
+        .neighbors(hex)
+        .any(|n| state.units_in(n, enemy).any(|e| !ever.contains(&e.id)))
+}
+
+/// R11.9: whether winner `unit` moves into the melee's `hex` when its side consolidates: it
+/// stands on the map next to the hex, may enter it, is not bogged (R5.6), may still enter a hex
+/// tonight (R13.1), and its formation HQ lives. The default choice (the holders stay).
+#[must_use]
+pub fn may_consolidate(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> bool {
+    let u = state.unit(unit);
+    let typ = rules.typ(u);
+    let hq = rules.scenario.formations[u.formation.index()].hq;
+    match u.location {
+        Location::Map(at) => {
+            at != hex
+                && at.unsigned_distance_to(hex) == 1
+                && hq.is_none_or(|h| state.unit(h).alive())
+                && rules.map().enter_cost(typ.move_class, hex).is_some()
+                && !u.state.bogged
+                && state.hexes_left(unit) != Some(0)
+        }
+        _ => false,
+    }
+}
+
+/// R11.10: the hexes a loser at `at` may fall back to, in the order it tries them: next to it,
+/// enterable by its `class`, holding no unit of the winners' side (`occupied`), next to no
+/// winner (`near_winner`: a neighbour next to no winner is farther from each winner next to the
+/// unit). The engine falls back by it; the odds judge by it whether a loser can.
+#[must_use]
+pub fn fall_back_hexes(
+    rules: &Rules<'_>,
+    class: hexmap::MoveClass,
+    at: Hex,
+    occupied: impl Fn(Hex) -> bool,
+    near_winner: impl Fn(Hex) -> bool,
+) -> SmallVec<[Hex; 6]> {
+    let map = rules.map();
+    let mut options: SmallVec<[Hex; 6]> = map
+        .neighbors(at)
+        .filter(|&h| map.enter_cost(class, h).is_some() && !occupied(h) && !near_winner(h))
+        .collect();
+    options.sort_by_key(|&h| Label::from_hex(h));
+    options
 }
 
 /// R11.10: losers next to a winner after consolidation fall back one more hex away from it, or
@@ -856,17 +903,13 @@ fn fall_back(
         }
         let typ = x.rules.typ(x.state.unit(u));
         let spared = tanks_only && typ.is_armored_vehicle();
-        // One hex away from every winner next to it: a neighbour next to no winner is farther
-        // from each of them (2 hexes, where the unit stood at 1), so that is the only test.
-        let mut options: SmallVec<[Hex; 6]> = map
-            .neighbors(at)
-            .filter(|&h| {
-                map.enter_cost(typ.move_class, h).is_some()
-                    && !x.state.occupied_by(h, loser.other())
-            })
-            .filter(|&h| near(x, h).is_empty())
-            .collect();
-        options.sort_by_key(|&h| Label::from_hex(h));
+        let options = fall_back_hexes(
+            &x.rules,
+            typ.move_class,
+            at,
+            |h| x.state.occupied_by(h, loser.other()),
+            |h| !near(x, h).is_empty(),
+        );
         let stuck = x.state.unit(u).state.bogged
             || options.is_empty()
             || typ.is_vehicle() && difficult(at) && crate::movement::bog_check(x, u)?;

@@ -259,6 +259,22 @@ fn the_melee_is_the_engine_on_every_face() {
     }
 }
 
+/// The map's `hexes` that make every hex but `land` water.
+fn water_but(land: &[&str]) -> String {
+    (1..=6)
+        .flat_map(|c| (1..=6).map(move |r| format!("{c:02}{r:02}")))
+        .filter(|h| !land.contains(&h.as_str()))
+        .map(|h| format!("\"{h}\" = \"water\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An island around the assault of [`on_a_map`]: the defender's one way out from 0303 ends at
+/// 0402 (0403 lies next to the hex), and 0204 and 0304 next to the hex are land.
+const ISLAND: [&str; 9] = [
+    "0101", "0606", "0605", "0302", "0303", "0403", "0402", "0204", "0304",
+];
+
 /// A position on a real map for [`the_map_decides_as_the_engine_on_every_face`]: Red's team at
 /// 0302 assaults Blue's at 0303, `extra` units stand elsewhere and `hexes` are the map's.
 fn on_a_map(counterattacks: bool, extra: &str, hexes: &str) -> Scenario {
@@ -316,13 +332,17 @@ fn the_map_decides_as_the_engine_on_every_face() {
     // An unarmored truck of the defenders with a team aboard: it breaks off at once (R11.1) and
     // takes its riders; on a map of water it can go nowhere, and is captured with them.
     let truck = carrier.replace("m113", "m35");
-    let sea = (1..=6)
-        .flat_map(|c| (1..=6).map(move |r| format!("{c:02}{r:02}")))
-        .filter(|h| !["0302", "0303", "0101", "0606"].contains(&h.as_str()))
-        .map(|h| format!("\"{h}\" = \"water\""))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let sea = water_but(&["0302", "0303", "0101", "0606"]);
     let mounted = ride.replace("btr70", "bmp2");
+    // An island: the defender's only way out ends at 0402, next to the attacker's hex, from
+    // where there is no hex to fall back to; a Blue team of another formation next to the
+    // assaulted hex keeps the attacker from consolidating into it (R11.9), so that the
+    // defender, losing, is left next to it and captured (R11.10). Without that team the
+    // attacker moves in and the defender goes free.
+    let island = water_but(&ISLAND);
+    let watcher = "[[formations]]\nid = \"b2\"\nside = \"blue\"\nhq = \"bhq2\"\n\n\
+                   [[units]]\nid = \"bhq2\"\ntype = \"hq_tf\"\nformation = \"b2\"\nat = \"0605\"\n\n\
+                   [[units]]\nid = \"watcher\"\ntype = \"tow_team\"\nformation = \"b2\"\nat = \"0204\"\n";
     // A carrier of the defenders' formation next to the hex, with a team aboard, that may join.
     let helper_carrier = "[[units]]\nid = \"helper\"\ntype = \"m113\"\nformation = \"b\"\nat = \"0403\"\n\n\
                           [[units]]\nid = \"hriders\"\ntype = \"tow_team\"\nformation = \"b\"\naboard = \"helper\"\n";
@@ -333,6 +353,8 @@ fn the_map_decides_as_the_engine_on_every_face() {
         ("riders with no retreat", carrier_stranded.as_str(), ""),
         ("riders of the attackers", ride, ""),
         ("mounted riders", mounted.as_str(), ""),
+        ("captured after consolidation", watcher, island.as_str()),
+        ("consolidation frees it", "", island.as_str()),
         ("blocked retreat", blocker, ""),
         ("free retreat", "", ""),
         ("retreat into a full hex", full.as_str(), ""),
@@ -493,6 +515,14 @@ fn the_map_decides_as_the_engine_on_every_face() {
                         "{what}: the rider stays, or (dismounted) is lost or breaks off: {rider:?}"
                     );
                 }
+                Some("captured after consolidation") => assert!(
+                    def[1] > 0.01 || !counterattacks,
+                    "{what}: the defender is captured next to the attacker: {def:?}"
+                ),
+                Some("consolidation frees it") => assert!(
+                    def[1] == 0.0 && (def[3] > 0.01 || !counterattacks),
+                    "{what}: the defender breaks off free: {def:?}"
+                ),
                 Some("blocked retreat") => assert!(
                     def[2] == 0.0 && def[0] > 0.05,
                     "{what}: the engine never retreats it: {def:?}"
@@ -517,6 +547,38 @@ fn the_map_decides_as_the_engine_on_every_face() {
                 _ => {}
             }
         }
+    }
+}
+
+/// R3.1 with R11.6: where earlier break-offs may fill the hex a unit would break off to, so
+/// that it goes elsewhere, the chain (which judges each way on the position at the start) gives
+/// way to sampling, and says so. Two defenders on the island both break off to 0402, where two
+/// Blue teams stand already: the second finds no room. With one team there, both fit, and the
+/// odds are exact.
+#[test]
+fn a_way_that_earlier_break_offs_fill_is_sampled() {
+    let catalog = bundled::catalog();
+    for (standing, exact) in [(2, false), (1, true)] {
+        let mut extra = "[[formations]]\nid = \"b2\"\nside = \"blue\"\nhq = \"bhq2\"\n\n\
+                         [[units]]\nid = \"bhq2\"\ntype = \"hq_tf\"\nformation = \"b2\"\nat = \"0605\"\n\n\
+                         [[units]]\nid = \"def2\"\ntype = \"tow_team\"\nformation = \"b\"\nat = \"0303\"\n\n"
+            .to_owned();
+        for i in 0..standing {
+            extra.push_str(&format!(
+                "[[units]]\nid = \"there{i}\"\ntype = \"tow_team\"\nformation = \"b2\"\nat = \"0402\"\n\n"
+            ));
+        }
+        let scenario = on_a_map(true, &extra, &water_but(&ISLAND));
+        let rules = Rules::new(&scenario, &catalog);
+        let start = matchup_state(&rules);
+        let odds = melee_odds(
+            &start,
+            &rules,
+            &[scenario.unit_id("att").expect("att")],
+            "0303".parse::<hexmap::Label>().unwrap().to_hex(),
+            &ai::Players::of(&scenario).unwrap().advisors(),
+        );
+        assert_eq!(odds.exact, exact, "{standing} standing at 0402");
     }
 }
 

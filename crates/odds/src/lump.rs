@@ -21,7 +21,11 @@ use smallvec::SmallVec;
 use counters::SideAi;
 use counters::assault::retreat_hex;
 use counters::melee::may_join;
-use counters::melee::{break_off_choice, break_off_ways, breaks_off_at_once, counterattacks};
+use counters::melee::{
+    BreakOffBy, BreakOffWays, break_off_choice, break_off_ways, breaks_off_at_once, counterattacks,
+    fall_back_hexes,
+};
+use counters::stacking::stack_count;
 use counters::state::{Rules, State};
 use model::catalog::{UnitClass, UnitType};
 use model::event::{Event, HitEffect};
@@ -98,32 +102,226 @@ const fn progress(c: u8) -> u32 {
     }
 }
 
-/// Whether `u`, breaking off from the melee in `hex` (R11.6), ends exposed to capture (R11.7):
-/// next to the hex, or unable to move. `None` when a bog check on the way decides it (a vehicle
-/// leaving the hex through difficult ground, R5.6): the chain does not enumerate those dice.
-fn exposed_breaking_off(
+/// What the map decides for a unit that breaks off from the melee (R11.6), judged on the
+/// position at the assault's start for every hex it might end in: which one it takes depends on
+/// where the others went before it (its side's AI weighs where friends and enemies stand, and
+/// earlier break-offs may fill a hex, R3.1), and the judgment holds only if it is the same for
+/// each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Away {
+    /// A gun in the assaulted hex: it cannot break off ([`Class::trapped`]).
+    trapped: bool,
+    /// It ends next to the hex, or cannot move: captured if its side loses (R11.7).
+    exposed: bool,
+    /// Every hex it may end in: the ends of its way its side's AI may choose, and for a vehicle
+    /// the difficult hexes on the way, where a bog check may stop it (R5.6).
+    ends: SmallVec<[Hex; 8]>,
+}
+
+/// Where `u`, breaking off from the melee in `hex` by `ways` (R11.6), may end (see [`Away`]),
+/// given whether one of some ends is sure to have `room` for it however the others break off
+/// (R3.1), and which ends are `safe`: next to no enemy wherever the enemies may be by then.
+/// `None` when the chain cannot tell: a bog check on the way decides whether it ends next to
+/// the hex (a vehicle crossing difficult ground there), or every end away from the hex may be
+/// filled first.
+///
+/// The sides' AIs never prefer an end next to the hex while one farther off is open
+/// (`ai::choices`); one that did is left to sampling. Their choice may change as the fight
+/// goes (the doctrine AI's weighs where friends and enemies stand), so the unit may end in any
+/// end away from the hex; but when their first choice is safe and sure to have room, it ends in
+/// a safe one (the doctrine AI ranks an end next to an enemy below every other; `doctrine@1`
+/// takes the farthest, whatever stands where).
+fn breaking_off(
     rules: &Rules<'_>,
-    base: &State,
+    state: &State,
     ai: &dyn SideAi,
     u: &Unit,
     hex: Hex,
-    ever: &[UnitId],
-) -> Option<bool> {
+    ways: &BreakOffWays,
+    (room, safe): (impl Fn(&[Hex]) -> bool, impl Fn(Hex) -> bool),
+) -> Option<Away> {
     let typ = rules.typ(u);
     if typ.class == UnitClass::Gun && u.location == Location::Map(hex) {
-        return Some(false); // captured for another reason: `Class::trapped`
+        let trapped = true;
+        return Some(Away {
+            trapped,
+            ..Away::default()
+        });
     }
-    let mut ways = break_off_ways(base, rules, u.id, hex, ever);
-    let Some((to, _)) = break_off_choice(base, rules, ai, u.id, hex, &mut ways.ends) else {
-        return Some(true);
-    };
     let close = |h: Hex| h.unsigned_distance_to(hex) <= 1;
+    let mut ranked = ways.ends.clone();
+    let candidates: SmallVec<[Hex; 8]> =
+        match break_off_choice(state, rules, ai, u.id, hex, &mut ranked) {
+            // An order names where it goes, if it may end there when its turn comes.
+            Some((to, BreakOffBy::Order)) if room(&[to]) => SmallVec::from_slice(&[to]),
+            Some((_, BreakOffBy::Order)) => return None,
+            Some((first, BreakOffBy::Choice)) => {
+                let far: SmallVec<[Hex; 8]> = ways
+                    .ends
+                    .iter()
+                    .map(|&(h, _)| h)
+                    .filter(|&h| !close(h))
+                    .collect();
+                if far.is_empty() {
+                    ways.ends.iter().map(|&(h, _)| h).collect()
+                } else if close(first) || !room(&far) {
+                    return None;
+                } else if safe(first) && room(&[first]) {
+                    far.into_iter().filter(|&h| safe(h)).collect()
+                } else {
+                    far
+                }
+            }
+            None => SmallVec::new(),
+        };
+    let exposed = candidates.iter().all(|&h| close(h));
     let difficult = |h: Hex| rules.map().terrain(h).is_some_and(|t| t.difficult);
-    let route = ways.route(rules, to)?;
-    if typ.is_vehicle() && route.path.iter().any(|&h| close(h) && difficult(h)) && !close(to) {
+    let mut ends = candidates.clone();
+    if candidates.is_empty() {
+        // It cannot move: it stays where it stood.
+        ends.extend(state.hex_of(u.id));
+    } else if !exposed && typ.is_vehicle() {
+        for &to in &candidates {
+            for h in ways.route(rules, to)?.path {
+                if difficult(h) {
+                    if close(h) {
+                        return None;
+                    }
+                    if !ends.contains(&h) {
+                        ends.push(h);
+                    }
+                }
+            }
+        }
+    }
+    Some(Away {
+        trapped: false,
+        exposed,
+        ends,
+    })
+}
+
+/// R11.10: the attackers a defender breaking off would be left next to if they won and did not
+/// consolidate, when that captures it (it could not fall back, `melee::fall_back_hexes`).
+pub(crate) type Threat = SmallVec<[UnitId; 4]>;
+
+/// The [`Threat`] to `mover` (a defender, or the transport a rider leaves aboard), whose
+/// break-off goes `away`, from the attackers (`side`) among the `fighting` (whose break-offs go
+/// `aways`): the same wherever among its ends it stops, else `None`. Empty when R11.10 never
+/// captures it; `None` too when what decides it is left to sampling (a vehicle a bog check may
+/// stop or hold, R5.6; an attacker riding, whose hex is its transport's; an attacker whose
+/// formation HQ is in the fight and may fall; a loser that may be left in the hex, `held`; a
+/// way to fall back that depends on who won and where they stand).
+#[allow(clippy::too_many_arguments)]
+fn threat(
+    rules: &Rules<'_>,
+    base: &State,
+    hex: Hex,
+    side: Side,
+    fighting: &[&Unit],
+    aways: &[Away],
+    mover: &Unit,
+    away: &Away,
+    riding: impl Fn(UnitId) -> bool,
+    held: bool,
+) -> Option<Threat> {
+    // Losing attackers broke off from winners who stay in the hex, two hexes or more away.
+    if away.trapped || away.exposed || mover.side == side {
+        return Some(Threat::new());
+    }
+    let mut all: Option<Threat> = None;
+    for &to in &away.ends {
+        let here = threat_at(
+            rules, base, hex, side, fighting, aways, mover, to, &riding, held,
+        )?;
+        match &all {
+            Some(t) if *t != here => return None,
+            _ => all = Some(here),
+        }
+    }
+    Some(all.unwrap_or_default())
+}
+
+/// [`threat`] for a break-off that ends at `to`.
+#[allow(clippy::too_many_arguments)]
+fn threat_at(
+    rules: &Rules<'_>,
+    base: &State,
+    hex: Hex,
+    side: Side,
+    fighting: &[&Unit],
+    aways: &[Away],
+    mover: &Unit,
+    to: Hex,
+    riding: impl Fn(UnitId) -> bool,
+    held: bool,
+) -> Option<Threat> {
+    let map = rules.map();
+    let next_to = |a: Hex, b: Hex| a.unsigned_distance_to(b) <= 1;
+    let winners: SmallVec<[(UnitId, Hex); 8]> = fighting
+        .iter()
+        .filter(|u| u.side == side)
+        .filter_map(|u| Some((u.id, base.hex_of(u.id)?)))
+        .collect();
+    let near: Threat = winners
+        .iter()
+        .filter(|&&(_, h)| next_to(h, to))
+        .map(|&(id, _)| id)
+        .collect();
+    if near.is_empty() {
+        return Some(near);
+    }
+    let typ = rules.typ(mover);
+    let difficult = |h: Hex| map.terrain(h).is_some_and(|t| t.difficult);
+    // (Counterattacking vehicles take bog checks when the attackers stand in difficult ground.)
+    let may_bog = typ.is_vehicle()
+        && (difficult(to) || mover.state.bogged || winners.iter().any(|&(_, h)| difficult(h)));
+    if may_bog {
         return None;
     }
-    Some(close(to))
+    let in_fight = |id: UnitId| fighting.iter().any(|u| u.id == id);
+    let outside = |h: Hex| base.units_in(h, side).any(|u| !in_fight(u.id));
+    let ends: SmallVec<[Hex; 16]> = (0..fighting.len())
+        .filter(|&i| fighting[i].side == side)
+        .flat_map(|i| aways[i].ends.iter().copied())
+        .collect();
+    // With every attacker where it might stand, it may still fall back: never captured.
+    let hardest = fall_back(
+        rules,
+        typ,
+        to,
+        |h| outside(h) || h == hex || winners.iter().any(|w| w.1 == h) || ends.contains(&h),
+        |h| next_to(h, hex) || winners.iter().any(|&(_, w)| next_to(w, h)),
+    );
+    if hardest {
+        return Some(Threat::new());
+    }
+    // With one attacker beside it alone, it may fall back: that depends on who won.
+    let easiest = near.iter().any(|&w| {
+        let at = base.hex_of(w).unwrap_or(hex);
+        fall_back(rules, typ, to, outside, |h| next_to(at, h))
+    });
+    let hq_in_fight = |id: UnitId| {
+        let f = base.unit(id).formation;
+        rules.scenario.formations[f.index()]
+            .hq
+            .is_some_and(in_fight)
+    };
+    if easiest || held || near.iter().any(|&w| riding(w) || hq_in_fight(w)) {
+        return None;
+    }
+    Some(near)
+}
+
+/// Whether a loser of type `typ` at `at` has a hex to fall back to (R11.10).
+fn fall_back(
+    rules: &Rules<'_>,
+    typ: &UnitType,
+    at: Hex,
+    occupied: impl Fn(Hex) -> bool,
+    near_winner: impl Fn(Hex) -> bool,
+) -> bool {
+    !fall_back_hexes(rules, typ.move_class, at, occupied, near_winner).is_empty()
 }
 
 /// The event of `rider` dismounting from `transport` into the transport's hex, `hex`, as
@@ -164,6 +362,13 @@ pub(crate) struct Class {
     /// Units next to the hex that join the defenders' counterattack when a unit of their
     /// formation counterattacks (R11.4, `counters::melee::may_join`); [`WAITING`] until then.
     pub joiner: bool,
+    /// R11.10: the positions (their [`IN`] bits) of the attackers this defender, breaking off
+    /// away from the hex, would be left next to if they won and did not consolidate, which
+    /// captures it (see [`Threat`]); 0 if that never happens.
+    pub falls_back: Key,
+    /// R11.9: an attacker that moves into the hex when its side consolidates
+    /// (`melee::may_consolidate`), unless it bogged.
+    pub consolidates: bool,
 }
 
 /// The lumped fight: who holds which position, and the classes.
@@ -188,6 +393,10 @@ pub(crate) struct Lump<'a, 'r> {
     /// By striking side: whether the units it strikes stand in a difficult hex (R11.4 bog
     /// checks).
     pub difficult: [bool; 2],
+    /// R11.9: whether an enemy outside the fight stands next to the hex, which keeps the
+    /// winners from consolidating (`melee::consolidation_held`; joiners that never joined are
+    /// outsiders too, [`Lump::left_next_to_a_winner`]).
+    pub held: bool,
     /// The positions of the classes of more than one unit.
     groups: SmallVec<[(usize, usize); 8]>,
 }
@@ -289,18 +498,23 @@ impl<'a, 'r> Lump<'a, 'r> {
             .filter(|u| !is_joiner(u))
             .map(|u| u.id)
             .collect();
-        let mut exposed: SmallVec<[bool; 16]> = SmallVec::new();
+        let mut aways: SmallVec<[Away; 16]> = SmallVec::new();
         if let Some(ai) = ai {
+            // Each unit's ways out (`break_off_ways`), from where it breaks off, with the state
+            // it breaks off in and the unit that moves: a joiner from the hex it joined; a rider
+            // aboard a unit that leaves at once (R11.1) goes its way; any other rider from where
+            // it dismounted, its transport's hex (the assaulted one for a transport that joined).
+            let mut ways: SmallVec<[(Option<State>, UnitId, BreakOffWays); 16]> = SmallVec::new();
             for u in &fighting {
-                let e = if is_joiner(u) {
+                ways.push(if is_joiner(u) {
                     let mut joined = base.clone();
                     joined.apply(&Event::Joined { unit: u.id, hex });
-                    exposed_breaking_off(rules, &joined, ai, joined.unit(u.id), hex, &ids)?
+                    let w = break_off_ways(&joined, rules, u.id, hex, &ids);
+                    (Some(joined), u.id, w)
                 } else if let Some(transport) = leaves_with(u) {
-                    exposed_breaking_off(rules, base, ai, transport, hex, &ids)?
+                    let w = break_off_ways(base, rules, transport.id, hex, &ids);
+                    (None, transport.id, w)
                 } else if let Some(transport) = rider_of(u) {
-                    // A rider breaks off from where it dismounted: its transport's hex, the
-                    // assaulted one for a transport that joined.
                     let mut off = base.clone();
                     let at = if stands_off(base.unit(transport)) {
                         off.apply(&Event::Joined {
@@ -312,32 +526,134 @@ impl<'a, 'r> Lump<'a, 'r> {
                         base.hex_of(transport)?
                     };
                     off.apply(&dismounting(u.id, transport, at));
-                    exposed_breaking_off(rules, &off, ai, off.unit(u.id), hex, &ids)?
+                    let w = break_off_ways(&off, rules, u.id, hex, &ids);
+                    (Some(off), u.id, w)
                 } else {
-                    let e = exposed_breaking_off(rules, base, ai, u, hex, &ids)?;
-                    if before.len() < ids.len()
-                        && u.side == side
-                        && exposed_breaking_off(rules, base, ai, u, hex, &before)? != e
-                    {
+                    (None, u.id, break_off_ways(base, rules, u.id, hex, &ids))
+                });
+            }
+            // R3.1: one of some ends has room for a unit however the others break off when the
+            // room left in them (`stacking::has_room`) is more than the units of its side that
+            // might end in one of them (no HQ, no rider aboard) could fill.
+            let limit = usize::from(rules.scenario.rules.stacking_limit);
+            let counts = |i: usize| {
+                let u = fighting[i];
+                !rules.typ(base.unit(ways[i].1)).is_hq() && leaves_with(u).is_none()
+            };
+            let room = |i: usize, hexes: &[Hex]| {
+                let (mover, side) = (ways[i].1, fighting[i].side);
+                let free: usize = hexes
+                    .iter()
+                    .map(|&h| {
+                        limit.saturating_sub(stack_count(base.units(), rules.catalog, side, h))
+                    })
+                    .sum();
+                let others = (0..fighting.len())
+                    .filter(|&j| ways[j].1 != mover && fighting[j].side == side && counts(j))
+                    .filter(|&j| ways[j].2.ends.iter().any(|e| hexes.contains(&e.0)))
+                    .count();
+                rules.typ(base.unit(mover)).is_hq() || free > others
+            };
+            // An end is safe for a unit when no enemy stands next to it, nor may end its own
+            // break-off there.
+            let safe = |i: usize, h: Hex| {
+                let enemy = fighting[i].side.other();
+                let near = |e: Hex| e.unsigned_distance_to(h) <= 1;
+                !base
+                    .units()
+                    .iter()
+                    .any(|e| e.side == enemy && base.hex_of(e.id).is_some_and(near))
+                    && !(0..fighting.len()).any(|j| {
+                        fighting[j].side == enemy && ways[j].2.ends.iter().any(|e| near(e.0))
+                    })
+            };
+            for (i, u) in fighting.iter().enumerate() {
+                let (state, mover, w) = &ways[i];
+                let state = state.as_ref().unwrap_or(base);
+                let mut away = breaking_off(
+                    rules,
+                    state,
+                    ai,
+                    state.unit(*mover),
+                    hex,
+                    w,
+                    (|h: &[Hex]| room(i, h), |h| safe(i, h)),
+                )?;
+                // The attackers keep clear of joiners that have not joined (outsiders, R11.6),
+                // so whether they get away must not depend on who joined; where they may end is
+                // either's.
+                if before.len() < ids.len() && u.side == side && rider_of(u).is_none() {
+                    let other = breaking_off(
+                        rules,
+                        base,
+                        ai,
+                        u,
+                        hex,
+                        &break_off_ways(base, rules, u.id, hex, &before),
+                        (|h: &[Hex]| room(i, h), |h| safe(i, h)),
+                    )?;
+                    if other.exposed != away.exposed {
                         return None;
                     }
-                    e
-                };
-                exposed.push(e);
+                    for h in other.ends {
+                        if !away.ends.contains(&h) {
+                            away.ends.push(h);
+                        }
+                    }
+                }
+                aways.push(away);
             }
         }
         let exposed_of = |u: &Unit| {
             ids.iter()
                 .position(|&i| i == u.id)
-                .is_some_and(|i| exposed.get(i) == Some(&true))
+                .is_some_and(|i| aways.get(i).is_some_and(|a| a.exposed))
+        };
+        // R11.10: the winners each loser may be left next to after consolidation, when that
+        // captures it.
+        let threats: SmallVec<[Threat; 16]> = if aways.is_empty() {
+            SmallVec::new()
+        } else {
+            let movers: SmallVec<[&Unit; 16]> = fighting
+                .iter()
+                .map(|u| leaves_with(u).unwrap_or(u))
+                .collect();
+            let riding = |id: UnitId| carried.iter().any(|c| c.0 == id);
+            // A defender that cannot move, spared capture (R11.7), or a joiner's riders set
+            // down in the hex (R16.2), may keep the winners out of it (R11.9).
+            let held = (0..fighting.len()).any(|i| {
+                let u = fighting[i];
+                u.side != side
+                    && (aways[i].ends.contains(&hex) && rules.typ(movers[i]).is_armored_vehicle()
+                        || rider_of(u).is_some_and(|t| stands_off(base.unit(t))))
+            });
+            (0..fighting.len())
+                .map(|i| {
+                    threat(
+                        rules, base, hex, side, &fighting, &aways, movers[i], &aways[i], riding,
+                        held,
+                    )
+                })
+                .collect::<Option<_>>()?
+        };
+        let threatening: Threat = threats.iter().flatten().copied().collect();
+        let threat_of = |u: &Unit| {
+            ids.iter()
+                .position(|&i| i == u.id)
+                .and_then(|i| threats.get(i))
+                .cloned()
+                .unwrap_or_default()
         };
         // What tells a unit apart; HQs and units an order names are classes of their own.
         let signature = |u: &Unit| {
             let alone = rules.typ(u).is_hq()
                 || led.contains(&u.id)
-                || carried.iter().any(|c| c.0 == u.id || c.1 == u.id);
+                || carried.iter().any(|c| c.0 == u.id || c.1 == u.id)
+                // (R11.10 asks where each of these stands.)
+                || threatening.contains(&u.id);
             (
                 exposed_of(u),
+                threat_of(u),
                 is_joiner(u),
                 u.side != side,
                 u.type_id,
@@ -361,6 +677,7 @@ impl<'a, 'r> Lump<'a, 'r> {
             riders: SmallVec::new(),
             side_mask: [0; 2],
             difficult: [false; 2],
+            held: counters::melee::watched(base, rules, hex, side, &ids),
             groups: SmallVec::new(),
         };
         let mut key: Key = 0;
@@ -410,9 +727,18 @@ impl<'a, 'r> Lump<'a, 'r> {
                 armored: rules.typ(leaves_with(u).unwrap_or(u)).is_armored_vehicle(),
                 tank_like: rules.typ(u).is_armored_vehicle() || rules.typ(u).transport.is_some(),
                 joiner: is_joiner(u),
+                falls_back: 0,
+                consolidates: counters::melee::may_consolidate(base, rules, u.id, hex),
             });
         }
         let at = |id: UnitId| lump.ids.iter().position(|&i| i == id);
+        for c in &mut lump.classes {
+            for w in threat_of(base.unit(lump.ids[c.lo])) {
+                if let Some(p) = at(w) {
+                    c.falls_back |= Key::from(IN) << (4 * p);
+                }
+            }
+        }
         lump.riders = carried
             .iter()
             .filter_map(|&(r, t)| Some((at(r)?, at(t)?, attackers.contains(&r))))
@@ -498,6 +824,25 @@ impl<'a, 'r> Lump<'a, 'r> {
             + 16 * u32::try_from(joined).unwrap_or(0)
     }
 
+    /// R11.9, R11.10: whether a defender threatened by the attackers at `threat` (a
+    /// [`Class::falls_back`]) is left next to one of them when the attackers win at `key`: one
+    /// of them is still in the fight and does not consolidate (the winners are held out of the
+    /// hex, it cannot move in, or it bogged).
+    pub fn left_next_to_a_winner(&self, key: Key, threat: Key) -> bool {
+        if threat & key & IN_BITS == 0 {
+            return false;
+        }
+        let held = self.held || self.joiners.iter().any(|&p| code(key, p) == WAITING);
+        (0..self.ids.len()).any(|p| {
+            let c = code(key, p);
+            threat & (Key::from(IN) << (4 * p)) != 0
+                && c >= IN
+                && (held
+                    || c & BOG != 0
+                    || !self.classes[usize::from(self.class_of[p])].consolidates)
+        })
+    }
+
     /// Whether the rider at `p` is still aboard its transport: [`ABOARD`], or in the fight
     /// [`MOUNTED`].
     pub fn riding(&self, key: Key, p: usize) -> bool {
@@ -523,7 +868,7 @@ impl<'a, 'r> Lump<'a, 'r> {
         let exposed = self
             .classes
             .iter()
-            .filter(|c| c.exposed)
+            .filter(|c| c.exposed || c.falls_back != 0)
             .map(|c| c.hi - c.lo)
             .sum::<usize>();
         // A unit's progress is at most 8 (out), or 11 for one that left exposed and weakened

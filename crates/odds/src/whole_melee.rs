@@ -7,16 +7,19 @@
 //! `breaks_off_at_once`, `may_reroll`, `counterattacks`, `takes_part`) and the sides' AI (`SideAi`);
 //! only the dice are enumerated here. What the map decides is judged by the engine's own
 //! functions on the position at the assault's start: the retreat (`retreat_hex`: a defender
-//! with no hex to retreat to is destroyed, R9.9) and the break-off (`break_off_ways` and
+//! with no hex to retreat to is destroyed, R9.9), the break-off (`break_off_ways` and
 //! `break_off_choice`: a unit that would end next to the hex or cannot move is captured if its
-//! side loses, unless tanks cannot capture tanks, R11.6, R11.7). Units next to the hex that may
+//! side loses, unless tanks cannot capture tanks, R11.6, R11.7) and the fall back after
+//! consolidation (`may_consolidate`, `fall_back_hexes`: a defender left next to a winner that
+//! stayed out of the hex, with nowhere to go, is captured, R11.9, R11.10), each for every hex a
+//! unit might end its break-off in (`lump.rs`). Units next to the hex that may
 //! join the defenders' counterattack (`may_join`, R11.4) wait in the key and join as the
 //! engine's `join` has them. Passengers dismount into the fight when their side tests
 //! (`transports_make_way`, R16.3), or with a hit when their transport is destroyed (R16.2);
-//! one that assaulted aboard (R16.1) fights from the start. Left out, and measured by
-//! issue 67's `cargo run --release -p ai --example odds_on_the_map`: a way that earlier
-//! break-offs fill (stacking), bog checks on the way out (such fights are sampled), and the
-//! losers' fall back after consolidation (R11.10).
+//! one that assaulted aboard (R16.1) fights from the start. Left to sampling, and measured by
+//! issue 67's `odds_on_the_map` test: ways out that earlier break-offs may fill (stacking),
+//! bog checks on the way out or before a fall back, and a judgment that differs between the
+//! hexes a unit might end in.
 //!
 //! The chain is solved, not unrolled: every change of the fight (a mark gained, a unit gone)
 //! raises the fight's rank (`Lump::rank`), so positions are settled in order of rank, and the
@@ -91,8 +94,8 @@ pub fn melee_odds(
 }
 
 /// The exact odds however long they take; `None` for a fight the chain does not hold (more
-/// than 16 units, a vehicle whose way out a bog check decides, an attacker whose way out
-/// depends on who joins).
+/// than 16 units; a break-off or a fall back whose end a bog check, earlier break-offs or who
+/// joins may change, see the module's opening).
 #[must_use]
 pub fn exact_melee_odds(
     state: &State,
@@ -770,7 +773,7 @@ impl Chain<'_, '_, '_> {
         let lump = self.lump;
         for q in lump.in_fight(key, side) {
             let c = usize::from(lump.class_of[q]);
-            self.ends.fates[c][Self::how(&lump.classes[c], fate, lost)] += p;
+            self.ends.fates[c][Self::how(lump, key, &lump.classes[c], fate, lost)] += p;
         }
         // A unit that could have joined and did not stayed where it was (R11.4).
         for &q in &lump.joiners {
@@ -786,7 +789,7 @@ impl Chain<'_, '_, '_> {
                 let transport = &lump.classes[usize::from(lump.class_of[tr])];
                 // (Aboard a unit that never joined, it stayed with it.)
                 let how = if c == ABOARD && code(key, tr) != WAITING {
-                    Self::how(transport, fate, lost)
+                    Self::how(lump, key, transport, fate, lost)
                 } else {
                     STAYED
                 };
@@ -854,14 +857,21 @@ impl Chain<'_, '_, '_> {
         parts
     }
 
-    /// How a unit of `class` in the fight at its end leaves it (see [`Chain::settle`]).
-    fn how(class: &crate::lump::Class, fate: Option<usize>, lost: Option<bool>) -> usize {
+    /// How a unit of `class` in the fight at its end, `key`, leaves it (see [`Chain::settle`]).
+    fn how(
+        lump: &Lump<'_, '_>,
+        key: Key,
+        class: &crate::lump::Class,
+        fate: Option<usize>,
+        lost: Option<bool>,
+    ) -> usize {
         match fate {
             None => STAYED,
             Some(BROKE_OFF) if class.trapped => CAPTURED,
-            // R11.7: it ends where the winners take it, unless tanks cannot capture tanks.
+            // R11.7: it ends where the winners take it, or (R11.10) next to a winner that did
+            // not consolidate, with nowhere to fall back to; unless tanks cannot capture tanks.
             Some(BROKE_OFF)
-                if class.exposed
+                if Self::caught(lump, key, class)
                     && lost.is_some_and(|tanks_only| !(tanks_only && class.armored)) =>
             {
                 CAPTURED
@@ -870,6 +880,13 @@ impl Chain<'_, '_, '_> {
             Some(RETREATED) if class.no_retreat => DESTROYED,
             Some(f) => f,
         }
+    }
+
+    /// Whether a unit of `class` that broke off is where its side's loss at `key` captures it:
+    /// next to the hex or unable to move (R11.7), or left next to a winner after consolidation
+    /// with nowhere to fall back to (R11.10).
+    fn caught(lump: &Lump<'_, '_>, key: Key, class: &crate::lump::Class) -> bool {
+        class.exposed || lump.left_next_to_a_winner(key, class.falls_back)
     }
 
     /// The units of `side` that broke off exposed before the end and are captured now that
@@ -886,6 +903,7 @@ impl Chain<'_, '_, '_> {
             class.side == side
                 && c & (IN | OUT_EXPOSED) == OUT_EXPOSED
                 && c & !WEAK != ASIDE
+                && Self::caught(lump, key, class)
                 && lost.is_some_and(|tanks_only| !(tanks_only && class.armored))
         })
     }
@@ -902,7 +920,7 @@ impl Chain<'_, '_, '_> {
         let (mut captured, mut weakened, mut stays) = (0, 0isize, false);
         for q in lump.in_fight(key, side) {
             let class = &lump.classes[usize::from(lump.class_of[q])];
-            let how = Self::how(class, fate, lost);
+            let how = Self::how(lump, key, class, fate, lost);
             stays |= how == STAYED;
             if how == CAPTURED || how == DESTROYED {
                 captured += 1;
@@ -933,9 +951,9 @@ impl Chain<'_, '_, '_> {
         left[c] += 1;
         let now = code(*key, p);
         let weakened = now & WEAK != 0 && class.start & WEAK == 0;
-        // An exposed unit keeps whether it left weakened: if it is captured, it is a loss, no
-        // longer a unit weakened.
-        let out = match (class.exposed, weakened) {
+        // A unit that may be captured (exposed, R11.7, or left next to a winner, R11.10) keeps
+        // whether it left weakened: if it is captured, it is a loss, no longer a unit weakened.
+        let out = match (class.exposed || class.falls_back != 0, weakened) {
             (false, _) => OUT,
             (true, false) => OUT_EXPOSED,
             (true, true) => OUT_EXPOSED | WEAK,
