@@ -4,7 +4,7 @@
 //! largest stacks: the table first, then mixes of armor, infantry, tank assault,
 //! improvised tank assault, HQs, heroes, guns, weakened and disorganized units, on every
 //! terrain. Each line is one `exact_melee_odds` call from scratch: the chain however long it
-//! takes (`melee_odds` samples instead past `odds::MOVE_BUDGET`, about 300 ms of the chain's
+//! takes (`melee_odds` samples instead past `odds::MOVE_BUDGET`, about 150 ms of the chain's
 //! work: the last line of the table).
 //!
 //! Run with `cargo bench -p benches --bench odds`; the median over the table is the figure the

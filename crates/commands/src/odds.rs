@@ -42,7 +42,7 @@ pub struct OddsArgs {
     /// off when it may); for both sides, or per side: `attacker=always,defender=never`.
     #[arg(long, default_value = "doctrine", value_name = "CHOICES", value_parser = parse_choices)]
     pub choices: [Choices; 2],
-    /// The whole melee exactly however long it takes (by default a fight past about 300 ms of
+    /// The whole melee exactly however long it takes (by default a fight past about 150 ms of
     /// the exact chain's work is sampled instead: 10,000 fights, every figure within half a
     /// point of standard error).
     #[arg(long)]

@@ -9,8 +9,9 @@ use crate::state::{Rules, State};
 use model::dice::GameRng;
 use model::ids::{Side, UnitId};
 
-/// A side's AI, as the rules ask it for the choices its units make during execution.
-pub trait SideAi {
+/// A side's AI, as the rules ask it for the choices its units make during execution. (Shared
+/// between threads: the odds sample a large fight on every core.)
+pub trait SideAi: Sync {
     /// R11.2, R11.4: the units of `side` that passed their test and have no orders would roll
     /// `plan` in the counterattack round: do they counterattack (`true`) or break off?
     /// Pure: the odds ask it of every position of a fight they enumerate, and get the answer

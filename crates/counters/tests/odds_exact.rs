@@ -582,7 +582,7 @@ fn a_way_that_earlier_break_offs_fill_is_sampled() {
     }
 }
 
-/// Past the chain's budget (`odds::MOVE_BUDGET`, about 300 ms of its work) the odds sample the
+/// Past the chain's budget (`odds::MOVE_BUDGET`, about 150 ms of its work) the odds sample the
 /// engine instead, and say so: the largest line of the bench table, whose chain
 /// `exact_melee_odds` still computes, every figure within four of the sample's standard errors
 /// (at most half a point each).

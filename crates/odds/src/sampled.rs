@@ -3,6 +3,7 @@
 //! (`played`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use hexmap::Hex;
 
@@ -19,6 +20,75 @@ use model::ids::{Side, UnitId};
 /// chance) has a standard error of at most half a point, `sqrt(1/4 / n)`. (It was 100,000,
 /// a tenth of a point, and the odds of the largest fights took more than ten seconds.)
 pub const FALLBACK_SAMPLES: u32 = 10_000;
+
+/// The samples are drawn in this many chunks, each on dice of its own (seeded by its number),
+/// and the chunks shared among the machine's cores: the odds are the same however many there
+/// are.
+const CHUNKS: u32 = 8;
+
+/// `play` of every chunk, on as many threads as the machine has cores, in chunk order.
+fn chunks<T: Send>(play: impl Fn(u32) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(CHUNKS as usize);
+    let next = AtomicU32::new(0);
+    let mut done: Vec<(u32, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let chunk = next.fetch_add(1, Ordering::Relaxed);
+                        if chunk >= CHUNKS {
+                            return mine;
+                        }
+                        mine.push((chunk, play(chunk)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(chunk, _)| *chunk);
+    done.into_iter().map(|(_, t)| t).collect()
+}
+
+/// `n` plays of `command` on `state`, on the dice of `chunk`, each read as the chain reads a
+/// fight; a play the rules refuse is left out.
+fn plays(
+    state: &State,
+    rules: &Rules<'_>,
+    command: &Command,
+    ai: &dyn SideAi,
+    chunk: u32,
+    n: u32,
+) -> Vec<crate::played::Played> {
+    let Command::Assault { units, hex } = command else {
+        return Vec::new();
+    };
+    let mut rng = GameRng::seed_from_u64(0x0dd5 + u64::from(chunk));
+    let mut ai_rng = GameRng::seed_from_u64(u64::from(chunk));
+    let mut s = state.clone();
+    let mut events = Vec::new();
+    let mut out = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        s.clone_from(state);
+        events.clear();
+        let with = ExecuteWith {
+            dice: &mut rng,
+            ai,
+            ai_rng: &mut ai_rng,
+            asking: None,
+        };
+        if execute_with(&mut s, rules, command, with, &mut events).is_ok() {
+            out.push(played(state, &s, &events, units, *hex));
+        }
+    }
+    out
+}
 
 /// Samples the real rules code (the fallback for large fights).
 pub(crate) fn sampled(
@@ -51,48 +121,35 @@ pub(crate) fn sampled(
         first: [0.0; 3],
     };
     let mut per_unit: HashMap<UnitId, [f64; 5]> = HashMap::new();
-    let mut rng = GameRng::seed_from_u64(0x0dd5);
-    let mut ai_rng = GameRng::seed_from_u64(0);
-    let mut s = state.clone();
-    let mut events = Vec::new();
     let mut played_n = 0u32;
-    for _ in 0..FALLBACK_SAMPLES {
-        s.clone_from(state);
-        events.clear();
-        let with = ExecuteWith {
-            dice: &mut rng,
-            ai,
-            ai_rng: &mut ai_rng,
-            asking: None,
-        };
-        if execute_with(&mut s, rules, &command, with, &mut events).is_err() {
-            continue;
-        }
-        played_n += 1;
-        let p = played(state, &s, &events, attackers, hex);
-        ends.outcome[p.outcome] += 1.0;
-        ends.first[p.first_round] += 1.0;
-        let d = &mut ends.defenders;
-        *[
-            &mut d.held,
-            &mut d.destroyed,
-            &mut d.retreated,
-            &mut d.broke_off,
-        ][p.defenders_end] += 1.0;
-        // Units that joined the defenders' counterattack (R11.4) add to their side's count.
-        for i in 0..2 {
-            for (dist, k) in [
-                (&mut ends.destroyed[i], p.destroyed[i]),
-                (&mut ends.weakened[i], p.weakened[i]),
-            ] {
-                if dist.len() <= k {
-                    dist.resize(k + 1, 0.0);
+    for chunk in chunks(|chunk| plays(state, rules, &command, ai, chunk, FALLBACK_SAMPLES / CHUNKS))
+    {
+        played_n += u32::try_from(chunk.len()).unwrap_or(u32::MAX);
+        for p in chunk {
+            ends.outcome[p.outcome] += 1.0;
+            ends.first[p.first_round] += 1.0;
+            let d = &mut ends.defenders;
+            *[
+                &mut d.held,
+                &mut d.destroyed,
+                &mut d.retreated,
+                &mut d.broke_off,
+            ][p.defenders_end] += 1.0;
+            // Units that joined the defenders' counterattack (R11.4) add to their side's count.
+            for i in 0..2 {
+                for (dist, k) in [
+                    (&mut ends.destroyed[i], p.destroyed[i]),
+                    (&mut ends.weakened[i], p.weakened[i]),
+                ] {
+                    if dist.len() <= k {
+                        dist.resize(k + 1, 0.0);
+                    }
+                    dist[k] += 1.0;
                 }
-                dist[k] += 1.0;
             }
-        }
-        for (u, f) in p.fates {
-            per_unit.entry(u).or_default()[f] += 1.0;
+            for (u, f) in p.fates {
+                per_unit.entry(u).or_default()[f] += 1.0;
+            }
         }
     }
     let n = f64::from(played_n.max(1));

@@ -55,11 +55,11 @@ pub const OUTCOME_BUDGET: usize = 20_000_000;
 /// [`exact_melee_odds`] goes on.
 pub const STATE_BUDGET: usize = 60_000;
 /// By default the chain gives up on exactness beyond this much of its own work (the counts of
-/// losses carried along each move of each position settled: about 300 ms on one core), and
-/// samples instead (10,000 fights of the largest positions take 20 to 150 ms). Measured by
-/// issue 67's `odds_on_the_map`: the chain's time follows this work, 50,000 to the
-/// millisecond.
-pub const MOVE_BUDGET: usize = 15_000_000;
+/// losses carried along each move of each position settled: 100 to 200 ms on one core), and
+/// samples instead (10,000 fights on two cores take 20 to 100 ms), so that the odds of the
+/// largest fights take at most about 300 ms in all. Measured by issue 67's `odds_on_the_map`:
+/// the chain's time follows this work, 25,000 to 50,000 to the millisecond.
+pub const MOVE_BUDGET: usize = 5_000_000;
 /// Positions of the fight less likely than this are not followed; their probability is added
 /// to the error bound.
 const PRUNE: f64 = 1e-16;
