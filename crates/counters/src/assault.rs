@@ -1,5 +1,5 @@
 //! R9.1, R9.8, R9.9: a hex assault from declaration to result: the first round (its dice are
-//! `round.rs`), retreat and occupation, and the melee that follows a hold (`melee.rs`).
+//! `round.rs`), retreat and occupation, and the melee that follows a hold (`melee/`).
 
 use hexmap::{Hex, across};
 use smallvec::SmallVec;

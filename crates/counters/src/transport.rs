@@ -1,6 +1,6 @@
 //! R16.1: what mounting and dismounting cost. Passengers' fire and assault are checked with the
 //! other commands (`check.rs`); R16.2 (a destroyed transport) is in `hits.rs`, R16.3 (making way
-//! for a counterattack) in `melee.rs`.
+//! for a counterattack) in `melee/`.
 
 use crate::state::{Rules, State};
 use model::ids::UnitId;

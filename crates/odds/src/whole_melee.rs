@@ -39,6 +39,7 @@ use crate::lump::{
 use crate::played::{BROKE_OFF, CAPTURED, DESTROYED, RETREATED, STAYED};
 use crate::sampled::sampled;
 use counters::assault::first_round_outcome;
+use counters::melee::turn::{AfterStrike, Fight, Turn, after_strike, side_turn};
 use counters::melee::{self as rules_melee, Charge, MAX_ROUNDS, MotivationTest, charge_step};
 use counters::movement::bog_chance;
 use counters::plan::{Fighting, plan_side, takes_part};
@@ -966,139 +967,37 @@ impl Chain<'_, '_, '_> {
         }
     }
 
-    /// A test node, as `melee::fight` plays it, over every die: R11.1 at the first test, the
-    /// motivation test with its re-roll (R11.2, R11.3), the choices (R11.4: orders, or the AI's
-    /// `counterattack_pays`), and the bog checks (R11.4), on to the side's strike.
+    /// A test node: the side's turn as `melee::turn` orders it (R11.1 at the first test, the
+    /// riders making way, the motivation test with its re-roll, the choices, the joiners and
+    /// the bog checks), over every die, on to the side's strike or its loss.
     fn test(&mut self, key: Key, node: u8, out: &mut Vec<Move>) {
-        let lump = self.lump;
-        let rules = lump.rules;
-        let def = lump.attackers.other();
         let t = side_of_node(node);
-        let other = t.other();
-        let (mut key, mut tally): (Key, Tally) = (key, 0);
-        let mut left: Left = [0; 16];
-        // R11.2 with R11.1: the HQs with the defenders when they hold count for their first
-        // test, though they leave at once.
-        let first_present = (node & FIRST != 0).then(|| lump.units(&lump.in_fight(key, t)));
-        if node & FIRST != 0 {
-            for p in 0..lump.ids.len() {
-                if code(key, p) >= IN
-                    && rules_melee::breaks_off_at_once(lump.typ(p), lump.side(p) == def)
-                {
-                    tally = self.leave(&mut key, tally, p, &mut left);
-                    // Its riders leave aboard it (R16.3 comes after R11.1).
-                    for &(r, _, _) in lump.riders.iter().filter(|x| x.1 == p) {
-                        if code(key, r) == ABOARD {
-                            key = with(key, r, lump.classes[usize::from(lump.class_of[r])].start);
-                            tally = self.leave(&mut key, tally, r, &mut left);
-                        }
-                    }
-                }
-            }
-        }
-        // R16.3 (`melee::transports_make_way`): the side's riders dismount into the fight.
-        for &(r, tr, mounted) in &lump.riders {
-            let c = code(key, r);
-            if lump.side(r) != t || !lump.riding(key, r) || code(key, tr) < IN {
-                continue;
-            }
-            let on_foot = if mounted {
-                c & !MOUNTED
-            } else {
-                lump.classes[usize::from(lump.class_of[r])].start
-            };
-            key = with(key, r, on_foot);
-        }
-        let eligible = lump.in_fight(key, t);
-        let present = first_present.unwrap_or_else(|| lump.units(&eligible));
-        let over = |key: Key, tally: Tally, left: Left, p: f64| Move {
-            to: To::End {
-                key,
-                winner: other,
-                loser: Some(BROKE_OFF),
-            },
-            p,
-            tally,
-            left,
+        let mut walk = Walk {
+            chain: self,
+            struck: node & WAS_STRUCK != 0,
+            present: None,
         };
-        if eligible.is_empty() {
-            out.push(over(key, tally, left, 1.0));
-            return;
-        }
-        let armor_opposite = lump
-            .in_fight(key, other)
-            .iter()
-            .any(|&p| lump.typ(p).is_armored_vehicle());
-        let test = MotivationTest::new(
-            node & WAS_STRUCK != 0,
-            armor_opposite,
-            eligible
-                .iter()
-                .map(|&p| {
-                    let reroll =
-                        rules_melee::may_reroll(rules, lump.base.unit(lump.ids[p]), &present);
-                    (lump.typ(p).motivation, reroll)
-                })
-                .collect(),
-        );
-        // The units that fail, as a mask of positions, with their chance.
-        let mut tests: SmallVec<[(u16, f64); 8]> = SmallVec::new();
-        let mut add = |failed: u16, p: f64| match tests.iter_mut().find(|(f, _)| *f == failed) {
-            Some(e) => e.1 += p,
-            None => tests.push((failed, p)),
-        };
-        let failing = |first: u8, second: Option<u8>| {
-            eligible
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| test.fails(i, first, second))
-                .fold(0u16, |m, (_, &p)| m | 1 << p)
-        };
-        if test.automatic {
-            add(0, 1.0);
-        } else {
-            for d1 in 1..=6u8 {
-                if test.rerolls(d1) {
-                    for d2 in 1..=6u8 {
-                        add(failing(d1, Some(d2)), 1.0 / 36.0);
-                    }
-                } else {
-                    add(failing(d1, None), 1.0 / 6.0);
-                }
-            }
-        }
-        for (failed, p) in tests {
-            let (mut k, mut tl, mut lf) = (key, tally, left);
-            for &q in &eligible {
-                if failed & 1 << q != 0 {
-                    tl = self.leave(&mut k, tl, q, &mut lf);
-                }
-            }
-            let k = lump.canon(k);
-            let (leaving, has_dice) = self.choose(k, t);
-            let mut k = k;
-            for q in 0..lump.ids.len() {
-                if leaving & 1 << q != 0 {
-                    tl = self.leave(&mut k, tl, q, &mut lf);
-                }
-            }
-            if !has_dice {
-                out.push(over(lump.canon(k), tl, lf, p));
-                continue;
-            }
-            let k = if t == def { self.join(k) } else { k };
-            for (k2, pb) in self.charge(k, t, lump.base.time().is_night()) {
-                out.push(Move {
-                    to: To::Node {
-                        key: lump.canon(k2),
+        let lump = walk.chain.lump;
+        let Ok(()) = side_turn(
+            &mut walk,
+            (key, 0, [0; 16]),
+            t,
+            node & FIRST != 0,
+            &mut |(k, tally, left), turn, p| {
+                let to = match turn {
+                    Turn::Lost => To::End {
+                        key: lump.canon(k),
+                        winner: t.other(),
+                        loser: Some(BROKE_OFF),
+                    },
+                    Turn::Strikes => To::Node {
+                        key: lump.canon(k),
                         node: strike_node(t),
                     },
-                    p: p * pb,
-                    tally: tl,
-                    left: lf,
-                });
-            }
-        }
+                };
+                out.push(Move { to, p, tally, left });
+            },
+        );
     }
 
     /// R11.4, as `melee::join`: the units waiting next to the hex whose formation has a unit
@@ -1219,17 +1118,16 @@ impl Chain<'_, '_, '_> {
                     let k = ks | kt;
                     let tally =
                         tally_add(tally_add(0, t, u32::from(ds), 0), other, u32::from(dt), 0);
-                    let to = if !lump.any_in(k, other) {
-                        To::End {
+                    let to = match after_strike(t, struck, |s| lump.any_in(k, s)) {
+                        AfterStrike::Lost(loser) => To::End {
                             key: k,
-                            winner: t,
+                            winner: loser.other(),
                             loser: Some(BROKE_OFF),
-                        }
-                    } else {
-                        To::Node {
+                        },
+                        AfterStrike::Turn { side, struck } => To::Node {
                             key: k,
-                            node: test_node(other, struck),
-                        }
+                            node: test_node(side, struck),
+                        },
                     };
                     out.push(Move {
                         to,
@@ -1240,6 +1138,159 @@ impl Chain<'_, '_, '_> {
                 }
             }
         }
+    }
+}
+
+/// The odds' walk of the melee ([`Fight`]): the lumped fight, each step over every face with
+/// its chance. A position is the key, with the losses and the units that broke off on the way.
+struct Walk<'w, 'l, 'a, 'r> {
+    chain: &'w mut Chain<'l, 'a, 'r>,
+    /// Whether the side to test was struck by a hit in the round before (R11.3).
+    struck: bool,
+    /// The defenders at their first test (`turn::Fight::at_once`).
+    present: Option<SmallVec<[UnitId; 16]>>,
+}
+
+impl Fight for Walk<'_, '_, '_, '_> {
+    type At = (Key, Tally, Left);
+    type Halt = std::convert::Infallible;
+
+    fn at_once(&mut self, (key, tally, left): &mut Self::At) -> Result<(), Self::Halt> {
+        let lump = self.chain.lump;
+        let def = lump.attackers.other();
+        self.present = Some(lump.units(&lump.in_fight(*key, def)));
+        for p in 0..lump.ids.len() {
+            if code(*key, p) >= IN
+                && rules_melee::breaks_off_at_once(lump.typ(p), lump.side(p) == def)
+            {
+                *tally = self.chain.leave(key, *tally, p, left);
+                // Its riders leave aboard it (R16.3 comes after R11.1).
+                for &(r, _, _) in lump.riders.iter().filter(|x| x.1 == p) {
+                    if code(*key, r) == ABOARD {
+                        *key = with(*key, r, lump.classes[usize::from(lump.class_of[r])].start);
+                        *tally = self.chain.leave(key, *tally, r, left);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// R16.3 (`melee::transports_make_way`): the side's riders dismount into the fight.
+    fn make_way(&mut self, (key, _, _): &mut Self::At, side: Side) {
+        let lump = self.chain.lump;
+        for &(r, tr, mounted) in &lump.riders {
+            let c = code(*key, r);
+            if lump.side(r) != side || !lump.riding(*key, r) || code(*key, tr) < IN {
+                continue;
+            }
+            let on_foot = if mounted {
+                c & !MOUNTED
+            } else {
+                lump.classes[usize::from(lump.class_of[r])].start
+            };
+            *key = with(*key, r, on_foot);
+        }
+    }
+
+    fn any_in(&self, (key, _, _): &Self::At, side: Side) -> bool {
+        self.chain.lump.any_in(*key, side)
+    }
+
+    fn test(
+        &mut self,
+        (key, tally, left): Self::At,
+        side: Side,
+        _first: bool,
+        out: &mut Vec<(Self::At, f64)>,
+    ) -> Result<(), Self::Halt> {
+        let lump = self.chain.lump;
+        let rules = lump.rules;
+        let eligible = lump.in_fight(key, side);
+        let present = self.present.take().unwrap_or_else(|| lump.units(&eligible));
+        let test = MotivationTest::new(
+            self.struck,
+            lump.in_fight(key, side.other())
+                .iter()
+                .map(|&p| lump.typ(p)),
+            eligible
+                .iter()
+                .map(|&p| {
+                    let reroll =
+                        rules_melee::may_reroll(rules, lump.base.unit(lump.ids[p]), &present);
+                    (lump.typ(p).motivation, reroll)
+                })
+                .collect(),
+        );
+        // The units that fail, as a mask of positions, with their chance.
+        let mut tests: SmallVec<[(u16, f64); 8]> = SmallVec::new();
+        let mut add = |failed: u16, p: f64| match tests.iter_mut().find(|(f, _)| *f == failed) {
+            Some(e) => e.1 += p,
+            None => tests.push((failed, p)),
+        };
+        let failing = |first: u8, second: Option<u8>| {
+            eligible
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| test.fails(i, first, second))
+                .fold(0u16, |m, (_, &p)| m | 1 << p)
+        };
+        if test.automatic {
+            add(0, 1.0);
+        } else {
+            for d1 in 1..=6u8 {
+                if test.rerolls(d1) {
+                    for d2 in 1..=6u8 {
+                        add(failing(d1, Some(d2)), 1.0 / 36.0);
+                    }
+                } else {
+                    add(failing(d1, None), 1.0 / 6.0);
+                }
+            }
+        }
+        for (failed, p) in tests {
+            let (mut k, mut tl, mut lf) = (key, tally, left);
+            for &q in &eligible {
+                if failed & 1 << q != 0 {
+                    tl = self.chain.leave(&mut k, tl, q, &mut lf);
+                }
+            }
+            out.push(((lump.canon(k), tl, lf), p));
+        }
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        (key, tally, left): &mut Self::At,
+        side: Side,
+    ) -> Result<bool, Self::Halt> {
+        let (leaving, has_dice) = self.chain.choose(*key, side);
+        for q in 0..self.chain.lump.ids.len() {
+            if leaving & 1 << q != 0 {
+                *tally = self.chain.leave(key, *tally, q, left);
+            }
+        }
+        Ok(has_dice)
+    }
+
+    fn join(&mut self, (key, _, _): &mut Self::At, side: Side) {
+        if side != self.chain.lump.attackers {
+            *key = self.chain.join(*key);
+        }
+    }
+
+    fn charge(
+        &mut self,
+        (key, tally, left): Self::At,
+        side: Side,
+        out: &mut Vec<(Self::At, f64)>,
+    ) -> Result<(), Self::Halt> {
+        let night = self.chain.lump.base.time().is_night();
+        for (k, p) in self.chain.charge(key, side, night) {
+            out.push(((k, tally, left), p));
+        }
+        Ok(())
     }
 }
 

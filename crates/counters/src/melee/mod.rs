@@ -9,6 +9,9 @@ use hexmap::{Budget, Hex, Label, Reach, Route};
 use smallvec::SmallVec;
 
 use crate::ask::{Answer, Asking, Halt, Question};
+use turn::{AfterStrike, Fight as _, Turn, after_strike, side_turn};
+
+pub mod turn;
 use crate::executor::Exec;
 use crate::hits::destroy_with;
 use crate::plan::{Fighting, plan_side, takes_part};
@@ -79,66 +82,48 @@ pub(crate) fn fight(
     m.in_fight[att.index()] = attackers.iter().copied().collect();
     m.in_fight[def.index()] = defenders.iter().copied().collect();
 
-    // R11.2 with R11.1: the HQs with the defenders when they hold count for the defenders'
-    // first test, though they leave at once (seed 002: a company HQ joined to the gunners lets
-    // them re-roll, then breaks off).
-    let present_at_first_test = m.alive(x, def);
-    // R11.1: independents of either side, and unarmored vehicles among the defenders, break
-    // off at once.
-    for side in [def, att] {
-        for u in m.alive(x, side) {
-            let typ = x.rules.typ(x.state.unit(u));
-            if breaks_off_at_once(typ, side == def) {
-                let reason = if typ.is_independent() {
-                    BreakOffReason::Independent
-                } else {
-                    BreakOffReason::Unarmored
-                };
-                break_off(x, &mut m, u, reason)?;
-            }
-        }
-    }
-
+    // The sides take turns as `turn.rs` orders them, the defenders first.
+    let mut walk = Walk {
+        x: &mut *x,
+        m: &mut m,
+        defenders: def,
+        present: Units::new(),
+        struck_by: first.on_struck,
+        units: Units::new(),
+    };
     let mut testing = def;
-    let mut struck_by = first.on_struck;
     let mut rounds = 0u32;
     let loser = loop {
-        transports_make_way(x, &mut m, testing);
-        let eligible = m.alive(x, testing);
-        if eligible.is_empty() {
+        let mut ended = Turn::Lost;
+        side_turn(&mut walk, (), testing, rounds == 0, &mut |(), t, _| {
+            ended = t;
+        })?;
+        if ended == Turn::Lost {
             break testing;
         }
-        let present = if rounds == 0 && testing == def {
-            present_at_first_test.clone()
-        } else {
-            m.alive(x, testing)
-        };
-        let passed = motivation_test(x, &mut m, testing, &eligible, &present, struck_by)?;
-        let counterattackers = choose(x, &mut m, testing, &passed)?;
-        if counterattackers.is_empty() {
-            break testing;
-        }
-        let struck = m.alive(x, testing.other());
-        x.emit(Event::Counterattack {
-            side: testing,
-            units: counterattackers.clone(),
-        });
-        let strikers = charge(x, &counterattackers, &struck)?;
-        let round = if strikers.is_empty() {
+        let struck = walk.m.alive(walk.x, testing.other());
+        let round = if walk.units.is_empty() {
             Strike::default()
         } else {
-            strike(x, hex, &strikers, &struck, Fighting::Counterattack, false)?
+            strike(
+                walk.x,
+                hex,
+                &walk.units,
+                &struck,
+                Fighting::Counterattack,
+                false,
+            )?
         };
-        m.hit.extend(round.hit.iter().copied());
+        walk.m.hit.extend(round.hit.iter().copied());
         rounds += 1;
-        if m.alive(x, testing.other()).is_empty() {
-            break testing.other();
+        match after_strike(testing, round.on_struck > 0, |s| walk.any_in(&(), s)) {
+            AfterStrike::Lost(side) => break side,
+            AfterStrike::Turn { .. } if rounds >= MAX_ROUNDS => break att,
+            AfterStrike::Turn { side, .. } => {
+                walk.struck_by = round.on_struck;
+                testing = side;
+            }
         }
-        if rounds >= MAX_ROUNDS {
-            break att;
-        }
-        struck_by = round.on_struck;
-        testing = testing.other();
     };
     let winner = loser.other();
     for u in m.alive(x, loser) {
@@ -190,6 +175,91 @@ pub(crate) fn fight(
     Ok(())
 }
 
+/// The engine's walk of the melee ([`turn::Fight`]): the fight as the game's state holds it,
+/// each step with the game's dice (one outcome) and the sides' answers.
+struct Walk<'w, 's, 'r> {
+    x: &'w mut Exec<'s, 'r>,
+    m: &'w mut Melee,
+    defenders: Side,
+    /// The defenders at their first test (`turn::Fight::at_once`).
+    present: Units,
+    /// The hits the side to test took in the round before (R11.3).
+    struck_by: u8,
+    /// The units that passed the test, then those that counterattack, then those that strike.
+    units: Units,
+}
+
+impl turn::Fight for Walk<'_, '_, '_> {
+    type At = ();
+    type Halt = Halt;
+
+    fn at_once(&mut self, (): &mut ()) -> Result<(), Halt> {
+        let def = self.defenders;
+        self.present = self.m.alive(self.x, def);
+        // R11.1: independents of either side, and unarmored vehicles among the defenders.
+        for side in [def, def.other()] {
+            for u in self.m.alive(self.x, side) {
+                let typ = self.x.rules.typ(self.x.state.unit(u));
+                if breaks_off_at_once(typ, side == def) {
+                    let reason = if typ.is_independent() {
+                        BreakOffReason::Independent
+                    } else {
+                        BreakOffReason::Unarmored
+                    };
+                    break_off(self.x, self.m, u, reason)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn make_way(&mut self, (): &mut (), side: Side) {
+        transports_make_way(self.x, self.m, side);
+    }
+
+    fn any_in(&self, (): &(), side: Side) -> bool {
+        !self.m.alive(self.x, side).is_empty()
+    }
+
+    fn test(
+        &mut self,
+        (): (),
+        side: Side,
+        first: bool,
+        out: &mut Vec<((), f64)>,
+    ) -> Result<(), Halt> {
+        let eligible = self.m.alive(self.x, side);
+        let present = if first {
+            self.present.clone()
+        } else {
+            eligible.clone()
+        };
+        self.units = motivation_test(self.x, self.m, side, &eligible, &present, self.struck_by)?;
+        out.push(((), 1.0));
+        Ok(())
+    }
+
+    fn choose(&mut self, (): &mut (), side: Side) -> Result<bool, Halt> {
+        self.units = choose(self.x, self.m, side, &self.units)?;
+        Ok(!self.units.is_empty())
+    }
+
+    fn join(&mut self, (): &mut (), side: Side) {
+        join(self.x, self.m, side, &mut self.units);
+    }
+
+    fn charge(&mut self, (): (), side: Side, out: &mut Vec<((), f64)>) -> Result<(), Halt> {
+        let struck = self.m.alive(self.x, side.other());
+        self.x.emit(Event::Counterattack {
+            side,
+            units: self.units.clone(),
+        });
+        self.units = charge(self.x, &self.units, &struck)?;
+        out.push(((), 1.0));
+        Ok(())
+    }
+}
+
 /// R16.3: a transport must break off, or its passengers dismount, to counterattack. The
 /// default choice: the passengers dismount into the transport's hex and join the fight, and the
 /// transport fights on (an empty transport is not affected).
@@ -229,11 +299,16 @@ pub struct MotivationTest {
 
 impl MotivationTest {
     /// The test of units with these numbers and re-rolls, automatic when the side was `struck`
-    /// by no hit and faces no armored vehicle (`armor_opposite`).
+    /// by no hit and faces no armored vehicle among the units of the other side in the fight
+    /// (`opposite`, their types).
     #[must_use]
-    pub fn new(struck: bool, armor_opposite: bool, units: SmallVec<[(u8, bool); 16]>) -> Self {
+    pub fn new<'t>(
+        struck: bool,
+        mut opposite: impl Iterator<Item = &'t UnitType>,
+        units: SmallVec<[(u8, bool); 16]>,
+    ) -> Self {
         Self {
-            automatic: !struck && !armor_opposite,
+            automatic: !struck && !opposite.any(UnitType::is_armored_vehicle),
             units,
         }
     }
@@ -270,14 +345,10 @@ fn motivation_test(
     present: &[UnitId],
     struck_by: u8,
 ) -> Result<Units, Halt> {
-    let other = side.other();
-    let armor_opposite = m
-        .alive(x, other)
-        .iter()
-        .any(|&u| x.rules.typ(x.state.unit(u)).is_armored_vehicle());
+    let opposite = m.alive(x, side.other());
     let test = MotivationTest::new(
         struck_by > 0,
-        armor_opposite,
+        opposite.iter().map(|&u| x.rules.typ(x.state.unit(u))),
         eligible
             .iter()
             .map(|&u| {
@@ -417,7 +488,8 @@ fn capture(x: &mut Exec<'_, '_>, unit: UnitId) -> Result<(), Halt> {
 
 /// Who counterattacks among the units that passed: orders first, then the AI. Units that
 /// choose to break off do so; units without dice (no assault factor) stay with their side
-/// (R9.10). Returns the counterattackers (empty: the side gives up the fight).
+/// (R9.10). Returns the counterattackers (empty: the side gives up the fight); those next to
+/// the hex join them next (`join`).
 fn choose(
     x: &mut Exec<'_, '_>,
     m: &mut Melee,
@@ -473,7 +545,6 @@ fn choose(
     if rolls.rolls.is_empty() {
         return Ok(Units::new());
     }
-    join(x, m, side, &mut counterattackers);
     Ok(counterattackers)
 }
 
