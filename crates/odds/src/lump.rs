@@ -205,112 +205,114 @@ fn breaking_off(
 /// consolidate, when that captures it (it could not fall back, `melee::fall_back_hexes`).
 pub(crate) type Threat = SmallVec<[UnitId; 4]>;
 
-/// The [`Threat`] to `mover` (a defender, or the transport a rider leaves aboard), whose
-/// break-off goes `away`, from the attackers (`side`) among the `fighting` (whose break-offs go
-/// `aways`): the same wherever among its ends it stops, else `None`. Empty when R11.10 never
-/// captures it; `None` too when what decides it is left to sampling (a vehicle a bog check may
-/// stop or hold, R5.6; an attacker riding, whose hex is its transport's; an attacker whose
-/// formation HQ is in the fight and may fall; a loser that may be left in the hex, `held`; a
-/// way to fall back that depends on who won and where they stand).
-#[allow(clippy::too_many_arguments)]
-fn threat(
-    rules: &Rules<'_>,
-    base: &State,
+/// What R11.10's judgment reads of the fight (see [`Around::threat`]).
+struct Around<'a, 'r, R> {
+    rules: &'a Rules<'r>,
+    base: &'a State,
     hex: Hex,
+    /// The attackers' side.
     side: Side,
-    fighting: &[&Unit],
-    aways: &[Away],
-    mover: &Unit,
-    away: &Away,
-    riding: impl Fn(UnitId) -> bool,
+    fighting: &'a [&'a Unit],
+    /// Where each of the `fighting` may end its break-off.
+    aways: &'a [Away],
+    /// Whether a unit is a rider (its hex is its transport's).
+    riding: R,
+    /// Whether a loser may be left in the hex, keeping the winners out of it.
     held: bool,
-) -> Option<Threat> {
-    // Losing attackers broke off from winners who stay in the hex, two hexes or more away.
-    if away.trapped || away.exposed || mover.side == side {
-        return Some(Threat::new());
-    }
-    let mut all: Option<Threat> = None;
-    for &to in &away.ends {
-        let here = threat_at(
-            rules, base, hex, side, fighting, aways, mover, to, &riding, held,
-        )?;
-        match &all {
-            Some(t) if *t != here => return None,
-            _ => all = Some(here),
-        }
-    }
-    Some(all.unwrap_or_default())
 }
 
-/// [`threat`] for a break-off that ends at `to`.
-#[allow(clippy::too_many_arguments)]
-fn threat_at(
-    rules: &Rules<'_>,
-    base: &State,
-    hex: Hex,
-    side: Side,
-    fighting: &[&Unit],
-    aways: &[Away],
-    mover: &Unit,
-    to: Hex,
-    riding: impl Fn(UnitId) -> bool,
-    held: bool,
-) -> Option<Threat> {
-    let map = rules.map();
-    let next_to = |a: Hex, b: Hex| a.unsigned_distance_to(b) <= 1;
-    let winners: SmallVec<[(UnitId, Hex); 8]> = fighting
-        .iter()
-        .filter(|u| u.side == side)
-        .filter_map(|u| Some((u.id, base.hex_of(u.id)?)))
-        .collect();
-    let near: Threat = winners
-        .iter()
-        .filter(|&&(_, h)| next_to(h, to))
-        .map(|&(id, _)| id)
-        .collect();
-    if near.is_empty() {
-        return Some(near);
+impl<R: Fn(UnitId) -> bool> Around<'_, '_, R> {
+    /// The [`Threat`] to `mover` (a defender, or the transport a rider leaves aboard), whose
+    /// break-off goes `away`: the same wherever among its ends it stops, else `None`. Empty
+    /// when R11.10 never captures it; `None` too when what decides it is left to sampling (a
+    /// vehicle a bog check may stop or hold, R5.6; an attacker riding, whose hex is its
+    /// transport's; an attacker whose formation HQ is in the fight and may fall; a loser that
+    /// may be left in the hex; a way to fall back that depends on who won and where they
+    /// stand).
+    fn threat(&self, mover: &Unit, away: &Away) -> Option<Threat> {
+        // Losing attackers broke off from winners who stay in the hex, two hexes or more away.
+        if away.trapped || away.exposed || mover.side == self.side {
+            return Some(Threat::new());
+        }
+        let mut all: Option<Threat> = None;
+        for &to in &away.ends {
+            let here = self.threat_at(mover, to)?;
+            match &all {
+                Some(t) if *t != here => return None,
+                _ => all = Some(here),
+            }
+        }
+        Some(all.unwrap_or_default())
     }
-    let typ = rules.typ(mover);
-    let difficult = |h: Hex| map.terrain(h).is_some_and(|t| t.difficult);
-    // (Counterattacking vehicles take bog checks when the attackers stand in difficult ground.)
-    let may_bog = typ.is_vehicle()
-        && (difficult(to) || mover.state.bogged || winners.iter().any(|&(_, h)| difficult(h)));
-    if may_bog {
-        return None;
+
+    /// [`Around::threat`] for a break-off that ends at `to`.
+    fn threat_at(&self, mover: &Unit, to: Hex) -> Option<Threat> {
+        let Self {
+            rules,
+            base,
+            hex,
+            side,
+            fighting,
+            aways,
+            ..
+        } = *self;
+        let map = rules.map();
+        let next_to = |a: Hex, b: Hex| a.unsigned_distance_to(b) <= 1;
+        let winners: SmallVec<[(UnitId, Hex); 8]> = fighting
+            .iter()
+            .filter(|u| u.side == side)
+            .filter_map(|u| Some((u.id, base.hex_of(u.id)?)))
+            .collect();
+        let near: Threat = winners
+            .iter()
+            .filter(|&&(_, h)| next_to(h, to))
+            .map(|&(id, _)| id)
+            .collect();
+        if near.is_empty() {
+            return Some(near);
+        }
+        let typ = rules.typ(mover);
+        let difficult = |h: Hex| map.terrain(h).is_some_and(|t| t.difficult);
+        // (Counterattacking vehicles take bog checks when the attackers stand in difficult
+        // ground.)
+        let may_bog = typ.is_vehicle()
+            && (difficult(to) || mover.state.bogged || winners.iter().any(|&(_, h)| difficult(h)));
+        if may_bog {
+            return None;
+        }
+        let in_fight = |id: UnitId| fighting.iter().any(|u| u.id == id);
+        let outside = |h: Hex| base.units_in(h, side).any(|u| !in_fight(u.id));
+        let ends: SmallVec<[Hex; 16]> = (0..fighting.len())
+            .filter(|&i| fighting[i].side == side)
+            .flat_map(|i| aways[i].ends.iter().copied())
+            .collect();
+        // With every attacker where it might stand, it may still fall back: never captured.
+        let hardest = fall_back(
+            rules,
+            typ,
+            to,
+            |h| outside(h) || h == hex || winners.iter().any(|w| w.1 == h) || ends.contains(&h),
+            |h| next_to(h, hex) || winners.iter().any(|&(_, w)| next_to(w, h)),
+        );
+        if hardest {
+            return Some(Threat::new());
+        }
+        // With one attacker beside it alone, it may fall back: that depends on who won.
+        let easiest = near.iter().any(|&w| {
+            let at = base.hex_of(w).unwrap_or(hex);
+            fall_back(rules, typ, to, outside, |h| next_to(at, h))
+        });
+        let hq_in_fight = |id: UnitId| {
+            let f = base.unit(id).formation;
+            rules.scenario.formations[f.index()]
+                .hq
+                .is_some_and(in_fight)
+        };
+        if easiest || self.held || near.iter().any(|&w| (self.riding)(w) || hq_in_fight(w)) {
+            return None;
+        }
+        Some(near)
     }
-    let in_fight = |id: UnitId| fighting.iter().any(|u| u.id == id);
-    let outside = |h: Hex| base.units_in(h, side).any(|u| !in_fight(u.id));
-    let ends: SmallVec<[Hex; 16]> = (0..fighting.len())
-        .filter(|&i| fighting[i].side == side)
-        .flat_map(|i| aways[i].ends.iter().copied())
-        .collect();
-    // With every attacker where it might stand, it may still fall back: never captured.
-    let hardest = fall_back(
-        rules,
-        typ,
-        to,
-        |h| outside(h) || h == hex || winners.iter().any(|w| w.1 == h) || ends.contains(&h),
-        |h| next_to(h, hex) || winners.iter().any(|&(_, w)| next_to(w, h)),
-    );
-    if hardest {
-        return Some(Threat::new());
-    }
-    // With one attacker beside it alone, it may fall back: that depends on who won.
-    let easiest = near.iter().any(|&w| {
-        let at = base.hex_of(w).unwrap_or(hex);
-        fall_back(rules, typ, to, outside, |h| next_to(at, h))
-    });
-    let hq_in_fight = |id: UnitId| {
-        let f = base.unit(id).formation;
-        rules.scenario.formations[f.index()]
-            .hq
-            .is_some_and(in_fight)
-    };
-    if easiest || held || near.iter().any(|&w| riding(w) || hq_in_fight(w)) {
-        return None;
-    }
-    Some(near)
 }
 
 /// Whether a loser of type `typ` at `at` has a hex to fall back to (R11.10).
@@ -627,13 +629,18 @@ impl<'a, 'r> Lump<'a, 'r> {
                     && (aways[i].ends.contains(&hex) && rules.typ(movers[i]).is_armored_vehicle()
                         || rider_of(u).is_some_and(|t| stands_off(base.unit(t))))
             });
+            let around = Around {
+                rules,
+                base,
+                hex,
+                side,
+                fighting: &fighting,
+                aways: &aways,
+                riding,
+                held,
+            };
             (0..fighting.len())
-                .map(|i| {
-                    threat(
-                        rules, base, hex, side, &fighting, &aways, movers[i], &aways[i], riding,
-                        held,
-                    )
-                })
+                .map(|i| around.threat(movers[i], &aways[i]))
                 .collect::<Option<_>>()?
         };
         let threatening: Threat = threats.iter().flatten().copied().collect();
