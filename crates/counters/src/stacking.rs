@@ -33,11 +33,39 @@ pub fn has_room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, passin
     if rules.typ(u).is_hq() {
         return true;
     }
+    if !passing {
+        return has_room_for(state, rules, unit, hex, 0);
+    }
     let limit = usize::from(rules.scenario.rules.stacking_limit);
     // Units standing there bound those that count: fewer than the limit, no need to count.
     if state.standing_in(hex, u.side).is_some_and(|n| n < limit) {
         return true;
     }
-    let n = stack_count(state.units(), rules.catalog, u.side, hex);
-    if passing { n <= limit } else { n < limit }
+    stack_count(state.units(), rules.catalog, u.side, hex) <= limit
+}
+
+/// R3.1: whether `unit` may end a move in `hex` with `others` more units of its side that count
+/// (not HQs, not passengers) coming there too, as a plan of several moves needs to know (the
+/// doctrine AI's assaults). `has_room` is this with none.
+#[must_use]
+pub fn has_room_for(
+    state: &State,
+    rules: &Rules<'_>,
+    unit: UnitId,
+    hex: Hex,
+    others: usize,
+) -> bool {
+    let u = state.unit(unit);
+    if rules.typ(u).is_hq() {
+        return true;
+    }
+    let limit = usize::from(rules.scenario.rules.stacking_limit);
+    // Units standing there bound those that count: fewer than the room, no need to count.
+    if state
+        .standing_in(hex, u.side)
+        .is_some_and(|n| n + others < limit)
+    {
+        return true;
+    }
+    stack_count(state.units(), rules.catalog, u.side, hex) + others < limit
 }

@@ -479,7 +479,7 @@ impl State {
     pub fn hexes_left(&self, unit: UnitId) -> Option<u32> {
         self.time
             .is_night()
-            .then(|| 2u32.saturating_sub(u32::from(self.entered[unit.index()])))
+            .then(|| crate::time::NIGHT_HEXES.saturating_sub(u32::from(self.entered[unit.index()])))
     }
 
     /// R13.1 for moves that step farther from `away` at every hex (disengage, break off): the

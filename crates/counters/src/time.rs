@@ -81,6 +81,10 @@ pub(crate) fn sees_in_the_dark(
     Ok(false)
 }
 
+/// R13.1: the most hexes a unit enters in a player turn at night, however it moves
+/// (`State::hexes_left`; the AIs reckon the enemy's reach by it).
+pub const NIGHT_HEXES: u32 = 2;
+
 /// R13.2: whether `viewer` may see `target` at night, as far as distance goes: within its
 /// visibility roll (or within 6, the most a die can show, before it has rolled), or at any
 /// distance if the target fired in its own last turn. Always true by day.
@@ -93,6 +97,26 @@ pub fn within_night_sight(state: &State, viewer: UnitId, target: UnitId) -> bool
         return false;
     };
     a.unsigned_distance_to(b) <= night_reach(state, viewer)
+}
+
+/// R13.2: the chance that `viewer` sees `target` at night, as far as distance goes: certain by
+/// day or when the target fired in its own last turn, else whether its visibility die reaches,
+/// or before it has rolled the chance that the die will (`within_night_sight` once rolled). The
+/// AIs weigh their shots by it.
+#[must_use]
+pub fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
+    if !state.time().is_night() || state.unit(target).state.fired_last_turn {
+        return 1.0;
+    }
+    let (Some(a), Some(b)) = (state.hex_of(viewer), state.hex_of(target)) else {
+        return 0.0;
+    };
+    let d = a.unsigned_distance_to(b);
+    match state.visibility()[viewer.index()] {
+        0 => f64::from(7u32.saturating_sub(d.max(1))) / 6.0,
+        v if d <= u32::from(v) => 1.0,
+        _ => 0.0,
+    }
 }
 
 /// R13.2: how far a unit sees at night: its visibility die this turn, or 6 (the most a die can

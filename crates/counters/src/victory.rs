@@ -136,14 +136,20 @@ pub fn turn_limit(x: &mut Exec<'_, '_>) {
     end(x, winner, EndReason::TurnLimit);
 }
 
+/// R17.3: whether `side` ignores its first lost unit in the victory points: it began with nine
+/// or more units ([`starting_units`]). The score counts by it and the narrative says so by it.
+#[must_use]
+pub fn forgives_first_loss(rules: &Rules<'_>, side: Side) -> bool {
+    starting_units(rules, side) >= 9
+}
+
 /// Victory points (R17.3, R17.4).
 #[must_use]
 pub fn score(state: &State, rules: &Rules<'_>, winner: Option<Side>, reason: EndReason) -> Outcome {
     let lost = [losses(state, rules, Side::A), losses(state, rules, Side::B)];
-    // R17.3: a side that began with nine or more units ignores its first lost unit.
     let effective = |side: Side| {
         let l = lost[side.index()];
-        if starting_units(rules, side) >= 9 {
+        if forgives_first_loss(rules, side) {
             l.saturating_sub(1)
         } else {
             l

@@ -27,7 +27,7 @@ use counters::melee::{
 };
 use counters::stacking::stack_count;
 use counters::state::{Rules, State};
-use model::catalog::{UnitClass, UnitType};
+use model::catalog::UnitType;
 use model::event::{Event, HitEffect};
 use model::ids::{Side, UnitId};
 use model::scenario::OrderAction;
@@ -141,7 +141,7 @@ fn breaking_off(
     (room, safe): (impl Fn(&[Hex]) -> bool, impl Fn(Hex) -> bool),
 ) -> Option<Away> {
     let typ = rules.typ(u);
-    if typ.class == UnitClass::Gun && u.location == Location::Map(hex) {
+    if counters::melee::trapped(state, rules, u.id, hex) {
         let trapped = true;
         return Some(Away {
             trapped,
@@ -722,10 +722,7 @@ impl<'a, 'r> Lump<'a, 'r> {
                 lo,
                 hi: lump.ids.len(),
                 start: code_of(u) | if mounted(u) { MOUNTED } else { 0 },
-                trapped: rules.typ(u).class == UnitClass::Gun
-                    && (u.location == Location::Map(hex)
-                        || rider_of(u)
-                            .is_some_and(|t| base.unit(t).location == Location::Map(hex))),
+                trapped: counters::melee::trapped(base, rules, u.id, hex),
                 no_retreat: u.side != side
                     && !is_joiner(u)
                     && retreat_hex(base, rules, u.id, hex, &attacked_from, attackers).is_none(),

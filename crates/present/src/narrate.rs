@@ -687,7 +687,7 @@ fn why(rules: &Rules<'_>, o: &Outcome) -> String {
 pub fn result(rules: &Rules<'_>, o: &Outcome) -> String {
     let name = |s: Side| rules.scenario.sides[s.index()].name.clone();
     let lost = |s: Side| count(o.losses[s.index()] as usize, "unit", "units");
-    let large = |s: Side| counters::starting_units(rules, s) >= 9;
+    let large = |s: Side| counters::victory::forgives_first_loss(rules, s);
     let head = match o.winner {
         Some(w) => format!("{} wins: {}", name(w), why(rules, o)),
         None => format!("nobody wins: {}", why(rules, o)),

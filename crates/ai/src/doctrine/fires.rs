@@ -16,23 +16,6 @@ use model::Location;
 use model::Role;
 use model::{Side, UnitId};
 
-/// R13.2: the chance that a unit which has not rolled its visibility yet sees `distance` hexes
-/// at night (certain by day, or when the target fired in its last turn).
-fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
-    if !state.time().is_night() || state.unit(target).state.fired_last_turn {
-        return 1.0;
-    }
-    let (Some(a), Some(b)) = (state.hex_of(viewer), state.hex_of(target)) else {
-        return 0.0;
-    };
-    let d = a.unsigned_distance_to(b);
-    match state.visibility()[viewer.index()] {
-        0 => f64::from(7u32.saturating_sub(d.max(1))) / 6.0,
-        v if d <= u32::from(v) => 1.0,
-        _ => 0.0,
-    }
-}
-
 /// Fire phase of the doctrine AI: eyes and ears first (R15.6), an air strike by day (R14.4), the batteries on the enemy
 /// hexes where they hurt most or, for an attacker with nothing worth shelling, smoke over its
 /// most exposed units (R14.1, R14.3); then every unit fires at the enemy it expects to hurt
@@ -63,7 +46,7 @@ pub(crate) fn doctrine_fire(
                 if fire_reaches(x.state(), &rules, unit, at, fire, t.id).is_err() {
                     continue;
                 }
-                let see = chance_to_see(x.state(), unit, t.id);
+                let see = counters::time::chance_to_see(x.state(), unit, t.id);
                 let Some(value) = shot_value(
                     x.state(),
                     &rules,

@@ -217,19 +217,13 @@ fn after_arriving(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> O
 /// Whether `unit` has room to end a move in `hex` (R3.1), with the passengers it will set down
 /// and the `planned` arrivals there too.
 fn room(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex, planned: &[(Hex, u8)]) -> bool {
-    let u = state.unit(unit);
-    if rules.typ(u).is_hq() {
-        return true;
-    }
-    let limit = usize::from(rules.scenario.rules.stacking_limit);
     let coming = planned
         .iter()
         .find(|(p, _)| *p == hex)
         .map_or(0, |&(_, n)| usize::from(n));
-    counters::stack_count(state.units(), rules.catalog, u.side, hex)
-        + coming
-        + usize::from(arrivals(state, rules, unit))
-        <= limit
+    // (`arrivals` counts the unit itself.)
+    let others = coming + usize::from(arrivals(state, rules, unit)) - 1;
+    counters::stacking::has_room_for(state, rules, unit, hex, others)
 }
 
 /// The units that count for stacking a unit brings next to an assaulted hex: itself, and the

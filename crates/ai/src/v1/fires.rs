@@ -6,7 +6,6 @@ use hexmap::Hex;
 use super::scouting::eyes_and_ears;
 use crate::{expected_hits, own};
 use counters::Halt;
-use counters::State;
 use counters::sortie_ready;
 use counters::{check, fire_reaches, ready_to_fire};
 use counters::{fire_dice, hit_number, save_number};
@@ -15,23 +14,6 @@ use model::Command;
 use model::Location;
 use model::Role;
 use model::{Side, UnitId};
-
-/// R13.2: the chance that a unit which has not rolled its visibility yet sees `distance` hexes
-/// at night (certain by day, or when the target fired in its last turn).
-fn chance_to_see(state: &State, viewer: UnitId, target: UnitId) -> f64 {
-    if !state.time().is_night() || state.unit(target).state.fired_last_turn {
-        return 1.0;
-    }
-    let (Some(a), Some(b)) = (state.hex_of(viewer), state.hex_of(target)) else {
-        return 0.0;
-    };
-    let d = a.unsigned_distance_to(b);
-    match state.visibility()[viewer.index()] {
-        0 => f64::from(7u32.saturating_sub(d.max(1))) / 6.0,
-        v if d <= u32::from(v) => 1.0,
-        _ => 0.0,
-    }
-}
 
 /// Fire phase of the doctrine AI: eyes and ears first (R15.6), an air strike by day (R14.4), the batteries on the enemy
 /// hexes where they hurt most or, for an attacker with nothing worth shelling, smoke over its
@@ -66,7 +48,7 @@ pub(crate) fn doctrine_fire(
                     fire_dice(x.state(), &rules, unit),
                     hit_number(x.state(), &rules, unit, t.id),
                     save_number(x.state(), &rules, t.id),
-                ) * chance_to_see(x.state(), unit, t.id);
+                ) * counters::time::chance_to_see(x.state(), unit, t.id);
                 if best.is_none_or(|(v, _)| value > v) {
                     best = Some((value, t.id));
                 }

@@ -645,6 +645,14 @@ pub fn may_join(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
         && state.hexes_left(unit) != Some(0)
 }
 
+/// R11.7: whether `unit` is a gun in the melee's `hex` (standing there, or carried by a unit
+/// that is): it cannot break off and is captured. The engine breaks off by it; the odds count
+/// it captured by it.
+#[must_use]
+pub fn trapped(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> bool {
+    rules.typ(state.unit(unit)).class == UnitClass::Gun && state.hex_of(unit) == Some(hex)
+}
+
 /// R11.6: the ways a unit may break off from a melee: every hex it may end in, with the cost of
 /// the way there, and the search that found them (for the route).
 pub struct BreakOffWays {
@@ -776,7 +784,7 @@ fn break_off(
     };
     let u = x.state.unit(unit);
     let typ = x.rules.typ(u);
-    if typ.class == UnitClass::Gun && start == m.hex {
+    if trapped(x.state, &x.rules, unit, m.hex) {
         x.emit(Event::BrokeOff {
             unit,
             reason,
