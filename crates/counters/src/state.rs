@@ -9,6 +9,10 @@ use model::ids::{Side, UnitId};
 use model::scenario::{Order, OrderAction, Scenario, TimeOfDay};
 use model::unit::{Location, Unit, UnitState};
 
+/// R13.1: the most hexes a unit enters in a player turn at night, however it moves
+/// ([`State::hexes_left`]; the AIs reckon the enemy's reach by it).
+pub const NIGHT_HEXES: u32 = 2;
+
 /// What the rules read but never change: the scenario and its catalog, and the orders a
 /// person gave during play (`hexwar play`), which count as the scenario's own.
 #[derive(Clone, Copy, Debug)]
@@ -479,7 +483,7 @@ impl State {
     pub fn hexes_left(&self, unit: UnitId) -> Option<u32> {
         self.time
             .is_night()
-            .then(|| crate::time::NIGHT_HEXES.saturating_sub(u32::from(self.entered[unit.index()])))
+            .then(|| NIGHT_HEXES.saturating_sub(u32::from(self.entered[unit.index()])))
     }
 
     /// R13.1 for moves that step farther from `away` at every hex (disengage, break off): the

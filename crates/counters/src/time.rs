@@ -81,10 +81,6 @@ pub(crate) fn sees_in_the_dark(
     Ok(false)
 }
 
-/// R13.1: the most hexes a unit enters in a player turn at night, however it moves
-/// (`State::hexes_left`; the AIs reckon the enemy's reach by it).
-pub const NIGHT_HEXES: u32 = 2;
-
 /// R13.2: whether `viewer` may see `target` at night, as far as distance goes: within its
 /// visibility roll (or within 6, the most a die can show, before it has rolled), or at any
 /// distance if the target fired in its own last turn. Always true by day.

@@ -53,7 +53,7 @@ impl Front {
                 continue;
             }
             let reach = if night {
-                counters::time::NIGHT_HEXES
+                counters::state::NIGHT_HEXES
             } else {
                 u32::from(typ.movement_points(e.state.weakened))
             };
