@@ -1,8 +1,10 @@
 //! R1.4: the map is a petgraph graph. `&Map` implements petgraph's visit traits over the map's
 //! own table of neighbours (no copy into a `Graph`): a node per hex (its `NodeIndex` the hex's
 //! index, its weight the hex), an undirected edge between neighbours (R0.4). petgraph's
-//! algorithms run on it as on any graph; the break-off search (R11.6) is petgraph's Dijkstra
-//! (`paths.rs`).
+//! algorithms run on it as on any graph. The map's own searches (`paths.rs`: the cheapest path,
+//! an A* step for step as petgraph's `astar`; the reach and the break-off, R11.6, a Dijkstra
+//! bounded by the budget) are written for the map's arrays, and petgraph's `astar` and
+//! `dijkstra` over this graph are their oracles in the tests.
 
 use fixedbitset::FixedBitSet;
 use hexx::Hex;
