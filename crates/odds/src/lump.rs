@@ -729,7 +729,7 @@ impl<'a, 'r> Lump<'a, 'r> {
                 exposed: exposed_of(u),
                 // (Spared as its transport is, R11.7.)
                 armored: rules.typ(leaves_with(u).unwrap_or(u)).is_armored_vehicle(),
-                tank_like: rules.typ(u).is_armored_vehicle() || rules.typ(u).transport.is_some(),
+                tank_like: counters::melee::captures_no_tank(rules.typ(u)),
                 joiner: is_joiner(u),
                 falls_back: 0,
                 consolidates: counters::melee::may_consolidate(base, rules, u.id, hex),

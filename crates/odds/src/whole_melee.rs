@@ -1201,7 +1201,6 @@ impl Fight for Walk<'_, '_, '_, '_> {
         &mut self,
         (key, tally, left): Self::At,
         side: Side,
-        _first: bool,
         out: &mut Vec<(Self::At, f64)>,
     ) -> Result<(), Self::Halt> {
         let lump = self.chain.lump;

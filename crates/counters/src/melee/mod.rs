@@ -8,10 +8,9 @@
 use hexmap::{Budget, Hex, Label, Reach, Route};
 use smallvec::SmallVec;
 
-use crate::ask::{Answer, Asking, Halt, Question};
-use turn::{AfterStrike, Fight as _, Turn, after_strike, side_turn};
-
 pub mod turn;
+
+use crate::ask::{Answer, Asking, Halt, Question};
 use crate::executor::Exec;
 use crate::hits::destroy_with;
 use crate::plan::{Fighting, plan_side, takes_part};
@@ -25,6 +24,7 @@ use model::ids::{Side, UnitId};
 use model::scenario::{MeleeChoice, OrderAction};
 use model::unit::Location;
 use model::unit::Unit;
+use turn::{AfterStrike, Fight as _, Turn, after_strike, side_turn};
 
 /// A fight that lasts longer than this many counterattack rounds ends with the defenders
 /// holding. With dice it ends far sooner: every round scores a hit with a chance of at least
@@ -87,7 +87,7 @@ pub(crate) fn fight(
         x: &mut *x,
         m: &mut m,
         defenders: def,
-        present: Units::new(),
+        present: None,
         struck_by: first.on_struck,
         units: Units::new(),
     };
@@ -132,10 +132,9 @@ pub(crate) fn fight(
     // R11.7: the losers' units that broke off exposed are captured, unless tanks cannot
     // capture tanks.
     let winners = m.alive(x, winner);
-    let tanks_only = winners.iter().all(|&w| {
-        let t = x.rules.typ(x.state.unit(w));
-        t.is_armored_vehicle() || t.transport.is_some()
-    });
+    let tanks_only = winners
+        .iter()
+        .all(|&w| captures_no_tank(x.rules.typ(x.state.unit(w))));
     for (u, exposed) in m.broke.clone() {
         let unit = x.state.unit(u);
         if unit.side == loser
@@ -182,7 +181,7 @@ struct Walk<'w, 's, 'r> {
     m: &'w mut Melee,
     defenders: Side,
     /// The defenders at their first test (`turn::Fight::at_once`).
-    present: Units,
+    present: Option<Units>,
     /// The hits the side to test took in the round before (R11.3).
     struck_by: u8,
     /// The units that passed the test, then those that counterattack, then those that strike.
@@ -195,7 +194,7 @@ impl turn::Fight for Walk<'_, '_, '_> {
 
     fn at_once(&mut self, (): &mut ()) -> Result<(), Halt> {
         let def = self.defenders;
-        self.present = self.m.alive(self.x, def);
+        self.present = Some(self.m.alive(self.x, def));
         // R11.1: independents of either side, and unarmored vehicles among the defenders.
         for side in [def, def.other()] {
             for u in self.m.alive(self.x, side) {
@@ -221,19 +220,9 @@ impl turn::Fight for Walk<'_, '_, '_> {
         !self.m.alive(self.x, side).is_empty()
     }
 
-    fn test(
-        &mut self,
-        (): (),
-        side: Side,
-        first: bool,
-        out: &mut Vec<((), f64)>,
-    ) -> Result<(), Halt> {
+    fn test(&mut self, (): (), side: Side, out: &mut Vec<((), f64)>) -> Result<(), Halt> {
         let eligible = self.m.alive(self.x, side);
-        let present = if first {
-            self.present.clone()
-        } else {
-            eligible.clone()
-        };
+        let present = self.present.take().unwrap_or_else(|| eligible.clone());
         self.units = motivation_test(self.x, self.m, side, &eligible, &present, self.struck_by)?;
         out.push(((), 1.0));
         Ok(())
@@ -651,6 +640,14 @@ pub fn may_join(state: &State, rules: &Rules<'_>, unit: UnitId) -> bool {
 #[must_use]
 pub fn trapped(state: &State, rules: &Rules<'_>, unit: UnitId, hex: Hex) -> bool {
     rules.typ(state.unit(unit)).class == UnitClass::Gun && state.hex_of(unit) == Some(hex)
+}
+
+/// R11.7: whether a winner of this type captures no tank: an armored vehicle or a transport.
+/// When every winner is one, losing armored vehicles are not captured ("tanks cannot capture
+/// tanks"). The engine captures by it and the odds count by it.
+#[must_use]
+pub fn captures_no_tank(typ: &UnitType) -> bool {
+    typ.is_armored_vehicle() || typ.transport.is_some()
 }
 
 /// R11.6: the ways a unit may break off from a melee: every hex it may end in, with the cost of

@@ -29,13 +29,12 @@ pub trait Fight {
     fn make_way(&mut self, at: &mut Self::At, side: Side);
     /// Whether any unit of `side` is still in the fight.
     fn any_in(&self, at: &Self::At, side: Side) -> bool;
-    /// R11.2, R11.3: `side`'s motivation test (`first`: the defenders' first), its failed units
-    /// breaking off: each outcome, with its chance.
+    /// R11.2, R11.3: `side`'s motivation test (the defenders' first with those kept by
+    /// [`Fight::at_once`]), its failed units breaking off: each outcome, with its chance.
     fn test(
         &mut self,
         at: Self::At,
         side: Side,
-        first: bool,
         out: &mut Vec<(Self::At, f64)>,
     ) -> Result<(), Self::Halt>;
     /// R11.4: who of those that passed counterattacks (orders, the side's person or AI); the
@@ -81,7 +80,7 @@ pub fn side_turn<F: Fight>(
         return Ok(());
     }
     let mut tested = Vec::new();
-    fight.test(at, side, first, &mut tested)?;
+    fight.test(at, side, &mut tested)?;
     let mut charged = Vec::new();
     for (mut at, p) in tested {
         if !fight.choose(&mut at, side)? {
