@@ -30,10 +30,7 @@ pub(crate) fn contest(
     for o in objectives {
         let state = x.state();
         let wanted = match role {
-            Role::Defender => !state
-                .units()
-                .iter()
-                .any(|u| u.side == side && u.hex().is_some_and(|h| h.unsigned_distance_to(o) <= 1)),
+            Role::Defender => !counters::guards(state, &rules, o, side),
             Role::Attacker => !state.occupied_by(o, side) && !state.occupied_by(o, side.other()),
         };
         if !wanted {

@@ -80,8 +80,7 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
         .iter()
         .map(|&o| {
             let d = nearest(&fighters, o);
-            let guarded = nearest(&guards, o) <= 1;
-            (d, !guarded)
+            (d, !counters::guards(state, rules, o, defender))
         })
         .min_by_key(|&(d, unguarded)| (d, !unguarded))
         .unwrap_or((FAR, false));

@@ -54,7 +54,8 @@ pub use state::{Rules, State};
 pub use time::{CHANGE_ON, change_probabilities, dice_due, within_night_sight};
 pub use transport::cost as transport_cost;
 pub use victory::{
-    attacker_holds, attacker_holds_objective, counted, losses, morale_number, score, starting_units,
+    attacker_holds, attacker_holds_objective, counted, guards, losses, morale_number, score,
+    starting_units,
 };
 
 #[cfg(test)]

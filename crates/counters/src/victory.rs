@@ -103,8 +103,14 @@ pub fn attacker_holds(state: &State, rules: &Rules<'_>, hex: hexmap::Hex) -> boo
     let attacker = rules.scenario.side_with(Role::Attacker);
     // R15.5: a reorganising unit does not hold an objective.
     state.units_in(hex, attacker).any(|u| !u.state.reorganising)
-        && !state.occupied_by(hex, attacker.other())
-        && !state.adjacent_to(rules, hex, attacker.other())
+        && !guards(state, rules, hex, attacker.other())
+}
+
+/// Whether `side` guards this hex by R17.1: one of its units (reorganising or not) stands in
+/// it or next to it, so the other side cannot hold it.
+#[must_use]
+pub fn guards(state: &State, rules: &Rules<'_>, hex: hexmap::Hex, side: Side) -> bool {
+    state.occupied_by(hex, side) || state.adjacent_to(rules, hex, side)
 }
 
 /// Ends the battle with a winner (or none, for a fair fight lost by both) and scores it.
