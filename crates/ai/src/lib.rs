@@ -16,8 +16,11 @@
 //! - [`Random`] (`random`): picks among the legal commands; [`Passive`] (`passive`): does
 //!   nothing on its own.
 //!
-//! The registry (`registry.rs`) names them: `doctrine:0.65`, `search:512` ... A new AI is a new
-//! type that implements [`game::Ai`] and a row in the registry.
+//! Each implements [`Plays`] (`plays.rs`): its kind's name once, its setting ([`Setting`]), its
+//! phases; the choices every AI shares (R11.4, R11.6, R15.5) come as defaults, and `plays!`
+//! makes it a [`game::Ai`]. The registry (`registry.rs`) names them: `doctrine:0.65`,
+//! `search:512` ... A new AI is a new type that implements [`Plays`], its name in `plays!`, and
+//! a row in the registry.
 
 mod blunders;
 mod choices;
@@ -27,6 +30,7 @@ pub mod evaluation;
 mod exploiter;
 mod name;
 mod passive;
+mod plays;
 mod random;
 mod registry;
 mod search;
@@ -38,6 +42,7 @@ pub use blunders::{Blunders, EXPOSED_ODDS, IDLE_HQ, count as count_blunders};
 pub use doctrine::Doctrine;
 pub use exploiter::Exploiter;
 pub use passive::Passive;
+pub use plays::{Plays, Setting};
 pub use random::Random;
 pub use registry::{
     DEFAULT_SEARCH_BUDGET, GameError, MAX_SEARCH_BUDGET, Players, build, canonical, check_name,
@@ -45,6 +50,9 @@ pub use registry::{
 };
 pub use search::Search;
 pub use v1::DoctrineV1;
+
+/// The AI the arena rates 0 (the frozen doctrine AI, `doctrine@1`).
+pub const ANCHOR: &str = <DoctrineV1 as Plays>::KIND;
 
 use counters::State;
 use model::{Location, Side, UnitId, chance};

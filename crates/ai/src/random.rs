@@ -1,22 +1,20 @@
 //! `random`: each unit gives one of the commands it may give now or none, every choice as
 //! likely, drawn from the AIs' own generator; never the game's dice.
 
-use counters::{Halt, Rules, SidePlan, State, legal_commands};
-use game::{Ai, Referee};
-use hexmap::Hex;
+use crate::plays::Plays;
+use counters::{Halt, State, legal_commands};
+use game::Referee;
 use model::{GameRng, Side, UnitId};
 
-use crate::choices::{coin, counterattack_pays};
+use crate::choices::coin;
 use crate::own;
 
 /// `random`: the AI of no judgement, the floor of the arena's ratings.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Random;
 
-impl Ai for Random {
-    fn name(&self) -> String {
-        "random".to_owned()
-    }
+impl Plays for Random {
+    const KIND: &'static str = "random";
 
     fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
         random_phase(x, side, skip)
@@ -26,35 +24,15 @@ impl Ai for Random {
         random_phase(x, side, skip)
     }
 
-    /// R15.4: its recon units stay where they are.
-    fn deploy(&self, _: &mut dyn Referee<'_>, _: Side, _: UnitId) -> Result<(), Halt> {
-        Ok(())
-    }
-
     /// R15.3: each unit held in ambush goes to the first legal hex of its zone, at the first
     /// chance.
     fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
         crate::v1::ambushes(x, side, false)
     }
 
-    fn counterattacks(&self, plan: &SidePlan) -> bool {
-        counterattack_pays(plan)
-    }
-
     /// R15.5: a coin of its own generator.
     fn disengages(&self, _: &State, _: UnitId, rng: &mut GameRng) -> bool {
         coin(rng)
-    }
-
-    fn rank_break_off(
-        &self,
-        state: &State,
-        rules: &Rules<'_>,
-        unit: UnitId,
-        from: Hex,
-        ends: &mut [(Hex, u32)],
-    ) {
-        crate::choices::rank_break_off(state, rules, unit, from, ends);
     }
 }
 

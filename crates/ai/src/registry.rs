@@ -1,16 +1,17 @@
 //! The AIs by name, as scenarios (`[[sides]] ai`, `[expect] ai`), `--ai` and saved games give
 //! them: `doctrine`, `doctrine@1`, `passive`, `random`, `search`, a doctrine AI with its assault
 //! threshold (`doctrine:0.65`), the search AI with its budget (`search:400`). One table,
-//! [`REGISTRY`]: a new AI is a row here and a type that implements [`Ai`].
+//! [`REGISTRY`]: a new AI is a row here and a type that implements [`Plays`], its name
+//! written once, as the type's [`Plays::KIND`].
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use counters::{ExecuteWith, PlayError, Rules, State, execute_with};
+use counters::{Rules, State};
 use game::{Ai, Seat};
-use model::{Command, Dice, Event, GameRng, OutOfDice, Scenario, Side, SideInfo, parse_threshold};
+use model::{Event, GameRng, OutOfDice, Scenario, Side, SideInfo, parse_threshold};
 
-use crate::{Doctrine, DoctrineV1, Exploiter, Passive, Random, Search};
+use crate::{Doctrine, DoctrineV1, Exploiter, Passive, Plays, Random, Search, Setting};
 
 /// The search AI's playouts per phase when its name gives no budget (`search`).
 pub const DEFAULT_SEARCH_BUDGET: u32 = 256;
@@ -31,7 +32,7 @@ enum Takes {
 
 /// Builds an AI for a side of a scenario, with its setting if the name gave one, and the flag
 /// that stops its thinking.
-type Build = fn(Option<u32>, &SideInfo, Option<&'static AtomicBool>) -> Arc<dyn Ai>;
+type Build = fn(Option<Setting>, &SideInfo, Option<&'static AtomicBool>) -> Arc<dyn Ai>;
 
 /// An AI the registry knows.
 struct Registered {
@@ -48,53 +49,59 @@ struct Registered {
 }
 
 /// The side's own assault threshold, unless the name gave one.
-fn threshold(setting: Option<u32>, side: &SideInfo) -> u16 {
-    setting
-        .and_then(|t| u16::try_from(t).ok())
-        .unwrap_or(side.assault_threshold)
+fn threshold(setting: Option<Setting>, side: &SideInfo) -> u16 {
+    match setting {
+        Some(Setting::Threshold(t)) => t,
+        _ => side.assault_threshold,
+    }
+}
+
+/// The search budget the name gave, else [`DEFAULT_SEARCH_BUDGET`].
+fn budget(setting: Option<Setting>) -> u32 {
+    match setting {
+        Some(Setting::Budget(b)) => b,
+        _ => DEFAULT_SEARCH_BUDGET,
+    }
 }
 
 /// Every AI hexwar knows, by name.
 const REGISTRY: [Registered; 6] = [
     Registered {
-        name: "doctrine",
+        name: Doctrine::KIND,
         takes: Takes::Threshold,
         summary_name: "Doctrine",
         build: |t, side, _| Arc::new(Doctrine::new(threshold(t, side))),
     },
     Registered {
-        name: "doctrine@1",
+        name: DoctrineV1::KIND,
         takes: Takes::Threshold,
         summary_name: "DoctrineV1",
         build: |t, side, _| Arc::new(DoctrineV1::new(threshold(t, side))),
     },
     Registered {
-        name: "exploiter",
+        name: Exploiter::KIND,
         takes: Takes::Nothing,
         summary_name: "Exploiter",
         build: |_, _, _| Arc::new(Exploiter),
     },
     Registered {
-        name: "passive",
+        name: Passive::KIND,
         takes: Takes::Nothing,
         summary_name: "Passive",
         build: |_, _, _| Arc::new(Passive),
     },
     Registered {
-        name: "random",
+        name: Random::KIND,
         takes: Takes::Nothing,
         summary_name: "Random",
         build: |_, _, _| Arc::new(Random),
     },
     Registered {
-        name: "search",
+        name: Search::KIND,
         takes: Takes::Budget,
         summary_name: "Search",
         build: |b, side, stop| {
-            Arc::new(
-                Search::new(b.unwrap_or(DEFAULT_SEARCH_BUDGET), side.assault_threshold)
-                    .stopping(stop),
-            )
+            Arc::new(Search::new(budget(b), side.assault_threshold).stopping(stop))
         },
     },
 ];
@@ -123,7 +130,7 @@ pub fn parse_budget(text: &str) -> Result<u32, String> {
 }
 
 /// Reads `NAME[:SETTING]`: the AI and its setting, checked.
-fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
+fn parse(text: &str) -> Result<(&'static Registered, Option<Setting>), String> {
     let name = crate::name::kind_of(text);
     let setting = text.split_once(':').map(|(_, t)| t);
     let entry = REGISTRY.iter().find(|r| r.name == name).ok_or_else(|| {
@@ -137,8 +144,8 @@ fn parse(text: &str) -> Result<(&'static Registered, Option<u32>), String> {
     })?;
     let setting = match (entry.takes, setting) {
         (_, None) => None,
-        (Takes::Threshold, Some(t)) => Some(u32::from(parse_threshold(t)?)),
-        (Takes::Budget, Some(b)) => Some(parse_budget(b)?),
+        (Takes::Threshold, Some(t)) => Some(Setting::Threshold(parse_threshold(t)?)),
+        (Takes::Budget, Some(b)) => Some(Setting::Budget(parse_budget(b)?)),
         (Takes::Nothing, Some(_)) => {
             return Err(format!(
                 "only a doctrine AI takes an assault threshold and only the search AI a \
@@ -166,15 +173,10 @@ pub fn check_name(text: &str) -> Result<(), String> {
 /// What is wrong with the name.
 pub fn canonical(text: &str) -> Result<String, String> {
     let (entry, setting) = parse(text)?;
-    Ok(match (entry.takes, setting) {
-        (_, None) => entry.name.to_owned(),
-        (Takes::Threshold, Some(t)) => format!(
-            "{}:{}",
-            entry.name,
-            crate::thousandths(u16::try_from(t).unwrap_or(u16::MAX))
-        ),
-        (_, Some(b)) => format!("{}:{b}", entry.name),
-    })
+    Ok(crate::plays::written(
+        entry.name,
+        setting.unwrap_or(Setting::Nothing),
+    ))
 }
 
 /// The AI `text` names, for a side of a scenario (whose assault threshold a doctrine AI named
@@ -202,7 +204,7 @@ pub fn identity(side: &SideInfo) -> Result<String, String> {
             "{}:{}:{}",
             entry.summary_name,
             side.assault_threshold,
-            setting.unwrap_or(DEFAULT_SEARCH_BUDGET)
+            budget(setting)
         ),
         Takes::Nothing => format!("{}:{}", entry.summary_name, side.assault_threshold),
     })
@@ -271,46 +273,6 @@ impl Players {
                 Seat::ai(ai)
             }
         })
-    }
-
-    /// Checks and executes a command outside a game, these AIs making the choices of units
-    /// without orders (their own generator seeded with 0 for each command), and returns its
-    /// events: for tests and tools that script a situation command by command.
-    ///
-    /// # Errors
-    /// [`PlayError::Rule`] (state unchanged) or [`PlayError::Dice`] (the events so far applied).
-    pub fn execute(
-        &self,
-        state: &mut State,
-        rules: &Rules<'_>,
-        command: &Command,
-        dice: &mut dyn Dice,
-    ) -> Result<Vec<Event>, PlayError> {
-        let mut events = Vec::new();
-        self.execute_into(state, rules, command, dice, &mut events)?;
-        Ok(events)
-    }
-
-    /// As [`Players::execute`], appending the events to a buffer the caller owns and reuses, so
-    /// that a hot loop does not allocate an event list per command.
-    ///
-    /// # Errors
-    /// As [`Players::execute`].
-    pub fn execute_into(
-        &self,
-        state: &mut State,
-        rules: &Rules<'_>,
-        command: &Command,
-        dice: &mut dyn Dice,
-        events: &mut Vec<Event>,
-    ) -> Result<(), PlayError> {
-        let with = ExecuteWith {
-            dice,
-            ai: &self.advisors(),
-            ai_rng: &mut GameRng::seed_from_u64(0),
-            asking: None,
-        };
-        execute_with(state, rules, command, with, events)
     }
 
     /// A game between these AIs, not yet begun.

@@ -25,12 +25,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use counters::{Halt, Rules, SidePlan, State};
-use game::{Ai, Game, Referee, Seat};
-use hexmap::Hex;
+use crate::plays::{Plays, Setting};
+use counters::{Halt, Rules, State};
+use game::{Game, Referee, Seat};
 use model::{GameRng, Side, UnitId};
 
-use crate::choices::counterattack_pays;
 use crate::{Doctrine, DoctrineV1, own};
 
 /// `search`: the AI that plays the game out to choose its movement. Its budget is the playouts
@@ -75,9 +74,11 @@ impl Search {
     }
 }
 
-impl Ai for Search {
-    fn name(&self) -> String {
-        format!("search:{}", self.budget)
+impl Plays for Search {
+    const KIND: &'static str = "search";
+
+    fn setting(&self) -> Setting {
+        Setting::Budget(self.budget)
     }
 
     fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
@@ -104,34 +105,15 @@ impl Ai for Search {
     /// It fires as the doctrine AI does: it weighs its plans in the movement phase, where they
     /// differ.
     fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
-        Doctrine::new(self.threshold).fire(x, side, skip)
+        Plays::fire(&Doctrine::new(self.threshold), x, side, skip)
     }
 
     fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
-        Doctrine::new(self.threshold).deploy(x, side, unit)
+        Plays::deploy(&Doctrine::new(self.threshold), x, side, unit)
     }
 
     fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
-        Doctrine::new(self.threshold).ambushes(x, side)
-    }
-
-    fn counterattacks(&self, plan: &SidePlan) -> bool {
-        counterattack_pays(plan)
-    }
-
-    fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
-        true
-    }
-
-    fn rank_break_off(
-        &self,
-        state: &State,
-        rules: &Rules<'_>,
-        unit: UnitId,
-        from: Hex,
-        ends: &mut [(Hex, u32)],
-    ) {
-        crate::choices::rank_break_off(state, rules, unit, from, ends);
+        Plays::ambushes(&Doctrine::new(self.threshold), x, side)
     }
 
     fn thinks(&self) -> bool {
@@ -181,46 +163,25 @@ impl Models {
 /// The search's own scripts as a player: its objectives script ([`Plan::Contest`]) each
 /// movement phase, the doctrine AI for the rest.
 #[derive(Clone, Copy, Debug)]
-struct Scripted(Doctrine);
+pub(crate) struct Scripted(Doctrine);
 
-impl Ai for Scripted {
-    fn name(&self) -> String {
-        "scripted".to_owned()
-    }
+impl Plays for Scripted {
+    const KIND: &'static str = "scripted";
 
     fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
         Plan::Contest.play(x, side, skip, self.0.threshold())
     }
 
     fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
-        self.0.fire(x, side, skip)
+        Plays::fire(&self.0, x, side, skip)
     }
 
     fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
-        self.0.deploy(x, side, unit)
+        Plays::deploy(&self.0, x, side, unit)
     }
 
     fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
-        self.0.ambushes(x, side)
-    }
-
-    fn counterattacks(&self, plan: &SidePlan) -> bool {
-        self.0.counterattacks(plan)
-    }
-
-    fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool {
-        self.0.disengages(state, unit, rng)
-    }
-
-    fn rank_break_off(
-        &self,
-        state: &State,
-        rules: &Rules<'_>,
-        unit: UnitId,
-        from: Hex,
-        ends: &mut [(Hex, u32)],
-    ) {
-        self.0.rank_break_off(state, rules, unit, from, ends);
+        Plays::ambushes(&self.0, x, side)
     }
 }
 

@@ -3,8 +3,8 @@
 //! (tests that play games, moved here from the rules crate, which has no AI).
 
 use counters::{Rules, State};
-use game::{GameRecord, MergeError, Summary};
 use model::{GameRng, Scenario, ScenarioFile, Side, bundled};
+use stats::{GameRecord, MergeError, Summary};
 
 fn scenario(text: &str) -> Result<Scenario, Vec<model::Problem>> {
     ScenarioFile::parse("s.toml", text).validate(&catalog(), &bundled::terrain())
@@ -100,10 +100,10 @@ fn summaries_of_shards_merge_into_the_summary_of_one_run() {
             GameRecord::new(i, &rules, game.state())
         })
         .collect();
-    let identity = game::Identity {
+    let identity = stats::Identity {
         runs: 40,
         shard_count: 2,
-        ..game::Identity::default()
+        ..stats::Identity::default()
     };
     let mut whole = Summary::new(&s, 9);
     records.iter().for_each(|r| whole.add(r));
@@ -195,7 +195,7 @@ fn watching_who_leads_leaves_the_game_as_it_was_and_counts_every_change_of_the_l
             let straight = p.play(rules, d, a).unwrap();
             let (d, a) = dice();
             let mut watched = p.game(rules, d, a);
-            let record = GameRecord::played(i, &mut watched).unwrap();
+            let record = watched.play_out(i).unwrap();
             assert_eq!(watched.events(), straight.events(), "{name} game {i}");
             assert_eq!(
                 GameRecord {

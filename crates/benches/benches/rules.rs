@@ -66,6 +66,7 @@ fn assault(c: &mut Criterion) {
             events.clear();
             ai::Players::of(rules.scenario)
                 .unwrap()
+                .advisors()
                 .execute_into(&mut state, &rules, &command, &mut rng, &mut events)
                 .unwrap();
             black_box(events.len())
@@ -86,6 +87,7 @@ fn assault(c: &mut Criterion) {
             events.clear();
             ai::Players::of(melee_rules.scenario)
                 .unwrap()
+                .advisors()
                 .execute_into(&mut state, &melee_rules, &command, &mut rng, &mut events)
                 .unwrap();
             black_box(events.len())

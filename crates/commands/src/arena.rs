@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use counters::Rules;
-use game::GameRecord;
-use game::arena::{
-    ArenaIdentity, ArenaScenario, ArenaSummary, Entrant, Pentanomial, Sprt, SprtVerdict,
-};
 use model::{AiName, OutOfDice, Scenario};
 use rayon::prelude::*;
+use stats::GameRecord;
+use stats::arena::{
+    ArenaIdentity, ArenaScenario, ArenaSummary, Entrant, Pentanomial, Sprt, SprtVerdict,
+};
 
 use crate::batch::{Shard, progress_bar};
 use crate::data::{BadInput, Loaded, load_scenario};
@@ -367,7 +367,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
     }
     bar.finish_and_clear();
     summary.complete = complete;
-    summary.finish();
+    summary.finish(ai::ANCHOR);
     if !complete {
         errln!(
             "{}: the summary counts the pairs played whole",
@@ -599,7 +599,7 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
         for (s, (first, second)) in played {
             let sides = &loaded[s].1.scenario.sides;
             let sides = [sides[0].id.clone(), sides[1].id.clone()];
-            seen.add(game::arena::half_points(&sides, &first, &second));
+            seen.add(stats::arena::half_points(&sides, &first, &second));
             if let Some(v) = test.verdict(&seen) {
                 verdict = Some(v);
                 break 'play;
@@ -628,13 +628,13 @@ fn sprt(args: &ArenaArgs, ais: &[(Entrant, String)], names: &[String]) -> anyhow
         elo_ci95: seen
             .ci95()
             .unwrap_or([0.0, 1.0])
-            .map(game::arena::elo_of_score),
+            .map(stats::arena::elo_of_score),
         beyond: beyond(
             &test,
             verdict,
             seen.ci95()
                 .unwrap_or([0.0, 1.0])
-                .map(game::arena::elo_of_score),
+                .map(stats::arena::elo_of_score),
         ),
         scenarios: loaded
             .iter()
@@ -765,7 +765,7 @@ pub fn merge(files: &[PathBuf], json: bool, partial: bool) -> anyhow::Result<Exi
         )?;
     }
     summary.complete &= missing.is_empty();
-    summary.finish();
+    summary.finish(ai::ANCHOR);
     if json {
         outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else {

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use counters::Rules;
-use game::{GameRecord, Summary};
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Catalog, Scenario};
 use rayon::prelude::*;
+use stats::{GameRecord, Summary};
 
 use crate::PlayOptions;
 use crate::data::{BadInput, load_scenario};
@@ -132,7 +132,7 @@ pub fn play_record(
     i: u64,
 ) -> Result<GameRecord, model::OutOfDice> {
     let (dice, ai) = game_dice(seed, i);
-    let mut record = GameRecord::played(i, &mut players.game(rules, dice, ai))?;
+    let mut record = players.game(rules, dice, ai).play_out(i)?;
     if let Some(other) = swapped {
         let (dice, ai) = game_dice(seed, i);
         let flipped = Rules::new(&other.scenario, rules.catalog);
@@ -174,7 +174,7 @@ pub fn check_runs_threads(runs: u64, threads: usize) -> Result<(), BadInput> {
 /// counted, not listed.
 #[must_use]
 pub fn shard_games(opts: &Options) -> u64 {
-    game::shard_size(opts.runs, opts.shard.count, opts.shard.index)
+    stats::shard_size(opts.runs, opts.shard.count, opts.shard.index)
 }
 
 /// Plays the shard's games in parallel, a chunk at a time, handing each chunk's records, in game
@@ -396,7 +396,7 @@ fn settings(s: &Scenario, first_mover: bool) -> String {
 /// the scenario, catalog and terrain by content, the version, rules and AIs, the games and the
 /// shard.
 pub fn identify(summary: &mut Summary, hashes: &[String; 3], scenario: &Scenario, opts: &Options) {
-    summary.identity = Some(game::Identity {
+    summary.identity = Some(stats::Identity {
         scenario_hash: hashes[0].clone(),
         catalog_hash: hashes[1].clone(),
         terrain_hash: hashes[2].clone(),

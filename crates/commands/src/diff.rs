@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use game::GameRecord;
 use model::{Arrival, Catalog, Location, Scenario, Stat};
+use stats::GameRecord;
 
 use crate::batch;
 use crate::data::{Loaded, load_scenario};
@@ -303,7 +303,7 @@ fn measures(
         .into_iter()
         .zip(sums)
         .map(|(measure, [sa, sb, d, dd])| {
-            let (difference, _, ci95) = game::mean_interval(d, dd, n as u64);
+            let (difference, _, ci95) = stats::mean_interval(d, dd, n as u64);
             Moved {
                 measure,
                 before: sa / nf,

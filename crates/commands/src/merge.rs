@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use game::Summary;
+use stats::Summary;
 
 use crate::arena;
 use crate::batch::refuse_incomplete;
@@ -107,9 +107,12 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         s.check()
             .map_err(|e| BadInput(format!("{}: {e}", f.display())))?;
         if s.identity.is_none() {
-            return Err(
-                BadInput(format!("{}: {}", f.display(), game::MergeError::NoIdentity)).into(),
-            );
+            return Err(BadInput(format!(
+                "{}: {}",
+                f.display(),
+                stats::MergeError::NoIdentity
+            ))
+            .into());
         }
         match &mut merged {
             None => merged = Some(s),

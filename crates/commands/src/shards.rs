@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use game::{Summary, Tally};
+use stats::{Summary, Tally};
 
 use crate::batch::Shard;
 use crate::data::BadInput;
@@ -113,7 +113,7 @@ impl Shards {
     /// The shards missing from a complete run.
     #[must_use]
     pub fn missing(&self) -> Vec<std::ops::Range<u64>> {
-        game::missing_shards(self.shard_count, &self.shards)
+        stats::missing_shards(self.shard_count, &self.shards)
     }
 
     /// Whether every batch was played whole.

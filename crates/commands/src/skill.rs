@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use game::wilson;
 use present::picture::plot;
+use stats::wilson;
 
 use crate::batch;
 use crate::data::{BadInput, load_scenario};

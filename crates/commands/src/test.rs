@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use game::{Finding, Tally, Verdict};
 use model::{Measure, Scenario};
+use stats::{Finding, Tally, Verdict};
 
 use crate::batch;
 use crate::data::{BadInput, load_scenario};
@@ -139,7 +139,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
         let start = std::time::Instant::now();
         let sides = l.scenario.sides.clone().map(|s| s.id);
         let mut tally = Tally::new(&expect, &sides, &type_counts(&l.scenario, &l.catalog));
-        let mut summary = game::Summary::new(&l.scenario, expect.seed);
+        let mut summary = stats::Summary::new(&l.scenario, expect.seed);
         let batch_opts = batch::Options {
             runs,
             seed: expect.seed,
@@ -343,7 +343,7 @@ pub(crate) fn describe(m: &Measure, scenario: &Scenario) -> String {
     match m {
         Measure::WinRate(Some(side)) => format!("win rate of {}", scenario.sides[side.index()].id),
         Measure::WinRate(None) => "both sides lose".to_owned(),
-        Measure::EndReason(r) => format!("ended by {}", game::reason_name(*r)),
+        Measure::EndReason(r) => format!("ended by {}", stats::reason_name(*r)),
         Measure::GameLength => "game length (turns)".to_owned(),
         Measure::LossRate(t) => format!("{t} units lost"),
         Measure::Balance => "balance".to_owned(),

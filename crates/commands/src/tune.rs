@@ -303,7 +303,7 @@ fn report(
     };
     let (side_id, runs, seed, target) = (&asked.side, asked.runs, asked.seed, asked.target);
     if let Some(stat) = &asked.stat {
-        let rows: Vec<(i64, game::SideStats)> = asked
+        let rows: Vec<(i64, stats::SideStats)> = asked
             .values
             .iter()
             .zip(parts)

@@ -52,7 +52,7 @@ fn every_face(
         plays += 1;
         assert!(plays < 2_000_000, "too large a tree for a test");
         state.clone_from(start);
-        match players.execute(
+        match players.advisors().execute(
             &mut state,
             rules,
             command,

@@ -93,6 +93,7 @@ fn assault_odds_match_play() {
             let mut state = start.clone();
             let events = ai::Players::of(rules.scenario)
                 .unwrap()
+                .advisors()
                 .execute(&mut state, &rules, &command, &mut rng)
                 .expect("a legal assault");
             for e in &events {
@@ -164,6 +165,7 @@ fn overrun_odds_match_play() {
             let mut state = start.clone();
             let events = ai::Players::of(rules.scenario)
                 .unwrap()
+                .advisors()
                 .execute(&mut state, &rules, &command, &mut rng)
                 .expect("a legal overrun");
             through += u32::from(events.iter().any(|e| {
@@ -335,6 +337,7 @@ fn melee_against_play(
         let mut state = start.clone();
         let events = ai::Players::of(rules.scenario)
             .unwrap()
+            .advisors()
             .execute(&mut state, &rules, &command, &mut rng)
             .expect("a legal assault");
         let p = odds::played(&start, &state, &events, &attackers, hex);

@@ -159,7 +159,7 @@ proptest! {
             let c = command(kind, unit, other, hex, flag);
             let before: State = state.clone();
             let dice_before = dice.clone();
-            match (check(&state, &rules, &c), ai::Players::of(rules.scenario).unwrap().execute(&mut state, &rules, &c, &mut dice)) {
+            match (check(&state, &rules, &c), ai::Players::of(rules.scenario).unwrap().advisors().execute(&mut state, &rules, &c, &mut dice)) {
                 (Ok(()), Ok(_)) => {
                     if let Err(why) = legal(&state, &rules) {
                         prop_assert!(false, "after {:?}: {}", c, why);

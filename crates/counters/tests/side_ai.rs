@@ -146,6 +146,7 @@ fn the_engine_asks_the_sides_ai_for_units_without_orders() {
             };
             let doctrine = ai::Players::of(rules.scenario)
                 .unwrap()
+                .advisors()
                 .execute(
                     &mut state,
                     &rules,

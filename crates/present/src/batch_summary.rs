@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use game::Summary;
+use stats::Summary;
 
 /// A readable summary table.
 #[must_use]

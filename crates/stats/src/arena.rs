@@ -349,19 +349,20 @@ impl ArenaSummary {
         crate::summary::missing_shards(self.arena.shard_count, &self.shards)
     }
 
-    /// The AI rated 0: `doctrine@1` if it plays, else the first AI.
+    /// The AI rated 0: the one whose spec is `anchor` if it plays, else the first AI.
     #[must_use]
-    pub fn anchor_index(&self) -> usize {
+    pub fn anchor_index(&self, anchor: &str) -> usize {
         self.arena
             .ais
             .iter()
-            .position(|e| e.spec == "doctrine@1")
+            .position(|e| e.spec == anchor)
             .unwrap_or(0)
     }
 
-    /// Works out the scores, intervals, ratings and the matrix from the counts.
+    /// Works out the scores, intervals, ratings and the matrix from the counts, the ratings
+    /// anchored at 0 on the AI whose spec is `anchor` (else the first AI).
     #[expect(clippy::cast_precision_loss, reason = "counts of games")]
-    pub fn finish(&mut self) {
+    pub fn finish(&mut self, anchor: &str) {
         for p in &mut self.results {
             p.score = p.pairs.score().unwrap_or(0.5);
             p.ci95 = p.pairs.ci95().unwrap_or([0.0, 1.0]);
@@ -401,7 +402,7 @@ impl ArenaSummary {
                 score_a: met[a][b].1,
             })
             .collect();
-        let anchor = self.anchor_index();
+        let anchor = self.anchor_index(anchor);
         self.anchor = self
             .arena
             .ais

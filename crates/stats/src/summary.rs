@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use counters::state::{Rules, State};
 
-use crate::Game;
 use model::event::EndReason;
 use model::ids::Side;
 use model::scenario::Scenario;
@@ -49,32 +48,7 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Plays a game its seats' AIs answer wholly to its end, watching who leads at the start of
-    /// each player turn (its morale and objective checks made), and returns its record.
-    ///
-    /// # Errors
-    /// Only [`OutOfDice`](model::OutOfDice), with scripted dice.
-    pub fn played(index: u64, game: &mut Game<'_>) -> Result<Self, model::OutOfDice> {
-        let rules = game.rules();
-        let order = [rules.scenario.first, rules.scenario.first.other()];
-        let mut leads: Vec<Option<Side>> = Vec::new();
-        'turns: for turn in 1..=rules.scenario.turns {
-            for side in order {
-                if game.advance_to(turn, side)? == crate::Waiting::Over {
-                    break 'turns;
-                }
-                leads.push(counters::victory::turn_limit_winner(game.state(), &rules));
-            }
-        }
-        game.advance()?;
-        let mut record = Self::new(index, &rules, game.state());
-        leads.push(game.state().outcome().and_then(|o| o.winner));
-        record.lead_changes =
-            u32::try_from(leads.windows(2).filter(|w| w[0] != w[1]).count()).unwrap_or(u32::MAX);
-        Ok(record)
-    }
-
-    /// The record of a finished game, without its lead changes (0): [`GameRecord::played`]
+    /// The record of a finished game, without its lead changes (0): `game::Game::play_out`
     /// counts them as it plays.
     #[must_use]
     pub fn new(game: u64, rules: &Rules<'_>, end: &State) -> Self {

@@ -12,12 +12,11 @@ pub(crate) use fires::doctrine_fire;
 pub(crate) use front::soft;
 pub(crate) use scouting::{ambushes, deploy};
 
-use counters::{Halt, Rules, SidePlan, State};
-use game::{Ai, Referee};
-use hexmap::Hex;
-use model::{GameRng, Side, UnitId};
+use crate::plays::{Plays, Setting};
+use counters::Halt;
+use game::Referee;
+use model::{Side, UnitId};
 
-use crate::choices::counterattack_pays;
 use maneuver::BreakThrough;
 
 /// `doctrine`: the latest doctrine AI. It assaults and overruns when it wins with a
@@ -65,9 +64,11 @@ impl Doctrine {
     }
 }
 
-impl Ai for Doctrine {
-    fn name(&self) -> String {
-        format!("doctrine:{}", crate::thousandths(self.threshold))
+impl Plays for Doctrine {
+    const KIND: &'static str = "doctrine";
+
+    fn setting(&self) -> Setting {
+        Setting::Threshold(self.threshold)
     }
 
     fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
@@ -84,25 +85,5 @@ impl Ai for Doctrine {
 
     fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
         scouting::ambushes(x, side)
-    }
-
-    fn counterattacks(&self, plan: &SidePlan) -> bool {
-        counterattack_pays(plan)
-    }
-
-    /// R15.5: it disengages whenever it may.
-    fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
-        true
-    }
-
-    fn rank_break_off(
-        &self,
-        state: &State,
-        rules: &Rules<'_>,
-        unit: UnitId,
-        from: Hex,
-        ends: &mut [(Hex, u32)],
-    ) {
-        crate::choices::rank_break_off(state, rules, unit, from, ends);
     }
 }

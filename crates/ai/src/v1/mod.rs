@@ -13,12 +13,11 @@ mod scouting;
 
 pub(crate) use scouting::ambushes;
 
-use counters::{Halt, Rules, SidePlan, State};
-use game::{Ai, Referee};
+use crate::plays::{Plays, Setting};
+use counters::{Halt, Rules, State};
+use game::Referee;
 use hexmap::Hex;
-use model::{GameRng, Side, UnitId};
-
-use crate::choices::counterattack_pays;
+use model::{Side, UnitId};
 
 /// How the frozen code places its recon and ambushes: by the AI the scenario names for the
 /// side, not by itself. Where `doctrine@1` plays its side, that is itself; where the search AI
@@ -55,9 +54,11 @@ impl DoctrineV1 {
     }
 }
 
-impl Ai for DoctrineV1 {
-    fn name(&self) -> String {
-        format!("doctrine@1:{}", crate::thousandths(self.threshold))
+impl Plays for DoctrineV1 {
+    const KIND: &'static str = "doctrine@1";
+
+    fn setting(&self) -> Setting {
+        Setting::Threshold(self.threshold)
     }
 
     fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
@@ -81,15 +82,6 @@ impl Ai for DoctrineV1 {
             Style::Other => scouting::ambushes(x, side, false),
             Style::Passive => Ok(()),
         }
-    }
-
-    fn counterattacks(&self, plan: &SidePlan) -> bool {
-        counterattack_pays(plan)
-    }
-
-    /// R15.5: it disengages whenever it may.
-    fn disengages(&self, _: &State, _: UnitId, _: &mut GameRng) -> bool {
-        true
     }
 
     /// R11.6: the farthest from the fight, as the rules chose when it was frozen.

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use game::Finding;
 use model::{Catalog, Scenario, Stat};
+use stats::Finding;
 use toml_edit::DocumentMut;
 
 pub use change::{Change, Edit, Field, Step};
@@ -583,7 +583,7 @@ impl BalanceShards {
     /// The shards missing from a complete stage.
     #[must_use]
     pub fn missing(&self) -> Vec<std::ops::Range<u64>> {
-        game::missing_shards(self.shard_count, &self.shards)
+        stats::missing_shards(self.shard_count, &self.shards)
     }
 
     /// Whether a JSON text is a balance file.

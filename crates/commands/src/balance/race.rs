@@ -8,9 +8,9 @@
 use std::path::PathBuf;
 
 use counters::Rules;
-use game::{Finding, GameRecord, Tally, Verdict};
 use model::{Catalog, Expectations, Scenario};
 use rayon::prelude::*;
+use stats::{Finding, GameRecord, Tally, Verdict};
 use toml_edit::DocumentMut;
 
 use super::Change;

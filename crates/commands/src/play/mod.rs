@@ -306,8 +306,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 if !sides.contains(&side.id) && !o.ai.iter().any(|a| a.side == side.id) {
                     o.ai.push(crate::options::AiOverride {
                         side: side.id.clone(),
-                        ai: "search".to_owned(),
-                        text: format!("{}=search", side.id),
+                        ai: <ai::Search as ai::Plays>::KIND.to_owned(),
+                        text: format!("{}={}", side.id, <ai::Search as ai::Plays>::KIND),
                     });
                 }
             }

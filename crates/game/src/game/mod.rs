@@ -31,6 +31,7 @@ use model::dice::{Dice, GameRng, OutOfDice, ScriptedDice};
 use model::event::{Event, Phase};
 use model::ids::{Side, UnitId};
 use model::scenario::{Order, OrderAction};
+use stats::GameRecord;
 
 /// Where a game's dice stand ([`Game::dice_mark`]); opaque.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -449,6 +450,32 @@ impl<'r> Game<'r> {
         let waiting = self.advance();
         self.horizon = None;
         waiting
+    }
+
+    /// Plays the game its seats' AIs answer wholly to its end, watching who leads at the start
+    /// of each player turn (its morale and objective checks made), and returns its record as
+    /// game `index` of a batch.
+    ///
+    /// # Errors
+    /// Only [`OutOfDice`], with scripted dice.
+    pub fn play_out(&mut self, index: u64) -> Result<GameRecord, OutOfDice> {
+        let rules = self.rules();
+        let order = [rules.scenario.first, rules.scenario.first.other()];
+        let mut leads: Vec<Option<Side>> = Vec::new();
+        'turns: for turn in 1..=rules.scenario.turns {
+            for side in order {
+                if self.advance_to(turn, side)? == Waiting::Over {
+                    break 'turns;
+                }
+                leads.push(counters::victory::turn_limit_winner(self.state(), &rules));
+            }
+        }
+        self.advance()?;
+        let mut record = GameRecord::new(index, &rules, self.state());
+        leads.push(self.state().outcome().and_then(|o| o.winner));
+        record.lead_changes =
+            u32::try_from(leads.windows(2).filter(|w| w[0] != w[1]).count()).unwrap_or(u32::MAX);
+        Ok(record)
     }
 
     /// As [`Game::advance`], but a phase at a time: a seat played by its AI stops at its next

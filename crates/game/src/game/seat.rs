@@ -9,12 +9,13 @@ use std::sync::Arc;
 use hexmap::Hex;
 
 use counters::ask::{Answer, Halt, Question};
+use counters::dispatch::{ExecuteWith, PlayError, execute_with};
 use counters::plan::SidePlan;
 use counters::side_ai::SideAi;
 use counters::state::{Rules, State};
 use model::command::{Command, RuleError};
-use model::dice::GameRng;
-use model::event::Phase;
+use model::dice::{Dice, GameRng};
+use model::event::{Event, Phase};
 use model::ids::{Side, UnitId};
 
 use super::Game;
@@ -214,6 +215,47 @@ impl<'a> Advisors<'a> {
     #[must_use]
     pub fn of(seats: &'a [Seat; 2]) -> Self {
         Self([&*seats[0].ai, &*seats[1].ai])
+    }
+
+    /// Checks and executes a command outside a game, these AIs making the choices of units
+    /// without orders (their own generator seeded with 0 for each command), and returns its
+    /// events: for tests and tools that script a situation command by command. A game executes
+    /// its seats' commands itself ([`Referee`](crate::Referee)).
+    ///
+    /// # Errors
+    /// [`PlayError::Rule`] (state unchanged) or [`PlayError::Dice`] (the events so far applied).
+    pub fn execute(
+        &self,
+        state: &mut State,
+        rules: &Rules<'_>,
+        command: &Command,
+        dice: &mut dyn Dice,
+    ) -> Result<Vec<Event>, PlayError> {
+        let mut events = Vec::new();
+        self.execute_into(state, rules, command, dice, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Advisors::execute`], appending the events to a buffer the caller owns and reuses,
+    /// so that a hot loop does not allocate an event list per command.
+    ///
+    /// # Errors
+    /// As [`Advisors::execute`].
+    pub fn execute_into(
+        &self,
+        state: &mut State,
+        rules: &Rules<'_>,
+        command: &Command,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), PlayError> {
+        let with = ExecuteWith {
+            dice,
+            ai: self,
+            ai_rng: &mut GameRng::seed_from_u64(0),
+            asking: None,
+        };
+        execute_with(state, rules, command, with, events)
     }
 }
 

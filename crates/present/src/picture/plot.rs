@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use game::Summary;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use stats::Summary;
 
 use super::fonts;
 
@@ -329,7 +329,7 @@ fn win_rates(area: &Area<'_, '_>, s: &Summary) -> Result<(), PlotError> {
         rows.push((
             "both lose".to_owned(),
             p,
-            game::wilson(s.both_lose, s.runs),
+            stats::wilson(s.both_lose, s.runs),
             INK,
         ));
     }
@@ -542,7 +542,7 @@ fn label_at(names: &[String], v: f64) -> String {
 /// # Errors
 /// When plotters fails to draw.
 #[expect(clippy::cast_precision_loss, reason = "a handful of AIs")]
-pub fn arena(s: &game::arena::ArenaSummary) -> Result<String, PlotError> {
+pub fn arena(s: &stats::arena::ArenaSummary) -> Result<String, PlotError> {
     font()?;
     let names: Vec<String> = s.arena.ais.iter().map(|e| e.name.clone()).collect();
     let n = names.len();
