@@ -88,6 +88,49 @@ pub struct Narrator<'r> {
     in_melee: bool,
 }
 
+/// The words an event is told in: names, hex labels and dice, read from the rules and from the
+/// position before the event.
+struct Words<'a, 'r> {
+    rules: Rules<'r>,
+    state: &'a State,
+}
+
+/// What a die that hits is called, one and many.
+const HITS: (&str, &str) = ("hit", "hits");
+
+impl Words<'_, '_> {
+    fn name(&self, u: &UnitId) -> String {
+        self.rules.scenario.unit_name(*u).to_owned()
+    }
+
+    fn side(&self, s: &Side) -> String {
+        self.rules.scenario.sides[s.index()].name.clone()
+    }
+
+    fn hex(&self, h: &Hex) -> String {
+        self.rules.map().label(*h).to_string()
+    }
+
+    /// A roll: its dice, faces, need and what it scored (`what`: one, many).
+    fn dice(&self, r: &Roll, what: (&str, &str)) -> String {
+        let faces: Vec<String> = r.dice.iter().map(u8::to_string).collect();
+        format!(
+            "{} [{}] need {}+ -> {}",
+            count(r.dice.len(), "die", "dice"),
+            faces.join(" "),
+            r.need,
+            count(usize::from(r.successes), what.0, what.1)
+        )
+    }
+
+    /// Where a unit stood before the event.
+    fn was_at(&self, u: &UnitId) -> String {
+        self.state
+            .hex_of(*u)
+            .map_or_else(|| "off the map".to_owned(), |h| self.hex(&h))
+    }
+}
+
 impl<'r> Narrator<'r> {
     /// A narrator at the start of the scenario.
     #[must_use]
@@ -110,38 +153,18 @@ impl<'r> Narrator<'r> {
     }
 
     /// The lines that tell `e` (none for the bookkeeping of phases and turns' ends). Every event
-    /// is matched here by name, so that a new kind of event does not compile until it is told.
-    #[expect(clippy::too_many_lines, reason = "one arm per event, in one place")]
+    /// is matched here by name and handed to the teller of its family (`tell_course`,
+    /// `tell_movement`, `tell_fire`, `tell_assault`, `tell_unit`), so that a new kind of event
+    /// does not compile until it is told.
     pub fn lines(&mut self, e: &Event) -> Vec<String> {
-        let rules = self.rules;
-        let name = |u: &UnitId| rules.scenario.unit_name(*u).to_owned();
-        let side = |s: &Side| rules.scenario.sides[s.index()].name.clone();
-        let hex = |h: &Hex| rules.map().label(*h).to_string();
-        let dice = |r: &Roll, what: (&str, &str)| {
-            let faces: Vec<String> = r.dice.iter().map(u8::to_string).collect();
-            format!(
-                "{} [{}] need {}+ -> {}",
-                count(r.dice.len(), "die", "dice"),
-                faces.join(" "),
-                r.need,
-                count(usize::from(r.successes), what.0, what.1)
-            )
-        };
-        let hits = ("hit", "hits");
         let mut lines = Vec::new();
-        let state = &self.state;
-        let was_at = |u: &UnitId| {
-            state
-                .hex_of(*u)
-                .map_or_else(|| "off the map".to_owned(), |h| hex(&h))
-        };
         if let Some(s) = self.deploying
             && !matches!(e, Event::Moved { .. })
         {
             self.deploying = None;
+            let side = &self.rules.scenario.sides[s.index()].name;
             lines.push(format!(
-                "recon deployment: {} keeps its recon units where they are",
-                side(&s)
+                "recon deployment: {side} keeps its recon units where they are"
             ));
         }
         let in_melee = self.in_melee;
@@ -150,11 +173,80 @@ impl<'r> Narrator<'r> {
             Event::MeleeEnded { .. } | Event::TurnStarted { .. } => false,
             _ => in_melee,
         };
-        let line = match e {
+        let told = match e {
+            Event::TurnStarted { .. }
+            | Event::TimeRoll { .. }
+            | Event::ReconDeployment { .. }
+            | Event::DeploymentEnded
+            | Event::MoraleTest { .. }
+            | Event::OrderRejected { .. }
+            | Event::ObjectiveTaken { .. }
+            | Event::BattleEnded { .. } => self.tell_course(e),
+            Event::AmbushPlaced { .. }
+            | Event::Arrived { .. }
+            | Event::Moved { .. }
+            | Event::BogCheck { .. }
+            | Event::Dismounted { .. }
+            | Event::Mounted { .. }
+            | Event::RidersDismounted { .. }
+            | Event::Remounted { .. }
+            | Event::DisengageTest { .. }
+            | Event::Disengaged { .. } => self.tell_movement(e),
+            Event::Visibility { .. }
+            | Event::NotSeen { .. }
+            | Event::AirObserverArrived { .. }
+            | Event::Bombarded { .. }
+            | Event::SmokeLifted { .. }
+            | Event::AirStrike { .. }
+            | Event::AirAttack { .. }
+            | Event::Fired { .. }
+            | Event::Saves { .. }
+            | Event::Pinned { .. }
+            | Event::ShotsLost { .. }
+            | Event::EyesAndEars { .. } => self.tell_fire(e),
+            Event::AssaultDeclared { .. }
+            | Event::Leadership { .. }
+            | Event::AssaultRoll { .. }
+            | Event::HitsShared { .. }
+            | Event::AssaultResult { .. }
+            | Event::Retreated { .. }
+            | Event::NoRetreat { .. }
+            | Event::Occupied { .. }
+            | Event::OverrunDeclared { .. }
+            | Event::OverrunEnded { .. }
+            | Event::ImprovisedTankAssault { .. }
+            | Event::TankAssault { .. }
+            | Event::MeleeTest { .. }
+            | Event::Counterattack { .. }
+            | Event::Joined { .. }
+            | Event::BrokeOff { .. }
+            | Event::Captured { .. }
+            | Event::Consolidated { .. }
+            | Event::MeleeEnded { .. } => self.tell_assault(e, in_melee, &mut lines),
+            Event::HitTaken { .. }
+            | Event::HqHit { .. }
+            | Event::RallyTest { .. }
+            | Event::Recovered { .. } => self.tell_unit(e),
+            Event::PhaseStarted { .. } | Event::TurnEnded { .. } => None,
+        };
+        if let Some(line) = told {
+            lines.push(line);
+        }
+        lines_after(self, e, lines)
+    }
+
+    /// The battle's course: turns and the time of day (R13), recon deployment (R15.4), company
+    /// morale (R17.2), orders refused, objectives and the end (R17).
+    fn tell_course(&mut self, e: &Event) -> Option<String> {
+        let w = Words {
+            rules: self.rules,
+            state: &self.state,
+        };
+        Some(match e {
             Event::TurnStarted { turn, side: s } => {
                 format!(
                     "\n== Turn {turn}: {} ({}) ==",
-                    side(s),
+                    w.side(s),
                     time_name(self.time)
                 )
             }
@@ -169,8 +261,8 @@ impl<'r> Narrator<'r> {
                 let n = roll.dice.len();
                 format!(
                     "{} rolls for {}: {n} {} [{}] need {}+ -> {change}",
-                    side(s),
-                    if rules.scenario.time_of_day == model::TimeOfDay::Dawn {
+                    w.side(s),
+                    if w.rules.scenario.time_of_day == model::TimeOfDay::Dawn {
                         "dawn"
                     } else {
                         "dusk"
@@ -180,58 +272,54 @@ impl<'r> Narrator<'r> {
                     roll.need
                 )
             }
-            Event::Visibility { unit, die } => format!(
-                "{} sees {} tonight (visibility die)",
-                name(unit),
-                count(usize::from(*die), "hex", "hexes")
-            ),
-            Event::NotSeen { unit, hex: h } => {
-                format!("  {} cannot see {} in the dark", name(unit), hex(h))
-            }
-            Event::AirObserverArrived { side: s } => {
-                format!("the air observation post of {} is overhead", side(s))
-            }
-            Event::Bombarded {
-                unit,
-                spotter,
-                hex: h,
-                smoke,
-            } => format!(
-                "{} {} {}, spotted by {}",
-                name(unit),
-                if *smoke { "smokes" } else { "bombards" },
-                hex(h),
-                spotter
-                    .as_ref()
-                    .map_or_else(|| "the air observation post".to_owned(), name)
-            ),
-            Event::SmokeLifted { hex: h } => format!("the smoke on {} lifts", hex(h)),
-            Event::AirStrike {
-                side: s,
-                caller,
-                hex: h,
-            } => format!(
-                "AIR STRIKE by {} on {}, called by {}",
-                side(s),
-                hex(h),
-                name(caller)
-            ),
-            Event::AirAttack { target, roll } => {
-                format!(
-                    "  the sortie attacks {}: {}",
-                    name(target),
-                    dice(roll, hits)
-                )
-            }
-            Event::AmbushPlaced { unit, hex: h } => {
-                format!("AMBUSH: {} is revealed in {}", name(unit), hex(h))
-            }
             Event::ReconDeployment { side: s } => {
                 // Said with the move that follows.
                 self.deploying = Some(*s);
-                return lines_after(self, e, lines);
+                return None;
             }
             Event::DeploymentEnded => "recon deployment is over".to_owned(),
+            Event::MoraleTest {
+                side: s,
+                die,
+                need,
+                passed,
+            } => format!(
+                "company morale of {}: die {die} need {need}+ -> {}",
+                w.side(s),
+                if *passed { "holds" } else { "breaks" }
+            ),
+            Event::OrderRejected {
+                unit,
+                order,
+                reason,
+                ..
+            } => format!(
+                "order rejected: {}: {reason}",
+                model::order_text(w.rules.scenario, *unit, order)
+            ),
+            Event::ObjectiveTaken { objective, .. } => format!(
+                "{} holds the objective {}",
+                w.side(&w.rules.scenario.attacker()),
+                w.rules.scenario.objectives[usize::from(*objective)].name
+            ),
+            Event::BattleEnded { outcome } => {
+                format!("the battle ends: {}", why(&w.rules, outcome))
+            }
+            _ => return None,
+        })
+    }
+
+    /// Movement (R5), arrivals and ambushes (R15.3), transport (R16), bogging and disengaging
+    /// (R15.5).
+    fn tell_movement(&mut self, e: &Event) -> Option<String> {
+        let w = Words {
+            rules: self.rules,
+            state: &self.state,
+        };
+        Some(match e {
+            Event::AmbushPlaced { unit, hex: h } => {
+                format!("AMBUSH: {} is revealed in {}", w.name(unit), w.hex(h))
+            }
             Event::DisengageTest {
                 unit,
                 firer,
@@ -240,84 +328,30 @@ impl<'r> Narrator<'r> {
                 passed,
             } => format!(
                 "  {}, fired on by {}, tries to disengage: die {die} need {need}+ -> {}",
-                name(unit),
-                name(firer),
+                w.name(unit),
+                w.name(firer),
                 if *passed { "passed" } else { "failed" }
             ),
             Event::Disengaged { unit, path } => format!(
                 "  {} disengages {} -> {} and is reorganising",
-                name(unit),
-                was_at(unit),
-                path.iter().map(hex).collect::<Vec<_>>().join(" -> ")
-            ),
-            Event::ShotsLost {
-                unit,
-                target,
-                dice: n,
-            } => format!(
-                "  {}'s other {} lost: {} is out of range or sight",
-                name(unit),
-                if *n == 1 {
-                    "die is".to_owned()
-                } else {
-                    format!("{n} dice are")
-                },
-                name(target)
-            ),
-            Event::EyesAndEars {
-                unit,
-                target,
-                die,
-                need,
-                passed,
-            } => format!(
-                "{} watches {} (eyes and ears): die {die} need {need}+ -> {}",
-                name(unit),
-                name(target),
-                if *passed {
-                    "spotted, no longer gone to ground"
-                } else {
-                    "nothing seen"
-                }
+                w.name(unit),
+                w.was_at(unit),
+                path.iter()
+                    .map(|h| w.hex(h))
+                    .collect::<Vec<_>>()
+                    .join(" -> ")
             ),
             Event::RidersDismounted { unit, abandoned } => format!(
                 "{} dismounts from its motorcycles{}",
-                name(unit),
+                w.name(unit),
                 if *abandoned {
                     " and leaves them behind"
                 } else {
                     ""
                 }
             ),
-            Event::Remounted { unit, .. } => format!("{} remounts its motorcycles", name(unit)),
-            Event::Arrived { unit, hex: h } => format!("{} arrives at {}", name(unit), hex(h)),
-            Event::MoraleTest {
-                side: s,
-                die,
-                need,
-                passed,
-            } => format!(
-                "company morale of {}: die {die} need {need}+ -> {}",
-                side(s),
-                if *passed { "holds" } else { "breaks" }
-            ),
-            Event::RallyTest {
-                unit,
-                marker,
-                dice: d,
-                need,
-                passed,
-            } => format!(
-                "{} tries to rally from {}: {} need {need}+ -> {}",
-                name(unit),
-                marker_words(*marker),
-                match d.as_slice() {
-                    [one] => format!("die {one}"),
-                    [first, again] => format!("die {first}, re-roll {again} (in command)"),
-                    more => format!("dice {more:?}"),
-                },
-                if *passed { "passed" } else { "failed" }
-            ),
+            Event::Remounted { unit, .. } => format!("{} remounts its motorcycles", w.name(unit)),
+            Event::Arrived { unit, hex: h } => format!("{} arrives at {}", w.name(unit), w.hex(h)),
             Event::Moved {
                 unit,
                 path,
@@ -328,12 +362,15 @@ impl<'r> Narrator<'r> {
                 "{}{} moves{} {} -> {} ({cost} MP)",
                 self.deploying.take().map_or_else(String::new, |s| format!(
                     "recon deployment ({}): ",
-                    side(&s)
+                    w.side(&s)
                 )),
-                name(unit),
+                w.name(unit),
                 if *double { " at the double" } else { "" },
-                was_at(unit),
-                path.iter().map(hex).collect::<Vec<_>>().join(" -> ")
+                w.was_at(unit),
+                path.iter()
+                    .map(|h| w.hex(h))
+                    .collect::<Vec<_>>()
+                    .join(" -> ")
             ),
             Event::BogCheck {
                 unit,
@@ -342,98 +379,8 @@ impl<'r> Narrator<'r> {
                 bogged,
             } => format!(
                 "{} bog check: die {die} need {need}+ -> {}",
-                name(unit),
+                w.name(unit),
                 if *bogged { "bogged" } else { "clear" }
-            ),
-            Event::Fired { unit, target, roll } => format!(
-                "{} fires at {}: {}",
-                name(unit),
-                name(target),
-                dice(roll, hits)
-            ),
-            Event::Saves { unit, roll } => {
-                format!("  {} saves: {}", name(unit), dice(roll, ("saved", "saved")))
-            }
-            Event::Pinned { unit } => format!("  {} is pinned", name(unit)),
-            Event::AssaultDeclared {
-                hex: h,
-                attackers,
-                defenders,
-            } => {
-                lines.push(format!(
-                    "ASSAULT on {}: {} against {}",
-                    hex(h),
-                    attackers.iter().map(name).collect::<Vec<_>>().join(", "),
-                    defenders.iter().map(name).collect::<Vec<_>>().join(", ")
-                ));
-                // R16.1: passengers fight only from a mounted-assault transport, named with it.
-                for &t in attackers.iter().chain(defenders) {
-                    let why = if defenders.contains(&t) {
-                        "the first round out: passengers do not fight, and dismount to join a melee (R16.1, R16.3)"
-                    } else {
-                        "it out: passengers assault only from a mounted-assault transport, named with it (R16.1)"
-                    };
-                    for p in self
-                        .state
-                        .passengers(t)
-                        .filter(|p| !attackers.contains(&p.id))
-                    {
-                        lines.push(format!("  {} aboard {} sits {why}", name(&p.id), name(&t)));
-                    }
-                }
-                return lines_after(self, e, lines);
-            }
-            Event::Leadership { hq, unit, bonus } => {
-                format!("  {} adds leadership {bonus} to {}", name(hq), name(unit))
-            }
-            Event::AssaultRoll { unit, roll, .. } => {
-                format!("  {}: {}", name(unit), dice(roll, hits))
-            }
-            Event::HitsShared {
-                side: s,
-                hits,
-                per_unit,
-                picks,
-            } => format!(
-                "  {} on {}: {}{}",
-                count(usize::from(*hits), "hit", "hits"),
-                side(s),
-                per_unit
-                    .iter()
-                    .map(|(u, n)| format!("{} {n}", name(u)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if picks.is_empty() {
-                    String::new()
-                } else {
-                    let faces: Vec<String> = picks.iter().map(u8::to_string).collect();
-                    format!(
-                        " (leftover hits to units picked by the dice: {})",
-                        faces.join(" ")
-                    )
-                }
-            ),
-            Event::HitTaken { unit, effect } => {
-                let rolled = self.armor_roll.is_some_and(|(u, _)| u == *unit);
-                let armored = rules.typ(state.unit(*unit)).is_armored_vehicle();
-                if self.armor_rolled && armored && !rolled {
-                    // R11.12: only infantry's hits roll against armor; this one did not.
-                    format!(
-                        "  {} takes a hit that needs no armor roll (not scored by tank assault): {}",
-                        name(unit),
-                        effect_words(*effect)
-                    )
-                } else {
-                    format!("  {} is {}", name(unit), effect_words(*effect))
-                }
-            }
-            Event::HqHit { unit, die, effect } => format!(
-                "  {} (HQ) is hit: die {die} -> {}",
-                name(unit),
-                match effect {
-                    HitEffect::NoEffect => "no effect (only a 1 counts)",
-                    other => effect_words(*other),
-                }
             ),
             Event::Dismounted {
                 unit,
@@ -443,9 +390,9 @@ impl<'r> Narrator<'r> {
             } => format!(
                 "{}{} dismounts from {} in {}{}",
                 if *cost == 0 { "  " } else { "" },
-                name(unit),
-                name(transport),
-                hex(h),
+                w.name(unit),
+                w.name(transport),
+                w.hex(h),
                 if *cost > 0 {
                     format!(" ({cost} MP of the transport)")
                 } else {
@@ -459,10 +406,199 @@ impl<'r> Narrator<'r> {
             } => {
                 format!(
                     "{} mounts {} ({cost} MP of the transport)",
-                    name(unit),
-                    name(transport)
+                    w.name(unit),
+                    w.name(transport)
                 )
             }
+            _ => return None,
+        })
+    }
+
+    /// Sight at night (R13.2), fire (R6), artillery and the air (R14), eyes and ears (R15).
+    fn tell_fire(&mut self, e: &Event) -> Option<String> {
+        let w = Words {
+            rules: self.rules,
+            state: &self.state,
+        };
+        Some(match e {
+            Event::Visibility { unit, die } => format!(
+                "{} sees {} tonight (visibility die)",
+                w.name(unit),
+                count(usize::from(*die), "hex", "hexes")
+            ),
+            Event::NotSeen { unit, hex: h } => {
+                format!("  {} cannot see {} in the dark", w.name(unit), w.hex(h))
+            }
+            Event::AirObserverArrived { side: s } => {
+                format!("the air observation post of {} is overhead", w.side(s))
+            }
+            Event::Bombarded {
+                unit,
+                spotter,
+                hex: h,
+                smoke,
+            } => format!(
+                "{} {} {}, spotted by {}",
+                w.name(unit),
+                if *smoke { "smokes" } else { "bombards" },
+                w.hex(h),
+                spotter
+                    .as_ref()
+                    .map_or_else(|| "the air observation post".to_owned(), |u| w.name(u))
+            ),
+            Event::SmokeLifted { hex: h } => format!("the smoke on {} lifts", w.hex(h)),
+            Event::AirStrike {
+                side: s,
+                caller,
+                hex: h,
+            } => format!(
+                "AIR STRIKE by {} on {}, called by {}",
+                w.side(s),
+                w.hex(h),
+                w.name(caller)
+            ),
+            Event::AirAttack { target, roll } => {
+                format!(
+                    "  the sortie attacks {}: {}",
+                    w.name(target),
+                    w.dice(roll, HITS)
+                )
+            }
+            Event::ShotsLost {
+                unit,
+                target,
+                dice: n,
+            } => format!(
+                "  {}'s other {} lost: {} is out of range or sight",
+                w.name(unit),
+                if *n == 1 {
+                    "die is".to_owned()
+                } else {
+                    format!("{n} dice are")
+                },
+                w.name(target)
+            ),
+            Event::EyesAndEars {
+                unit,
+                target,
+                die,
+                need,
+                passed,
+            } => format!(
+                "{} watches {} (eyes and ears): die {die} need {need}+ -> {}",
+                w.name(unit),
+                w.name(target),
+                if *passed {
+                    "spotted, no longer gone to ground"
+                } else {
+                    "nothing seen"
+                }
+            ),
+            Event::Fired { unit, target, roll } => format!(
+                "{} fires at {}: {}",
+                w.name(unit),
+                w.name(target),
+                w.dice(roll, HITS)
+            ),
+            Event::Saves { unit, roll } => {
+                format!(
+                    "  {} saves: {}",
+                    w.name(unit),
+                    w.dice(roll, ("saved", "saved"))
+                )
+            }
+            Event::Pinned { unit } => format!("  {} is pinned", w.name(unit)),
+            _ => return None,
+        })
+    }
+
+    /// Assaults, overruns and melees (R9-R11).
+    #[expect(clippy::too_many_lines, reason = "one arm per event of the family")]
+    fn tell_assault(
+        &mut self,
+        e: &Event,
+        in_melee: bool,
+        lines: &mut Vec<String>,
+    ) -> Option<String> {
+        let w = Words {
+            rules: self.rules,
+            state: &self.state,
+        };
+        Some(match e {
+            Event::AssaultDeclared {
+                hex: h,
+                attackers,
+                defenders,
+            } => {
+                lines.push(format!(
+                    "ASSAULT on {}: {} against {}",
+                    w.hex(h),
+                    attackers
+                        .iter()
+                        .map(|u| w.name(u))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    defenders
+                        .iter()
+                        .map(|u| w.name(u))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                // R16.1: passengers fight only from a mounted-assault transport, named with it.
+                for &t in attackers.iter().chain(defenders) {
+                    let why = if defenders.contains(&t) {
+                        "the first round out: passengers do not fight, and dismount to join a melee (R16.1, R16.3)"
+                    } else {
+                        "it out: passengers assault only from a mounted-assault transport, named with it (R16.1)"
+                    };
+                    for p in self
+                        .state
+                        .passengers(t)
+                        .filter(|p| !attackers.contains(&p.id))
+                    {
+                        lines.push(format!(
+                            "  {} aboard {} sits {why}",
+                            w.name(&p.id),
+                            w.name(&t)
+                        ));
+                    }
+                }
+                return None;
+            }
+            Event::Leadership { hq, unit, bonus } => {
+                format!(
+                    "  {} adds leadership {bonus} to {}",
+                    w.name(hq),
+                    w.name(unit)
+                )
+            }
+            Event::AssaultRoll { unit, roll, .. } => {
+                format!("  {}: {}", w.name(unit), w.dice(roll, HITS))
+            }
+            Event::HitsShared {
+                side: s,
+                hits,
+                per_unit,
+                picks,
+            } => format!(
+                "  {} on {}: {}{}",
+                count(usize::from(*hits), "hit", "hits"),
+                w.side(s),
+                per_unit
+                    .iter()
+                    .map(|(u, n)| format!("{} {n}", w.name(u)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if picks.is_empty() {
+                    String::new()
+                } else {
+                    let faces: Vec<String> = picks.iter().map(u8::to_string).collect();
+                    format!(
+                        " (leftover hits to units picked by the dice: {})",
+                        faces.join(" ")
+                    )
+                }
+            ),
             Event::AssaultResult {
                 attacker_hits,
                 defender_hits,
@@ -481,17 +617,24 @@ impl<'r> Narrator<'r> {
             ),
             Event::Retreated { unit, from, to } if in_melee => format!(
                 "  {} falls back {} -> {} (R11.10: a loser next to a winner)",
-                name(unit),
-                hex(from),
-                hex(to)
+                w.name(unit),
+                w.hex(from),
+                w.hex(to)
             ),
             Event::Retreated { unit, from, to } => {
-                format!("  {} retreats {} -> {}", name(unit), hex(from), hex(to))
+                format!(
+                    "  {} retreats {} -> {}",
+                    w.name(unit),
+                    w.hex(from),
+                    w.hex(to)
+                )
             }
             Event::NoRetreat { unit } => {
-                format!("  {} has no retreat and is destroyed", name(unit))
+                format!("  {} has no retreat and is destroyed", w.name(unit))
             }
-            Event::Occupied { unit, hex: h, .. } => format!("  {} occupies {}", name(unit), hex(h)),
+            Event::Occupied { unit, hex: h, .. } => {
+                format!("  {} occupies {}", w.name(unit), w.hex(h))
+            }
             Event::OverrunDeclared {
                 unit,
                 hex: h,
@@ -499,9 +642,9 @@ impl<'r> Narrator<'r> {
                 cost,
             } => format!(
                 "OVERRUN: {} tries to drive through {} to {} ({cost} MP)",
-                name(unit),
-                hex(h),
-                hex(beyond)
+                w.name(unit),
+                w.hex(h),
+                w.hex(beyond)
             ),
             Event::OverrunEnded {
                 unit,
@@ -509,27 +652,18 @@ impl<'r> Narrator<'r> {
                 at,
             } => format!(
                 "  {} {} {}",
-                name(unit),
+                w.name(unit),
                 if *broke_through {
                     "breaks through to"
                 } else {
                     "is stopped and stays in"
                 },
-                hex(at)
-            ),
-            Event::OrderRejected {
-                unit,
-                order,
-                reason,
-                ..
-            } => format!(
-                "order rejected: {}: {reason}",
-                model::order_text(rules.scenario, *unit, order)
+                w.hex(at)
             ),
             Event::ImprovisedTankAssault { unit } => {
                 format!(
                     "  {} goes in with improvised tank assault (its 1s hit itself)",
-                    name(unit)
+                    w.name(unit)
                 )
             }
             Event::TankAssault {
@@ -540,10 +674,10 @@ impl<'r> Narrator<'r> {
                 effect,
             } => format!(
                 "  tank assault on {}: die {die} + {rating} against armor {armor} -> {}",
-                name(unit),
+                w.name(unit),
                 match effect {
                     model::TankAssault::Counts => "the hit counts",
-                    model::TankAssault::Disorganizes if state.unit(*unit).state.disorganized => {
+                    model::TankAssault::Disorganizes if w.state.unit(*unit).state.disorganized => {
                         "it would only disorganize, and the vehicle is disorganized already: no effect"
                     }
                     model::TankAssault::Disorganizes => "it only disorganizes",
@@ -558,17 +692,17 @@ impl<'r> Narrator<'r> {
                 failed,
             } => {
                 let need = |u: &UnitId| {
-                    let unit = state.unit(*u);
+                    let unit = w.state.unit(*u);
                     format!(
                         "{} {}+",
-                        rules.scenario.unit_name(*u),
-                        rules.typ(unit).motivation
+                        w.rules.scenario.unit_name(*u),
+                        w.rules.typ(unit).motivation
                     )
                 };
                 let list = |v: &[UnitId]| v.iter().map(need).collect::<Vec<_>>().join(", ");
                 format!(
                     "  {} tests motivation to counterattack: {}{}{}",
-                    side(s),
+                    w.side(s),
                     if *automatic {
                         "passes automatically (no hits taken, no armor opposite)".to_owned()
                     } else if d.len() > 1 {
@@ -590,15 +724,19 @@ impl<'r> Narrator<'r> {
             }
             Event::Counterattack { side: s, units } => format!(
                 "  COUNTERATTACK by {}: {}",
-                side(s),
-                units.iter().map(name).collect::<Vec<_>>().join(", ")
+                w.side(s),
+                units
+                    .iter()
+                    .map(|u| w.name(u))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             Event::Joined { unit, hex: h } => {
-                format!("  {} joins the fight in {}", name(unit), hex(h))
+                format!("  {} joins the fight in {}", w.name(unit), w.hex(h))
             }
             Event::BrokeOff { unit, reason, path } => format!(
                 "  {} breaks off ({}){}",
-                name(unit),
+                w.name(unit),
                 break_off_words(*reason),
                 if path.is_empty() {
                     // R11.6 found no hex for it; it stays, to be captured (R11.7) or spared.
@@ -606,17 +744,17 @@ impl<'r> Narrator<'r> {
                 } else {
                     format!(
                         ": {} -> {}",
-                        was_at(unit),
-                        path.iter().map(hex).collect::<Vec<_>>().join(" -> ")
+                        w.was_at(unit),
+                        path.iter()
+                            .map(|h| w.hex(h))
+                            .collect::<Vec<_>>()
+                            .join(" -> ")
                     )
                 }
             ),
-            Event::Captured { unit } => format!("  {} is captured", name(unit)),
+            Event::Captured { unit } => format!("  {} is captured", w.name(unit)),
             Event::Consolidated { unit, to } => {
-                format!("  {} consolidates into {}", name(unit), hex(to))
-            }
-            Event::Recovered { unit } => {
-                format!("  {} is no longer disorganized (R11.11)", name(unit))
+                format!("  {} consolidates into {}", w.name(unit), w.hex(to))
             }
             Event::MeleeEnded {
                 hex: h,
@@ -624,28 +762,69 @@ impl<'r> Narrator<'r> {
                 rounds,
             } => format!(
                 "  the fight for {} is over after {}: {} wins",
-                hex(h),
+                w.hex(h),
                 count(
                     usize::try_from(*rounds).unwrap_or(usize::MAX),
                     "counterattack round",
                     "counterattack rounds"
                 ),
-                side(winner)
+                w.side(winner)
             ),
-            Event::ObjectiveTaken { objective, .. } => format!(
-                "{} holds the objective {}",
-                side(&rules.scenario.attacker()),
-                rules.scenario.objectives[usize::from(*objective)].name
-            ),
-            Event::BattleEnded { outcome } => {
-                format!("the battle ends: {}", why(&rules, outcome))
-            }
-            Event::PhaseStarted { .. } | Event::TurnEnded { .. } => {
-                return lines_after(self, e, lines);
-            }
+            _ => return None,
+        })
+    }
+
+    /// What befalls a unit: hits (R6.6, R8.2) and rallying (R12).
+    fn tell_unit(&mut self, e: &Event) -> Option<String> {
+        let w = Words {
+            rules: self.rules,
+            state: &self.state,
         };
-        lines.push(line);
-        lines_after(self, e, lines)
+        Some(match e {
+            Event::RallyTest {
+                unit,
+                marker,
+                dice: d,
+                need,
+                passed,
+            } => format!(
+                "{} tries to rally from {}: {} need {need}+ -> {}",
+                w.name(unit),
+                marker_words(*marker),
+                match d.as_slice() {
+                    [one] => format!("die {one}"),
+                    [first, again] => format!("die {first}, re-roll {again} (in command)"),
+                    more => format!("dice {more:?}"),
+                },
+                if *passed { "passed" } else { "failed" }
+            ),
+            Event::HitTaken { unit, effect } => {
+                let rolled = self.armor_roll.is_some_and(|(u, _)| u == *unit);
+                let armored = w.rules.typ(w.state.unit(*unit)).is_armored_vehicle();
+                if self.armor_rolled && armored && !rolled {
+                    // R11.12: only infantry's hits roll against armor; this one did not.
+                    format!(
+                        "  {} takes a hit that needs no armor roll (not scored by tank assault): {}",
+                        w.name(unit),
+                        effect_words(*effect)
+                    )
+                } else {
+                    format!("  {} is {}", w.name(unit), effect_words(*effect))
+                }
+            }
+            Event::HqHit { unit, die, effect } => format!(
+                "  {} (HQ) is hit: die {die} -> {}",
+                w.name(unit),
+                match effect {
+                    HitEffect::NoEffect => "no effect (only a 1 counts)",
+                    other => effect_words(*other),
+                }
+            ),
+            Event::Recovered { unit } => {
+                format!("  {} is no longer disorganized (R11.11)", w.name(unit))
+            }
+            _ => return None,
+        })
     }
 }
 
