@@ -19,73 +19,8 @@ fn players(s: &Scenario) -> ai::Players {
     ai::Players::of(s).expect("the scenario's AIs")
 }
 
-const SMALL: &str = r#"
-title = "t"
-turns = 3
-first = "b"
-[map]
-columns = 4
-rows = 4
-default = "clear"
-terrain = ["..ff", "....", "cc..", "...."]
-[[sides]]
-id = "a"
-name = "A"
-nation = "soviet"
-role = "attacker"
-senior_hq = "hq"
-[[sides]]
-id = "b"
-name = "B"
-nation = "nato"
-role = "defender"
-[[formations]]
-id = "f"
-side = "a"
-hq = "hq"
-[[formations]]
-id = "g"
-side = "b"
-hq = "hq2"
-[[units]]
-id = "hq"
-type = "hq_mrr"
-formation = "f"
-at = "0101"
-[[units]]
-id = "btr"
-type = "btr70"
-formation = "f"
-at = "0101"
-[[units]]
-id = "inf"
-type = "mr_coy"
-formation = "f"
-aboard = "btr"
-[[units]]
-id = "res"
-type = "t72"
-formation = "f"
-reserve = { turn = 2, zone = ["0104"] }
-[[units]]
-id = "hq2"
-type = "hq_tf"
-formation = "g"
-at = "0404"
-[[units]]
-id = "amb"
-type = "tow_team"
-formation = "g"
-ambush = { zone = ["0304", "0403"] }
-[[objectives]]
-at = "0103"
-[[orders]]
-turn = 1
-do = "double btr 0102 0103"
-[[orders]]
-turn = 2
-do = "fire res at hq2"
-"#;
+/// The small test field the model's and the AIs' tests share.
+const SMALL: &str = include_str!("../../../tests/data/small.toml");
 
 #[test]
 fn summaries_of_shards_merge_into_the_summary_of_one_run() {
