@@ -410,8 +410,7 @@ fn random_map(cells: &[u8]) -> Map {
     m
 }
 
-/// The price of entering a hex of `m` for `class`, `None` in the hexes at the `forbidden`
-/// petgraph's Dijkstra from `from` on the map filtered to the steps `step` allows, each priced
+/// Petgraph's Dijkstra from `from` on the map filtered to the steps `step` allows, each priced
 /// as it says: the oracle of our searches in the proptests. The cost of each hex it reaches.
 fn petgraphs_dijkstra(
     m: &Map,
@@ -427,6 +426,7 @@ fn petgraphs_dijkstra(
     move |h| costs.get(&m.node(h)?).copied()
 }
 
+/// The price of entering a hex of `m` for `class`, `None` in the hexes at the `forbidden`
 /// indices, for the proptests.
 fn entering<'a>(
     m: &'a Map,
