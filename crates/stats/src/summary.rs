@@ -669,9 +669,9 @@ pub fn missing_shards(count: u64, have: &[u64]) -> Vec<std::ops::Range<u64>> {
 /// The Wilson score 95% interval of `k` successes in `n` trials.
 ///
 /// ```
-/// let [lo, hi] = game::wilson(50, 100);
+/// let [lo, hi] = stats::wilson(50, 100);
 /// assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4);
-/// assert_eq!(game::wilson(0, 0), [0.0, 1.0]);
+/// assert_eq!(stats::wilson(0, 0), [0.0, 1.0]);
 /// ```
 #[must_use]
 pub fn wilson(k: u64, n: u64) -> [f64; 2] {
