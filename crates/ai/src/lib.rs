@@ -51,6 +51,17 @@ pub use registry::{
 pub use search::Search;
 pub use v1::DoctrineV1;
 
+// Every AI of the crate, a `game::Ai` through its `Plays`.
+plays::plays!(
+    Doctrine,
+    DoctrineV1,
+    Exploiter,
+    Passive,
+    Random,
+    Search,
+    search::Scripted,
+);
+
 /// The AI the arena rates 0 (the frozen doctrine AI, `doctrine@1`).
 pub const ANCHOR: &str = <DoctrineV1 as Plays>::KIND;
 

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use counters::{Halt, Rules, SidePlan, State};
-use game::{Ai, Referee};
+use game::Referee;
 use hexmap::Hex;
 use model::{GameRng, Side, UnitId};
 
@@ -41,8 +41,8 @@ pub(crate) fn written(kind: &str, setting: Setting) -> String {
 }
 
 /// An AI of this crate: what it must say (its kind and its two phases) and what it may (the
-/// rest, by default as the doctrine AI does it). Each is a [`game::Ai`] (listed in this
-/// module's `plays!`), named by [`Plays::KIND`] and [`Plays::setting`].
+/// rest, by default as the doctrine AI does it). Each is a [`game::Ai`] (listed in the
+/// crate root's call of `plays!`), named by [`Plays::KIND`] and [`Plays::setting`].
 pub trait Plays: Send + Sync {
     /// Its kind, as `--ai`, scenarios and saved games name it (`doctrine`); the registry's row
     /// reads it from here.
@@ -117,63 +117,81 @@ pub trait Plays: Send + Sync {
 }
 
 /// Makes each type given, an AI of this crate ([`Plays`]), a [`game::Ai`]: its name from its kind
-/// and setting, the rest from its [`Plays`]. (A blanket `impl<P: Plays> Ai for P` is what this
-/// means; Rust allows it only in the crate of `Ai`, and the game knows no AI policy.)
+/// and setting, the rest from its [`Plays`]. Called once, at the crate's root, with every AI. (A
+/// blanket `impl<P: Plays> Ai for P` is what this means; Rust allows it only in the crate of
+/// `Ai`, and the game knows no AI policy.)
 macro_rules! plays {
     ($($t:ty),* $(,)?) => {$(
-        impl Ai for $t {
+        impl ::game::Ai for $t {
             fn name(&self) -> String {
-                written(<$t as Plays>::KIND, Plays::setting(self))
+                let kind = <$t as $crate::Plays>::KIND;
+                $crate::plays::written(kind, $crate::Plays::setting(self))
             }
 
-            fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
-                Plays::movement(self, x, side, skip)
+            fn movement(
+                &self,
+                x: &mut dyn ::game::Referee<'_>,
+                side: ::model::Side,
+                skip: &[::model::UnitId],
+            ) -> Result<(), ::counters::Halt> {
+                $crate::Plays::movement(self, x, side, skip)
             }
 
-            fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
-                Plays::fire(self, x, side, skip)
+            fn fire(
+                &self,
+                x: &mut dyn ::game::Referee<'_>,
+                side: ::model::Side,
+                skip: &[::model::UnitId],
+            ) -> Result<(), ::counters::Halt> {
+                $crate::Plays::fire(self, x, side, skip)
             }
 
-            fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
-                Plays::deploy(self, x, side, unit)
+            fn deploy(
+                &self,
+                x: &mut dyn ::game::Referee<'_>,
+                side: ::model::Side,
+                unit: ::model::UnitId,
+            ) -> Result<(), ::counters::Halt> {
+                $crate::Plays::deploy(self, x, side, unit)
             }
 
-            fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
-                Plays::ambushes(self, x, side)
+            fn ambushes(
+                &self,
+                x: &mut dyn ::game::Referee<'_>,
+                side: ::model::Side,
+            ) -> Result<(), ::counters::Halt> {
+                $crate::Plays::ambushes(self, x, side)
             }
 
-            fn counterattacks(&self, plan: &SidePlan) -> bool {
-                Plays::counterattacks(self, plan)
+            fn counterattacks(&self, plan: &::counters::SidePlan) -> bool {
+                $crate::Plays::counterattacks(self, plan)
             }
 
-            fn disengages(&self, state: &State, unit: UnitId, rng: &mut GameRng) -> bool {
-                Plays::disengages(self, state, unit, rng)
+            fn disengages(
+                &self,
+                state: &::counters::State,
+                unit: ::model::UnitId,
+                rng: &mut ::model::GameRng,
+            ) -> bool {
+                $crate::Plays::disengages(self, state, unit, rng)
             }
 
             fn rank_break_off(
                 &self,
-                state: &State,
-                rules: &Rules<'_>,
-                unit: UnitId,
-                from: Hex,
-                ends: &mut [(Hex, u32)],
+                state: &::counters::State,
+                rules: &::counters::Rules<'_>,
+                unit: ::model::UnitId,
+                from: ::hexmap::Hex,
+                ends: &mut [(::hexmap::Hex, u32)],
             ) {
-                Plays::rank_break_off(self, state, rules, unit, from, ends);
+                $crate::Plays::rank_break_off(self, state, rules, unit, from, ends);
             }
 
             fn thinks(&self) -> bool {
-                Plays::thinks(self)
+                $crate::Plays::thinks(self)
             }
         }
     )*};
 }
 
-plays!(
-    crate::Doctrine,
-    crate::DoctrineV1,
-    crate::Exploiter,
-    crate::Passive,
-    crate::Random,
-    crate::Search,
-    crate::search::Scripted,
-);
+pub(crate) use plays;
