@@ -469,8 +469,14 @@ impl<'r> Narrator<'r> {
                 target,
                 dice: n,
             } => format!(
-                "  {}'s other {} lost: {} is out of range or sight",
+                "  {}'s {}{} lost: {} is out of range or sight",
                 w.name(unit),
+                // R15.5: a one-die weapon fires after the attempt, so its die is all it had.
+                if *n == counters::fire::fire_dice(w.state, &w.rules, *unit) {
+                    ""
+                } else {
+                    "other "
+                },
                 if *n == 1 {
                     "die is".to_owned()
                 } else {
