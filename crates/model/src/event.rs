@@ -665,6 +665,89 @@ pub enum Event {
     },
 }
 
+/// The family of rules an event belongs to: the one grouping by which the state applies events
+/// (`counters::state`) and the narrator tells them (`present::narrate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// The battle's course: turns, phases and the time of day (R4, R13), recon deployment
+    /// (R15.4), company morale (R17.2), orders refused, objectives and the end (R17).
+    Course,
+    /// Movement (R5), arrivals and ambushes (R15.3), transport (R16), bogging (R5.6) and
+    /// disengaging (R15.5).
+    Movement,
+    /// Sight at night (R13.2), fire (R6), artillery and the air (R14), eyes and ears (R15).
+    Fire,
+    /// Assaults, overruns and melees (R9-R11).
+    Assault,
+    /// What befalls a unit: hits (R6.6, R8.2) and rallying (R12).
+    Unit,
+}
+
+impl Event {
+    /// The family of rules the event belongs to. Every event is named here, so that a new one
+    /// does not compile until it has a family.
+    #[must_use]
+    pub const fn family(&self) -> Family {
+        match self {
+            Self::TurnStarted { .. }
+            | Self::TimeRoll { .. }
+            | Self::PhaseStarted { .. }
+            | Self::TurnEnded { .. }
+            | Self::ReconDeployment { .. }
+            | Self::DeploymentEnded
+            | Self::MoraleTest { .. }
+            | Self::OrderRejected { .. }
+            | Self::ObjectiveTaken { .. }
+            | Self::BattleEnded { .. } => Family::Course,
+            Self::Arrived { .. }
+            | Self::AmbushPlaced { .. }
+            | Self::Moved { .. }
+            | Self::BogCheck { .. }
+            | Self::Mounted { .. }
+            | Self::Dismounted { .. }
+            | Self::RidersDismounted { .. }
+            | Self::Remounted { .. }
+            | Self::DisengageTest { .. }
+            | Self::Disengaged { .. } => Family::Movement,
+            Self::Visibility { .. }
+            | Self::NotSeen { .. }
+            | Self::AirObserverArrived { .. }
+            | Self::SmokeLifted { .. }
+            | Self::Bombarded { .. }
+            | Self::AirStrike { .. }
+            | Self::AirAttack { .. }
+            | Self::Fired { .. }
+            | Self::Saves { .. }
+            | Self::ShotsLost { .. }
+            | Self::Pinned { .. }
+            | Self::EyesAndEars { .. } => Family::Fire,
+            Self::AssaultDeclared { .. }
+            | Self::Leadership { .. }
+            | Self::AssaultRoll { .. }
+            | Self::HitsShared { .. }
+            | Self::AssaultResult { .. }
+            | Self::Retreated { .. }
+            | Self::NoRetreat { .. }
+            | Self::Occupied { .. }
+            | Self::OverrunDeclared { .. }
+            | Self::OverrunEnded { .. }
+            | Self::ImprovisedTankAssault { .. }
+            | Self::TankAssault { .. }
+            | Self::MeleeTest { .. }
+            | Self::Counterattack { .. }
+            | Self::Joined { .. }
+            | Self::BrokeOff { .. }
+            | Self::Captured { .. }
+            | Self::Consolidated { .. }
+            | Self::MeleeEnded { .. } => Family::Assault,
+            Self::HitTaken { .. }
+            | Self::HqHit { .. }
+            | Self::RallyTest { .. }
+            | Self::Recovered { .. } => Family::Unit,
+        }
+    }
+}
+
 fn ser_path<S: serde::Serializer>(path: &[Hex], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(path.iter().filter_map(|h| hexmap::Label::from_hex(*h)))
 }

@@ -23,8 +23,8 @@ pub use dice::{
     hits_distribution, passes, pick_distinct,
 };
 pub use event::{
-    AssaultOutcome, BreakOffReason, EndReason, Event, Faces, HitEffect, Marker, Outcome, Path,
-    Phase, Roll, TankAssault, Units,
+    AssaultOutcome, BreakOffReason, EndReason, Event, Faces, Family, HitEffect, Marker, Outcome,
+    Path, Phase, Roll, TankAssault, Units,
 };
 pub use ids::{FormationId, Side, UnitId, UnitTypeId};
 pub use load::{Lines, Problem, line_col};

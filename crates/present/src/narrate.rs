@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use counters::{Rules, State};
 use hexmap::Hex;
 use model::{
-    AssaultOutcome, BreakOffReason, EndReason, Event, HitEffect, Marker, Outcome, Roll, Side,
-    UnitId,
+    AssaultOutcome, BreakOffReason, EndReason, Event, Family, HitEffect, Marker, Outcome, Roll,
+    Side, UnitId,
 };
 
 fn time_name(t: model::TimeOfDay) -> &'static str {
@@ -152,10 +152,9 @@ impl<'r> Narrator<'r> {
         &self.rules
     }
 
-    /// The lines that tell `e` (none for the bookkeeping of phases and turns' ends). Every event
-    /// is matched here by name and handed to the teller of its family (`tell_course`,
-    /// `tell_movement`, `tell_fire`, `tell_assault`, `tell_unit`), so that a new kind of event
-    /// does not compile until it is told.
+    /// The lines that tell `e` (none for the bookkeeping of phases and turns' ends): the teller of
+    /// its family (`Event::family`: `tell_course`, `tell_movement`, `tell_fire`, `tell_assault`,
+    /// `tell_unit`) tells it.
     pub fn lines(&mut self, e: &Event) -> Vec<String> {
         let mut lines = Vec::new();
         if let Some(s) = self.deploying
@@ -173,61 +172,12 @@ impl<'r> Narrator<'r> {
             Event::MeleeEnded { .. } | Event::TurnStarted { .. } => false,
             _ => in_melee,
         };
-        let told = match e {
-            Event::TurnStarted { .. }
-            | Event::TimeRoll { .. }
-            | Event::ReconDeployment { .. }
-            | Event::DeploymentEnded
-            | Event::MoraleTest { .. }
-            | Event::OrderRejected { .. }
-            | Event::ObjectiveTaken { .. }
-            | Event::BattleEnded { .. } => self.tell_course(e),
-            Event::AmbushPlaced { .. }
-            | Event::Arrived { .. }
-            | Event::Moved { .. }
-            | Event::BogCheck { .. }
-            | Event::Dismounted { .. }
-            | Event::Mounted { .. }
-            | Event::RidersDismounted { .. }
-            | Event::Remounted { .. }
-            | Event::DisengageTest { .. }
-            | Event::Disengaged { .. } => self.tell_movement(e),
-            Event::Visibility { .. }
-            | Event::NotSeen { .. }
-            | Event::AirObserverArrived { .. }
-            | Event::Bombarded { .. }
-            | Event::SmokeLifted { .. }
-            | Event::AirStrike { .. }
-            | Event::AirAttack { .. }
-            | Event::Fired { .. }
-            | Event::Saves { .. }
-            | Event::Pinned { .. }
-            | Event::ShotsLost { .. }
-            | Event::EyesAndEars { .. } => self.tell_fire(e),
-            Event::AssaultDeclared { .. }
-            | Event::Leadership { .. }
-            | Event::AssaultRoll { .. }
-            | Event::HitsShared { .. }
-            | Event::AssaultResult { .. }
-            | Event::Retreated { .. }
-            | Event::NoRetreat { .. }
-            | Event::Occupied { .. }
-            | Event::OverrunDeclared { .. }
-            | Event::OverrunEnded { .. }
-            | Event::ImprovisedTankAssault { .. }
-            | Event::TankAssault { .. }
-            | Event::MeleeTest { .. }
-            | Event::Counterattack { .. }
-            | Event::Joined { .. }
-            | Event::BrokeOff { .. }
-            | Event::Captured { .. }
-            | Event::Consolidated { .. }
-            | Event::MeleeEnded { .. } => self.tell_assault(e, in_melee, &mut lines),
-            Event::HitTaken { .. }
-            | Event::HqHit { .. }
-            | Event::RallyTest { .. }
-            | Event::Recovered { .. } => self.tell_unit(e),
-            Event::PhaseStarted { .. } | Event::TurnEnded { .. } => None,
+        let told = match e.family() {
+            Family::Course => self.tell_course(e),
+            Family::Movement => self.tell_movement(e),
+            Family::Fire => self.tell_fire(e),
+            Family::Assault => self.tell_assault(e, in_melee, &mut lines),
+            Family::Unit => self.tell_unit(e),
         };
         if let Some(line) = told {
             lines.push(line);

@@ -1,9 +1,9 @@
-//! `State::apply`, the only place the state changes, one event at a time: [`State::apply`] names
-//! every event and hands it to its family (as Zemeroth applies each event by its kind): the
-//! clock and the battle's course, movement, fire, assault and melee, and what befalls a unit.
-//! Events that only report dice and tests change nothing.
+//! `State::apply`, the only place the state changes, one event at a time: [`State::apply`] hands
+//! each event to its family's function (`Event::family`, as Zemeroth applies each event by its
+//! kind): the battle's course, movement, fire, assault and melee, and what befalls a unit. Events
+//! that only report dice and tests change nothing (their family's `_` arm).
 
-use model::event::{Event, HitEffect, Marker, Phase};
+use model::event::{Event, Family, HitEffect, Marker, Phase};
 use model::unit::{Location, UnitState};
 
 use super::State;
@@ -11,66 +11,16 @@ use super::State;
 impl State {
     /// Applies one event: the only way the state changes.
     pub fn apply(&mut self, event: &Event) {
-        match event {
-            Event::TurnStarted { .. }
-            | Event::TimeRoll { .. }
-            | Event::Visibility { .. }
-            | Event::PhaseStarted { .. }
-            | Event::TurnEnded { .. }
-            | Event::ReconDeployment { .. }
-            | Event::DeploymentEnded
-            | Event::ObjectiveTaken { .. }
-            | Event::BattleEnded { .. } => self.apply_course(event),
-            Event::Arrived { .. }
-            | Event::AmbushPlaced { .. }
-            | Event::Moved { .. }
-            | Event::BogCheck { .. }
-            | Event::Mounted { .. }
-            | Event::Dismounted { .. }
-            | Event::RidersDismounted { .. }
-            | Event::Remounted { .. }
-            | Event::DisengageTest { .. }
-            | Event::Disengaged { .. } => self.apply_movement(event),
-            Event::AirObserverArrived { .. }
-            | Event::SmokeLifted { .. }
-            | Event::Bombarded { .. }
-            | Event::AirStrike { .. }
-            | Event::AirAttack { .. }
-            | Event::Fired { .. }
-            | Event::ShotsLost { .. }
-            | Event::Pinned { .. }
-            | Event::EyesAndEars { .. } => self.apply_fire(event),
-            Event::AssaultDeclared { .. }
-            | Event::Retreated { .. }
-            | Event::NoRetreat { .. }
-            | Event::Occupied { .. }
-            | Event::OverrunDeclared { .. }
-            | Event::OverrunEnded { .. }
-            | Event::Joined { .. }
-            | Event::Consolidated { .. }
-            | Event::BrokeOff { .. }
-            | Event::Captured { .. } => self.apply_assault(event),
-            Event::HitTaken { .. }
-            | Event::HqHit { .. }
-            | Event::RallyTest { .. }
-            | Event::Recovered { .. } => self.apply_to_unit(event),
-            Event::MoraleTest { .. }
-            | Event::Saves { .. }
-            | Event::Leadership { .. }
-            | Event::AssaultRoll { .. }
-            | Event::HitsShared { .. }
-            | Event::AssaultResult { .. }
-            | Event::OrderRejected { .. }
-            | Event::ImprovisedTankAssault { .. }
-            | Event::TankAssault { .. }
-            | Event::MeleeTest { .. }
-            | Event::Counterattack { .. }
-            | Event::MeleeEnded { .. }
-            | Event::NotSeen { .. } => {}
+        match event.family() {
+            Family::Course => self.apply_course(event),
+            Family::Movement => self.apply_movement(event),
+            Family::Fire => self.apply_fire(event),
+            Family::Assault => self.apply_assault(event),
+            Family::Unit => self.apply_to_unit(event),
         }
     }
 
-    /// The clock and the battle's course: turns, phases, time of day (R13), recon deployment
+    /// The clock and the battle's course: turns, phases, time of day (R13.3), recon deployment
     /// (R15.4), objectives and the end (R17).
     fn apply_course(&mut self, event: &Event) {
         match event {
@@ -89,7 +39,6 @@ impl State {
                     self.time_changed = Some(self.turn);
                 }
             }
-            Event::Visibility { unit, die } => self.visibility[unit.index()] = *die,
             Event::PhaseStarted { phase } => {
                 self.phase = *phase;
                 self.fire_begun = false;
@@ -239,9 +188,11 @@ impl State {
         }
     }
 
-    /// Fire (R6), artillery and the air (R14), recon's eyes and ears (R15).
+    /// Sight at night (R13.2), fire (R6), artillery and the air (R14), recon's eyes and ears
+    /// (R15).
     fn apply_fire(&mut self, event: &Event) {
         match event {
+            Event::Visibility { unit, die } => self.visibility[unit.index()] = *die,
             Event::AirObserverArrived { side } => self.air_op[side.index()] = true,
             Event::SmokeLifted { hex } => self.smoke.retain(|&(h, _)| h != *hex),
             Event::Bombarded {
