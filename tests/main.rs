@@ -10,6 +10,7 @@ mod balance;
 mod browser;
 mod cli;
 mod examples;
+mod generate;
 mod layers;
 mod legal;
 mod modules;

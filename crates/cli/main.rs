@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use commands::{
-    arena, balance, batch, blunders, diff, inspect, merge, odds, play, render, skill, test, tune,
+    arena, balance, batch, blunders, diff, generate, inspect, merge, odds, play, render, skill,
+    test, tune,
 };
 
 /// mimalloc: the games allocate and free many small vectors (plans, paths, odds tables), and
@@ -30,6 +31,16 @@ enum CliCommand {
     /// Prints `FILE: ok` for each good file. Exit status 0 when all are good, 2 otherwise.
     #[command(after_help = "Example:\n  hexwar check scenarios/*.toml")]
     Check(inspect::CheckArgs),
+    /// Write a new scenario from a seed and a few knobs: a map (roads, a town, woods, hills,
+    /// marsh, perhaps a river), two forces from the unit catalog, objectives and a turn limit,
+    /// as a commented scenario file that passes `hexwar check` and plays to an end.
+    ///
+    /// Knobs left out are drawn from the seed. The seeds held out in the data folder are the AIs'
+    /// held-out set: no fit may use them.
+    #[command(
+        after_help = "Examples:\n  hexwar generate --seed 17 -o my_battle.toml\n  hexwar generate --seed 3 --size 16x12 --light dusk --terrain close --forces battalion --objectives 2\n  hexwar generate --seed 100 --count 50 --dir generated/\n  hexwar generate --seed 17 | hexwar render /dev/stdin -o map.png"
+    )]
+    Generate(generate::GenerateArgs),
     /// Draw a scenario's map in the terminal: labels, terrain, unit stacks, objectives, legend.
     #[command(
         after_help = "Examples:\n  hexwar show scenarios/dawn_assault.toml\n  hexwar show scenarios/dawn_assault.toml --after 5 --seed 3"
@@ -198,6 +209,7 @@ fn run(command: CliCommand) -> anyhow::Result<ExitCode> {
     match command {
         CliCommand::Check(args) => Ok(inspect::check(&args)),
         CliCommand::Show(args) => inspect::show(&args),
+        CliCommand::Generate(args) => generate::run(&args),
         CliCommand::Run(args) => play::run_game(args),
         CliCommand::Odds(args) => odds::command(&args),
         CliCommand::Batch(args) => batch::run(args),

@@ -15,6 +15,7 @@ pub mod batch;
 pub mod blunders;
 pub mod data;
 pub mod diff;
+pub mod generate;
 pub mod inspect;
 mod interrupt;
 pub mod merge;
