@@ -106,6 +106,30 @@ fn the_exploiter_plays_the_games_it_was_frozen_with() {
     insta::assert_snapshot!("exploiter_games", lines);
 }
 
+/// `search@1` is frozen (issue 68: the search to beat, as it was when first judged on
+/// scenarios no one tuned on): its games against itself on the frozen copies of the bundled
+/// scenarios, at a small budget (the same code as any budget: portfolio, playouts, horizon and
+/// `search@1`'s evaluation), are pinned game by game. A change of the search, the doctrine AI or
+/// the objectives script that moves one of them must first keep today's code for `search@1`.
+#[test]
+fn search_v1_plays_the_games_it_was_frozen_with() {
+    let lines = games_of(
+        "search@1:32",
+        [
+            (
+                "dawn_assault",
+                include_str!("data/frozen/dawn_assault.toml"),
+            ),
+            (
+                "meeting_engagement",
+                include_str!("data/frozen/meeting_engagement.toml"),
+            ),
+            ("night_recon", include_str!("data/frozen/night_recon.toml")),
+        ],
+    );
+    insta::assert_snapshot!("search_v1_games", lines);
+}
+
 /// Pair i of an arena is game i of `hexwar batch` with A on the first side, and game i with B
 /// there: the arena's counts are computed here again from two batches' CSV rows.
 #[test]

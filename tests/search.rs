@@ -112,7 +112,7 @@ fn bad_search_budgets_are_refused() {
         ("soviet=random:64", "takes neither"),
         (
             "soviet=seach",
-            "doctrine, doctrine@1, exploiter, passive, random or search",
+            "doctrine, doctrine@1, exploiter, passive, random, search or search@1",
         ),
     ] {
         let out = hexwar(&["run", MEETING, "--ai", ai]);

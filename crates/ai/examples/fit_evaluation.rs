@@ -1,54 +1,95 @@
-//! Fits the search AI's evaluation (`ai::evaluation`) to the outcomes of games: plays each
-//! bundled scenario between `doctrine`, `doctrine@1` and `exploiter` on either side, records the
-//! evaluation's features at the start of every player turn, and fits a logistic model of the
-//! attacker's win to them (Newton's method, a light ridge). Half the games fit it and the other
-//! half test it: the log loss of the model beside a constant, the scenario's own win rate.
+//! Refits the search AI's evaluation (`ai::evaluation`, weights in `data/evaluation.toml`) to
+//! the outcomes of games: plays every bundled scenario and generated ones (`hexwar generate`,
+//! seeds 1 to GENERATED; never a held-out seed of `data/held_out.toml`) between `doctrine`,
+//! `doctrine@1` and `exploiter` on either side, records the evaluation's features at the start
+//! of every player turn, and fits a logistic model of the attacker's win to them (Newton's
+//! method, a light ridge). Each scenario's positions weigh one in all, so that a long or large
+//! scenario counts no more than a short one, and the bundled scenarios together as much as the
+//! generated ones together.
+//!
+//! How well it predicts is measured on scenarios left out of the fit: each bundled scenario,
+//! and the generated ones in folds of five seeds, is predicted by a model fitted to all the
+//! others; the log loss of those predictions is printed beside that of `search@1`'s frozen
+//! evaluation (`ai::evaluation::v1`, whose weights were fitted to the dawn assault, the meeting
+//! engagement and the night recon, so that on those three it is not left out) and of a
+//! constant (the attacker's rate in the other scenarios).
 //!
 //! ```sh
-//! cargo run --release -p ai --example fit_evaluation -- [GAMES_PER_PAIRING] [SEED]
+//! cargo run --release -p ai --example fit_evaluation -- [GAMES] [GENERATED] [SEED] [--write]
 //! ```
 //!
-//! It prints the weights to paste into `crates/ai/src/evaluation.rs`, and the old weights'
-//! log loss on the same test games. The defaults (100 games per pairing, seed 7: 8,100 games,
-//! about 32,500 positions, a second) give the weights the search plays with.
+//! GAMES per pairing and scenario (default 24), GENERATED seeds (default 60), SEED of the dice
+//! (default 7). With `--write` it writes the weights fitted to all the games into
+//! `data/evaluation.toml`, with the figures in its header.
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
-use ai::evaluation::{FEATURES, N, WEIGHTS, chance as predict, features};
+use ai::evaluation::{FEATURES, N, chance as predict, features, v1};
 use counters::Rules;
 use game::{Game, Seat, Waiting};
-use model::{GameRng, Role, bundled};
-
-const SCENARIOS: [(&str, &str); 3] = [
-    (
-        "dawn_assault",
-        include_str!("../../../scenarios/dawn_assault.toml"),
-    ),
-    (
-        "meeting_engagement",
-        include_str!("../../../scenarios/meeting_engagement.toml"),
-    ),
-    (
-        "night_recon",
-        include_str!("../../../scenarios/night_recon.toml"),
-    ),
-];
+use model::{GameRng, Role, Scenario, bundled};
 
 const AIS: [&str; 3] = ["doctrine", "doctrine@1", "exploiter"];
 
-/// A position's features and the attacker's result: 1 a win, 0 a loss, a half when both lose.
-type Row = ([f64; N], f64);
+/// Seeds of generated scenarios to a fold.
+const FOLD: u64 = 5;
+
+/// A position: its group (the scenario, or the fold of generated seeds), its features, the
+/// frozen evaluation's chance, and the attacker's result (1 a win, 0 a loss, a half when both
+/// lose).
+struct Row {
+    group: String,
+    /// Its weight in the fit (see the notes at the top).
+    weight: f64,
+    f: [f64; N],
+    old: f64,
+    y: f64,
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let games: u64 = args.first().map_or(100, |a| a.parse().expect("games"));
-    let seed: u64 = args.get(1).map_or(7, |a| a.parse().expect("seed"));
+    let write = args.iter().any(|a| a == "--write");
+    let numbers: Vec<u64> = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .map(|a| {
+            a.parse()
+                .expect("GAMES, GENERATED and SEED are whole numbers")
+        })
+        .collect();
+    let games = numbers.first().copied().unwrap_or(24);
+    let generated = numbers.get(1).copied().unwrap_or(60);
+    let seed = numbers.get(2).copied().unwrap_or(7);
+    // The bundled scenarios, written and balanced by hand, weigh as much together as the
+    // generated ones together (each generated scenario weighs one).
+    let bundled_weight = (generated as f64 / bundled::SCENARIOS.len() as f64).max(1.0);
     let catalog = bundled::catalog();
-    let (mut fit, mut test) = (Vec::new(), Vec::new());
-    for (name, text) in SCENARIOS {
-        let scenario = bundled::scenario(name, text).expect("a bundled scenario");
-        let rules = Rules::new(&scenario, &catalog);
-        let mut rows = 0;
+    let terrain = bundled::terrain();
+    let held_out = generate::held_out();
+    let mut scenarios: Vec<(String, String, Scenario)> = bundled::SCENARIOS
+        .iter()
+        .map(|(name, text)| {
+            let s = bundled::scenario(name, text).expect("a bundled scenario");
+            ((*name).to_owned(), (*name).to_owned(), s)
+        })
+        .collect();
+    for g in 1..=generated {
+        assert!(
+            !held_out.contains(&g),
+            "seed {g} is held out (data/held_out.toml): no fit may use it"
+        );
+        let made = generate::generate(g, &generate::Knobs::default(), &catalog, &terrain)
+            .expect("a generated scenario");
+        let fold = (g - 1) / FOLD;
+        let group = format!("generated {}-{}", fold * FOLD + 1, (fold + 1) * FOLD);
+        scenarios.push((format!("generated-{g}"), group, made.scenario));
+    }
+    let mut rows = Vec::new();
+    for (name, group, scenario) in &scenarios {
+        let rules = Rules::new(scenario, &catalog);
+        let before = rows.len();
         for a in AIS {
             for b in AIS {
                 let players = [
@@ -56,54 +97,119 @@ fn main() {
                     ai::build(b, &scenario.sides[1]).expect("a known AI"),
                 ];
                 for n in 0..games {
-                    let game_rows = play(&rules, &players, seed, n);
-                    rows += game_rows.len();
-                    if n % 2 == 0 {
-                        fit.extend(game_rows);
-                    } else {
-                        test.extend(game_rows);
-                    }
+                    rows.extend(play(&rules, &players, seed, n, group));
                 }
             }
         }
-        eprintln!("{name}: {rows} positions");
-    }
-    let base = fit.iter().map(|r| r.1).sum::<f64>() / fit.len() as f64;
-    let weights = newton(&fit, 1e-3);
-    println!("positions: {} to fit, {} to test", fit.len(), test.len());
-    println!(
-        "test log loss: model {:.4}, old weights {:.4}, a constant {:.4} (the attacker's rate {:.3})",
-        log_loss(&test, |f| predict(&weights, f)),
-        log_loss(&test, |f| predict(&WEIGHTS, f)),
-        log_loss(&test, |_| base),
-        base
-    );
-    for left in 0..=8 {
-        let late: Vec<Row> = test
-            .iter()
-            .filter(|r| (r.0[1] - f64::from(left)).abs() < 0.5)
-            .copied()
-            .collect();
-        if !late.is_empty() {
-            let base = late.iter().map(|r| r.1).sum::<f64>() / late.len() as f64;
-            println!(
-                "  {left} attacker turns left: {} positions, model {:.4}, a constant {:.4}",
-                late.len(),
-                log_loss(&late, |f| predict(&weights, f)),
-                log_loss(&late, |_| base)
-            );
+        let n = (rows.len() - before) as f64;
+        let share = if name.starts_with("generated") {
+            1.0
+        } else {
+            bundled_weight
+        };
+        for r in &mut rows[before..] {
+            r.weight = share / n;
+        }
+        if !name.starts_with("generated") {
+            eprintln!("{name}: {} positions", rows.len() - before);
         }
     }
-    println!("pub const WEIGHTS: [f64; N] = [");
-    for (w, name) in weights.iter().zip(FEATURES) {
-        println!("    {w:.4}, // {name}");
+    eprintln!(
+        "{} positions of {} scenarios ({} generated)",
+        rows.len(),
+        scenarios.len(),
+        generated
+    );
+    let groups: Vec<String> = {
+        let mut g: Vec<String> = rows.iter().map(|r| r.group.clone()).collect();
+        g.dedup();
+        g
+    };
+    // Leave each group out: fit to the rest, predict it.
+    let mut losses: BTreeMap<&str, [f64; 4]> = BTreeMap::new();
+    for g in &groups {
+        let (fit, left): (Vec<&Row>, Vec<&Row>) = rows.iter().partition(|r| &r.group != g);
+        let w = newton(&fit, 1e-3);
+        let base = fit.iter().map(|r| r.weight * r.y).sum::<f64>()
+            / fit.iter().map(|r| r.weight).sum::<f64>();
+        let key = if g.starts_with("generated") {
+            "generated"
+        } else {
+            g.as_str()
+        };
+        let e = losses.entry(key).or_insert([0.0; 4]);
+        for r in left {
+            e[0] += loss(predict(&w, &r.f), r.y);
+            e[1] += loss(r.old, r.y);
+            e[2] += loss(base, r.y);
+            e[3] += 1.0;
+        }
     }
-    println!("];");
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "log loss on scenarios left out of the fit (lower is better):\n{:<24} {:>9} {:>9} {:>9} {:>9}",
+        "scenario", "positions", "new", "search@1", "constant"
+    );
+    let mut all = [0.0; 4];
+    for (k, e) in &losses {
+        let _ = writeln!(
+            report,
+            "{k:<24} {:>9} {:>9.4} {:>9.4} {:>9.4}",
+            e[3],
+            e[0] / e[3],
+            e[1] / e[3],
+            e[2] / e[3]
+        );
+        for i in 0..4 {
+            all[i] += e[i];
+        }
+    }
+    let _ = writeln!(
+        report,
+        "{:<24} {:>9} {:>9.4} {:>9.4} {:>9.4}",
+        "all",
+        all[3],
+        all[0] / all[3],
+        all[1] / all[3],
+        all[2] / all[3]
+    );
+    print!("{report}");
+    let everything: Vec<&Row> = rows.iter().collect();
+    let weights = newton(&everything, 1e-3);
+    for (w, name) in weights.iter().zip(FEATURES) {
+        println!("{w:>9.4}  {name}");
+    }
+    if write {
+        let mut header = format!(
+            "# The search AI's evaluation (crates/ai/src/evaluation): a logistic model of the attacker's\n\
+             # win, one weight per feature. Fitted by\n\
+             #   cargo run --release -p ai --example fit_evaluation -- {games} {generated} {seed} --write\n\
+             # to {} positions (the start of every player turn) of games between doctrine, doctrine@1\n\
+             # and exploiter on the 8 bundled scenarios and generated seeds 1-{generated} ({games} games a\n\
+             # pairing and scenario; never a held-out seed).\n#\n",
+            rows.len()
+        );
+        for line in report.lines() {
+            let _ = writeln!(header, "# {line}");
+        }
+        header.push('\n');
+        let text = ai::evaluation::weights_file(&weights, &header);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/evaluation.toml");
+        std::fs::write(path, text).expect("data/evaluation.toml is writable");
+        eprintln!("wrote data/evaluation.toml");
+    }
 }
 
 /// Plays game `n` between `players` (side A's, side B's) and returns its positions at the
 /// start of each player turn, with the attacker's result.
-fn play(rules: &Rules<'_>, players: &[Arc<dyn game::Ai>; 2], seed: u64, n: u64) -> Vec<Row> {
+fn play(
+    rules: &Rules<'_>,
+    players: &[Arc<dyn game::Ai>; 2],
+    seed: u64,
+    n: u64,
+    group: &str,
+) -> Vec<Row> {
     let seats = players.clone().map(Seat::ai);
     let mut game = Game::new(
         *rules,
@@ -117,46 +223,61 @@ fn play(rules: &Rules<'_>, players: &[Arc<dyn game::Ai>; 2], seed: u64, n: u64) 
         for side in [first, first.other()] {
             match game.advance_to(turn, side).expect("the game's own dice") {
                 Waiting::Over => break 'turns,
-                _ => positions.push(features(game.state(), rules)),
+                _ => positions.push((
+                    features(game.state(), rules),
+                    v1::attacker_wins(game.state(), rules),
+                )),
             }
         }
     }
     game.advance().expect("the game's own dice");
     let attacker = rules.scenario.side_with(Role::Attacker);
-    let result = match game.state().outcome().and_then(|o| o.winner) {
+    let y = match game.state().outcome().and_then(|o| o.winner) {
         Some(w) if w == attacker => 1.0,
         Some(_) => 0.0,
         None => 0.5,
     };
-    positions.into_iter().map(|f| (f, result)).collect()
+    positions
+        .into_iter()
+        .map(|(f, old)| Row {
+            group: group.to_owned(),
+            weight: 1.0,
+            f,
+            old,
+            y,
+        })
+        .collect()
 }
 
-fn log_loss(rows: &[Row], p: impl Fn(&[f64; N]) -> f64) -> f64 {
-    let sum: f64 = rows
-        .iter()
-        .map(|(f, y)| {
-            let p = p(f).clamp(1e-9, 1.0 - 1e-9);
-            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-        })
-        .sum();
-    sum / rows.len() as f64
+fn loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
 /// Logistic regression by Newton's method with a ridge of `ridge` per row on every weight but
 /// the bias.
-fn newton(rows: &[Row], ridge: f64) -> [f64; N] {
+fn newton(rows: &[&Row], ridge: f64) -> [f64; N] {
     let mut w = [0.0; N];
-    let lambda = ridge * rows.len() as f64;
-    for _ in 0..50 {
+    let lambda = ridge * rows.iter().map(|r| r.weight).sum::<f64>();
+    for _ in 0..30 {
         let mut grad = [0.0; N];
         let mut hess = [[0.0; N]; N];
-        for (f, y) in rows {
+        for r in rows {
+            let (f, y) = (&r.f, r.y);
             let p = predict(&w, f);
             for i in 0..N {
-                grad[i] += (p - y) * f[i];
-                for j in 0..N {
-                    hess[i][j] += p * (1.0 - p) * f[i] * f[j];
+                grad[i] += r.weight * (p - y) * f[i];
+                let k = r.weight * p * (1.0 - p) * f[i];
+                for j in i..N {
+                    hess[i][j] += k * f[j];
                 }
+            }
+        }
+        // The Hessian is symmetric: its lower half from the upper.
+        for i in 1..N {
+            let (upper, lower) = hess.split_at_mut(i);
+            for (j, row) in upper.iter().enumerate() {
+                lower[0][j] = row[i];
             }
         }
         for i in 1..N {
@@ -169,7 +290,7 @@ fn newton(rows: &[Row], ridge: f64) -> [f64; N] {
             w[i] -= step[i];
             change = change.max(step[i].abs());
         }
-        if change < 1e-9 {
+        if change < 1e-7 {
             break;
         }
     }

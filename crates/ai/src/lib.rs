@@ -9,7 +9,10 @@
 //! - [`DoctrineV1`] (`doctrine@1`, `v1/`): the doctrine AI frozen as the arena's reference,
 //!   pinned by a snapshot of its games (`tests/arena.rs`).
 //! - [`Search`] (`search`): weighs a portfolio of plans by playing the game out on forks;
-//!   its objectives script is `contest.rs`.
+//!   its objectives script is `contest.rs`, its evaluation `evaluation/` (in the scenario's own
+//!   terms, weights in `data/evaluation.toml`). [`SearchV1`] (`search@1`): the search with its
+//!   evaluation as first judged on scenarios no one tuned on, the reference a later search
+//!   must beat, pinned by its games (`tests/arena.rs`).
 //! - [`Exploiter`] (`exploiter`): an adversary outside the search's playout models, built from
 //!   what the person who beat the search did (objectives held, everything in on the deciding
 //!   turn, shaken infantry run over); the doctrine AI for the rest.
@@ -48,7 +51,7 @@ pub use registry::{
     DEFAULT_SEARCH_BUDGET, GameError, MAX_SEARCH_BUDGET, Players, build, canonical, check_name,
     identity, names, parse_budget, play, play_with,
 };
-pub use search::Search;
+pub use search::{Search, SearchV1};
 pub use v1::DoctrineV1;
 
 // Every AI of the crate, a `game::Ai` through its `Plays`.
@@ -59,6 +62,7 @@ plays::plays!(
     Passive,
     Random,
     Search,
+    SearchV1,
     search::Scripted,
 );
 

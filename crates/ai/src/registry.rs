@@ -11,7 +11,7 @@ use counters::{Rules, State};
 use game::{Ai, Seat};
 use model::{Event, GameRng, OutOfDice, Scenario, Side, SideInfo, parse_threshold};
 
-use crate::{Doctrine, DoctrineV1, Exploiter, Passive, Plays, Random, Search, Setting};
+use crate::{Doctrine, DoctrineV1, Exploiter, Passive, Plays, Random, Search, SearchV1, Setting};
 
 /// The search AI's playouts per phase when its name gives no budget (`search`).
 pub const DEFAULT_SEARCH_BUDGET: u32 = 256;
@@ -65,7 +65,7 @@ fn budget(setting: Option<Setting>) -> u32 {
 }
 
 /// Every AI hexwar knows, by name.
-const REGISTRY: [Registered; 6] = [
+const REGISTRY: [Registered; 7] = [
     Registered {
         name: Doctrine::KIND,
         takes: Takes::Threshold,
@@ -102,6 +102,14 @@ const REGISTRY: [Registered; 6] = [
         summary_name: "Search",
         build: |b, side, stop| {
             Arc::new(Search::new(budget(b), side.assault_threshold).stopping(stop))
+        },
+    },
+    Registered {
+        name: SearchV1::KIND,
+        takes: Takes::Budget,
+        summary_name: "SearchV1",
+        build: |b, side, stop| {
+            Arc::new(SearchV1::new(budget(b), side.assault_threshold).stopping(stop))
         },
     },
 ];

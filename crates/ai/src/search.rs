@@ -41,6 +41,25 @@ pub struct Search {
     threshold: u16,
     plies: u32,
     stop: Option<&'static AtomicBool>,
+    judge: Judge,
+}
+
+/// The evaluation a search weighs its playouts' ends by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Judge {
+    /// The latest, in the scenario's own terms (`evaluation/mod.rs`).
+    Latest,
+    /// `search@1`'s, frozen (`evaluation/v1.rs`).
+    V1,
+}
+
+impl Judge {
+    fn attacker_wins(self, state: &State, rules: &Rules<'_>) -> f64 {
+        match self {
+            Self::Latest => crate::evaluation::attacker_wins(state, rules),
+            Self::V1 => crate::evaluation::v1::attacker_wins(state, rules),
+        }
+    }
 }
 
 impl Search {
@@ -53,6 +72,7 @@ impl Search {
             threshold,
             plies: HORIZON,
             stop: None,
+            judge: Judge::Latest,
         }
     }
 
@@ -97,7 +117,7 @@ impl Plays for Search {
             let mut fork = x.game().fork(dice, ai_rng.clone(), models.seats(n));
             fork.play_with(|r| plans[p].play(r, side, skip, own_threshold))?;
             fork.advance_to(horizon.0, horizon.1)?;
-            Ok::<f64, Halt>(value(fork.state(), &rules, side))
+            Ok::<f64, Halt>(value(fork.state(), &rules, side, self.judge))
         })?;
         plans[best].play(x, side, skip, own_threshold)
     }
@@ -114,6 +134,60 @@ impl Plays for Search {
 
     fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
         Plays::ambushes(&Doctrine::new(self.threshold), x, side)
+    }
+
+    fn thinks(&self) -> bool {
+        true
+    }
+}
+
+/// `search@1`: the search AI frozen as it was when it was first judged on scenarios no one
+/// tuned on (issue 68), the reference a later search must beat. It is the search of today with
+/// `search@1`'s evaluation (`evaluation/v1.rs`, frozen); its portfolio, playouts and scripts are
+/// today's too, and its games are pinned by a test (`tests/arena.rs`): a change of the search,
+/// the doctrine AI or the objectives script that moves one of them must first keep today's code
+/// for `search@1` (as `v1/` keeps `doctrine@1`).
+#[derive(Clone, Copy, Debug)]
+pub struct SearchV1(Search);
+
+impl SearchV1 {
+    /// `search@1` with `budget` playouts a phase, for a side whose assault threshold is
+    /// `threshold` (thousandths).
+    #[must_use]
+    pub const fn new(budget: u32, threshold: u16) -> Self {
+        let mut search = Search::new(budget, threshold);
+        search.judge = Judge::V1;
+        Self(search)
+    }
+
+    /// The same AI, thinking no more once `stop` is set.
+    #[must_use]
+    pub const fn stopping(self, stop: Option<&'static AtomicBool>) -> Self {
+        Self(self.0.stopping(stop))
+    }
+}
+
+impl Plays for SearchV1 {
+    const KIND: &'static str = "search@1";
+
+    fn setting(&self) -> Setting {
+        self.0.setting()
+    }
+
+    fn movement(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        self.0.movement(x, side, skip)
+    }
+
+    fn fire(&self, x: &mut dyn Referee<'_>, side: Side, skip: &[UnitId]) -> Result<(), Halt> {
+        Plays::fire(&self.0, x, side, skip)
+    }
+
+    fn deploy(&self, x: &mut dyn Referee<'_>, side: Side, unit: UnitId) -> Result<(), Halt> {
+        Plays::deploy(&self.0, x, side, unit)
+    }
+
+    fn ambushes(&self, x: &mut dyn Referee<'_>, side: Side) -> Result<(), Halt> {
+        Plays::ambushes(&self.0, x, side)
     }
 
     fn thinks(&self) -> bool {
@@ -309,7 +383,7 @@ fn horizon(rules: &Rules<'_>, turn: u32, side: Side, plies: u32) -> (u32, Side) 
 /// (R17.4); where it stopped before the end, the chance of a win by the evaluation
 /// (`evaluation.rs`); and a hundredth for each unit of difference in losses, at most a tenth
 /// either way, to tell apart plans that win or lose alike.
-fn value(end: &State, rules: &Rules<'_>, side: Side) -> f64 {
+fn value(end: &State, rules: &Rules<'_>, side: Side, judge: Judge) -> f64 {
     let (result, mine, theirs) = if let Some(outcome) = end.outcome() {
         let result = match outcome.winner {
             Some(w) if w == side => 1.0,
@@ -322,7 +396,7 @@ fn value(end: &State, rules: &Rules<'_>, side: Side) -> f64 {
             outcome.losses[side.other().index()],
         )
     } else {
-        let attacker = crate::evaluation::attacker_wins(end, rules);
+        let attacker = judge.attacker_wins(end, rules);
         let result = if rules.scenario.side_with(model::Role::Attacker) == side {
             attacker
         } else {

@@ -1,11 +1,11 @@
-//! What a position is worth before the battle ends: the search AI's evaluation at its horizon.
-//! The chance that the attacker wins, from what decides the battle (R17): how near its
+//! The evaluation `search@1` plays with, frozen as it was when `search@1` was (issue 68): what a
+//! position is worth before the battle ends, at the search's horizon. The chance that the attacker wins, from what decides the battle (R17): how near its
 //! fighting units stand to an objective the defender does not guard, against the attacker's
 //! player turns left to take it (R17.1); the forces each side has at the objectives; and how
 //! far each side stands from the company morale test (R17.2). A logistic model over these
 //! features, its weights ([`WEIGHTS`]) fitted to the outcomes of doctrine, `doctrine@1` and
-//! `exploiter` games on the bundled scenarios (`cargo run --release -p ai --example
-//! fit_evaluation`, which prints them and how well they predict). A battle both sides lose
+//! `exploiter` games on the bundled scenarios (by the fit of issue 49; the refit of the latest evaluation
+//! is `hexwar fit`). A battle both sides lose
 //! (a fair fight, R17.4) counts as half a win in the fit, so in a fair fight the model's chance
 //! is each side's half-points, as the search scores such an end.
 
@@ -154,6 +154,7 @@ mod tests {
 
     use super::{attacker_turns_left, attacker_wins, features};
     use crate::tests::{field, unit};
+    // The frozen evaluation's own tests: its features and weights stay as they were.
 
     /// The test field (objective 0505, 3 turns), `first` moving first: Red's tanks at 0202 and
     /// a Blue company at 0606.
