@@ -1,14 +1,17 @@
-//! What a position is worth before the battle ends: the search AI's evaluation at its horizon,
-//! in the scenario's own terms. The chance that the attacker wins, from what decides the battle
-//! (R17), each feature measured so that it means the same on any map and any order of battle:
-//! time in turns and as shares of the battle's turns, distances in turns of movement (hexes over the unit's
-//! movement allowance, R5.1), forces as shares of what each side began with, the company morale
-//! line (R17.2) as a flag. A logistic model over these features; its weights live in
-//! `data/evaluation.toml`, fitted to the outcomes of games of the bundled scenarios and of
-//! generated ones (never the held-out seeds of `data/held_out.toml`) by
-//! `cargo run --release -p ai --example fit_evaluation`, which also reports the fit's log loss
-//! on scenarios left out of it beside `search@1`'s evaluation (`v1.rs`, frozen). A battle both
-//! sides lose (R17.4) counts as half a win in the fit, as the search scores such an end.
+//! What a position is worth before the battle ends, in the scenario's own terms: issue 68's
+//! candidate evaluation for the search AI (which still judges by `search@1`'s, `v1.rs`, until
+//! this one is found as strong in the arena; `Search::judging_by_the_latest` plays with it).
+//! The chance that the attacker wins, from what decides the battle (R17), each feature measured
+//! so that it means the same on any map and any order of battle: time in turns and as a share
+//! of the battle's turns, distances in turns of movement (hexes over the unit's movement
+//! points, R5.1; at night at most two a turn, R13.1), forces and assault dice as shares of what
+//! each side began with or has left, the company morale line (R17.2) as a flag. A logistic model
+//! over these features; its weights live in `data/evaluation.toml`, fitted to the outcomes of
+//! games of the bundled scenarios and of generated ones (never the held-out seeds of
+//! `data/held_out.toml`) by `cargo run --release -p ai --example fit_evaluation`, which also
+//! reports the fit's log loss on scenarios left out of it beside `search@1`'s evaluation and a
+//! constant's. A battle both sides lose (R17.4) counts as half a win in the fit, as the search
+//! scores such an end.
 
 pub mod v1;
 
@@ -44,10 +47,11 @@ pub const FEATURES: [&str; N] = [
     "defender past its morale line",
     "attacker's share of the assault dice left",
     "local odds at the best objective",
+    "night",
 ];
 
 /// How many features.
-pub const N: usize = 22;
+pub const N: usize = 23;
 
 /// The weights' file as shipped (`data/evaluation.toml`).
 pub const WEIGHTS_TEXT: &str = include_str!("../../../../data/evaluation.toml");
@@ -128,13 +132,23 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
             .filter(move |u| u.side == side)
             .filter_map(|u| u.hex().map(|h| (u, h)))
     };
-    // The attacker's fighting units, each with its movement allowance (R5.1).
+    // Hexes a unit goes in a turn: its movement points (R5.1), at night at most two (R13.1).
+    let night = state
+        .units()
+        .first()
+        .is_some_and(|u| state.hexes_left(u.id).is_some());
+    let pace = |u: &model::Unit| {
+        let mp = u32::from(rules.typ(u).movement_points(u.state.weakened).max(1));
+        if night {
+            mp.min(counters::state::NIGHT_HEXES)
+        } else {
+            mp
+        }
+    };
+    // The attacker's fighting units, each with its pace.
     let fighters: Vec<(Hex, f64)> = on_map(attacker)
         .filter(|(u, _)| fighter(rules.typ(u)) && !u.state.reorganising)
-        .map(|(u, h)| {
-            let mp = rules.typ(u).movement_points(u.state.weakened);
-            (h, f64::from(mp.max(1)))
-        })
+        .map(|(u, h)| (h, f64::from(pace(u))))
         .collect();
     // Turns of movement from the nearest fighter to `o`, at most FAR.
     let turns_to = |o: Hex| {
@@ -190,11 +204,7 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
         .iter()
         .map(|&o| {
             let a: f64 = on_map(attacker)
-                .filter(|(u, h)| {
-                    !u.state.reorganising
-                        && u32::from(rules.typ(u).movement_points(u.state.weakened))
-                            >= h.unsigned_distance_to(o)
-                })
+                .filter(|(u, h)| !u.state.reorganising && pace(u) >= h.unsigned_distance_to(o))
                 .map(|(u, _)| dice(u))
                 .sum();
             let d: f64 = on_map(defender)
@@ -228,6 +238,7 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
         past_the_line(defender),
         a_dice / (a_dice + d_dice).max(1.0),
         local,
+        flag(night),
     ]
 }
 
