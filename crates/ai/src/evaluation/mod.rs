@@ -22,6 +22,8 @@ use hexmap::Hex;
 use model::{Role, Side};
 
 use crate::contest::fighter;
+// The turns left are counted as `search@1`'s evaluation counts them.
+use v1::attacker_turns_left;
 
 /// The features the evaluation weighs, in the order of its weights.
 pub const FEATURES: [&str; N] = [
@@ -240,15 +242,6 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
         local,
         flag(night),
     ]
-}
-
-/// The attacker's player turns still to come, its own counted if it is under way.
-fn attacker_turns_left(state: &State, rules: &Rules<'_>) -> u32 {
-    let attacker = rules.scenario.side_with(Role::Attacker);
-    let turn = state.turn().max(1);
-    let last = rules.scenario.turns;
-    let this_turn_too = state.active() == attacker || rules.scenario.first != attacker;
-    (last + 1).saturating_sub(turn) - u32::from(!this_turn_too && last >= turn)
 }
 
 /// The chance, by the model, that the attacker wins from `state`.

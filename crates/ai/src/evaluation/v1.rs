@@ -126,7 +126,7 @@ pub fn features(state: &State, rules: &Rules<'_>) -> [f64; N] {
 }
 
 /// The attacker's player turns still to come, its own counted if it is under way.
-fn attacker_turns_left(state: &State, rules: &Rules<'_>) -> u32 {
+pub(super) fn attacker_turns_left(state: &State, rules: &Rules<'_>) -> u32 {
     let attacker = rules.scenario.side_with(Role::Attacker);
     let turn = state.turn().max(1);
     let last = rules.scenario.turns;
