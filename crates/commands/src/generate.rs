@@ -26,8 +26,9 @@ pub struct GenerateArgs {
     /// What the land is made of: open, mixed, close or urban. Default: from the seed.
     #[arg(long, value_name = "MIX", value_parser = |s: &str| s.parse::<Mix>())]
     pub terrain: Option<Mix>,
-    /// How large each side's force is: small (an HQ and 2-4 units), company (5-8) or
-    /// battalion (two or three companies and a senior HQ). Default: from the seed.
+    /// How large the forces are: small (the defender an HQ and 2-4 units), company (5-8) or
+    /// battalion (two or three companies and a senior HQ); the attacker as many as a multiple
+    /// of the defender's strength needs. Default: from the seed.
     #[arg(long, value_name = "SIZE", value_parser = |s: &str| s.parse::<Forces>())]
     pub forces: Option<Forces>,
     /// How many objectives, 1 to 4 (R17.1). Default: from the seed.

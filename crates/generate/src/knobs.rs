@@ -22,7 +22,8 @@ pub enum Mix {
     Urban,
 }
 
-/// How large each side's force is.
+/// How large the forces are: the defender's as said, the attacker's as many units of the same
+/// organisation as a multiple of the defender's strength needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Forces {
     /// An HQ and two to four units.
