@@ -374,7 +374,7 @@ impl Names {
 /// Places both forces on the land: where each unit starts.
 pub(crate) fn place(
     sides: &[Side; 2],
-    land: &mut Land,
+    land: &Land,
     catalog: &Catalog,
     rng: &mut Rng,
 ) -> Result<Placed, GenerateError> {

@@ -94,9 +94,9 @@ pub fn generate(
 ) -> Result<Generated, GenerateError> {
     let mut rng = Rng::seed_from_u64(seed);
     let settings = knobs.settle(&mut rng);
-    let mut land = land::lay_out(&settings, terrain, &mut rng)?;
+    let land = land::lay_out(&settings, terrain, &mut rng)?;
     let sides = forces::muster(&settings, &land, catalog, &mut rng)?;
-    let placed = forces::place(&sides, &mut land, catalog, &mut rng)?;
+    let placed = forces::place(&sides, &land, catalog, &mut rng)?;
     let plan = write::Plan::new(seed, &settings, &land, &placed, &mut rng);
     let text = plan.text(terrain);
     let name = format!("generated-{seed}.toml");
