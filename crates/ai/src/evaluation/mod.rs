@@ -257,20 +257,16 @@ pub fn chance(weights: &[f64; N], features: &[f64; N]) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
+/// The test field both evaluations' tests play on.
 #[cfg(test)]
-mod tests {
-    use counters::{Rules, State};
-    use model::{Event, Scenario, Side, bundled};
+mod field {
+    use model::Scenario;
 
-    use super::{
-        FEATURES, WeightsError, attacker_turns_left, attacker_wins, features, parse_weights,
-        weights, weights_file,
-    };
     use crate::tests::{field, unit};
 
     /// The test field (objective 0505, 3 turns), `first` moving first: Red's tanks at 0202 and
-    /// a Blue company at 0606.
-    fn scenario(first: &str) -> Scenario {
+    /// rifles at 0102, a Blue company at 0606.
+    pub(super) fn scenario(first: &str) -> Scenario {
         let units = [
             unit("tanks", "t72", "r", "0202", ""),
             unit("rifles", "mr_coy", "r", "0102", ""),
@@ -280,15 +276,27 @@ mod tests {
         field(first, "0601", &units)
     }
 
-    fn id(s: &Scenario, name: &str) -> model::UnitId {
+    pub(super) fn id(s: &Scenario, name: &str) -> model::UnitId {
         s.unit_id(name).expect("a unit of the scenario")
     }
 
-    fn hex(s: &Scenario, label: &str) -> hexmap::Hex {
+    pub(super) fn hex(s: &Scenario, label: &str) -> hexmap::Hex {
         s.map
             .hex(label.parse().expect("a label"))
             .expect("on the map")
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use counters::{Rules, State};
+    use model::{Event, Side, bundled};
+
+    use super::field::{hex, id, scenario};
+    use super::{
+        FEATURES, WeightsError, attacker_turns_left, attacker_wins, features, parse_weights, v1,
+        weights, weights_file,
+    };
 
     /// The shipped weights read, and a weights file written reads back the same.
     #[test]
@@ -306,20 +314,23 @@ mod tests {
     }
 
     /// R17.2: a unit lost is a step nearer the morale test: the attacker's chance falls with
-    /// its own losses and rises with the defender's.
+    /// its own losses and rises with the defender's, by either evaluation.
     #[test]
     fn losses_move_the_chance_the_right_way() {
         let (s, catalog) = (scenario("red"), bundled::catalog());
         let rules = Rules::new(&s, &catalog);
         let start = State::new(&s);
-        let lost = |name: &str| {
-            let mut state = start.clone();
-            state.apply(&Event::Captured { unit: id(&s, name) });
-            attacker_wins(&state, &rules)
-        };
-        let even = attacker_wins(&start, &rules);
-        assert!(lost("tanks") < even, "{} < {even}", lost("tanks"));
-        assert!(lost("m1") > even, "{} > {even}", lost("m1"));
+        // The latest evaluation and search@1's alike.
+        for wins in [attacker_wins, v1::attacker_wins] {
+            let lost = |name: &str| {
+                let mut state = start.clone();
+                state.apply(&Event::Captured { unit: id(&s, name) });
+                wins(&state, &rules)
+            };
+            let even = wins(&start, &rules);
+            assert!(lost("tanks") < even, "{} < {even}", lost("tanks"));
+            assert!(lost("m1") > even, "{} > {even}", lost("m1"));
+        }
     }
 
     /// R17.1: the attacker's fighting units nearer an objective, with as many turns left, give

@@ -149,51 +149,13 @@ pub fn chance(weights: &[f64; N], features: &[f64; N]) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    // The frozen evaluation's own features; its losses and turns left are tested with the
+    // latest's (`evaluation/mod.rs`), on the same test field.
     use counters::{Rules, State};
-    use model::{Event, Scenario, Side, bundled};
+    use model::{Event, bundled};
 
-    use super::{attacker_turns_left, attacker_wins, features};
-    use crate::tests::{field, unit};
-    // The frozen evaluation's own tests: its features and weights stay as they were.
-
-    /// The test field (objective 0505, 3 turns), `first` moving first: Red's tanks at 0202 and
-    /// a Blue company at 0606.
-    fn scenario(first: &str) -> Scenario {
-        let units = [
-            unit("tanks", "t72", "r", "0202", ""),
-            unit("rifles", "mr_coy", "r", "0102", ""),
-            unit("m1", "m1", "b", "0606", ""),
-        ]
-        .concat();
-        field(first, "0601", &units)
-    }
-
-    fn id(s: &Scenario, name: &str) -> model::UnitId {
-        s.unit_id(name).expect("a unit of the scenario")
-    }
-
-    fn hex(s: &Scenario, label: &str) -> hexmap::Hex {
-        s.map
-            .hex(label.parse().expect("a label"))
-            .expect("on the map")
-    }
-
-    /// R17.2: a unit lost is a step nearer the morale test: the attacker's chance falls with
-    /// its own losses and rises with the defender's.
-    #[test]
-    fn losses_move_the_chance_the_right_way() {
-        let (s, catalog) = (scenario("red"), bundled::catalog());
-        let rules = Rules::new(&s, &catalog);
-        let start = State::new(&s);
-        let lost = |name: &str| {
-            let mut state = start.clone();
-            state.apply(&Event::Captured { unit: id(&s, name) });
-            attacker_wins(&state, &rules)
-        };
-        let even = attacker_wins(&start, &rules);
-        assert!(lost("tanks") < even, "{} < {even}", lost("tanks"));
-        assert!(lost("m1") > even, "{} > {even}", lost("m1"));
-    }
+    use super::{attacker_wins, features};
+    use crate::evaluation::field::{hex, id, scenario};
 
     /// R17.1: the attacker's fighting units nearer an objective the defender does not guard,
     /// with as many turns left, give it a better chance.
@@ -216,36 +178,5 @@ mod tests {
             g[4]
         );
         assert!(attacker_wins(&near, &rules) > attacker_wins(&start, &rules));
-    }
-
-    /// The attacker's turns to come count its own while it is under way, and not once it has
-    /// passed in the game turn.
-    #[test]
-    fn the_attackers_turns_left() {
-        let catalog = bundled::catalog();
-        let (red, blue) = (Side::A, Side::B);
-        let cases = [
-            (
-                "red",
-                [(1, red, 3), (1, blue, 2), (3, red, 1), (3, blue, 0)],
-            ),
-            (
-                "blue",
-                [(1, blue, 3), (1, red, 3), (3, blue, 1), (3, red, 1)],
-            ),
-        ];
-        for (first, turns) in cases {
-            let s = scenario(first);
-            let rules = Rules::new(&s, &catalog);
-            let mut state = State::new(&s);
-            for (turn, side, left) in turns {
-                state.apply(&Event::TurnStarted { turn, side });
-                assert_eq!(
-                    attacker_turns_left(&state, &rules),
-                    left,
-                    "{first} first, turn {turn}, {side:?}"
-                );
-            }
-        }
     }
 }
