@@ -1732,7 +1732,7 @@ fn a_save_by_an_ai_that_does_not_exist_is_refused() {
     edited_save_refused(
         "by-nosuch",
         by("nosuch"),
-        "by = \"nosuch\": unknown AI `nosuch`: use doctrine, doctrine@1, exploiter, passive, random, search or search@1",
+        "by = \"nosuch\": unknown AI `nosuch` (the AIs are doctrine, doctrine@1, exploiter, passive, random, search and search@1)",
     );
     edited_save_refused(
         "by-huge",

@@ -112,7 +112,7 @@ fn bad_search_budgets_are_refused() {
         ("soviet=random:64", "takes neither"),
         (
             "soviet=seach",
-            "doctrine, doctrine@1, exploiter, passive, random, search or search@1",
+            "unknown AI `seach`; did you mean `search`? (the AIs are doctrine, doctrine@1, exploiter, passive, random, search and search@1)",
         ),
     ] {
         let out = hexwar(&["run", MEETING, "--ai", ai]);

@@ -144,8 +144,9 @@ fn parse(text: &str) -> Result<(&'static Registered, Option<Setting>), String> {
     let entry = REGISTRY.iter().find(|r| r.name == name).ok_or_else(|| {
         let all: Vec<&str> = names().collect();
         format!(
-            "unknown AI `{}`: use {} or {}",
+            "unknown AI `{}`{} (the AIs are {} and {})",
             model::shown(name),
+            hexmap::did_you_mean(name, all.iter().copied()),
             all[..all.len() - 1].join(", "),
             all[all.len() - 1]
         )

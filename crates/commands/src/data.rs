@@ -369,13 +369,22 @@ fn load_scenario_text(
         (None, Some(rel)) => CatalogDir::Dir(dir.join(rel)),
         (None, None) => CatalogDir::resolve(None, dir),
     };
-    let terrain_path = match &file.terrain {
-        _ if built_in => None,
-        Some(rel) => Some(dir.join(rel)),
-        None => find_upward(dir, "data/terrain.toml"),
+    // The table the scenario is read with, and a table it names added to it (R1.1).
+    let (base_path, own_path) = match &file.terrain {
+        _ if built_in => (None, None),
+        own => (
+            find_upward(dir, "data/terrain.toml"),
+            own.as_ref().map(|rel| dir.join(rel)),
+        ),
     };
     let before_terrain = texts.0.len();
-    let terrain = load_terrain(terrain_path.as_deref(), &mut texts)?;
+    let mut terrain = load_terrain(base_path.as_deref(), &mut texts)?;
+    if let Some(own) = own_path.filter(|p| Some(p) != base_path.as_ref()) {
+        let added = load_terrain(Some(&own), &mut texts)?;
+        terrain = terrain
+            .extended(added.iter().map(|(_, t)| t.clone()))
+            .map_err(|e| BadInput(format!("{}: {e}", own.display())))?;
+    }
     let before_catalog = texts.0.len();
     let catalog = catalog_dir.load(&mut texts)?;
     let scenario = file
@@ -385,11 +394,10 @@ fn load_scenario_text(
     let of = |range: std::ops::Range<usize>| -> Vec<&str> {
         texts.0[range].iter().map(|(_, t)| t.as_str()).collect()
     };
-    let terrain_texts = if before_catalog > before_terrain {
-        of(before_terrain..before_catalog)
-    } else {
-        vec![BUILTIN_TERRAIN]
-    };
+    let mut terrain_texts = of(before_terrain..before_catalog);
+    if base_path.is_none() {
+        terrain_texts.insert(0, BUILTIN_TERRAIN);
+    }
     let hashes = [
         fnv(&[text]),
         fnv(&of(before_catalog..texts.0.len())),

@@ -125,8 +125,13 @@ fn of_position(save: &Path, what: &str, json: bool) -> anyhow::Result<String> {
             .split([',', ' '])
             .filter(|w| !w.is_empty())
             .map(|w| {
-                s.unit_id(w)
-                    .ok_or_else(|| BadInput(format!("unknown unit `{w}`")))
+                s.unit_id(w).ok_or_else(|| {
+                    BadInput(format!(
+                        "unknown unit `{}`{}",
+                        model::shown(w),
+                        hexmap::did_you_mean(w, s.unit_names.iter().map(String::as_str))
+                    ))
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         if units.is_empty() {
@@ -270,8 +275,9 @@ pub fn run(catalog: &Catalog, table: &TerrainTable, req: &Request<'_>) -> Result
     let terrain = table.by_name(req.terrain).ok_or_else(|| {
         let known: Vec<&str> = table.iter().map(|(_, t)| t.id.as_str()).collect();
         BadInput(format!(
-            "unknown terrain `{}`; known: {}",
-            req.terrain,
+            "unknown terrain `{}`{} (known: {})",
+            model::shown(req.terrain),
+            hexmap::did_you_mean(req.terrain, known.iter().copied()),
             known.join(", ")
         ))
     })?;

@@ -121,6 +121,7 @@ pub fn override_ai(
     scenario: &mut model::Scenario,
     overrides: &[AiOverride],
 ) -> Result<(), BadInput> {
+    let sides: Vec<String> = scenario.sides.iter().map(|s| s.id.clone()).collect();
     for (i, o) in overrides.iter().enumerate() {
         if let Some(first) = overrides[..i].iter().find(|p| p.side == o.side) {
             return Err(BadInput(format!(
@@ -133,10 +134,14 @@ pub fn override_ai(
             .iter_mut()
             .find(|s| s.id == o.side)
             .ok_or_else(|| {
+                let ids: Vec<&str> = sides.iter().map(String::as_str).collect();
                 BadInput(format!(
-                    "--ai `{}`: no side `{}` in this scenario",
+                    "--ai `{}`: no side `{}` in this scenario{} (the sides are `{}` and `{}`)",
                     model::shown(&o.text),
-                    model::shown(&o.side)
+                    model::shown(&o.side),
+                    hexmap::did_you_mean(&o.side, ids.iter().copied()),
+                    ids[0],
+                    ids[1]
                 ))
             })?;
         s.ai = model::AiName::new(o.ai.clone());

@@ -17,7 +17,9 @@ pub use hexx::Hex;
 pub use label::{Label, LabelError};
 pub use los::{hexes_between, line_of_sight};
 pub use map::{Grid, Map};
-pub use name::{MAX_ID_CHARS, MAX_NAME_CHARS, check_id, check_name};
+pub use name::{
+    MAX_ID_CHARS, MAX_NAME_CHARS, check_id, check_name, closest, did_you_mean, edits, nearest,
+};
 pub use paths::{Budget, Reach, Route, across};
 pub use terrain::{MAX_COST, MoveClass, MoveCosts, Terrain, TerrainError, TerrainId, TerrainTable};
 

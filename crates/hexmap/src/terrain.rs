@@ -1,6 +1,6 @@
 //! R1.1, R1.2: the terrain table (`data/terrain.toml`): movement costs per class and terrain flags.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
@@ -122,9 +122,21 @@ pub enum TerrainError {
         /// Byte range in the source, where known.
         span: Option<std::ops::Range<usize>>,
     },
-    /// Two types share a name or a letter.
-    #[error("terrain `{0}` is defined twice (by name or by letter)")]
+    /// Two types share a name.
+    #[error("terrain `{0}` is defined twice")]
     Duplicate(String),
+    /// Two types share a map letter.
+    #[error(
+        "terrain `{id}`: its letter `{letter}` is already `{taken_by}`'s; choose another letter"
+    )]
+    LetterTaken {
+        /// The type that came second.
+        id: String,
+        /// The letter.
+        letter: char,
+        /// The type that has it.
+        taken_by: String,
+    },
     /// Elevation other than 0 or 1.
     #[error("terrain `{0}`: elevation must be 0 or 1")]
     Elevation(String),
@@ -200,13 +212,44 @@ impl TerrainTable {
         Ok(Self { types })
     }
 
+    /// This table with `types` added to it (a scenario's own terrain, R1.1): a type with the id
+    /// of one of this table's replaces it in its place, so the maps and ids that name it keep
+    /// their meaning; a new id comes after the rest, in the order given.
+    ///
+    /// ```
+    /// let built_in = hexmap::TerrainTable::from_toml(include_str!("../../../data/terrain.toml")).unwrap();
+    /// let mut ford = built_in.get(built_in.by_name("ford").unwrap()).clone();
+    /// ford.cost.foot = Some(4);
+    /// let mut orchard = built_in.get(built_in.by_name("forest").unwrap()).clone();
+    /// orchard.id = "orchard".into();
+    /// orchard.letter = 'o';
+    /// let table = built_in.extended([ford, orchard]).unwrap();
+    /// assert_eq!(table.by_name("ford"), built_in.by_name("ford"));
+    /// assert_eq!(table.get(table.by_name("ford").unwrap()).cost.foot, Some(4));
+    /// assert_eq!(table.by_letter('o'), table.by_name("orchard"));
+    /// assert_eq!(table.iter().count(), built_in.iter().count() + 1);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TerrainTable::new`]: a letter another type has, and the like.
+    pub fn extended(&self, types: impl IntoIterator<Item = Terrain>) -> Result<Self, TerrainError> {
+        let mut all = self.types.clone();
+        for t in types {
+            match all.iter_mut().find(|old| old.id == t.id) {
+                Some(old) => *old = t,
+                None => all.push(t),
+            }
+        }
+        Self::new(all)
+    }
+
     /// The first problem of a list of types, with the index of the type at fault.
     fn check(types: &[Terrain]) -> Result<(), (usize, TerrainError)> {
         if types.len() > 255 {
             return Err((255, TerrainError::TooMany));
         }
         let mut names = HashSet::new();
-        let mut letters = HashSet::new();
+        let mut letters = HashMap::new();
         for (i, t) in types.iter().enumerate() {
             if t.elevation > 1 {
                 return Err((i, TerrainError::Elevation(t.id.clone())));
@@ -226,8 +269,18 @@ impl TerrainTable {
             {
                 return Err((i, TerrainError::Cost(t.id.clone())));
             }
-            if !names.insert(t.id.as_str()) || !letters.insert(t.letter) {
+            if !names.insert(t.id.as_str()) {
                 return Err((i, TerrainError::Duplicate(t.id.clone())));
+            }
+            if let Some(taken_by) = letters.insert(t.letter, t.id.as_str()) {
+                return Err((
+                    i,
+                    TerrainError::LetterTaken {
+                        id: t.id.clone(),
+                        letter: t.letter,
+                        taken_by: taken_by.to_owned(),
+                    },
+                ));
             }
         }
         Ok(())

@@ -429,6 +429,16 @@ impl Catalog {
         self.by_id.get(name).copied()
     }
 
+    /// The refusal of a type name the catalog does not know, with the nearest ones it does:
+    /// "unknown unit type `bmp`; did you mean `bmp1` or `bmp2`? (`hexwar units` lists them)".
+    #[must_use]
+    pub fn unknown(&self, name: &str) -> String {
+        format!(
+            "unknown unit type `{name}`{} (`hexwar units` lists them)",
+            hexmap::did_you_mean(name, self.types.iter().map(|t| t.id.as_str()))
+        )
+    }
+
     /// The type of an id from this catalog.
     #[must_use]
     pub fn get(&self, id: UnitTypeId) -> &UnitType {

@@ -157,7 +157,8 @@ fn bad_references_are_reported_together() {
     let problems = scenario(&text).unwrap_err();
     let m: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
     assert!(
-        m.iter().any(|x| x.contains("`hq` is not a transport")),
+        m.iter()
+            .any(|x| x.contains("unit `inf`: `hq` (hq_mrr) is not a transport")),
         "{m:?}"
     );
     assert!(

@@ -33,7 +33,7 @@ impl Combatant {
             let id = parts.next().unwrap_or_default();
             let type_id = catalog
                 .id(id)
-                .ok_or_else(|| format!("unknown unit type `{id}` (see `hexwar units`)"))?;
+                .ok_or_else(|| catalog.unknown(&model::shown(id)))?;
             let mut state = UnitState::default();
             for p in parts {
                 match p {

@@ -9,7 +9,7 @@
 //! it writes. With `--shard I/N` a run races the changes k with k mod N = I and writes them for
 //! `hexwar merge`; since each change's fate is its own, the merged shards are the single run.
 
-mod change;
+pub(crate) mod change;
 mod race;
 
 use std::path::PathBuf;
@@ -750,7 +750,7 @@ impl Vary {
                     let field: Stat = f.parse().map_err(bad)?;
                     let id = catalog
                         .id(t)
-                        .ok_or_else(|| bad(format!("unknown unit type `{}`", model::shown(t))))?;
+                        .ok_or_else(|| bad(catalog.unknown(&model::shown(t))))?;
                     let fielded = scenario
                         .units
                         .iter()

@@ -4,6 +4,7 @@
 //! `moves`, `melee_odds` ...), never re-implements it.
 
 use counters::State;
+use hexmap::closest;
 use model::{Event, Phase, Side, UnitId, parse_command};
 use odds::assault_odds;
 
@@ -1282,53 +1283,6 @@ pub fn marks(u: &model::Unit) -> Vec<&'static str> {
     .collect()
 }
 
-pub(super) fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
-    let typed = typed.to_lowercase();
-    let long = typed.chars().count();
-    words
-        // Two edits change the length by two at most: a word farther off is never weighed (a
-        // line of megabytes costs nothing).
-        .filter(|w| long.abs_diff(w.chars().count()) <= 2 || w.starts_with(&typed))
-        .map(|w| {
-            let d = if w.starts_with(&typed) {
-                1
-            } else {
-                edits(&typed, w)
-            };
-            (d, w)
-        })
-        // Two edits for a long word, one for a short one: `clear` is not `lead`.
-        .filter(|&(d, _)| d <= if long > 5 { 2 } else { 1 })
-        .min()
-        .map(|(_, w)| w)
-}
-
-/// The edit distance of two words, a swap of two neighbouring letters counting as one edit
-/// (`mvoe` is one from `move`; optimal string alignment).
-pub(super) fn edits(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // Three rows: the one before last (for swaps), the last, and this one.
-    let mut two: Vec<usize> = vec![0; b.len() + 1];
-    let mut one: Vec<usize> = (0..=b.len()).collect();
-    let mut row: Vec<usize> = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        row[0] = i;
-        for j in 1..=b.len() {
-            let mut d = (one[j - 1] + usize::from(a[i - 1] != b[j - 1]))
-                .min(one[j] + 1)
-                .min(row[j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(two[j - 2] + 1);
-            }
-            row[j] = d;
-        }
-        std::mem::swap(&mut two, &mut one);
-        std::mem::swap(&mut one, &mut row);
-    }
-    one[b.len()]
-}
-
 /// What a person reads before the first turn: the scenario's briefing, the sides, and how the
 /// battle is won (R17).
 pub(super) fn briefing(
@@ -1408,29 +1362,4 @@ fn kind_of_line(line: &str) -> Option<&'static str> {
     .into_iter()
     .find(|(start, _)| line.starts_with(start))
     .map(|(_, word)| word)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{closest, edits};
-
-    #[test]
-    fn a_suggestion_is_near_enough_to_be_meant() {
-        assert_eq!(edits("mvoe", "move"), 1, "a swap is one edit");
-        assert_eq!(edits("clear", "lead"), 2);
-        let words = ["move", "lead", "legal", "assault", "t72_4"];
-        assert_eq!(closest("mvoe", words.into_iter()), Some("move"));
-        assert_eq!(
-            closest("clear", words.into_iter()),
-            None,
-            "two edits off a short word"
-        );
-        assert_eq!(closest("asault", words.into_iter()), Some("assault"));
-        assert_eq!(closest("t72_44", words.into_iter()), Some("t72_4"));
-        assert_eq!(
-            closest("ass", words.into_iter()),
-            Some("assault"),
-            "a beginning"
-        );
-    }
 }

@@ -35,8 +35,9 @@ impl Validator {
                 v.at(
                     name.span(),
                     format!(
-                        "unknown terrain `{}`; known: {}",
+                        "unknown terrain `{}`{} (known: {})",
                         name.get_ref(),
+                        hexmap::did_you_mean(name.get_ref(), known.iter().copied()),
                         known.join(", ")
                     ),
                 );
@@ -99,14 +100,28 @@ impl Validator {
                 };
                 match id {
                     Some(id) => cells.push((Label::new(col, row).to_hex(), id)),
-                    None => self.at(
-                        line.span(),
-                        format!(
-                            "map row {}: unknown terrain letter `{letter}` in column {}",
-                            r + 1,
-                            c + 1
-                        ),
-                    ),
+                    None => {
+                        // The same letter in the other case is the likeliest meaning.
+                        let other_case = letter
+                            .to_lowercase()
+                            .chain(letter.to_uppercase())
+                            .find(|&l| l != letter && table.by_letter(l).is_some());
+                        let meant = other_case.map_or_else(String::new, |l| {
+                            let id = table.by_letter(l).map(|i| table.get(i).id.as_str());
+                            format!("; did you mean `{l}` ({})?", id.unwrap_or(""))
+                        });
+                        self.at(
+                            line.span(),
+                            format!(
+                                "map row {}: unknown terrain letter `{letter}` in column {} (hex {}){meant} \
+                                 (the letters: {}; or give it in `legend` or `[terrain.ID]`)",
+                                r + 1,
+                                c + 1,
+                                Label::new(col, row),
+                                crate::scenario::terrain::known(table)
+                            ),
+                        );
+                    }
                 }
             }
         }

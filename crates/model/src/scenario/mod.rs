@@ -8,6 +8,7 @@ mod map;
 mod orders;
 mod raw;
 mod sides;
+mod terrain;
 pub mod types;
 mod units;
 mod validate;

@@ -52,7 +52,18 @@ impl Validator {
         let (unit, action) = match grammar::parse_order(&names, o.do_.get_ref()) {
             Ok(order) => order,
             Err(e) => {
-                self.at(o.do_.span(), format!("order `{}`: {e}", o.do_.get_ref()));
+                let meant = match &e {
+                    grammar::GrammarError::UnknownUnit(name) => {
+                        let mut known: Vec<&str> = unit_ids.keys().map(String::as_str).collect();
+                        known.sort_unstable();
+                        hexmap::did_you_mean(name, known)
+                    }
+                    _ => String::new(),
+                };
+                self.at(
+                    o.do_.span(),
+                    format!("order `{}`: {e}{meant}", o.do_.get_ref()),
+                );
                 return None;
             }
         };

@@ -110,8 +110,11 @@ pub struct ScenarioFile {
     pub title: String,
     /// Catalog folder named by the file, relative to it.
     pub catalog: Option<String>,
-    /// Terrain table named by the file, relative to it.
+    /// Terrain table named by the file, relative to it: added to the one it is read with.
     pub terrain: Option<String>,
+    /// `[terrain.ID]`: the scenario's own terrain types, added to the table it is read with.
+    pub(crate) own_terrain:
+        BTreeMap<Spanned<String>, Spanned<crate::scenario::terrain::RawTerrain>>,
     pub(crate) description: String,
     pub(crate) turns: Option<Spanned<u32>>,
     pub(crate) first: Option<Spanned<String>>,
@@ -162,6 +165,7 @@ impl ScenarioFile {
             title: String::new(),
             catalog: None,
             terrain: None,
+            own_terrain: BTreeMap::new(),
             description: String::new(),
             turns: None,
             first: None,
@@ -192,6 +196,10 @@ impl ScenarioFile {
                 "title" => f.title = r.take(value).unwrap_or_default(),
                 "description" => f.description = r.take(value).unwrap_or_default(),
                 "catalog" => f.catalog = r.take(value),
+                // A path to a table of types, or the types themselves (`[terrain.ford]`).
+                "terrain" if value.get_ref().is_table() => {
+                    f.own_terrain = r.take(value).unwrap_or_default();
+                }
                 "terrain" => f.terrain = r.take(value),
                 "turns" => f.turns = r.take(value),
                 "first" => f.first = r.take(value),

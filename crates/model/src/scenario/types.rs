@@ -88,8 +88,9 @@ impl Validator {
                 self.at(
                     name.span(),
                     format!(
-                        "[types.{0}]: unknown unit type `{0}` (`hexwar units` lists the catalog)",
-                        name.get_ref()
+                        "[types.{}]: {}",
+                        name.get_ref(),
+                        shared.unknown(name.get_ref())
                     ),
                 );
                 continue;

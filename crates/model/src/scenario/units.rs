@@ -75,8 +75,9 @@ impl Validator {
                 v.at(
                     u.type_.span(),
                     format!(
-                        "unknown unit type `{}` (see `hexwar units`)",
-                        u.type_.get_ref()
+                        "unit `{}`: {}",
+                        u.id.get_ref(),
+                        catalog.unknown(u.type_.get_ref())
                     ),
                 );
             }
@@ -84,7 +85,17 @@ impl Validator {
             if formation.is_none() {
                 v.at(
                     u.formation.span(),
-                    format!("unknown formation `{}`", u.formation.get_ref()),
+                    format!(
+                        "unit `{}`: unknown formation `{}`{}",
+                        u.id.get_ref(),
+                        u.formation.get_ref(),
+                        hexmap::did_you_mean(
+                            u.formation.get_ref(),
+                            file.formations
+                                .iter()
+                                .map(|f| f.get_ref().id.get_ref().as_str())
+                        )
+                    ),
                 );
             }
             let side = formation
@@ -92,18 +103,19 @@ impl Validator {
                 .unwrap_or(Side::A);
             let (location, arrival) = v.placement(su, map, &unit_ids);
             let typ = type_id.map(|t| catalog.get(t));
-            if let (Some(t), Location::Map(hex)) = (typ, location)
-                && map
-                    .as_ref()
-                    .is_some_and(|m| m.enter_cost(t.move_class, hex).is_none())
+            if let (Some(t), Location::Map(hex), Some(m)) = (typ, location, map.as_ref())
+                && m.enter_cost(t.move_class, hex).is_none()
             {
                 let at = u.at.as_ref().map_or(su.span(), Spanned::span);
                 v.at(
                     at,
                     format!(
-                        "unit `{}`: a {} unit cannot stand in this terrain",
+                        "unit `{}` at {}: a {} unit ({}) cannot stand in {} (R1.1)",
                         u.id.get_ref(),
-                        t.move_class.name()
+                        shown_hex(hex),
+                        t.move_class.name(),
+                        t.id,
+                        m.terrain(hex).map_or("this terrain", |t| t.id.as_str()),
                     ),
                 );
             }
@@ -175,9 +187,13 @@ impl Validator {
                         v.at(
                             h.span(),
                             format!(
-                                "formation `{}`: unknown HQ unit `{}`",
+                                "formation `{}`: unknown HQ unit `{}`{}",
                                 f.id.get_ref(),
-                                h.get_ref()
+                                h.get_ref(),
+                                hexmap::did_you_mean(
+                                    h.get_ref(),
+                                    unit_names.iter().map(String::as_str)
+                                )
                             ),
                         );
                         None
@@ -273,13 +289,19 @@ impl Validator {
             if carrier.transport.is_none() {
                 v.at(
                     aboard.span(),
-                    format!("`{}` is not a transport", aboard.get_ref()),
+                    format!(
+                        "unit `{}`: `{}` ({}) is not a transport",
+                        u.id.get_ref(),
+                        aboard.get_ref(),
+                        carrier.id
+                    ),
                 );
             } else if Some(*n) > carrier.transport {
                 v.at(
                     aboard.span(),
                     format!(
-                        "transport `{}` is full (capacity {})",
+                        "unit `{}`: transport `{}` is full (capacity {})",
+                        u.id.get_ref(),
                         aboard.get_ref(),
                         carrier.transport.unwrap_or(0)
                     ),
@@ -333,24 +355,30 @@ impl Validator {
 
         // Stacking at the start (R3.1).
         if types_known {
-            let mut counts: BTreeMap<(Side, Label), (usize, Range<usize>)> = BTreeMap::new();
+            // Per side and hex: the units stacked there, and where the last is placed.
+            type Stack<'f> = (Vec<&'f str>, Range<usize>);
+            let mut counts: BTreeMap<(Side, Label), Stack<'_>> = BTreeMap::new();
             for (unit, su) in units.iter().zip(&file.units) {
                 if let Location::Map(hex) = unit.location
                     && !catalog.get(unit.type_id).is_hq()
                     && let Some(label) = Label::from_hex(hex)
                 {
                     let at = su.get_ref().at.as_ref().map_or(su.span(), Spanned::span);
-                    let e = counts.entry((unit.side, label)).or_insert((0, 0..0));
-                    e.0 += 1;
+                    let e = counts
+                        .entry((unit.side, label))
+                        .or_insert((Vec::new(), 0..0));
+                    e.0.push(su.get_ref().id.get_ref());
                     e.1 = at;
                 }
             }
-            for ((_, label), (n, span)) in counts {
-                if n > usize::from(file.rules.stacking_limit) {
+            for ((_, label), (stacked, span)) in counts {
+                if stacked.len() > usize::from(file.rules.stacking_limit) {
                     v.at(
                         span,
                         format!(
-                            "{n} units stacked in {label}, over the limit of {} (R3.1)",
+                            "{} units stacked in {label} ({}), over the limit of {} (R3.1; HQs do not count)",
+                            stacked.len(),
+                            stacked.join(", "),
                             file.rules.stacking_limit
                         ),
                     );
@@ -393,7 +421,17 @@ impl Validator {
                 }
                 _ => self.at(
                     aboard.span(),
-                    format!("{what}: unknown transport `{}`", aboard.get_ref()),
+                    format!(
+                        "{what}: unknown transport `{}`{}",
+                        aboard.get_ref(),
+                        hexmap::did_you_mean(
+                            aboard.get_ref(),
+                            unit_ids
+                                .keys()
+                                .map(String::as_str)
+                                .filter(|k| k != u.id.get_ref())
+                        )
+                    ),
                 ),
             }
         } else if let Some(r) = &u.reserve {
@@ -417,4 +455,9 @@ impl Validator {
             .filter_map(|l| self.hex(l, map, what))
             .collect()
     }
+}
+
+/// A hex's label for a message (`0503`).
+fn shown_hex(hex: hexmap::Hex) -> String {
+    Label::from_hex(hex).map_or_else(|| "off the map".to_owned(), |l| l.to_string())
 }

@@ -101,6 +101,8 @@ impl ScenarioFile {
         };
         let (local_catalog, types) = v.local_catalog(&self.types, catalog);
         let catalog = local_catalog.as_ref().unwrap_or(catalog);
+        let local_terrain = v.local_terrain(&self.own_terrain, terrain);
+        let terrain = local_terrain.as_ref().unwrap_or(terrain);
         let map = v.map(self.map.as_ref(), terrain, &self.whole);
         let turns = match &self.turns {
             Some(t) if *t.get_ref() == 0 || *t.get_ref() > MAX_TURNS => {

@@ -29,7 +29,17 @@ impl Validator {
     ) -> Option<Side> {
         let side = ids.get(name.get_ref()).copied();
         if side.is_none() && !ids.is_empty() {
-            self.at(name.span(), format!("unknown side `{}`", name.get_ref()));
+            let mut sides: Vec<&str> = ids.keys().map(String::as_str).collect();
+            sides.sort_unstable();
+            self.at(
+                name.span(),
+                format!(
+                    "unknown side `{}`{} (the sides are {})",
+                    name.get_ref(),
+                    hexmap::did_you_mean(name.get_ref(), sides.iter().copied()),
+                    sides.join(" and ")
+                ),
+            );
         }
         side
     }

@@ -473,7 +473,10 @@ pub fn legend(
     }
     y += 8.0;
     heading(out, &mut y, "Terrain");
-    for (_, t) in s.map.table().iter() {
+    // The terrain the map has, in the table's order: a scenario's table may hold more.
+    let on_map: std::collections::BTreeSet<_> =
+        s.map.hexes().filter_map(|h| s.map.terrain_id(h)).collect();
+    for (_, t) in s.map.table().iter().filter(|(id, _)| on_map.contains(id)) {
         let (fill, pattern) = style.terrain(&t.id);
         let overlay = pattern.map_or(String::new(), |p| {
             format!(
