@@ -689,9 +689,32 @@ fn batch_and_tune_reject_bad_input_with_status_2() {
                 "tune",
                 "scenarios/night_recon.toml",
                 "--vary",
-                "t72.assault",
+                "t27.assault",
             ],
-            "expected TYPE.FIELD=A..B",
+            "unknown unit type `t27`; did you mean `t72`?",
+        ),
+        (
+            vec!["tune", "scenarios/night_recon.toml", "--vary", "trns=4..8"],
+            "unknown knob `trns`; did you mean `turns`?",
+        ),
+        (
+            vec!["tune", "scenarios/night_recon.toml", "--vary", "turns=0..3"],
+            "a turn limit is 1 to 200",
+        ),
+        (
+            vec!["tune", "scenarios/night_recon.toml", "--vary", "first=1..2"],
+            "`first` takes no range",
+        ),
+        (
+            vec![
+                "tune",
+                "scenarios/night_recon.toml",
+                "--vary",
+                "units",
+                "--plot",
+                "x.svg",
+            ],
+            "--plot draws the win rate against a number",
         ),
         (
             vec![
@@ -1883,4 +1906,61 @@ fn the_readme_and_the_guides_links_resolve() {
     }
     assert!(links > 20, "only {links} links read");
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// A scenario's own terrain adds to the built-in table (R1.1): `[terrain.ID]` in the file
+/// overrides one field set of a type and adds new ones, a table the file names adds its types;
+/// the built-in letters stay. The deeper ford of `own_terrain.toml` keeps wheels out, where the
+/// built-in ford (in `named_table.toml`) lets them wade.
+#[test]
+fn a_scenario_adds_terrain_to_the_built_in_table() {
+    for f in [
+        "tests/data/terrain/own_terrain.toml",
+        "tests/data/terrain/named_table.toml",
+    ] {
+        let out = hexwar(&["show", f]);
+        assert!(out.status.success(), "{f}: {}", stderr(&out));
+        let text = stdout(&out);
+        for legend in [
+            "  o  orchard",
+            "  v  ford",
+            "  f  forest",
+            "  H  wooded_hills",
+        ] {
+            assert!(text.contains(legend), "{f}: {legend} in\n{text}");
+        }
+        let out = hexwar(&["run", f, "--seed", "3"]);
+        assert!(out.status.success(), "{f}: {}", stderr(&out));
+    }
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let dir = tempfile::tempdir().unwrap();
+    for (f, wades) in [
+        ("tests/data/terrain/own_terrain.toml", false),
+        ("tests/data/terrain/named_table.toml", true),
+    ] {
+        // The carriers start in the ford (0403) instead of on the road.
+        let text = std::fs::read_to_string(root.join(f))
+            .unwrap()
+            .replace("at = \"0105\"", "at = \"0403\"");
+        let copy = dir
+            .path()
+            .join(std::path::Path::new(f).file_name().unwrap());
+        std::fs::write(&copy, text).unwrap();
+        std::fs::copy(
+            root.join("tests/data/terrain/orchards.toml"),
+            dir.path().join("orchards.toml"),
+        )
+        .unwrap();
+        let out = hexwar(&["check", copy.to_str().unwrap()]);
+        assert_eq!(out.status.success(), wades, "{f}: {}", stderr(&out));
+        if !wades {
+            assert!(
+                stderr(&out).contains(
+                    "unit `red_carriers` at 0403: a wheeled unit (btr70) cannot stand in ford"
+                ),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
 }

@@ -11,8 +11,9 @@ use model::Stat as Field;
 use present::picture::plot::{self, TunePoint};
 
 use crate::PlayOptions;
+use crate::balance::change::{self, Change, Step};
 use crate::batch;
-use crate::data::{BadInput, load_scenario};
+use crate::data::{BadInput, load_scenario, load_scenario_from};
 use crate::interrupt;
 
 /// The arguments of `hexwar tune`.
@@ -20,11 +21,14 @@ use crate::interrupt;
 pub struct TuneArgs {
     /// The scenario file.
     file: PathBuf,
-    /// TYPE.FIELD=A..B[:STEP]; fields: assault, movement, save, armor, motivation, skill,
-    /// `tank_assault`, leadership, fire.dice, fire.range.
+    /// What to vary, as `balance --vary` names it: a number over a range, a batch a value
+    /// (`TYPE.FIELD=A..B[:STEP]`, `turns=A..B[:STEP]`; without the range, two steps either way
+    /// of the scenario's value), or a batch for each of balance's changes of a kind (`first`,
+    /// `objectives`, `arrivals`, `units`). Fields: assault, movement, save, armor, motivation,
+    /// skill, `tank_assault`, leadership, fire.dice, fire.range.
     #[arg(
         long,
-        value_name = "TYPE.FIELD=A..B[:STEP]",
+        value_name = "KNOB[=A..B[:STEP]]",
         required_unless_present = "sensitivity"
     )]
     vary: Option<String>,
@@ -101,6 +105,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         Some(p) => Some(crate::output::Output::check(p, "--plot", &loaded.files)?),
         None => None,
     };
+    let unplayed = loaded.scenario.clone();
     play.apply(&mut loaded.scenario)?;
     let side_index = match &side {
         None => loaded.scenario.attacker().index(),
@@ -128,42 +133,84 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
     // The batches to play: each value of the stat, or the scenario as it stands and each
     // stat a step down and up.
     let side_id = loaded.scenario.sides[side_index].id.clone();
-    let mut variants: Vec<(String, Catalog)> = Vec::new();
+    let mut variants: Vec<Variant> = Vec::new();
     let asked = if let Some(text) = &vary {
-        let (stat, values) = parse_vary(text, &loaded.catalog)?;
-        // A type the scenario does not field would change nothing: say which it has.
-        let mut types: Vec<String> = Vec::new();
-        for u in &loaded.scenario.units {
-            for t in std::iter::once(u.type_id).chain(loaded.catalog.dismounted(u.type_id)) {
-                types.push(loaded.catalog.get(t).id.clone());
-            }
-        }
-        types.sort();
-        types.dedup();
-        if !types.contains(&stat.type_id) {
+        let knob = parse_knob(text, &unplayed, &loaded.catalog)?;
+        if plot.is_some() && matches!(knob, Knob::Changes(_)) {
             return Err(BadInput(format!(
-                "--vary `{text}`: unit type `{}` is not in this scenario, so varying it changes nothing; its types are {}",
-                stat.type_id,
-                types.join(", ")
+                "--plot draws the win rate against a number: vary turns or TYPE.FIELD (`{}` is a list of changes)",
+                model::shown(text)
             ))
             .into());
         }
-        let name = format!("{}.{}", stat.type_id, stat.field.name());
-        for &v in &values {
-            let c = with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
-            variants.push((format!("{name} = {v}"), c));
-        }
-        Asked {
-            stat: Some(name),
-            values,
-            stats: Vec::new(),
-            side: side_id.clone(),
-            target,
-            runs,
-            seed,
+        let changed = |change: &Change| -> Result<Option<model::Scenario>, BadInput> {
+            if change.0.is_empty() {
+                return Ok(None);
+            }
+            let (origin, shown, text) = crate::data::scenario_text(&file)?;
+            let doc: toml_edit::DocumentMut = text
+                .parse()
+                .map_err(|e| BadInput(format!("{shown}: {e}")))?;
+            let mut changed =
+                load_scenario_from(&origin, &shown, &change.apply(&doc), catalog.as_deref())
+                    .map_err(|e| {
+                        BadInput(format!(
+                            "{change}: the scenario it makes does not load: {e}"
+                        ))
+                    })?
+                    .scenario;
+            play.apply(&mut changed)?;
+            Ok(Some(changed))
+        };
+        match knob {
+            Knob::Stat(stat, values) => {
+                let name = format!("{}.{}", stat.type_id, stat.field.name());
+                for &v in &values {
+                    let c = with_stat(&loaded.catalog, &stat, v).map_err(BadInput)?;
+                    variants.push(Variant::of(format!("{name} = {v}"), c));
+                }
+                Asked::values(name, values, &side_id, target, runs, seed)
+            }
+            Knob::Turns(values) => {
+                let from = i64::from(unplayed.turns);
+                for &to in &values {
+                    let step = Step {
+                        field: change::Field::Turns,
+                        edit: change::Edit::Set { from, to },
+                    };
+                    let change = Change(if to == from { Vec::new() } else { vec![step] });
+                    variants.push(Variant {
+                        label: format!("turns = {to}"),
+                        scenario: changed(&change)?,
+                        catalog: loaded.catalog.clone(),
+                    });
+                }
+                Asked::values("turns".to_owned(), values, &side_id, target, runs, seed)
+            }
+            Knob::Changes(steps) => {
+                variants.push(Variant::of(
+                    "as it stands".to_owned(),
+                    loaded.catalog.clone(),
+                ));
+                for step in &steps {
+                    variants.push(Variant {
+                        label: step.to_string(),
+                        scenario: changed(&Change(vec![step.clone()]))?,
+                        catalog: loaded.catalog.clone(),
+                    });
+                }
+                Asked {
+                    stat: None,
+                    changes: steps.iter().map(ToString::to_string).collect(),
+                    ..Asked::values(String::new(), Vec::new(), &side_id, target, runs, seed)
+                }
+            }
         }
     } else {
-        variants.push(("as it stands".to_owned(), loaded.catalog.clone()));
+        variants.push(Variant::of(
+            "as it stands".to_owned(),
+            loaded.catalog.clone(),
+        ));
         let mut types: Vec<String> = loaded
             .scenario
             .units
@@ -189,7 +236,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
                 for (k, d) in [-1i64, 1].into_iter().enumerate() {
                     if let Ok(c) = with_stat(&loaded.catalog, &stat, now + d) {
                         steps[k] = Some(variants.len());
-                        variants.push((format!("{t}.{field} = {}", now + d), c));
+                        variants.push(Variant::of(format!("{t}.{field} = {}", now + d), c));
                     }
                 }
                 stats.push((format!("{t}.{field}"), now, steps));
@@ -197,12 +244,8 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         }
         Asked {
             stat: None,
-            values: Vec::new(),
             stats,
-            side: side_id.clone(),
-            target,
-            runs,
-            seed,
+            ..Asked::values(String::new(), Vec::new(), &side_id, target, runs, seed)
         }
     };
     interrupt::install();
@@ -213,9 +256,15 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         !quiet,
     );
     let mut parts = Vec::new();
-    for (label, catalog) in &variants {
-        let mut summary = batch::summary_of(&loaded.scenario, catalog, &opts)?;
-        batch::identify(&mut summary, &loaded.hashes, &loaded.scenario, &opts);
+    for Variant {
+        label,
+        scenario,
+        catalog,
+    } in &variants
+    {
+        let scenario = scenario.as_ref().unwrap_or(&loaded.scenario);
+        let mut summary = batch::summary_of(scenario, catalog, &opts)?;
+        batch::identify(&mut summary, &loaded.hashes, scenario, &opts);
         bar.inc(1);
         // A signal: the batches played whole are kept and shown.
         if !summary.complete {
@@ -259,19 +308,73 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
     Ok(interrupt::status(complete))
 }
 
+/// One batch of a tuning: the scenario (`None`: as loaded) and the catalog it plays with.
+struct Variant {
+    label: String,
+    scenario: Option<model::Scenario>,
+    catalog: Catalog,
+}
+
+impl Variant {
+    /// The loaded scenario with another catalog.
+    fn of(label: String, catalog: Catalog) -> Self {
+        Self {
+            label,
+            scenario: None,
+            catalog,
+        }
+    }
+}
+
+/// What `--vary` varies.
+enum Knob {
+    /// A stat of a unit type, over these values.
+    Stat(Stat, Vec<i64>),
+    /// The turn limit, over these values.
+    Turns(Vec<i64>),
+    /// Each of `balance`'s changes of a kind (`first`, `objectives`, `arrivals`, `units`).
+    Changes(Vec<Step>),
+}
+
 /// What a tuning was asked, for its report and its shards.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Asked {
-    /// The stat varied (`--vary`), or none (`--sensitivity`).
+    /// The number varied (`--vary TYPE.FIELD` or `turns`), or none.
     stat: Option<String>,
     /// Its values, a batch each.
     values: Vec<i64>,
     /// `--sensitivity`: each stat, its value, and which batches are a step down and up.
     stats: Vec<(String, i64, [Option<usize>; 2])>,
+    /// `--vary first|objectives|arrivals|units`: each change, a batch each after the
+    /// scenario as it stands.
+    #[serde(default)]
+    changes: Vec<String>,
     side: String,
     target: f64,
     runs: u64,
     seed: u64,
+}
+
+impl Asked {
+    fn values(
+        stat: String,
+        values: Vec<i64>,
+        side: &str,
+        target: f64,
+        runs: u64,
+        seed: u64,
+    ) -> Self {
+        Self {
+            stat: Some(stat),
+            values,
+            stats: Vec::new(),
+            changes: Vec::new(),
+            side: side.to_owned(),
+            target,
+            runs,
+            seed,
+        }
+    }
 }
 
 /// The value whose win rate is nearest the target.
@@ -364,6 +467,10 @@ fn report(
         );
         return Ok(None);
     };
+    if !asked.changes.is_empty() {
+        report_changes(asked, parts, &base, json, complete, &rate)?;
+        return Ok(None);
+    }
     let delta = |k: Option<usize>| {
         k.and_then(|k| parts.get(k))
             .map_or(f64::NAN, |p| rate(p).win_rate - base.win_rate)
@@ -411,6 +518,82 @@ fn report(
     Ok(None)
 }
 
+/// The table (or JSON) of `--vary first|objectives|arrivals|units`: the win rate with each
+/// change, against the scenario as it stands (`parts[0]`), nearest the target first.
+fn report_changes(
+    asked: &Asked,
+    parts: &[crate::shards::Part],
+    base: &stats::SideStats,
+    json: bool,
+    complete: bool,
+    rate: &dyn Fn(&crate::shards::Part) -> stats::SideStats,
+) -> anyhow::Result<()> {
+    let (side_id, runs, seed, target) = (&asked.side, asked.runs, asked.seed, asked.target);
+    let mut rows: Vec<(&str, stats::SideStats)> = asked
+        .changes
+        .iter()
+        .zip(parts.iter().skip(1))
+        .map(|(c, p)| (c.as_str(), rate(p)))
+        .collect();
+    rows.sort_by(|a, b| {
+        (a.1.win_rate - target)
+            .abs()
+            .total_cmp(&(b.1.win_rate - target).abs())
+    });
+    if json {
+        let list: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(c, s)| serde_json::json!({"change": c, "wins": s.wins, "win_rate": s.win_rate, "ci95": s.ci95}))
+            .collect();
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "side": side_id, "target": target, "runs": runs, "seed": seed,
+                "as_it_stands": {"wins": base.wins, "win_rate": base.win_rate, "ci95": base.ci95},
+                "changes": list, "changes_asked": asked.changes.len(), "complete": complete,
+            }))?
+        );
+        return Ok(());
+    }
+    outln!(
+        "win rate of {side_id} over {runs} game{} a change (same seeds for every change), nearest {:.0}% first\n",
+        if runs == 1 { "" } else { "s" },
+        target * 100.0
+    );
+    let width = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(14);
+    outln!(
+        "{:<width$}  {:>9}  {:<16}  {:>7}",
+        "CHANGE",
+        "WIN RATE",
+        "95% CI (Wilson)",
+        "POINTS"
+    );
+    let line = |name: &str, s: &stats::SideStats, delta: String| {
+        outln!(
+            "{name:<width$}  {:>8.1}%  {:<16}  {delta:>7}",
+            s.win_rate * 100.0,
+            format!("[{:.1}%, {:.1}%]", s.ci95[0] * 100.0, s.ci95[1] * 100.0)
+        );
+    };
+    line("as it stands", base, String::new());
+    for (c, s) in &rows {
+        line(
+            c,
+            s,
+            format!("{:+.1}", (s.win_rate - base.win_rate) * 100.0),
+        );
+    }
+    outln!(
+        "\nPOINTS: the change of the win rate against the scenario as it stands; `hexwar balance` combines changes."
+    );
+    Ok(())
+}
+
 /// The report of a tuning merged from its shards (`hexwar merge`), as the single run's.
 pub(crate) fn report_merged(
     shards: &crate::shards::Shards,
@@ -433,64 +616,154 @@ pub struct Stat {
 /// The most values one `--vary` may name.
 pub const MAX_VALUES: u64 = 1000;
 
-/// Parses `TYPE.FIELD=A..B[:STEP]` against a catalog.
-pub fn parse_vary(text: &str, catalog: &Catalog) -> Result<(Stat, Vec<i64>), BadInput> {
-    let bad = |why: String| BadInput(format!("--vary `{text}`: {why}"));
-    let (stat, range) = text
-        .split_once('=')
-        .ok_or_else(|| bad("expected TYPE.FIELD=A..B[:STEP], e.g. t72.assault=2..5".to_owned()))?;
-    let (type_id, field) = stat
-        .split_once('.')
-        .ok_or_else(|| bad("expected TYPE.FIELD before `=`".to_owned()))?;
-    let id = catalog.id(type_id).ok_or_else(|| {
-        bad(format!(
-            "unknown unit type `{type_id}` (see `hexwar units`)"
-        ))
-    })?;
-    let field: Field = field.parse().map_err(bad)?;
+/// How far either way of the scenario's value `--vary turns` or `TYPE.FIELD` goes without a
+/// range.
+const STEPS_WITHOUT_A_RANGE: i64 = 2;
+
+/// Parses `--vary`: the knobs `balance --vary` takes (`TYPE.FIELD`, `turns`, `first`,
+/// `objectives`, `arrivals`, `units`), a number's with an optional range `A..B[:STEP]`.
+fn parse_knob(text: &str, scenario: &model::Scenario, catalog: &Catalog) -> Result<Knob, BadInput> {
+    let bad = |why: String| BadInput(format!("--vary `{}`: {why}", model::shown(text)));
+    let (name, range) = match text.split_once('=') {
+        Some((n, r)) => (n.trim(), Some(r.trim())),
+        None => (text.trim(), None),
+    };
+    match name {
+        "turns" => {
+            let top = i64::from(model::scenario::MAX_TURNS);
+            let in_bounds = |v: i64| {
+                if (1..=top).contains(&v) {
+                    Ok(())
+                } else {
+                    Err(bad(format!("a turn limit is 1 to {top}")))
+                }
+            };
+            let values = match range {
+                Some(r) => values_of(r, &bad, &in_bounds)?,
+                None => {
+                    let now = i64::from(scenario.turns);
+                    ((now - STEPS_WITHOUT_A_RANGE).max(1)..=(now + STEPS_WITHOUT_A_RANGE).min(top))
+                        .collect()
+                }
+            };
+            if values.iter().any(|v| !(1..=top).contains(v)) {
+                return Err(bad(format!("a turn limit is 1 to {top}")));
+            }
+            Ok(Knob::Turns(values))
+        }
+        "first" | "objectives" | "arrivals" | "units" => {
+            if range.is_some() {
+                return Err(bad(format!(
+                    "`{name}` takes no range: it tries each of balance's changes of {name}"
+                )));
+            }
+            let bounds = change::Bounds {
+                max_step: STEPS_WITHOUT_A_RANGE,
+            };
+            let steps = change::single_steps(scenario, catalog, &bounds, &|f, _| f.kind() == name);
+            if steps.is_empty() {
+                return Err(bad(format!("this scenario has no {name} to change")));
+            }
+            Ok(Knob::Changes(steps))
+        }
+        stat => {
+            let (type_id, field) = stat.split_once('.').ok_or_else(|| {
+                bad(format!(
+                    "unknown knob `{}`{} (the knobs: turns, first, objectives, arrivals, units, TYPE.FIELD as in t72.assault=2..5)",
+                    model::shown(stat),
+                    hexmap::did_you_mean(stat, ["turns", "first", "objectives", "arrivals", "units"])
+                ))
+            })?;
+            let id = catalog
+                .id(type_id)
+                .ok_or_else(|| bad(catalog.unknown(&model::shown(type_id))))?;
+            let field: Field = field.parse().map_err(bad)?;
+            // A type the scenario does not field would change nothing: say which it has.
+            let mut types: Vec<&str> = scenario
+                .units
+                .iter()
+                .flat_map(|u| std::iter::once(u.type_id).chain(catalog.dismounted(u.type_id)))
+                .map(|t| catalog.get(t).id.as_str())
+                .collect();
+            types.sort_unstable();
+            types.dedup();
+            if !types.contains(&type_id) {
+                return Err(bad(format!(
+                    "unit type `{type_id}` is not in this scenario, so varying it changes nothing; its types are {}",
+                    types.join(", ")
+                )));
+            }
+            let mut probe = catalog.get(id).clone();
+            let values = match range {
+                Some(r) => values_of(r, &bad, &|v| field.set(&mut probe.clone(), v).map_err(&bad))?,
+                None => {
+                    let now = field.get(catalog.get(id)).ok_or_else(|| {
+                        bad(format!("unit type `{type_id}` has no {}", field.name()))
+                    })?;
+                    let r = field.range();
+                    ((now - STEPS_WITHOUT_A_RANGE).max(i64::from(*r.start()))
+                        ..=(now + STEPS_WITHOUT_A_RANGE).min(i64::from(*r.end())))
+                        .collect()
+                }
+            };
+            for &v in &values {
+                field.set(&mut probe, v).map_err(bad)?;
+            }
+            Ok(Knob::Stat(
+                Stat {
+                    type_id: type_id.to_owned(),
+                    field,
+                },
+                values,
+            ))
+        }
+    }
+}
+
+/// The values of `A..B[:STEP]`, at most [`MAX_VALUES`]; `end` checks the ends first, before
+/// anything is allocated (a knob's values run between bounds, so a range whose ends it takes
+/// is small).
+fn values_of(
+    range: &str,
+    bad: &dyn Fn(String) -> BadInput,
+    end: &dyn Fn(i64) -> Result<(), BadInput>,
+) -> Result<Vec<i64>, BadInput> {
     let (span, step) = match range.split_once(':') {
         Some((span, step)) => (
             span,
             step.parse::<usize>()
                 .ok()
                 .filter(|&s| s >= 1)
-                .ok_or_else(|| bad(format!("bad step `{step}`: a whole number of at least 1")))?,
+                .ok_or_else(|| {
+                    bad(format!(
+                        "bad step `{}`: a whole number of at least 1",
+                        model::shown(step)
+                    ))
+                })?,
         ),
         None => (range, 1),
     };
     let (a, b) = span
         .split_once("..")
         .ok_or_else(|| bad("expected a range A..B".to_owned()))?;
-    let (a, b): (i64, i64) = (
-        a.parse().map_err(|_| bad(format!("bad number `{a}`")))?,
-        b.parse().map_err(|_| bad(format!("bad number `{b}`")))?,
-    );
+    let num = |s: &str| {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| bad(format!("bad number `{}`", model::shown(s))))
+    };
+    let (a, b) = (num(a)?, num(b)?);
     if a > b {
         return Err(bad("the range must run upwards".to_owned()));
     }
-    // The ends first, before anything is allocated: a field's values run from its least to its
-    // most, so a range whose ends it takes is small.
-    let mut probe = catalog.get(id).clone();
-    for v in [a, b] {
-        field.set(&mut probe, v).map_err(bad)?;
-    }
+    end(a)?;
+    end(b)?;
     let count = a.abs_diff(b) / u64::try_from(step).unwrap_or(u64::MAX) + 1;
     if count > MAX_VALUES {
         return Err(bad(format!(
             "{count} values: at most {MAX_VALUES} are tuned at once (use :STEP)"
         )));
     }
-    let values: Vec<i64> = (a..=b).step_by(step).collect();
-    for &v in &values {
-        field.set(&mut probe, v).map_err(bad)?;
-    }
-    Ok((
-        Stat {
-            type_id: type_id.to_owned(),
-            field,
-        },
-        values,
-    ))
+    Ok((a..=b).step_by(step).collect())
 }
 
 /// A catalog with one stat changed.
