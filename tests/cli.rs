@@ -1964,3 +1964,211 @@ fn a_scenario_adds_terrain_to_the_built_in_table() {
         }
     }
 }
+
+/// `batch --heatmap` draws where a batch went, and `--heatmap-json` gives the counts: in the
+/// README's river crossing no unit ever takes the ford, and the text says so; every unit lost in
+/// a game is lost in some hex (the lost layers add up to the units lost by type); the picture
+/// holds a panel per side and layer.
+#[test]
+fn a_batch_shows_where_its_games_went_and_what_they_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (svg, json) = (dir.path().join("heat.svg"), dir.path().join("heat.json"));
+    let out = hexwar(&[
+        "batch",
+        "docs/examples/weiss_crossing.toml",
+        "--runs",
+        "60",
+        "-q",
+        "--json",
+        "--heatmap",
+        svg.to_str().unwrap(),
+        "--heatmap-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reach = &summary["reach"];
+    let ford = reach["terrain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["terrain"] == "ford")
+        .expect("the ford is on the map");
+    assert_eq!(ford["games_entered"], 0, "{reach}");
+    let road = reach["terrain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["terrain"] == "road")
+        .unwrap();
+    assert_eq!(road["games_entered"], 60, "units start on the road");
+    assert!(
+        !reach["terrain"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["terrain"] == "water"),
+        "no unit may enter water: not a route left alone"
+    );
+    let never: Vec<&str> = reach["hexes_never_entered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    assert!(never.contains(&"0709"), "the ford, 0709: {never:?}");
+    assert!(!never.contains(&"0205"), "a unit starts in 0205");
+    let heat: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(heat["games"], 60);
+    let lost: u64 = heat["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["layers"]["lost"].as_object().unwrap().values())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    let by_type: u64 = summary["losses_by_type"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert!(lost > 0);
+    assert_eq!(lost, by_type, "every unit lost is lost in a hex");
+    for side in heat["sides"].as_array().unwrap() {
+        for layer in ["stood", "moved", "assaulted", "fired_on", "lost"] {
+            assert!(
+                !side["layers"][layer].as_object().unwrap().is_empty(),
+                "{} {layer}",
+                side["id"]
+            );
+        }
+        assert!(
+            side["layers"]["moved"].get("0709").is_none(),
+            "nobody crossed the ford"
+        );
+    }
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    for caption in [
+        "stood at a turn",
+        "moved through",
+        "assaulted",
+        "fired on",
+        "units lost",
+    ] {
+        assert_eq!(
+            picture.matches(&format!(">{caption}")).count(),
+            2,
+            "{caption}, a side each"
+        );
+    }
+    assert!(
+        picture.contains("url(#p-never)"),
+        "hexes never entered are hatched"
+    );
+    let out = hexwar(&[
+        "batch",
+        "docs/examples/weiss_crossing.toml",
+        "--runs",
+        "60",
+        "-q",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("ford never"), "{text}");
+    assert!(text.contains("no unit ever entered: ford"), "{text}");
+}
+
+/// Shards of a batch merge into the whole batch's reach: the games counted add up, and a hex is
+/// never entered only if no shard's games entered it.
+#[test]
+fn the_reach_of_shards_merges_into_the_whole_batchs() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = hexwar(&[
+        "batch",
+        "scenarios/dawn_assault.toml",
+        "--runs",
+        "40",
+        "--json",
+        "-q",
+    ]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let out = hexwar(&[
+            "batch",
+            "scenarios/dawn_assault.toml",
+            "--runs",
+            "40",
+            "--json",
+            "-q",
+            "--shard",
+            &format!("{i}/2"),
+        ]);
+        let f = dir.path().join(format!("s{i}.json"));
+        std::fs::write(&f, &out.stdout).unwrap();
+        files.push(f.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = hexwar(&args);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    let w: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    let m: serde_json::Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(w["reach"], m["reach"]);
+    assert!(
+        w["reach"]["terrain"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["games_entered"].as_u64().unwrap() < 40),
+        "some terrain is entered in some games only: {}",
+        w["reach"]
+    );
+}
+
+/// `diff --heatmap` and `balance --heatmap` draw the before and the after.
+#[test]
+fn diff_and_balance_draw_the_before_and_the_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let after = dir.path().join("after.toml");
+    let text = std::fs::read_to_string(root.join("docs/examples/weiss_crossing.toml"))
+        .unwrap()
+        .replace("turns = 5", "turns = 4");
+    std::fs::write(&after, text).unwrap();
+    let svg = dir.path().join("diff.svg");
+    let out = hexwar(&[
+        "diff",
+        "docs/examples/weiss_crossing.toml",
+        after.to_str().unwrap(),
+        "--runs",
+        "30",
+        "-q",
+        "--heatmap",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("before (docs/examples/weiss_crossing.toml): 30 games"));
+    assert!(picture.contains("after ("));
+    assert_eq!(
+        picture.matches(">moved through").count(),
+        4,
+        "two sides, twice"
+    );
+    let svg = dir.path().join("balance.svg");
+    let out = hexwar(&[
+        "balance",
+        "tests/data/examples/skirmish.toml",
+        "--vary",
+        "turns",
+        "-q",
+        "--heatmap",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.code() != Some(2), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("as it stands: "), "{picture:.300}");
+    assert!(picture.contains("with turns "), "the change proposed");
+}

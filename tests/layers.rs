@@ -19,7 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("generate", &["model", "hexmap"]),
     ("odds", &["counters", "model", "hexmap"]),
     // What many games add up to, read without the engine.
-    ("stats", &["counters", "model", "rating"]),
+    ("stats", &["counters", "model", "hexmap", "rating"]),
     ("game", &["stats", "counters", "model", "hexmap"]),
     ("ai", &["game", "odds", "counters", "model", "hexmap"]),
     (

@@ -20,7 +20,7 @@ const CRATES: &[(&str, &[&[&str]])] = &[
     ("counters", &[&["*"]]),
     ("odds", &[&["*"]]),
     ("game", &[&["*"]]),
-    ("stats", &[&["summary"], &["tally", "arena"]]),
+    ("stats", &[&["heat"], &["summary"], &["tally", "arena"]]),
 ];
 
 /// The folder of a crate of the workspace.

@@ -330,6 +330,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<ExitCode> {
         shard,
         progress: false,
         first_mover: false,
+        watch: false,
     });
     let per = pairings.len() as u64;
     let units = mine.saturating_mul(per);

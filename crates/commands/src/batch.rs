@@ -11,6 +11,7 @@ use counters::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{Catalog, Scenario};
 use rayon::prelude::*;
+use stats::heat::{Heat, Reach};
 use stats::{GameRecord, Summary};
 
 use crate::PlayOptions;
@@ -94,6 +95,8 @@ pub struct Options {
     /// Play each game again with the other side moving first, for the first mover's
     /// advantage ([`GameRecord::first_mover`]).
     pub first_mover: bool,
+    /// Read where each game went on the map ([`GameRecord::marks`]): its events replayed.
+    pub watch: bool,
 }
 
 /// The scenario with the other side moving first, and its AIs: each game played this way too
@@ -130,9 +133,14 @@ pub fn play_record(
     swapped: Option<&Swapped>,
     seed: u64,
     i: u64,
+    watch: bool,
 ) -> Result<GameRecord, model::OutOfDice> {
     let (dice, ai) = game_dice(seed, i);
-    let mut record = players.game(rules, dice, ai).play_out(i)?;
+    let mut game = players.game(rules, dice, ai);
+    let mut record = game.play_out(i)?;
+    if watch {
+        record.marks = Some(Box::new(stats::heat::Marks::of_game(&rules, game.events())));
+    }
     if let Some(other) = swapped {
         let (dice, ai) = game_dice(seed, i);
         let flipped = Rules::new(&other.scenario, rules.catalog);
@@ -213,7 +221,14 @@ pub fn play_chunks(
                 .map(|j| {
                     let i = opts.shard.index + j * opts.shard.count;
                     played_whole(|| {
-                        let record = play_record(&players, rules, swapped.as_ref(), opts.seed, i)?;
+                        let record = play_record(
+                            &players,
+                            rules,
+                            swapped.as_ref(),
+                            opts.seed,
+                            i,
+                            opts.watch,
+                        )?;
                         bar.inc(1);
                         Ok(record)
                     })
@@ -266,6 +281,26 @@ pub fn progress_bar(len: u64, what: &str, show: bool) -> ProgressBar {
     } else {
         ProgressBar::hidden()
     }
+}
+
+/// Where the batch's games went ([`Heat`]): the games played whole, and whether every one was.
+pub fn heat_of(
+    scenario: &Scenario,
+    catalog: &Catalog,
+    opts: &Options,
+) -> anyhow::Result<(Heat, bool)> {
+    let mut heat = Heat::new(scenario);
+    let opts = Options {
+        watch: true,
+        ..*opts
+    };
+    let complete = play_chunks(scenario, catalog, &opts, |records| {
+        for m in records.iter().filter_map(|r| r.marks.as_deref()) {
+            heat.add(m);
+        }
+        Ok(())
+    })?;
+    Ok((heat, complete))
 }
 
 /// The summary of the batch's games, folded as they are played; `complete` is false when the
@@ -367,6 +402,15 @@ pub struct BatchArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also draw where the batch went, on the scenario's map: for each side, where its units
+    /// stood at each turn's end, which hexes they moved through, where they assaulted and fired,
+    /// and where they were lost, over every game; hexes no unit entered are hatched. As
+    /// `NAME.svg` or `NAME.png`.
+    #[arg(long, value_name = "FILE")]
+    pub heatmap: Option<PathBuf>,
+    /// Also write those counts as JSON, for scripts: per side and layer, each hex's count.
+    #[arg(long, value_name = "FILE")]
+    pub heatmap_json: Option<PathBuf>,
     /// The rule and AI overrides.
     #[command(flatten)]
     pub play: PlayOptions,
@@ -437,8 +481,10 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         play,
         catalog,
         first_mover,
+        heatmap,
+        heatmap_json,
     } = args;
-    if let Some(p) = &plot {
+    for p in [&plot, &heatmap].into_iter().flatten() {
         output::picture_format(p)?;
     }
     check_runs_threads(runs, threads)?;
@@ -453,10 +499,16 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         shard,
         progress: !quiet,
         first_mover,
+        watch: true,
     };
     // Outputs are checked before the first game: nothing played is lost to a bad path.
-    let [csv_out, plot_out] = Output::check_all(
-        [(csv.as_deref(), "--csv"), (plot.as_deref(), "--plot")],
+    let [csv_out, plot_out, heatmap_out, heatmap_json_out] = Output::check_all(
+        [
+            (csv.as_deref(), "--csv"),
+            (plot.as_deref(), "--plot"),
+            (heatmap.as_deref(), "--heatmap"),
+            (heatmap_json.as_deref(), "--heatmap-json"),
+        ],
         &loaded.files,
     )?;
     // A CSV that cannot be written (a full disk) is reported at the end, naming the file; the
@@ -466,14 +518,20 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::new(&loaded.scenario, seed);
     // Games by length, for the plot: the summary keeps only the mean and spread.
     let mut lengths = BTreeMap::<u32, u64>::new();
+    // Where the games went: every batch names what no unit entered and who never fought.
+    let mut heat = Heat::new(&loaded.scenario);
     let complete = play_chunks(&loaded.scenario, &loaded.catalog, &opts, |records| {
         for r in &records {
             summary.add(r);
             *lengths.entry(r.turns).or_default() += 1;
             csv.row(seed, r);
+            if let Some(m) = &r.marks {
+                heat.add(m);
+            }
         }
         Ok(())
     })?;
+    summary.reach = Some(Reach::of(&loaded.scenario, &heat));
     let csv_failed = csv.commit();
     summary.complete = complete;
     identify(&mut summary, &loaded.hashes, &loaded.scenario, &opts);
@@ -498,10 +556,46 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         })?;
         output::write_svg_as(&svg, out)?;
     }
+    write_heatmap(
+        &[(String::new(), &loaded.scenario, &heat)],
+        heatmap_out.as_ref(),
+        heatmap_json_out.as_ref(),
+    )?;
     if let Some(failed) = csv_failed {
         return Err(failed.into());
     }
     Ok(interrupt::status(complete))
+}
+
+/// Writes the heatmap of one or more batches (before and after a change, each labelled) as a
+/// picture and as JSON, where asked.
+pub fn write_heatmap(
+    batches: &[present::picture::heatmap::Batch<'_>],
+    picture: Option<&Output>,
+    json: Option<&Output>,
+) -> anyhow::Result<()> {
+    if let Some(out) = picture {
+        let svg =
+            present::picture::heatmap::svg(&present::picture::style::Style::bundled(), batches);
+        output::write_svg_as(&svg, out)?;
+    }
+    if let Some(out) = json {
+        let value = serde_json::Value::Array(
+            batches
+                .iter()
+                .map(|(label, scenario, heat)| {
+                    present::picture::heatmap::json(scenario, label, heat)
+                })
+                .collect(),
+        );
+        let text = if batches.len() == 1 {
+            serde_json::to_string_pretty(&value[0])?
+        } else {
+            serde_json::to_string_pretty(&value)?
+        };
+        out.write((text + "\n").as_bytes())?;
+    }
+    Ok(())
 }
 
 /// The `--csv` file of a batch, written row by row; the first failure stops the writing and is

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use model::{Arrival, Catalog, Location, Scenario, Stat};
 use stats::GameRecord;
+use stats::heat::Heat;
 
 use crate::batch;
 use crate::data::{Loaded, load_scenario};
@@ -40,6 +41,10 @@ pub struct DiffArgs {
     /// difference and its paired interval.
     #[arg(long)]
     json: bool,
+    /// With --runs, also draw where each version's games went, one above the other (as
+    /// `hexwar batch --heatmap` draws one): `NAME.svg` or `NAME.png`.
+    #[arg(long, value_name = "FILE", requires = "runs")]
+    heatmap: Option<PathBuf>,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -320,7 +325,7 @@ fn play(
     l: &mut Loaded,
     ai: &[AiOverride],
     opts: &batch::Options,
-) -> anyhow::Result<(Vec<GameRecord>, bool)> {
+) -> anyhow::Result<(Vec<GameRecord>, Heat, bool)> {
     if let Some(e) = l.scenario.expect.clone() {
         for (side, ai) in &e.ai {
             l.scenario.sides[side.index()].ai = model::AiName::new(ai.text.clone());
@@ -328,11 +333,17 @@ fn play(
     }
     options::override_ai(&mut l.scenario, ai)?;
     let mut records = Vec::new();
+    let mut heat = Heat::new(&l.scenario);
     let complete = batch::play_chunks(&l.scenario, &l.catalog, opts, |r| {
-        records.extend(r);
+        for mut record in r {
+            if let Some(m) = record.marks.take() {
+                heat.add(&m);
+            }
+            records.push(record);
+        }
         Ok(())
     })?;
-    Ok((records, complete))
+    Ok((records, heat, complete))
 }
 
 /// The most games `diff --runs` plays of each version (their records are kept to pair them).
@@ -349,8 +360,18 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
+    if let Some(p) = &args.heatmap {
+        crate::output::picture_format(p)?;
+    }
     let mut a = load_scenario(&args.a, None)?;
     let mut b = load_scenario(&args.b, None)?;
+    let heatmap_out = match &args.heatmap {
+        Some(p) => {
+            let read: Vec<PathBuf> = a.files.iter().chain(&b.files).cloned().collect();
+            Some(crate::output::Output::check(p, "--heatmap", &read)?)
+        }
+        None => None,
+    };
     let list = changes(&a, &b);
     let (an, bn) = (args.a.display().to_string(), args.b.display().to_string());
     let mut moved = None;
@@ -364,14 +385,25 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             shard: batch::Shard::ALL,
             progress: !args.quiet,
             first_mover: false,
+            watch: heatmap_out.is_some(),
         };
-        let (ra, ca) = play(&mut a, &args.ai, &opts)?;
-        let (rb, cb) = if ca {
+        let (ra, ha, ca) = play(&mut a, &args.ai, &opts)?;
+        let (rb, hb, cb) = if ca {
             play(&mut b, &args.ai, &opts)?
         } else {
-            (Vec::new(), false)
+            (Vec::new(), Heat::new(&b.scenario), false)
         };
         complete = ca && cb;
+        if complete && let Some(out) = &heatmap_out {
+            batch::write_heatmap(
+                &[
+                    (format!("before ({an})"), &a.scenario, &ha),
+                    (format!("after ({bn})"), &b.scenario, &hb),
+                ],
+                Some(out),
+                None,
+            )?;
+        }
         let ids = |l: &Loaded| l.scenario.sides.clone().map(|s| s.id);
         moved = Some((
             measures(&ra, &rb, &ids(&a), &ids(&b)),

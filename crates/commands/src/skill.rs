@@ -287,6 +287,7 @@ pub fn run(args: SkillArgs) -> anyhow::Result<ExitCode> {
         shard,
         progress: !quiet,
         first_mover: false,
+        watch: false,
     };
     let asked = Asked {
         scenario: loaded.scenario.title.clone(),

@@ -147,6 +147,7 @@ pub fn run(opts: &TestArgs) -> anyhow::Result<ExitCode> {
             shard,
             progress: !opts.quiet,
             first_mover: tally.needs_first_mover(),
+            watch: false,
         };
         let complete = batch::play_chunks(&l.scenario, &l.catalog, &batch_opts, |records| {
             for r in &records {

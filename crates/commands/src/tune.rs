@@ -129,6 +129,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         shard: shard.unwrap_or(batch::Shard::ALL),
         progress: false,
         first_mover: false,
+        watch: false,
     };
     // The batches to play: each value of the stat, or the scenario as it stands and each
     // stat a step down and up.

@@ -122,7 +122,86 @@ pub fn render(s: &Summary) -> String {
             );
         }
     }
+    if let Some(r) = &s.reach {
+        reach(&mut out, r, s.runs);
+    }
     out
+}
+
+/// What the games left alone: terrain entered in few games or none, hexes no unit entered,
+/// units that never fought (`--heatmap` draws where they went).
+fn reach(out: &mut String, r: &stats::heat::Reach, runs: u64) {
+    let share = |k: u64| {
+        if k == 0 {
+            "never".to_owned()
+        } else {
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "a share of games, shown rounded"
+            )]
+            let p = k as f64 / runs.max(1) as f64 * 100.0;
+            format!("{p:.0}%")
+        }
+    };
+    let terrain: Vec<String> = r
+        .terrain
+        .iter()
+        .map(|t| format!("{} {}", t.terrain, share(t.games_entered)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "
+terrain a unit entered (share of games): {}",
+        terrain.join(", ")
+    );
+    let never: Vec<&str> = r
+        .terrain
+        .iter()
+        .filter(|t| t.games_entered == 0)
+        .map(|t| t.terrain.as_str())
+        .collect();
+    if !never.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no unit ever entered: {} (is the way there open, and worth taking?)",
+            never.join(", ")
+        );
+    }
+    let hexes = &r.hexes_never_entered;
+    if !hexes.is_empty() {
+        const SHOWN: usize = 16;
+        let more = hexes
+            .len()
+            .checked_sub(SHOWN)
+            .filter(|&m| m > 0)
+            .map_or_else(String::new, |m| format!(" and {m} more"));
+        let _ = writeln!(
+            out,
+            "hexes no unit entered in any game ({}): {}{more}",
+            hexes.len(),
+            hexes
+                .iter()
+                .take(SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    let idle: Vec<&str> = r
+        .units
+        .iter()
+        .filter(|u| u.games_fought == 0)
+        .map(|u| u.unit.as_str())
+        .collect();
+    if idle.is_empty() {
+        let _ = writeln!(out, "every unit fought in some game");
+    } else {
+        let _ = writeln!(
+            out,
+            "units that never fought (fired, were fired on, assaulted or were assaulted) in any game: {}",
+            idle.join(", ")
+        );
+    }
 }
 
 /// Games per turn as a cumulative share of `n` games (`T3 32.3%  T4 90.9%`), or `never`.

@@ -5,6 +5,7 @@
 //! reports (`present`, `commands`) read the statistics without the engine.
 
 pub mod arena;
+pub mod heat;
 mod summary;
 mod tally;
 

@@ -45,6 +45,9 @@ pub struct GameRecord {
     /// -1 the other way round, else 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_mover: Option<i8>,
+    /// Where the game went on the map, when the batch watches for it (`hexwar batch`).
+    #[serde(skip)]
+    pub marks: Option<Box<crate::heat::Marks>>,
 }
 
 impl GameRecord {
@@ -74,6 +77,7 @@ impl GameRecord {
             time_changed: end.time_changed(),
             lead_changes: 0,
             first_mover: None,
+            marks: None,
         }
     }
 }
@@ -187,6 +191,10 @@ pub struct Summary {
     /// twice and a missing one is named.
     #[serde(default)]
     pub shards: Vec<u64>,
+    /// What the games left alone: terrain and hexes no unit entered, units that never fought
+    /// (`hexwar batch` reads it from every game's events; other batches leave it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach: Option<crate::heat::Reach>,
 }
 
 /// The measures a designer reads of a batch (Ludii's game measures, Browne 2008, for a
@@ -598,6 +606,10 @@ impl Summary {
                     add(a.first_held_in_turn.entry(*t).or_default(), *n)?;
                 }
             }
+        }
+        match (&mut self.reach, &other.reach) {
+            (Some(a), Some(b)) => a.merge(b),
+            (a, _) => *a = None,
         }
         self.complete &= other.complete;
         self.shards.extend(other.shards.iter().copied());

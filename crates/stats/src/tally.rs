@@ -276,6 +276,7 @@ mod tests {
             time_changed: None,
             lead_changes: 0,
             first_mover: None,
+            marks: None,
         }
     }
 

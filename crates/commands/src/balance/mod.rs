@@ -55,6 +55,11 @@ pub struct BalanceArgs {
     /// Write the balanced scenario here (never over its input).
     #[arg(long, value_name = "OUT")]
     write: Option<PathBuf>,
+    /// Also draw where the games went, the scenario as it stands above the change proposed
+    /// (the one found, else the closest), over the `[expect]` batch of each: `NAME.svg` or
+    /// `NAME.png`.
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    heatmap: Option<PathBuf>,
     /// Print the whole report as JSON.
     #[arg(long)]
     json: bool,
@@ -335,6 +340,7 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
         max_step,
         ai,
         write,
+        heatmap,
         json,
         threads,
         catalog,
@@ -357,6 +363,13 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
     }
     let out = match &write {
         Some(p) => Some(Output::check(p, "--write", &files)?),
+        None => None,
+    };
+    if let Some(p) = &heatmap {
+        crate::output::picture_format(p)?;
+    }
+    let heatmap_out = match &heatmap {
+        Some(p) => Some(Output::check(p, "--heatmap", &files)?),
         None => None,
     };
     let vary = Vary::parse(&vary_text, &base.scenario, &base.catalog)?;
@@ -544,6 +557,43 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
             interrupt::interrupted()
         );
         return Ok(interrupt::status(false));
+    }
+    if let (Some(out), Some(proposed)) = (&heatmap_out, report.found().or(report.closest())) {
+        let opts = batch::Options {
+            runs,
+            seed: expect.seed,
+            threads,
+            shard: batch::Shard::ALL,
+            progress: !quiet,
+            first_mover: false,
+            watch: true,
+        };
+        let change = change_of(&proposed.steps);
+        let (Some(before), Some(after)) = (
+            setup.entrant(Vec::new(), &Change::default())?,
+            setup.entrant(proposed.steps.clone(), &change)?,
+        ) else {
+            return Err(BadInput(format!("{shown}: cannot be read back after editing")).into());
+        };
+        let (heat_before, done) = before.heat(&opts)?;
+        let (heat_after, done_after) = if done {
+            after.heat(&opts)?
+        } else {
+            (stats::heat::Heat::new(after.scenario()), false)
+        };
+        if done && done_after {
+            batch::write_heatmap(
+                &[
+                    ("as it stands".to_owned(), before.scenario(), &heat_before),
+                    (format!("with {change}"), after.scenario(), &heat_after),
+                ],
+                Some(out),
+                None,
+            )?;
+        } else {
+            errln!("{}: no heatmap drawn", interrupt::interrupted());
+            return Ok(interrupt::status(false));
+        }
     }
     if let (Some(out), Some(found)) = (&out, report.found()) {
         let mut doc = setup.doc.clone();

@@ -102,6 +102,17 @@ pub struct Entrant {
 }
 
 impl Entrant {
+    /// The scenario it plays, with its AIs.
+    #[must_use]
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Where its games went, over a batch of `opts`.
+    pub fn heat(&self, opts: &batch::Options) -> anyhow::Result<(stats::heat::Heat, bool)> {
+        batch::heat_of(&self.scenario, &self.catalog, opts)
+    }
+
     /// The AI a side plays with, as `side=name`.
     #[must_use]
     pub fn playing(&self, side: model::Side) -> String {
@@ -224,6 +235,7 @@ impl Setup {
                                     e.swapped.as_ref(),
                                     seed,
                                     i,
+                                    false,
                                 )?;
                                 self.bar.inc(1);
                                 Ok(record)

@@ -122,9 +122,15 @@ impl Validator {
                         v.at(
                             h.span(),
                             format!(
-                                "side `{}`: unknown senior HQ `{}`",
+                                "side `{}`: unknown senior HQ `{}`{}",
                                 s.id.get_ref(),
-                                h.get_ref()
+                                h.get_ref(),
+                                hexmap::did_you_mean(h.get_ref(), {
+                                    let mut known: Vec<&str> =
+                                        unit_ids.keys().map(String::as_str).collect();
+                                    known.sort_unstable();
+                                    known
+                                })
                             ),
                         );
                         None

@@ -8,6 +8,7 @@
 pub mod counter;
 pub mod fonts;
 pub mod geometry;
+pub mod heatmap;
 pub mod map;
 pub mod plot;
 pub mod png;
