@@ -174,7 +174,11 @@ fn balance_refuses_bad_input_before_any_game() {
         (vec![file, "--vary", "turns=0..3"], "a turn limit is 1 to"),
         (
             vec![file, "--vary", "speed"],
-            "expected turns, first, objectives",
+            "unknown knob `speed` (the knobs: turns, first, objectives",
+        ),
+        (
+            vec![file, "--vary", "trns"],
+            "unknown knob `trns`; did you mean `turns`?",
         ),
         (vec![file, "--write", file], "--write"),
         (vec![file, "--pairs", file], "not a balance file"),

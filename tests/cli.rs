@@ -2172,3 +2172,36 @@ fn diff_and_balance_draw_the_before_and_the_after() {
     assert!(picture.contains("as it stands: "), "{picture:.300}");
     assert!(picture.contains("with turns "), "the change proposed");
 }
+
+/// An unknown name given on the command line is refused with the nearest known ones: a side of
+/// `--ai`, a terrain of `odds`, a unit type of `odds`, an AI.
+#[test]
+fn unknown_names_on_the_command_line_offer_the_nearest() {
+    for (args, says) in [
+        (
+            vec![
+                "run",
+                "scenarios/dawn_assault.toml",
+                "--ai",
+                "sovet=doctrine",
+            ],
+            "no side `sovet` in this scenario; did you mean `soviet`? (the sides are `soviet` and `nato`)",
+        ),
+        (
+            vec!["odds", "t72", "vs", "m1", "--terrain", "forrest"],
+            "unknown terrain `forrest`; did you mean `forest`?",
+        ),
+        (
+            vec!["odds", "bmp", "vs", "m1"],
+            "unknown unit type `bmp`; did you mean `bmp2`?",
+        ),
+        (
+            vec!["run", "scenarios/dawn_assault.toml", "--ai", "nato=doctrin"],
+            "unknown AI `doctrin`; did you mean `doctrine` or `doctrine@1`?",
+        ),
+    ] {
+        let out = hexwar(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -115,9 +115,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             .iter()
             .position(|s| &s.id == id)
             .ok_or_else(|| {
+                let [a, b] = [&loaded.scenario.sides[0].id, &loaded.scenario.sides[1].id];
                 BadInput(format!(
-                    "--side `{id}`: the sides are `{}` and `{}`",
-                    loaded.scenario.sides[0].id, loaded.scenario.sides[1].id
+                    "--side `{}`: no such side{} (the sides are `{a}` and `{b}`)",
+                    model::shown(id),
+                    hexmap::did_you_mean(id, [a.as_str(), b.as_str()])
                 ))
             })?,
     };

@@ -712,3 +712,31 @@ proptest! {
         prop_assert_eq!(Label::from_hex(l.to_hex()), Some(l));
     }
 }
+
+/// R1.3 with the built-in ridge and wooded hills: no line passes over a ridge (it blocks sight
+/// and no hex stands higher), while a unit on it sees down both slopes; wooded hills block sight
+/// through them as forest does, and a hill beside them sees over low woods.
+#[test]
+fn a_ridge_hides_its_two_slopes_from_each_other_and_sees_both() {
+    let mut m = map(5, 1);
+    set(&mut m, "0301", "ridge");
+    let no_smoke = |_| false;
+    assert!(!m.sees(h("0101"), h("0501"), no_smoke), "over the crest");
+    assert!(
+        m.sees(h("0301"), h("0101"), no_smoke),
+        "from the crest, west"
+    );
+    assert!(
+        m.sees(h("0301"), h("0501"), no_smoke),
+        "from the crest, east"
+    );
+    set(&mut m, "0301", "wooded_hills");
+    assert!(!m.sees(h("0101"), h("0501"), no_smoke), "through the wood");
+    set(&mut m, "0301", "forest");
+    set(&mut m, "0101", "hills");
+    set(&mut m, "0501", "wooded_hills");
+    assert!(
+        m.sees(h("0101"), h("0501"), no_smoke),
+        "high ground over a low wood, both ends higher (R1.3)"
+    );
+}

@@ -792,10 +792,14 @@ impl Vary {
                 }
                 stat => {
                     let (t, f) = stat.split_once('.').ok_or_else(|| {
-                        bad(
-                            "expected turns, first, objectives, arrivals, units or TYPE.FIELD"
-                                .to_owned(),
-                        )
+                        bad(format!(
+                            "unknown knob `{}`{} (the knobs: turns, first, objectives, arrivals, units, TYPE.FIELD as in t72.assault)",
+                            model::shown(stat),
+                            hexmap::did_you_mean(
+                                stat,
+                                ["turns", "first", "objectives", "arrivals", "units"]
+                            )
+                        ))
                     })?;
                     let field: Stat = f.parse().map_err(bad)?;
                     let id = catalog
