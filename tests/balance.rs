@@ -164,11 +164,11 @@ fn balance_refuses_bad_input_before_any_game() {
         ),
         (
             vec![file, "--vary", "jaeger.assault"],
-            "no unit of type `jaeger`",
+            "unit type `jaeger` is not in this scenario",
         ),
         (
             vec![file, "--vary", "t72.assault=1..20"],
-            "assault is 0..12 in the catalog",
+            "t72.assault = 20 is outside 0..12",
         ),
         (vec![file, "--vary", "t72.assault=4..2"], "4..2 is empty"),
         (vec![file, "--vary", "turns=0..3"], "a turn limit is 1 to"),

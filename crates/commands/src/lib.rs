@@ -29,6 +29,7 @@ pub mod shards;
 pub mod skill;
 pub mod test;
 pub mod tune;
+mod vary;
 
 use std::process::ExitCode;
 

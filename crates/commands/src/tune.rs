@@ -14,7 +14,7 @@ use crate::PlayOptions;
 use crate::balance::change::{self, Change, Step};
 use crate::batch;
 use crate::data::{BadInput, load_scenario, load_scenario_from};
-use crate::interrupt;
+use crate::{interrupt, vary};
 
 /// The arguments of `hexwar tune`.
 #[derive(clap::Args)]
@@ -138,7 +138,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
     let side_id = loaded.scenario.sides[side_index].id.clone();
     let mut variants: Vec<Variant> = Vec::new();
     let asked = if let Some(text) = &vary {
-        let knob = parse_knob(text, &unplayed, &loaded.catalog)?;
+        let knob = knob_of(text, &unplayed, &loaded.catalog)?;
         if plot.is_some() && matches!(knob, Knob::Changes(_)) {
             return Err(BadInput(format!(
                 "--plot draws the win rate against a number: vary turns or TYPE.FIELD (`{}` is a list of changes)",
@@ -616,157 +616,59 @@ pub struct Stat {
     pub field: Field,
 }
 
-/// The most values one `--vary` may name.
-pub const MAX_VALUES: u64 = 1000;
-
 /// How far either way of the scenario's value `--vary turns` or `TYPE.FIELD` goes without a
 /// range.
 const STEPS_WITHOUT_A_RANGE: i64 = 2;
 
-/// Parses `--vary`: the knobs `balance --vary` takes (`TYPE.FIELD`, `turns`, `first`,
-/// `objectives`, `arrivals`, `units`), a number's with an optional range `A..B[:STEP]`.
-fn parse_knob(text: &str, scenario: &model::Scenario, catalog: &Catalog) -> Result<Knob, BadInput> {
-    let bad = |why: String| BadInput(format!("--vary `{}`: {why}", model::shown(text)));
-    let (name, range) = match text.split_once('=') {
-        Some((n, r)) => (n.trim(), Some(r.trim())),
-        None => (text.trim(), None),
+/// What `--vary` varies in a tuning: a number's values (its range, or two steps either way of
+/// the scenario's value), or each of `balance`'s changes of the knob's kind.
+fn knob_of(text: &str, scenario: &model::Scenario, catalog: &Catalog) -> Result<Knob, BadInput> {
+    let around = |now: i64, least: i64, most: i64| -> Vec<i64> {
+        ((now - STEPS_WITHOUT_A_RANGE).max(least)..=(now + STEPS_WITHOUT_A_RANGE).min(most))
+            .collect()
     };
-    match name {
-        "turns" => {
-            let top = i64::from(model::scenario::MAX_TURNS);
-            let in_bounds = |v: i64| {
-                if (1..=top).contains(&v) {
-                    Ok(())
-                } else {
-                    Err(bad(format!("a turn limit is 1 to {top}")))
-                }
-            };
+    Ok(match vary::parse(text, scenario, catalog)? {
+        vary::Knob::Turns(range) => Knob::Turns(range.map_or_else(
+            || {
+                around(
+                    i64::from(scenario.turns),
+                    1,
+                    i64::from(model::scenario::MAX_TURNS),
+                )
+            },
+            |r| r.values(),
+        )),
+        vary::Knob::Stat {
+            type_id,
+            field,
+            range,
+        } => {
             let values = match range {
-                Some(r) => values_of(r, &bad, &in_bounds)?,
+                Some(r) => r.values(),
                 None => {
-                    let now = i64::from(scenario.turns);
-                    ((now - STEPS_WITHOUT_A_RANGE).max(1)..=(now + STEPS_WITHOUT_A_RANGE).min(top))
-                        .collect()
+                    let typ = catalog.id(&type_id).map(|id| catalog.get(id));
+                    let now = typ.and_then(|t| field.get(t)).unwrap_or_default();
+                    let r = field.range();
+                    around(now, i64::from(*r.start()), i64::from(*r.end()))
                 }
             };
-            if values.iter().any(|v| !(1..=top).contains(v)) {
-                return Err(bad(format!("a turn limit is 1 to {top}")));
-            }
-            Ok(Knob::Turns(values))
+            Knob::Stat(Stat { type_id, field }, values)
         }
-        "first" | "objectives" | "arrivals" | "units" => {
-            if range.is_some() {
-                return Err(bad(format!(
-                    "`{name}` takes no range: it tries each of balance's changes of {name}"
-                )));
-            }
+        knob => {
             let bounds = change::Bounds {
                 max_step: STEPS_WITHOUT_A_RANGE,
             };
-            let steps = change::single_steps(scenario, catalog, &bounds, &|f, _| f.kind() == name);
+            let kind = knob.kind();
+            let steps = change::single_steps(scenario, catalog, &bounds, &|f, _| f.kind() == kind);
             if steps.is_empty() {
-                return Err(bad(format!("this scenario has no {name} to change")));
-            }
-            Ok(Knob::Changes(steps))
-        }
-        stat => {
-            let (type_id, field) = stat.split_once('.').ok_or_else(|| {
-                bad(format!(
-                    "unknown knob `{}`{} (the knobs: turns, first, objectives, arrivals, units, TYPE.FIELD as in t72.assault=2..5)",
-                    model::shown(stat),
-                    hexmap::did_you_mean(stat, ["turns", "first", "objectives", "arrivals", "units"])
-                ))
-            })?;
-            let id = catalog
-                .id(type_id)
-                .ok_or_else(|| bad(catalog.unknown(&model::shown(type_id))))?;
-            let field: Field = field.parse().map_err(bad)?;
-            // A type the scenario does not field would change nothing: say which it has.
-            let mut types: Vec<&str> = scenario
-                .units
-                .iter()
-                .flat_map(|u| std::iter::once(u.type_id).chain(catalog.dismounted(u.type_id)))
-                .map(|t| catalog.get(t).id.as_str())
-                .collect();
-            types.sort_unstable();
-            types.dedup();
-            if !types.contains(&type_id) {
-                return Err(bad(format!(
-                    "unit type `{type_id}` is not in this scenario, so varying it changes nothing; its types are {}",
-                    types.join(", ")
+                return Err(BadInput(format!(
+                    "--vary `{}`: this scenario has no {kind} to change",
+                    model::shown(text)
                 )));
             }
-            let mut probe = catalog.get(id).clone();
-            let values = match range {
-                Some(r) => values_of(r, &bad, &|v| field.set(&mut probe.clone(), v).map_err(&bad))?,
-                None => {
-                    let now = field.get(catalog.get(id)).ok_or_else(|| {
-                        bad(format!("unit type `{type_id}` has no {}", field.name()))
-                    })?;
-                    let r = field.range();
-                    ((now - STEPS_WITHOUT_A_RANGE).max(i64::from(*r.start()))
-                        ..=(now + STEPS_WITHOUT_A_RANGE).min(i64::from(*r.end())))
-                        .collect()
-                }
-            };
-            for &v in &values {
-                field.set(&mut probe, v).map_err(bad)?;
-            }
-            Ok(Knob::Stat(
-                Stat {
-                    type_id: type_id.to_owned(),
-                    field,
-                },
-                values,
-            ))
+            Knob::Changes(steps)
         }
-    }
-}
-
-/// The values of `A..B[:STEP]`, at most [`MAX_VALUES`]; `end` checks the ends first, before
-/// anything is allocated (a knob's values run between bounds, so a range whose ends it takes
-/// is small).
-fn values_of(
-    range: &str,
-    bad: &dyn Fn(String) -> BadInput,
-    end: &dyn Fn(i64) -> Result<(), BadInput>,
-) -> Result<Vec<i64>, BadInput> {
-    let (span, step) = match range.split_once(':') {
-        Some((span, step)) => (
-            span,
-            step.parse::<usize>()
-                .ok()
-                .filter(|&s| s >= 1)
-                .ok_or_else(|| {
-                    bad(format!(
-                        "bad step `{}`: a whole number of at least 1",
-                        model::shown(step)
-                    ))
-                })?,
-        ),
-        None => (range, 1),
-    };
-    let (a, b) = span
-        .split_once("..")
-        .ok_or_else(|| bad("expected a range A..B".to_owned()))?;
-    let num = |s: &str| {
-        s.trim()
-            .parse::<i64>()
-            .map_err(|_| bad(format!("bad number `{}`", model::shown(s))))
-    };
-    let (a, b) = (num(a)?, num(b)?);
-    if a > b {
-        return Err(bad("the range must run upwards".to_owned()));
-    }
-    end(a)?;
-    end(b)?;
-    let count = a.abs_diff(b) / u64::try_from(step).unwrap_or(u64::MAX) + 1;
-    if count > MAX_VALUES {
-        return Err(bad(format!(
-            "{count} values: at most {MAX_VALUES} are tuned at once (use :STEP)"
-        )));
-    }
-    Ok((a..=b).step_by(step).collect())
+    })
 }
 
 /// A catalog with one stat changed.

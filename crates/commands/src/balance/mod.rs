@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use model::{Catalog, Scenario, Stat};
+use model::{Catalog, Scenario};
 use stats::Finding;
 use toml_edit::DocumentMut;
 
@@ -753,82 +753,15 @@ impl Vary {
     fn parse(texts: &[String], scenario: &Scenario, catalog: &Catalog) -> Result<Self, BadInput> {
         let mut kinds = Vec::new();
         for text in texts {
-            let bad = |why: String| BadInput(format!("--vary `{}`: {why}", model::shown(text)));
-            let (name, bounds) = match text.split_once('=') {
-                Some((n, b)) => {
-                    let (a, z) = b
-                        .split_once("..")
-                        .ok_or_else(|| bad("bounds are A..B, e.g. t72.assault=2..5".to_owned()))?;
-                    let num = |s: &str| {
-                        s.trim().parse::<i64>().map_err(|_| {
-                            bad(format!("`{}` is not a whole number", model::shown(s)))
-                        })
-                    };
-                    let (a, z) = (num(a)?, num(z)?);
-                    if a > z {
-                        return Err(bad(format!(
-                            "{a}..{z} is empty: the low end is above the high"
-                        )));
-                    }
-                    (n.trim(), Some((a, z)))
-                }
-                None => (text.trim(), None),
-            };
-            match name {
-                "turns" => {
-                    if let Some((a, z)) = bounds
-                        && (a < 1 || z > i64::from(model::scenario::MAX_TURNS))
-                    {
-                        return Err(bad(format!(
-                            "a turn limit is 1 to {}",
-                            model::scenario::MAX_TURNS
-                        )));
-                    }
-                }
-                "first" | "objectives" | "arrivals" | "units" => {
-                    if bounds.is_some() {
-                        return Err(bad(format!("`{name}` takes no bounds")));
-                    }
-                }
-                stat => {
-                    let (t, f) = stat.split_once('.').ok_or_else(|| {
-                        bad(format!(
-                            "unknown knob `{}`{} (the knobs: turns, first, objectives, arrivals, units, TYPE.FIELD as in t72.assault)",
-                            model::shown(stat),
-                            hexmap::did_you_mean(
-                                stat,
-                                ["turns", "first", "objectives", "arrivals", "units"]
-                            )
-                        ))
-                    })?;
-                    let field: Stat = f.parse().map_err(bad)?;
-                    let id = catalog
-                        .id(t)
-                        .ok_or_else(|| bad(catalog.unknown(&model::shown(t))))?;
-                    let fielded = scenario
-                        .units
-                        .iter()
-                        .any(|u| u.type_id == id || catalog.dismounted(u.type_id) == Some(id));
-                    if !fielded {
-                        return Err(bad(format!("no unit of type `{t}` is in this scenario")));
-                    }
-                    if field.get(catalog.get(id)).is_none() {
-                        return Err(bad(format!("unit type `{t}` has no {}", field.name())));
-                    }
-                    if let Some((a, z)) = bounds {
-                        let r = field.range();
-                        if a < i64::from(*r.start()) || z > i64::from(*r.end()) {
-                            return Err(bad(format!(
-                                "{} is {}..{} in the catalog",
-                                field.name(),
-                                r.start(),
-                                r.end()
-                            )));
-                        }
-                    }
-                }
+            let knob = crate::vary::parse(text, scenario, catalog)?;
+            let range = knob.range();
+            if range.is_some_and(|r| r.step != 1) {
+                return Err(BadInput(format!(
+                    "--vary `{}`: balance takes bounds A..B, not a step (it tries every value within --max-step)",
+                    model::shown(text)
+                )));
             }
-            kinds.push((name.to_owned(), bounds));
+            kinds.push((knob.kind(), range.map(|r| (r.low, r.high))));
         }
         Ok(Self { kinds })
     }
