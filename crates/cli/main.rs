@@ -74,7 +74,7 @@ enum CliCommand {
     /// Game i is seeded from (SEED, i), so the results are the same for any --threads and any
     /// split into --shard runs; `hexwar merge` adds shard summaries (--json) exactly.
     #[command(
-        after_help = "Examples:\n  hexwar batch scenarios/dawn_assault.toml --runs 10000\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 0/2 --json > a.json\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 1/2 --json > b.json\n  hexwar merge a.json b.json"
+        after_help = "Examples:\n  hexwar batch scenarios/dawn_assault.toml --runs 10000\n  hexwar batch scenarios/dawn_assault.toml --runs 1000 --heatmap dawn.png --heatmap-json dawn.json\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 0/2 --json > a.json\n  hexwar batch scenarios/dawn_assault.toml --runs 10000 --shard 1/2 --json > b.json\n  hexwar merge a.json b.json"
     )]
     Batch(batch::BatchArgs),
     /// Count the blunders a wargamer calls, per side and game, in a scenario's games (those of
@@ -100,7 +100,7 @@ enum CliCommand {
     /// Vary a unit stat and find where a scenario is balanced, with the same seeds for every
     /// value (common random numbers); or rank which stats move the win rate most.
     #[command(
-        after_help = "Examples:\n  hexwar tune scenarios/dawn_assault.toml --vary t72.assault=1..5 --runs 2000\n  hexwar tune scenarios/dawn_assault.toml --vary m1.fire.dice=2..5 --side nato --target 0.5\n  hexwar tune scenarios/meeting_engagement.toml --sensitivity --runs 400"
+        after_help = "Examples:\n  hexwar tune scenarios/dawn_assault.toml --vary t72.assault=1..5 --runs 2000\n  hexwar tune scenarios/dawn_assault.toml --vary m1.fire.dice=2..5 --side nato --target 0.5\n  hexwar tune scenarios/dawn_assault.toml --vary turns=5..9 --plot turns.svg\n  hexwar tune scenarios/dawn_assault.toml --vary objectives --runs 1000\n  hexwar tune scenarios/meeting_engagement.toml --sensitivity --runs 400"
     )]
     Tune(tune::TuneArgs),
     /// Command a side yourself, a phase at a time, at a prompt or from a script on standard
@@ -158,7 +158,7 @@ enum CliCommand {
     /// the ten closest singles race if no single change passes. --shard I/N --json races a
     /// share of the changes for `hexwar merge`.
     #[command(
-        after_help = "Examples:\n  hexwar balance scenarios/meeting_engagement.toml\n  hexwar balance my.toml --vary turns --vary t72.assault=2..5 --write my_balanced.toml\n  hexwar balance my.toml --ai soviet=doctrine@1 --json > report.json\n\nExit status: 0 when a change is found (or none is needed), 1 when no change within the\nbounds meets every expectation (the closest is shown), 2 for bad input, 130 when stopped."
+        after_help = "Examples:\n  hexwar balance scenarios/meeting_engagement.toml\n  hexwar balance my.toml --vary turns --vary t72.assault=2..5 --write my_balanced.toml\n  hexwar balance my.toml --ai soviet=doctrine@1 --json > report.json\n  hexwar balance my.toml --vary turns --heatmap before_after.png\n\nExit status: 0 when a change is found (or none is needed), 1 when no change within the\nbounds meets every expectation (the closest is shown), 2 for bad input, 130 when stopped."
     )]
     Balance(balance::BalanceArgs),
     /// What changed between two versions of a scenario: its knobs, sides, units, objectives,
@@ -169,7 +169,7 @@ enum CliCommand {
     /// each with its `[expect]` AIs unless --ai says otherwise), and each measure's change is
     /// shown with its paired 95% interval.
     #[command(
-        after_help = "Examples:\n  hexwar diff scenarios/meeting_engagement.toml my_meeting.toml\n  hexwar diff old.toml new.toml --runs 4000\n  hexwar diff old.toml new.toml --runs 4000 --json"
+        after_help = "Examples:\n  hexwar diff scenarios/meeting_engagement.toml my_meeting.toml\n  hexwar diff old.toml new.toml --runs 4000\n  hexwar diff old.toml new.toml --runs 4000 --json\n  hexwar diff old.toml new.toml --runs 1000 --heatmap before_after.png"
     )]
     Diff(diff::DiffArgs),
     /// The skill trace: each side plays at rising strength (random, doctrine@1, doctrine, the

@@ -193,7 +193,7 @@ impl Marks {
 
 /// A batch's marks added up: counts per side, layer and hex; for each unit the games it fought
 /// in, for each hex the games a unit entered it (or started there), and the games played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heat {
     /// Games added.
     pub games: u64,
@@ -208,10 +208,8 @@ pub struct Heat {
     /// hex of it.
     terrain_games: Vec<u64>,
     /// Where units start: entered in every game.
-    #[serde(skip)]
     starts: Vec<u16>,
     /// Each hex's terrain (the table's id).
-    #[serde(skip)]
     terrain_of: Vec<u8>,
 }
 
