@@ -318,7 +318,12 @@ fn a_game_is_played_in_chromium_by_clicking() {
 
     // And in the browser: uploaded on the first page, it goes on where it was.
     dt.go_to(&url);
-    dt.wait_until("document.getElementById('save-file')", 30);
+    // The page's script has run (it builds the cards; the resume button's listener is set in
+    // the same run), so that the click below is heard: the button exists before.
+    dt.wait_until(
+        "document.getElementById('save-file') && document.querySelector('#scenarios article')",
+        30,
+    );
     let doc = dt.send("DOM.getDocument", json!({}));
     let input = dt.send(
         "DOM.querySelector",
