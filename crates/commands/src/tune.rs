@@ -146,14 +146,15 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
             ))
             .into());
         }
+        // A change of the scenario is written into its TOML and read back as any scenario is.
+        let (origin, shown, source) = crate::data::scenario_text(&file)?;
+        let doc: toml_edit::DocumentMut = source
+            .parse()
+            .map_err(|e| BadInput(format!("{shown}: {e}")))?;
         let changed = |change: &Change| -> Result<Option<model::Scenario>, BadInput> {
             if change.0.is_empty() {
                 return Ok(None);
             }
-            let (origin, shown, text) = crate::data::scenario_text(&file)?;
-            let doc: toml_edit::DocumentMut = text
-                .parse()
-                .map_err(|e| BadInput(format!("{shown}: {e}")))?;
             let mut changed =
                 load_scenario_from(&origin, &shown, &change.apply(&doc), catalog.as_deref())
                     .map_err(|e| {

@@ -60,8 +60,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The known word a mistyped one most likely meant: one that begins with it, or within an edit
-/// of it (two for a word of more than five letters); the nearest, then the first in order.
+/// The known word a mistyped one most likely meant: the first of [`nearest`].
 ///
 /// ```
 /// assert_eq!(hexmap::closest("bmp", ["t72", "bmp2", "btr70"].into_iter()), Some("bmp2"));
@@ -69,24 +68,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 /// ```
 #[must_use]
 pub fn closest<'w>(typed: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
-    let typed = typed.to_lowercase();
-    let long = typed.chars().count();
-    words
-        // Two edits change the length by two at most: a word farther off is never weighed (a
-        // line of megabytes costs nothing).
-        .filter(|w| long.abs_diff(w.chars().count()) <= 2 || w.starts_with(&typed))
-        .map(|w| {
-            let d = if w.starts_with(&typed) {
-                1
-            } else {
-                edits(&typed, w)
-            };
-            (d, w)
-        })
-        // Two edits for a long word, one for a short one: `clear` is not `lead`.
-        .filter(|&(d, _)| d <= if long > 5 { 2 } else { 1 })
-        .min()
-        .map(|(_, w)| w)
+    nearest(typed, words).first().copied()
 }
 
 /// The edit distance of two words, a swap of two neighbouring letters counting as one edit
@@ -116,23 +98,27 @@ pub fn edits(a: &str, b: &str) -> usize {
     one[b.len()]
 }
 
-/// The known words a mistyped one may have meant, nearest first (at most three): those
-/// [`closest`] would weigh, at the nearest distance found and one more.
+/// The known words a mistyped one may have meant, nearest first (then in alphabetical order),
+/// at most three: those that begin with it, or lie within an edit of it (two for a word of more
+/// than five letters).
 #[must_use]
 pub fn nearest<'w>(typed: &str, words: impl IntoIterator<Item = &'w str>) -> Vec<&'w str> {
-    let typed_lower = typed.to_lowercase();
-    let long = typed_lower.chars().count();
+    let typed = typed.to_lowercase();
+    let long = typed.chars().count();
     let mut near: Vec<(usize, &str)> = words
         .into_iter()
-        .filter(|w| long.abs_diff(w.chars().count()) <= 2 || w.starts_with(&typed_lower))
+        // Two edits change the length by two at most: a word farther off is never weighed (a
+        // line of megabytes costs nothing).
+        .filter(|w| long.abs_diff(w.chars().count()) <= 2 || w.starts_with(&typed))
         .map(|w| {
-            let d = if w.starts_with(&typed_lower) {
+            let d = if w.starts_with(&typed) {
                 1
             } else {
-                edits(&typed_lower, w)
+                edits(&typed, w)
             };
             (d, w)
         })
+        // Two edits for a long word, one for a short one: `clear` is not `lead`.
         .filter(|&(d, _)| d <= if long > 5 { 2 } else { 1 })
         .collect();
     near.sort_unstable();
