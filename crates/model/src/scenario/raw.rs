@@ -200,6 +200,12 @@ impl ScenarioFile {
                 "terrain" if value.get_ref().is_table() => {
                     f.own_terrain = r.take(value).unwrap_or_default();
                 }
+                "terrain" if value.get_ref().is_array() => r.problem(
+                    value.span(),
+                    "`[[terrain]]` is the form of a terrain table's file; a scenario writes its own \
+                     types as `[terrain.ID]` tables, or names a table file with `terrain = \"...\"` \
+                     (docs/scenario-format.md, \"Terrain of your own\")",
+                ),
                 "terrain" => f.terrain = r.take(value),
                 "turns" => f.turns = r.take(value),
                 "first" => f.first = r.take(value),

@@ -119,6 +119,32 @@ impl Validator {
                     ),
                 );
             }
+            // A reserve or an ambush placed where it cannot stand would never come on.
+            if let (Some(t), Some(m)) = (typ, map.as_ref())
+                && let Arrival::Reserve { zone, .. } | Arrival::Ambush { zone } = &arrival
+            {
+                let span = u
+                    .reserve
+                    .as_ref()
+                    .or(u.ambush.as_ref())
+                    .map_or(su.span(), Spanned::span);
+                for &hex in zone
+                    .iter()
+                    .filter(|&&h| m.enter_cost(t.move_class, h).is_none())
+                {
+                    v.at(
+                        span.clone(),
+                        format!(
+                            "unit `{}`: its zone's hex {} is {}, where a {} unit ({}) cannot stand (R1.1)",
+                            u.id.get_ref(),
+                            shown_hex(hex),
+                            m.terrain(hex).map_or("terrain", |t| t.id.as_str()),
+                            t.move_class.name(),
+                            t.id,
+                        ),
+                    );
+                }
+            }
             if let Some(t) = typ {
                 if u.weakened && t.steps < 2 {
                     v.at(
