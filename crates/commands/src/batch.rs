@@ -556,46 +556,26 @@ pub fn run(args: BatchArgs) -> anyhow::Result<ExitCode> {
         })?;
         output::write_svg_as(&svg, out)?;
     }
-    write_heatmap(
-        &[(String::new(), &loaded.scenario, &heat)],
-        heatmap_out.as_ref(),
-        heatmap_json_out.as_ref(),
-    )?;
+    if let Some(out) = &heatmap_out {
+        draw_heatmap(&[(String::new(), &loaded.scenario, &heat)], out)?;
+    }
+    if let Some(out) = &heatmap_json_out {
+        let value = present::picture::heatmap::json(&loaded.scenario, &heat);
+        out.write((serde_json::to_string_pretty(&value)? + "\n").as_bytes())?;
+    }
     if let Some(failed) = csv_failed {
         return Err(failed.into());
     }
     Ok(interrupt::status(complete))
 }
 
-/// Writes the heatmap of one or more batches (before and after a change, each labelled) as a
-/// picture and as JSON, where asked.
-pub fn write_heatmap(
+/// Draws where one or more batches went (before and after a change, each labelled).
+pub fn draw_heatmap(
     batches: &[present::picture::heatmap::Batch<'_>],
-    picture: Option<&Output>,
-    json: Option<&Output>,
+    out: &Output,
 ) -> anyhow::Result<()> {
-    if let Some(out) = picture {
-        let svg =
-            present::picture::heatmap::svg(&present::picture::style::Style::bundled(), batches);
-        output::write_svg_as(&svg, out)?;
-    }
-    if let Some(out) = json {
-        let value = serde_json::Value::Array(
-            batches
-                .iter()
-                .map(|(label, scenario, heat)| {
-                    present::picture::heatmap::json(scenario, label, heat)
-                })
-                .collect(),
-        );
-        let text = if batches.len() == 1 {
-            serde_json::to_string_pretty(&value[0])?
-        } else {
-            serde_json::to_string_pretty(&value)?
-        };
-        out.write((text + "\n").as_bytes())?;
-    }
-    Ok(())
+    let svg = present::picture::heatmap::svg(&present::picture::style::Style::bundled(), batches);
+    output::write_svg_as(&svg, out)
 }
 
 /// The `--csv` file of a batch, written row by row; the first failure stops the writing and is

@@ -395,13 +395,12 @@ pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         };
         complete = ca && cb;
         if complete && let Some(out) = &heatmap_out {
-            batch::write_heatmap(
+            batch::draw_heatmap(
                 &[
                     (format!("before ({an})"), &a.scenario, &ha),
                     (format!("after ({bn})"), &b.scenario, &hb),
                 ],
-                Some(out),
-                None,
+                out,
             )?;
         }
         let ids = |l: &Loaded| l.scenario.sides.clone().map(|s| s.id);

@@ -150,8 +150,7 @@ fn reach(out: &mut String, r: &stats::heat::Reach, runs: u64) {
         .collect();
     let _ = writeln!(
         out,
-        "
-terrain a unit entered (share of games): {}",
+        "\nterrain a unit entered (share of games): {}",
         terrain.join(", ")
     );
     let never: Vec<&str> = r

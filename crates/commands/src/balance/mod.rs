@@ -582,13 +582,12 @@ pub fn run(args: BalanceArgs) -> anyhow::Result<ExitCode> {
             (stats::heat::Heat::new(after.scenario()), false)
         };
         if done && done_after {
-            batch::write_heatmap(
+            batch::draw_heatmap(
                 &[
                     ("as it stands".to_owned(), before.scenario(), &heat_before),
                     (format!("with {change}"), after.scenario(), &heat_after),
                 ],
-                Some(out),
-                None,
+                out,
             )?;
         } else {
             errln!("{}: no heatmap drawn", interrupt::interrupted());

@@ -230,7 +230,7 @@ fn hex_d(geo: &Geometry, hex: Hex) -> String {
 /// The counts behind the picture, for scripts: per side and layer, each hex's count (hexes
 /// with none left out) and its count a game; what no unit entered and who never fought.
 #[must_use]
-pub fn json(scenario: &Scenario, label: &str, heat: &Heat) -> serde_json::Value {
+pub fn json(scenario: &Scenario, heat: &Heat) -> serde_json::Value {
     let map = &scenario.map;
     let sides: Vec<serde_json::Value> = Side::BOTH
         .iter()
@@ -255,16 +255,12 @@ pub fn json(scenario: &Scenario, label: &str, heat: &Heat) -> serde_json::Value 
             })
         })
         .collect();
-    let mut value = serde_json::json!({
+    serde_json::json!({
         "scenario": scenario.title,
         "games": heat.games,
         "columns": map.cols(),
         "rows": map.rows(),
         "sides": sides,
         "reach": Reach::of(scenario, heat),
-    });
-    if !label.is_empty() {
-        value["label"] = serde_json::json!(label);
-    }
-    value
+    })
 }
